@@ -1,0 +1,172 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Content block types.
+const (
+	ContentText     = "text"
+	ContentThinking = "thinking"
+	ContentImage    = "image"
+	ContentToolCall = "toolCall"
+)
+
+// Content is one block of a message: text, thinking, image or tool call.
+// It is a union keyed by Type; only the fields of that type are written.
+type Content struct {
+	Type string
+
+	// text
+	Text          string
+	TextSignature string
+
+	// thinking
+	Thinking          string
+	ThinkingSignature string
+	Redacted          bool
+
+	// image
+	Data     string // base64
+	MimeType string
+
+	// toolCall
+	ID               string
+	Name             string
+	Arguments        json.RawMessage // a JSON object, key order as the model wrote it
+	ThoughtSignature string
+	Namespace        string
+}
+
+// TextContent returns a text block.
+func TextContent(s string) Content { return Content{Type: ContentText, Text: s} }
+
+// ImageContent returns an image block.
+func ImageContent(data, mimeType string) Content {
+	return Content{Type: ContentImage, Data: data, MimeType: mimeType}
+}
+
+// MarshalJSON writes the block with the reference's key order.
+func (c Content) MarshalJSON() ([]byte, error) {
+	o := newObject().set("type", c.Type)
+	switch c.Type {
+	case ContentText:
+		o.set("text", c.Text).opt("textSignature", c.TextSignature)
+	case ContentThinking:
+		o.set("thinking", c.Thinking).opt("thinkingSignature", c.ThinkingSignature)
+		if c.Redacted {
+			o.set("redacted", true)
+		}
+	case ContentImage:
+		o.set("data", c.Data).set("mimeType", c.MimeType)
+	case ContentToolCall:
+		args := c.Arguments
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		o.set("id", c.ID).set("name", c.Name).set("arguments", args).
+			opt("thoughtSignature", c.ThoughtSignature).opt("namespace", c.Namespace)
+	}
+	return o.bytes()
+}
+
+// UnmarshalJSON reads any block; unknown types keep only their type.
+func (c *Content) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Type              string          `json:"type"`
+		Text              string          `json:"text"`
+		TextSignature     string          `json:"textSignature"`
+		Thinking          string          `json:"thinking"`
+		ThinkingSignature string          `json:"thinkingSignature"`
+		Redacted          bool            `json:"redacted"`
+		Data              string          `json:"data"`
+		MimeType          string          `json:"mimeType"`
+		ID                string          `json:"id"`
+		Name              string          `json:"name"`
+		Arguments         json.RawMessage `json:"arguments"`
+		ThoughtSignature  string          `json:"thoughtSignature"`
+		Namespace         string          `json:"namespace"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return fmt.Errorf("content block: %w", err)
+	}
+	*c = Content{
+		Type: w.Type, Text: w.Text, TextSignature: w.TextSignature,
+		Thinking: w.Thinking, ThinkingSignature: w.ThinkingSignature, Redacted: w.Redacted,
+		Data: w.Data, MimeType: w.MimeType,
+		ID: w.ID, Name: w.Name, Arguments: w.Arguments, ThoughtSignature: w.ThoughtSignature, Namespace: w.Namespace,
+	}
+	return nil
+}
+
+// Contents is a message body that JSON may hold either as a bare string or
+// as an array of blocks. User and custom messages from the reference's SDK
+// can carry a string; everything pi itself creates is an array. The form
+// read is the form written back, so files round-trip unchanged.
+type Contents struct {
+	Blocks   []Content
+	IsString bool // written as the text of the single text block
+}
+
+// Blocks returns array-form contents.
+func Blocks(b ...Content) Contents { return Contents{Blocks: b} }
+
+// StringContents returns string-form contents.
+func StringContents(s string) Contents {
+	return Contents{Blocks: []Content{TextContent(s)}, IsString: true}
+}
+
+// Text joins the text of all text blocks with newlines.
+func (c Contents) Text() string {
+	s := ""
+	first := true
+	for _, b := range c.Blocks {
+		if b.Type != ContentText {
+			continue
+		}
+		if !first {
+			s += "\n"
+		}
+		s += b.Text
+		first = false
+	}
+	return s
+}
+
+// MarshalJSON writes a string or an array.
+func (c Contents) MarshalJSON() ([]byte, error) {
+	if c.IsString {
+		s := ""
+		if len(c.Blocks) > 0 {
+			s = c.Blocks[0].Text
+		}
+		return MarshalJSON(s)
+	}
+	if c.Blocks == nil {
+		return []byte("[]"), nil
+	}
+	return MarshalJSON(c.Blocks)
+}
+
+// UnmarshalJSON accepts a string or an array of blocks.
+func (c *Contents) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*c = StringContents(s)
+		return nil
+	}
+	if string(b) == "null" {
+		*c = Contents{}
+		return nil
+	}
+	var blocks []Content
+	if err := json.Unmarshal(b, &blocks); err != nil {
+		return err
+	}
+	*c = Contents{Blocks: blocks}
+	return nil
+}

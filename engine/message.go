@@ -1,0 +1,357 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Message roles.
+const (
+	RoleSystem            = "system"
+	RoleUser              = "user"
+	RoleAssistant         = "assistant"
+	RoleToolResult        = "toolResult"
+	RoleBashExecution     = "bashExecution"
+	RoleCustom            = "custom"
+	RoleBranchSummary     = "branchSummary"
+	RoleCompactionSummary = "compactionSummary"
+)
+
+// StopReason says why an assistant message ended.
+type StopReason string
+
+// Stop reasons. Pending is only seen while a message streams.
+const (
+	StopPending  StopReason = "pending"
+	StopStop     StopReason = "stop"
+	StopLength   StopReason = "length"
+	StopToolUse  StopReason = "toolUse"
+	StopError    StopReason = "error"
+	StopAborted  StopReason = "aborted"
+	StopDeferred StopReason = "deferred"
+)
+
+// Cost is money spent on a message, in dollars.
+type Cost struct {
+	Input             float64 `json:"input"`
+	Output            float64 `json:"output"`
+	CacheRead         float64 `json:"cacheRead"`
+	CacheWrite        float64 `json:"cacheWrite"`
+	Total             float64 `json:"total"`
+	TotalFromProvider *bool   `json:"totalFromProvider,omitempty"`
+}
+
+// Usage counts the tokens of one assistant message. Reasoning tokens are
+// included in Output.
+type Usage struct {
+	Input        int  `json:"input"`
+	Output       int  `json:"output"`
+	CacheRead    int  `json:"cacheRead"`
+	CacheWrite   int  `json:"cacheWrite"`
+	CacheWrite1h *int `json:"cacheWrite1h,omitempty"`
+	Reasoning    *int `json:"reasoning,omitempty"`
+	TotalTokens  int  `json:"totalTokens"`
+	Cost         Cost `json:"cost"`
+}
+
+// Section is one named part of the system prompt recorded in a system
+// message. A nil Value in a patch deletes the section.
+type Section struct {
+	Name  string
+	Value *string
+}
+
+// Sections keeps the prompt's sections in order.
+type Sections []Section
+
+// MarshalJSON writes an object in section order.
+func (s Sections) MarshalJSON() ([]byte, error) {
+	o := newObject()
+	for _, sec := range s {
+		if sec.Value == nil {
+			o.set(sec.Name, nil)
+		} else {
+			o.set(sec.Name, *sec.Value)
+		}
+	}
+	return o.bytes()
+}
+
+// UnmarshalJSON reads an object keeping key order.
+func (s *Sections) UnmarshalJSON(b []byte) error {
+	keys, vals, err := orderedObject(b)
+	if err != nil {
+		return err
+	}
+	out := make(Sections, 0, len(keys))
+	for i, k := range keys {
+		var v *string
+		if string(vals[i]) != "null" {
+			var str string
+			if err := json.Unmarshal(vals[i], &str); err != nil {
+				return fmt.Errorf("section %q: %w", k, err)
+			}
+			v = &str
+		}
+		out = append(out, Section{Name: k, Value: v})
+	}
+	*s = out
+	return nil
+}
+
+// Get returns the value of the named section.
+func (s Sections) Get(name string) (string, bool) {
+	for _, sec := range s {
+		if sec.Name == name && sec.Value != nil {
+			return *sec.Value, true
+		}
+	}
+	return "", false
+}
+
+// ToolDecl is a tool as recorded in a system message.
+type ToolDecl struct {
+	Name                string          `json:"name"`
+	Description         string          `json:"description,omitempty"`
+	Parameters          json.RawMessage `json:"parameters,omitempty"`
+	ConstrainedSampling json.RawMessage `json:"constrainedSampling,omitempty"`
+}
+
+// Message is any message of a session transcript (the reference's
+// AgentMessage). Role selects which fields are meaningful; MarshalJSON
+// writes only those, in the reference's order.
+type Message struct {
+	Role      string
+	Timestamp int64 // Unix milliseconds
+
+	// user, assistant, toolResult, custom
+	Content Contents
+
+	// system
+	Sections     Sections
+	ToolsAdded   []ToolDecl
+	ToolsRemoved []ToolDecl
+
+	// assistant
+	API                   string
+	Provider              string
+	Model                 string
+	Usage                 Usage
+	StopReason            StopReason
+	ResponseID            string
+	ErrorMessage          string
+	RawStopReason         string
+	DurationMs            *int64 // also toolResult
+	ThinkingLevel         string
+	ResponseModel         string
+	ProviderThinkingLevel string
+	Diagnostics           json.RawMessage
+
+	// toolResult
+	ToolCallID  string
+	ToolName    string
+	Details     json.RawMessage // also custom
+	ToolUsage   json.RawMessage
+	NestedCalls json.RawMessage
+	IsError     bool
+
+	// bashExecution
+	Command            string
+	Output             string
+	ExitCode           *int
+	Cancelled          bool
+	Truncated          bool
+	FullOutputPath     string
+	ExcludeFromContext bool
+
+	// custom
+	CustomType string
+	Display    bool
+
+	// branchSummary, compactionSummary
+	Summary      string
+	FromID       string
+	TokensBefore int
+}
+
+// ToolCalls returns the tool-call blocks of an assistant message.
+func (m *Message) ToolCalls() []Content {
+	var out []Content
+	for _, c := range m.Content.Blocks {
+		if c.Type == ContentToolCall {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// MarshalJSON writes the message with the reference's key order per role.
+func (m Message) MarshalJSON() ([]byte, error) {
+	o := newObject().set("role", m.Role)
+	switch m.Role {
+	case RoleSystem:
+		text := ""
+		if len(m.Content.Blocks) > 0 {
+			text = m.Content.Blocks[0].Text
+		}
+		o.set("content", text)
+		if m.Sections != nil {
+			o.set("sections", m.Sections)
+		}
+		o.set("timestamp", m.Timestamp)
+		if m.ToolsAdded != nil {
+			o.set("toolsAdded", m.ToolsAdded)
+		}
+		if m.ToolsRemoved != nil {
+			o.set("toolsRemoved", m.ToolsRemoved)
+		}
+	case RoleUser:
+		o.set("content", m.Content).set("timestamp", m.Timestamp)
+	case RoleAssistant:
+		o.set("content", m.Content).set("api", m.API).set("provider", m.Provider).set("model", m.Model).
+			set("usage", m.Usage).set("stopReason", m.StopReason).set("timestamp", m.Timestamp).
+			opt("responseId", m.ResponseID).opt("errorMessage", m.ErrorMessage).
+			opt("rawStopReason", m.RawStopReason).opt("durationMs", m.DurationMs).
+			opt("thinkingLevel", m.ThinkingLevel).opt("responseModel", m.ResponseModel).
+			opt("providerThinkingLevel", m.ProviderThinkingLevel).opt("diagnostics", m.Diagnostics)
+	case RoleToolResult:
+		o.set("toolCallId", m.ToolCallID).set("toolName", m.ToolName).set("content", m.Content).
+			opt("details", m.Details).opt("usage", m.ToolUsage).opt("nestedCalls", m.NestedCalls).
+			set("isError", m.IsError).opt("durationMs", m.DurationMs).set("timestamp", m.Timestamp)
+	case RoleBashExecution:
+		o.set("command", m.Command).set("output", m.Output).opt("exitCode", m.ExitCode).
+			set("cancelled", m.Cancelled).set("truncated", m.Truncated).opt("fullOutputPath", m.FullOutputPath).
+			set("timestamp", m.Timestamp)
+		if m.ExcludeFromContext {
+			o.set("excludeFromContext", true)
+		}
+	case RoleCustom:
+		o.set("customType", m.CustomType).set("content", m.Content).set("display", m.Display).
+			opt("details", m.Details).set("timestamp", m.Timestamp)
+	case RoleBranchSummary:
+		o.set("summary", m.Summary).set("fromId", m.FromID).set("timestamp", m.Timestamp)
+	case RoleCompactionSummary:
+		o.set("summary", m.Summary).set("tokensBefore", m.TokensBefore).set("timestamp", m.Timestamp)
+	default:
+		o.set("content", m.Content).set("timestamp", m.Timestamp)
+	}
+	return o.bytes()
+}
+
+// UnmarshalJSON reads a message of any role. The legacy role "hookMessage"
+// is read as "custom".
+func (m *Message) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Role                  string          `json:"role"`
+		Timestamp             json.Number     `json:"timestamp"`
+		Content               json.RawMessage `json:"content"`
+		Sections              Sections        `json:"sections"`
+		ToolsAdded            []ToolDecl      `json:"toolsAdded"`
+		ToolsRemoved          []ToolDecl      `json:"toolsRemoved"`
+		API                   string          `json:"api"`
+		Provider              string          `json:"provider"`
+		Model                 string          `json:"model"`
+		Usage                 json.RawMessage `json:"usage"`
+		StopReason            StopReason      `json:"stopReason"`
+		ResponseID            string          `json:"responseId"`
+		ErrorMessage          string          `json:"errorMessage"`
+		RawStopReason         string          `json:"rawStopReason"`
+		DurationMs            *int64          `json:"durationMs"`
+		ThinkingLevel         string          `json:"thinkingLevel"`
+		ResponseModel         string          `json:"responseModel"`
+		ProviderThinkingLevel string          `json:"providerThinkingLevel"`
+		Diagnostics           json.RawMessage `json:"diagnostics"`
+		ToolCallID            string          `json:"toolCallId"`
+		ToolName              string          `json:"toolName"`
+		Details               json.RawMessage `json:"details"`
+		NestedCalls           json.RawMessage `json:"nestedCalls"`
+		IsError               bool            `json:"isError"`
+		Command               string          `json:"command"`
+		Output                string          `json:"output"`
+		ExitCode              *int            `json:"exitCode"`
+		Cancelled             bool            `json:"cancelled"`
+		Truncated             bool            `json:"truncated"`
+		FullOutputPath        *string         `json:"fullOutputPath"`
+		ExcludeFromContext    bool            `json:"excludeFromContext"`
+		CustomType            string          `json:"customType"`
+		Display               bool            `json:"display"`
+		Summary               string          `json:"summary"`
+		FromID                string          `json:"fromId"`
+		TokensBefore          int             `json:"tokensBefore"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return fmt.Errorf("message: %w", err)
+	}
+	if w.Role == "hookMessage" {
+		w.Role = RoleCustom
+	}
+	*m = Message{
+		Role: w.Role, Sections: w.Sections, ToolsAdded: w.ToolsAdded, ToolsRemoved: w.ToolsRemoved,
+		API: w.API, Provider: w.Provider, Model: w.Model, StopReason: w.StopReason,
+		ResponseID: w.ResponseID, ErrorMessage: w.ErrorMessage, RawStopReason: w.RawStopReason,
+		DurationMs: w.DurationMs, ThinkingLevel: w.ThinkingLevel, ResponseModel: w.ResponseModel,
+		ProviderThinkingLevel: w.ProviderThinkingLevel, Diagnostics: w.Diagnostics,
+		ToolCallID: w.ToolCallID, ToolName: w.ToolName, Details: w.Details, NestedCalls: w.NestedCalls,
+		IsError: w.IsError, Command: w.Command, Output: w.Output, ExitCode: w.ExitCode,
+		Cancelled: w.Cancelled, Truncated: w.Truncated, ExcludeFromContext: w.ExcludeFromContext,
+		CustomType: w.CustomType, Display: w.Display, Summary: w.Summary, FromID: w.FromID,
+		TokensBefore: w.TokensBefore,
+	}
+	if w.FullOutputPath != nil {
+		m.FullOutputPath = *w.FullOutputPath
+	}
+	if w.Timestamp != "" {
+		if f, err := w.Timestamp.Float64(); err == nil {
+			m.Timestamp = int64(f)
+		}
+	}
+	if len(w.Content) > 0 {
+		if w.Role == RoleSystem {
+			var s string
+			if json.Unmarshal(w.Content, &s) == nil {
+				m.Content = StringContents(s)
+			}
+		} else if err := json.Unmarshal(w.Content, &m.Content); err != nil {
+			return fmt.Errorf("message content: %w", err)
+		}
+	}
+	if len(w.Usage) > 0 && string(w.Usage) != "null" {
+		if w.Role == RoleAssistant {
+			if err := json.Unmarshal(w.Usage, &m.Usage); err != nil {
+				return fmt.Errorf("message usage: %w", err)
+			}
+		} else {
+			m.ToolUsage = w.Usage
+		}
+	}
+	return nil
+}
+
+// orderedObject splits a JSON object into its keys and raw values, in order.
+func orderedObject(b []byte) ([]string, []json.RawMessage, error) {
+	dec := json.NewDecoder(bytesReader(b))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, nil, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, nil, fmt.Errorf("expected a JSON object")
+	}
+	var keys []string
+	var vals []json.RawMessage
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		k, _ := kt.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, err
+		}
+		keys = append(keys, k)
+		vals = append(vals, v)
+	}
+	return keys, vals, nil
+}

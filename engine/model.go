@@ -1,0 +1,51 @@
+package engine
+
+import "encoding/json"
+
+// Wire API identifiers, as used by models.json's "api" field.
+const (
+	APIOpenAICompletions = "openai-completions"
+	APIOpenAIResponses   = "openai-responses"
+	APIAnthropicMessages = "anthropic-messages"
+)
+
+// ModelCost is the price per million tokens.
+type ModelCost struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cacheRead"`
+	CacheWrite float64 `json:"cacheWrite"`
+}
+
+// Model describes one model of one provider. The JSON form is the one
+// get_state and get_available_models return; the order of the fields is
+// the reference's.
+type Model struct {
+	ID               string            `json:"id"`
+	Name             string            `json:"name"`
+	API              string            `json:"api"`
+	Provider         string            `json:"provider"`
+	BaseURL          string            `json:"baseUrl"`
+	Reasoning        bool              `json:"reasoning"`
+	Input            []string          `json:"input"`
+	Cost             ModelCost         `json:"cost"`
+	ContextWindow    int               `json:"contextWindow"`
+	MaxTokens        int               `json:"maxTokens"`
+	Headers          map[string]string `json:"headers,omitempty"`
+	Compat           json.RawMessage   `json:"compat,omitempty"`
+	ThinkingLevelMap json.RawMessage   `json:"thinkingLevelMap,omitempty"`
+	InputLimits      json.RawMessage   `json:"inputLimits,omitempty"`
+}
+
+// SupportsImages reports whether the model accepts image input.
+func (m *Model) SupportsImages() bool {
+	for _, in := range m.Input {
+		if in == "image" {
+			return true
+		}
+	}
+	return false
+}
+
+// Ref is "provider/id".
+func (m *Model) Ref() string { return m.Provider + "/" + m.ID }

@@ -1,0 +1,43 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// LLMRequest is everything a provider needs for one streamed request.
+type LLMRequest struct {
+	Model         *Model
+	SystemPrompt  string
+	Messages      []*Message // already converted for the LLM (see ConvertToLLM)
+	Tools         []ToolInfo
+	ThinkingLevel ThinkingLevel
+	// MaxTokens is the output cap computed by the loop; 0 means the model's.
+	MaxTokens   int
+	Temperature *float64
+	APIKey      string
+	// Headers are extra HTTP headers (model headers are applied by the
+	// provider itself).
+	Headers   map[string]string
+	SessionID string
+	// OnPayload, when set, sees the request body before it is sent and may
+	// return a replacement (extension provider-request hooks).
+	OnPayload func(body json.RawMessage) json.RawMessage
+}
+
+// Provider streams one assistant message from one wire API. It never
+// fails with a Go error: every failure, including cancellation of ctx,
+// ends the stream with a message whose stopReason is "error" or "aborted"
+// and whose ErrorMessage is set. emit is called on the caller's goroutine
+// for every event, in order, ending with "done" or "error".
+type Provider interface {
+	Stream(ctx context.Context, req *LLMRequest, emit func(AssistantEvent)) *Message
+}
+
+// ProviderFunc adapts a function to Provider.
+type ProviderFunc func(ctx context.Context, req *LLMRequest, emit func(AssistantEvent)) *Message
+
+// Stream calls f.
+func (f ProviderFunc) Stream(ctx context.Context, req *LLMRequest, emit func(AssistantEvent)) *Message {
+	return f(ctx, req, emit)
+}

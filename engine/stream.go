@@ -1,0 +1,59 @@
+package engine
+
+import "encoding/json"
+
+// Assistant stream event types.
+const (
+	AEStart         = "start"
+	AETextStart     = "text_start"
+	AETextDelta     = "text_delta"
+	AETextEnd       = "text_end"
+	AEThinkingStart = "thinking_start"
+	AEThinkingDelta = "thinking_delta"
+	AEThinkingEnd   = "thinking_end"
+	AEToolCallStart = "toolcall_start"
+	AEToolCallDelta = "toolcall_delta"
+	AEToolCallEnd   = "toolcall_end"
+	AEDone          = "done"
+	AEError         = "error"
+)
+
+// AssistantEvent is one event of a streamed assistant message, as a
+// Provider emits it. Partial is the message being built (owned by the
+// provider, read it only during the callback); it is never marshalled.
+type AssistantEvent struct {
+	Type         string
+	ContentIndex int
+	Delta        string   // *_delta
+	Content      string   // text_end, thinking_end
+	ToolCall     *Content // toolcall_end
+	ID           string   // toolcall_start
+	ToolName     string   // toolcall_start
+	Reason       StopReason
+	Partial      *Message
+}
+
+// MarshalJSON writes the wire form: the fields of the event's type, no
+// partial message.
+func (e AssistantEvent) MarshalJSON() ([]byte, error) {
+	o := newObject().set("type", e.Type)
+	switch e.Type {
+	case AETextStart, AEThinkingStart:
+		o.set("contentIndex", e.ContentIndex)
+	case AETextDelta, AEThinkingDelta, AEToolCallDelta:
+		o.set("contentIndex", e.ContentIndex).set("delta", e.Delta)
+	case AETextEnd, AEThinkingEnd:
+		o.set("contentIndex", e.ContentIndex).set("content", e.Content)
+	case AEToolCallStart:
+		o.set("contentIndex", e.ContentIndex).set("id", e.ID).set("toolName", e.ToolName)
+	case AEToolCallEnd:
+		var tc any = json.RawMessage("null")
+		if e.ToolCall != nil {
+			tc = *e.ToolCall
+		}
+		o.set("contentIndex", e.ContentIndex).set("toolCall", tc)
+	case AEDone, AEError:
+		o.set("reason", e.Reason)
+	}
+	return o.bytes()
+}

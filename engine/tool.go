@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// ToolInfo describes a tool to the model and to the system prompt.
+type ToolInfo struct {
+	Name        string
+	Label       string
+	Description string
+	// Parameters is the JSON Schema of the arguments, key order preserved:
+	// it reaches the model, the session file and extensions byte for byte.
+	Parameters json.RawMessage
+	// PromptSnippet is the one-line summary listed in the prompt's <tools>
+	// section; empty leaves the tool out of that list.
+	PromptSnippet string
+	// PromptGuidelines are lines added to the prompt's <rules> section.
+	PromptGuidelines []string
+	// Sequential forces every call of the batch to run one at a time.
+	Sequential bool
+}
+
+// ToolCall is one call the model made.
+type ToolCall struct {
+	ID   string
+	Name string
+	Args json.RawMessage // validated and coerced arguments
+}
+
+// ToolResult is what a tool returns. Content is what the model sees;
+// Details and StructuredContent are for clients and extensions. IsError
+// marks a failure the model should see (a Go error from Execute means the
+// host failed and is turned into such a result by the loop).
+type ToolResult struct {
+	Content           []Content
+	Details           json.RawMessage
+	StructuredContent json.RawMessage
+	IsError           bool
+	// Terminate asks the loop not to continue after this batch when every
+	// result of the batch sets it.
+	Terminate bool
+}
+
+// MarshalJSON writes {content, details?, structuredContent?}.
+func (r ToolResult) MarshalJSON() ([]byte, error) {
+	content := r.Content
+	if content == nil {
+		content = []Content{}
+	}
+	o := newObject().set("content", content).opt("details", r.Details).opt("structuredContent", r.StructuredContent)
+	return o.bytes()
+}
+
+// UnmarshalJSON reads {content, details?, structuredContent?, isError?}.
+func (r *ToolResult) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Content           []Content       `json:"content"`
+		Details           json.RawMessage `json:"details"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+		IsError           bool            `json:"isError"`
+		Terminate         bool            `json:"terminate"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*r = ToolResult{Content: w.Content, Details: w.Details, StructuredContent: w.StructuredContent, IsError: w.IsError, Terminate: w.Terminate}
+	return nil
+}
+
+// ErrorResult is a failed result with one text block and empty details,
+// the shape the reference gives thrown tool errors.
+func ErrorResult(text string) ToolResult {
+	return ToolResult{Content: []Content{TextContent(text)}, Details: json.RawMessage("{}"), IsError: true}
+}
+
+// Tool is a capability the model can call. Built-in tools and tools that
+// extensions register both implement it.
+type Tool interface {
+	Info() ToolInfo
+	// Execute runs one call. onUpdate may be called with partial results
+	// (the whole result so far each time) from any goroutine, but not after
+	// Execute returns. ctx is cancelled on abort.
+	Execute(ctx context.Context, call ToolCall, onUpdate func(ToolResult)) (ToolResult, error)
+}
