@@ -1,0 +1,237 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// ErrNotSession is wrapped by the error for a non-empty file whose first
+// record is not a session header; the message is the reference's.
+var ErrNotSession = errors.New("Session file is not a valid pi session")
+
+// parsed is the content of a session file after reading and migration.
+type parsed struct {
+	headerRaw []byte
+	header    engine.Header
+	recs      []*record
+	// migrated means the records differ from the file and it must be
+	// rewritten.
+	migrated bool
+	// tornAt is the offset of an unparsable last line without a newline
+	// (a write cut short by a crash), or -1.
+	tornAt int64
+	// needLF means the last line parsed but lacks its newline.
+	needLF bool
+}
+
+// parseFile splits data into lines and decodes them. Blank and malformed
+// lines are skipped like the reference does. It returns a nil header
+// when the first decodable record is not a session header.
+func parseFile(data []byte) (*parsed, error) {
+	p := &parsed{tornAt: -1}
+	var objs []*object
+	var lines [][]byte
+	start := 0
+	for start < len(data) {
+		end := bytes.IndexByte(data[start:], '\n')
+		last := end < 0
+		var line []byte
+		if last {
+			line = data[start:]
+		} else {
+			line = data[start : start+end]
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			o, err := parseObject(line)
+			switch {
+			case err == nil:
+				objs = append(objs, o)
+				lines = append(lines, bytes.TrimRight(line, "\r"))
+				if last {
+					p.needLF = true
+				}
+			case last:
+				p.tornAt = int64(start)
+			}
+		}
+		if last {
+			break
+		}
+		start += end + 1
+	}
+	if len(objs) == 0 {
+		return p, nil
+	}
+	if t, _ := objs[0].getString("type"); t != "session" {
+		return p, nil
+	}
+	if _, ok := objs[0].getString("id"); !ok {
+		return p, nil
+	}
+	if migrate(objs) {
+		p.migrated = true
+		for i, o := range objs {
+			lines[i] = o.bytes()
+		}
+	}
+	p.headerRaw = lines[0]
+	if err := json.Unmarshal(lines[0], &p.header); err != nil {
+		return nil, fmt.Errorf("session header: %w", err)
+	}
+	for i := 1; i < len(objs); i++ {
+		if t, _ := objs[i].getString("type"); t == "session" {
+			continue
+		}
+		e := new(engine.Entry)
+		if err := json.Unmarshal(lines[i], e); err != nil {
+			// An entry the types cannot represent is treated like a
+			// malformed line.
+			continue
+		}
+		p.recs = append(p.recs, &record{e: e, raw: lines[i]})
+	}
+	return p, nil
+}
+
+// migrate upgrades v1 and v2 records to v3 in place and reports whether it
+// changed anything. objs[0] is the header.
+func migrate(objs []*object) bool {
+	version := 1
+	if v, ok := objs[0].get("version"); ok {
+		var n float64
+		if json.Unmarshal(v, &n) == nil {
+			version = int(n)
+		}
+	}
+	if version >= engine.SessionVersion {
+		return false
+	}
+	if version < 2 {
+		taken := map[string]bool{}
+		ids := make([]string, len(objs))
+		var prev any // nil marshals as null for the first entry
+		for i, o := range objs {
+			if t, _ := o.getString("type"); t == "session" {
+				o.set("version", 2)
+				continue
+			}
+			id := newEntryID(func(s string) bool { return taken[s] })
+			taken[id] = true
+			ids[i] = id
+			o.set("id", id)
+			o.set("parentId", prev)
+			prev = id
+			if t, _ := o.getString("type"); t == engine.EntryCompaction {
+				if raw, ok := o.get("firstKeptEntryIndex"); ok {
+					var idx float64
+					if json.Unmarshal(raw, &idx) == nil {
+						if n := int(idx); n >= 0 && n < len(objs) && ids[n] != "" {
+							o.set("firstKeptEntryId", ids[n])
+						}
+						o.del("firstKeptEntryIndex")
+					}
+				}
+			}
+		}
+	}
+	for _, o := range objs {
+		if t, _ := o.getString("type"); t == "session" {
+			o.set("version", 3)
+			continue
+		}
+		if t, _ := o.getString("type"); t != engine.EntryMessage {
+			continue
+		}
+		raw, ok := o.get("message")
+		if !ok {
+			continue
+		}
+		m, err := parseObject(raw)
+		if err != nil {
+			continue
+		}
+		if r, _ := m.getString("role"); r == "hookMessage" {
+			m.set("role", engine.RoleCustom)
+			o.set("message", json.RawMessage(m.bytes()))
+		}
+	}
+	return true
+}
+
+// Load reads a session file without locking or repairing it, for
+// read-only uses such as discovery and --fork sources. It returns the
+// header and the entries in file order.
+func Load(path string) (engine.Header, []*engine.Entry, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return engine.Header{}, nil, fmt.Errorf("read session: %w", err)
+	}
+	p, err := parseFile(data)
+	if err != nil {
+		return engine.Header{}, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if p.headerRaw == nil {
+		return engine.Header{}, nil, fmt.Errorf("%w: %s", ErrNotSession, path)
+	}
+	out := make([]*engine.Entry, len(p.recs))
+	for i, r := range p.recs {
+		out[i] = r.e
+	}
+	return p.header, out, nil
+}
+
+// readHeader reads only the first record of a file; it returns ok=false
+// when the file is not a session.
+func readHeader(path string) (engine.Header, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return engine.Header{}, false
+	}
+	defer f.Close()
+	buf := make([]byte, 64*1024)
+	var acc []byte
+	for {
+		n, err := f.Read(buf)
+		acc = append(acc, buf[:n]...)
+		for {
+			i := bytes.IndexByte(acc, '\n')
+			if i < 0 {
+				break
+			}
+			line := acc[:i]
+			acc = acc[i+1:]
+			if h, done, ok := headerCandidate(line); done {
+				return h, ok
+			}
+		}
+		if err != nil || len(acc) > 1<<20 {
+			h, _, ok := headerCandidate(acc)
+			return h, ok
+		}
+	}
+}
+
+// headerCandidate inspects one line: done is false for blank or malformed
+// lines, which the search skips.
+func headerCandidate(line []byte) (h engine.Header, done, ok bool) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return h, false, false
+	}
+	o, err := parseObject(line)
+	if err != nil {
+		return h, false, false
+	}
+	t, _ := o.getString("type")
+	if _, hasID := o.getString("id"); t != "session" || !hasID {
+		return h, true, false
+	}
+	if json.Unmarshal(line, &h) != nil {
+		return h, true, false
+	}
+	return h, true, true
+}

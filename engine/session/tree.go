@@ -1,0 +1,440 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// Errors whose text clients match on (RPC fork, clone and get_entries).
+var (
+	ErrInvalidForkEntry = errors.New("Invalid entry ID for forking")
+	ErrNotSaved         = errors.New("This session has not been saved yet. Send a message before cloning or forking it.")
+	ErrNoLeaf           = errors.New("Cannot clone session: no current entry selected")
+)
+
+// Entries returns every entry in file order.
+func (f *File) Entries() []*engine.Entry {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]*engine.Entry, len(f.recs))
+	for i, r := range f.recs {
+		out[i] = r.e
+	}
+	return out
+}
+
+// EntryJSON returns the stored line of the entry with that id (nil when
+// unknown). Wire dumps use it so fields our types drop survive.
+func (f *File) EntryJSON(id string) json.RawMessage {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if r, ok := f.byID[id]; ok {
+		return r.raw
+	}
+	return nil
+}
+
+// EntriesSince returns the entries strictly after id in file order; id ""
+// returns all. An unknown id fails with "Entry not found: <id>".
+func (f *File) EntriesSince(id string) ([]*engine.Entry, error) {
+	all := f.Entries()
+	if id == "" {
+		return all, nil
+	}
+	for i, e := range all {
+		if e.ID == id {
+			return all[i+1:], nil
+		}
+	}
+	return nil, fmt.Errorf("Entry not found: %s", id)
+}
+
+// Branch returns the entries from the root to the current leaf.
+func (f *File) Branch() []*engine.Entry {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.pathLocked(f.leaf)
+}
+
+// BranchFrom returns the entries from the root to id.
+func (f *File) BranchFrom(id string) []*engine.Entry {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.pathLocked(id)
+}
+
+func (f *File) pathLocked(id string) []*engine.Entry {
+	var path []*engine.Entry
+	seen := map[string]bool{}
+	for r, ok := f.byID[id]; ok && !seen[r.e.ID]; {
+		seen[r.e.ID] = true
+		path = append(path, r.e)
+		if r.e.ParentID == nil {
+			break
+		}
+		r, ok = f.byID[*r.e.ParentID]
+	}
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+	return path
+}
+
+// LeafID returns the current leaf, "" when there is none.
+func (f *File) LeafID() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.leaf
+}
+
+// SetLeaf moves the leaf to an existing entry; "" resets it so the next
+// entry becomes a new root.
+func (f *File) SetLeaf(id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if id != "" && !f.taken(id) {
+		return fmt.Errorf("Entry %s not found", id)
+	}
+	f.leaf = id
+	return nil
+}
+
+// Get returns the entry with that id.
+func (f *File) Get(id string) (*engine.Entry, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r, ok := f.byID[id]
+	if !ok {
+		return nil, false
+	}
+	return r.e, true
+}
+
+// Context builds the LLM context of the current branch.
+func (f *File) Context() engine.SessionContext {
+	return engine.BuildContext(f.Branch())
+}
+
+// BranchWithSummary moves the leaf to fromID ("" = before the root) and
+// appends a branch_summary entry there whose fromId is the old leaf (or
+// "root"). e carries the summary, details, usage and fromHook.
+func (f *File) BranchWithSummary(fromID string, e *engine.Entry) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if fromID != "" && !f.taken(fromID) {
+		return fmt.Errorf("Entry %s not found", fromID)
+	}
+	e.Type = engine.EntryBranchSummary
+	e.FromID = f.leaf
+	if e.FromID == "" {
+		e.FromID = "root"
+	}
+	var parent *string
+	if fromID != "" {
+		parent = &fromID
+	}
+	return f.appendLocked(e, parent)
+}
+
+// AppendLabel sets (or with "" clears) the label of an entry.
+func (f *File) AppendLabel(targetID, label string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.taken(targetID) {
+		return fmt.Errorf("Entry %s not found", targetID)
+	}
+	e := &engine.Entry{Type: engine.EntryLabel, TargetID: targetID}
+	if label != "" {
+		e.Label = &label
+	}
+	var parent *string
+	if f.leaf != "" {
+		p := f.leaf
+		parent = &p
+	}
+	return f.appendLocked(e, parent)
+}
+
+// Label returns the current label of an entry.
+func (f *File) Label(id string) (string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	l, ok := f.labels[id]
+	return l.label, ok
+}
+
+// AppendSessionInfo records the session's display name: runs of CR/LF
+// become one space and the result is trimmed; "" clears the name.
+func (f *File) AppendSessionInfo(name string) error {
+	name = SanitizeName(name)
+	return f.Append(&engine.Entry{Type: engine.EntrySessionInfo, Name: &name})
+}
+
+// SanitizeName applies the reference's session-name cleanup.
+func SanitizeName(name string) string {
+	var b strings.Builder
+	inBreak := false
+	for _, r := range name {
+		if r == '\r' || r == '\n' {
+			if !inBreak {
+				b.WriteByte(' ')
+			}
+			inBreak = true
+			continue
+		}
+		inBreak = false
+		b.WriteRune(r)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// SessionName returns the latest session_info name, "" when unnamed.
+func (f *File) SessionName() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := len(f.recs) - 1; i >= 0; i-- {
+		if e := f.recs[i].e; e.Type == engine.EntrySessionInfo {
+			if e.Name == nil {
+				return ""
+			}
+			return strings.TrimSpace(*e.Name)
+		}
+	}
+	return ""
+}
+
+// ForkMessage is one candidate of get_fork_messages.
+type ForkMessage struct {
+	EntryID string `json:"entryId"`
+	Text    string `json:"text"`
+}
+
+// ForkMessages lists every user message entry (all branches, file order)
+// with non-empty text.
+func (f *File) ForkMessages() []ForkMessage {
+	out := []ForkMessage{}
+	for _, e := range f.Entries() {
+		if e.Type != engine.EntryMessage || e.Message == nil || e.Message.Role != engine.RoleUser {
+			continue
+		}
+		if t := userText(e.Message); t != "" {
+			out = append(out, ForkMessage{EntryID: e.ID, Text: t})
+		}
+	}
+	return out
+}
+
+// userText joins the text blocks of a user message.
+func userText(m *engine.Message) string {
+	if m.Content.IsString {
+		return m.Content.Text()
+	}
+	var parts []string
+	for _, c := range m.Content.Blocks {
+		if c.Type == engine.ContentText {
+			parts = append(parts, c.Text)
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+// TreeNode is one node of get_tree.
+type TreeNode struct {
+	Entry          json.RawMessage `json:"entry"`
+	Children       []*TreeNode     `json:"children"`
+	Label          string          `json:"label,omitempty"`
+	LabelTimestamp string          `json:"labelTimestamp,omitempty"`
+
+	entry *engine.Entry
+}
+
+// EntryValue returns the decoded entry of the node.
+func (n *TreeNode) EntryValue() *engine.Entry { return n.entry }
+
+// Tree returns the session as a forest: roots are entries without a
+// parent (or parented to themselves) and orphans; children are ordered by
+// timestamp, oldest first.
+func (f *File) Tree() []*TreeNode {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	nodes := make(map[string]*TreeNode, len(f.recs))
+	for _, r := range f.recs {
+		n := &TreeNode{Entry: r.raw, Children: []*TreeNode{}, entry: r.e}
+		if l, ok := f.labels[r.e.ID]; ok {
+			n.Label, n.LabelTimestamp = l.label, l.timestamp
+		}
+		nodes[r.e.ID] = n
+	}
+	roots := []*TreeNode{}
+	for _, r := range f.recs {
+		n := nodes[r.e.ID]
+		if r.e.ParentID == nil || *r.e.ParentID == r.e.ID {
+			roots = append(roots, n)
+		} else if p, ok := nodes[*r.e.ParentID]; ok {
+			p.Children = append(p.Children, n)
+		} else {
+			roots = append(roots, n)
+		}
+	}
+	stack := append([]*TreeNode(nil), roots...)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		sort.SliceStable(n.Children, func(i, j int) bool {
+			return isoMillis(n.Children[i].entry.Timestamp) < isoMillis(n.Children[j].entry.Timestamp)
+		})
+		stack = append(stack, n.Children...)
+	}
+	return roots
+}
+
+func isoMillis(s string) int64 {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// Fork implements the RPC fork command: entryID must be a user message;
+// the new session holds the path up to its parent (an empty session with
+// parentSession when the message is a root). It returns the new session
+// and the message text for the editor. The receiver stays open; the
+// caller closes it when switching.
+func (f *File) Fork(entryID string) (*File, string, error) {
+	e, ok := f.Get(entryID)
+	if !ok || e.Type != engine.EntryMessage || e.Message == nil || e.Message.Role != engine.RoleUser {
+		return nil, "", ErrInvalidForkEntry
+	}
+	text := userText(e.Message)
+	if e.ParentID == nil {
+		var nf *File
+		var err error
+		if f.persist {
+			nf, err = Create(f.dir, f.cwd, CreateOptions{ParentSession: f.path})
+		} else {
+			nf = InMemory(f.cwd, "")
+		}
+		return nf, text, err
+	}
+	nf, err := f.BranchedSession(*e.ParentID)
+	return nf, text, err
+}
+
+// Clone implements the RPC clone command: a new session holding the
+// whole active branch.
+func (f *File) Clone() (*File, error) {
+	leaf := f.LeafID()
+	if leaf == "" {
+		return nil, ErrNoLeaf
+	}
+	return f.BranchedSession(leaf)
+}
+
+// BranchedSession creates a new session (same dir and cwd, parentSession
+// = this file) holding the path from the root to leafID. Label entries
+// are dropped from the path (their children re-chained) and the labels
+// that apply to kept entries are re-created at the end. The new file is
+// written now if the path holds a conversation.
+func (f *File) BranchedSession(leafID string) (*File, error) {
+	f.mu.Lock()
+	if f.persist && !f.flushed {
+		f.mu.Unlock()
+		return nil, ErrNotSaved
+	}
+	path := f.pathLocked(leafID)
+	labels := make(map[string]labelInfo, len(f.labels))
+	for k, v := range f.labels {
+		labels[k] = v
+	}
+	raws := make(map[string][]byte, len(path))
+	for _, e := range path {
+		raws[e.ID] = f.byID[e.ID].raw
+	}
+	f.mu.Unlock()
+	if len(path) == 0 {
+		return nil, fmt.Errorf("Entry %s not found", leafID)
+	}
+	var nf *File
+	if f.persist {
+		var err error
+		if nf, err = Create(f.dir, f.cwd, CreateOptions{ParentSession: f.path}); err != nil {
+			return nil, err
+		}
+	} else {
+		nf = InMemory(f.cwd, "")
+	}
+	replacement := map[string]string{}
+	var pending []string
+	var parent *string
+	for _, e := range path {
+		if e.Type == engine.EntryLabel {
+			pending = append(pending, e.ID)
+			continue
+		}
+		for _, id := range pending {
+			replacement[id] = e.ID
+		}
+		pending = pending[:0]
+		c := *e
+		c.ParentID = parent
+		raw := raws[e.ID]
+		if c.Type == engine.EntryCompaction && c.FirstKeptEntryID != c.ID {
+			if r, ok := replacement[c.FirstKeptEntryID]; ok {
+				c.FirstKeptEntryID = r
+			}
+		}
+		if !sameParent(e.ParentID, parent) || c.FirstKeptEntryID != e.FirstKeptEntryID {
+			var err error
+			if raw, err = engine.MarshalJSON(&c); err != nil {
+				return nil, fmt.Errorf("encode session entry: %w", err)
+			}
+		}
+		id := c.ID
+		parent = &id
+		nf.index(&record{e: &c, raw: raw})
+	}
+	// Labels are re-created in the order they were set.
+	type lab struct {
+		target string
+		labelInfo
+	}
+	var labs []lab
+	for target, l := range labels {
+		if _, ok := nf.byID[target]; ok {
+			labs = append(labs, lab{target, l})
+		}
+	}
+	sort.Slice(labs, func(i, j int) bool { return labs[i].timestamp < labs[j].timestamp })
+	for _, l := range labs {
+		text := l.label
+		le := &engine.Entry{Type: engine.EntryLabel, ID: newEntryID(nf.taken), ParentID: parent,
+			Timestamp: l.timestamp, TargetID: l.target, Label: &text}
+		raw, err := engine.MarshalJSON(le)
+		if err != nil {
+			return nil, fmt.Errorf("encode label: %w", err)
+		}
+		id := le.ID
+		parent = &id
+		nf.index(&record{e: le, raw: raw})
+	}
+	if nf.persist && nf.hasConversation() {
+		if err := nf.flushLocked(); err != nil {
+			return nil, err
+		}
+	}
+	return nf, nil
+}
+
+func sameParent(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
