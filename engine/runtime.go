@@ -1,0 +1,800 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Errors whose text clients match on.
+var (
+	ErrAlreadyProcessing = errors.New("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.")
+	ErrNoModel           = errNoModel
+)
+
+// Prompt dispositions.
+const (
+	DispositionStarted = "started"
+	DispositionQueued  = "queued"
+	DispositionHandled = "handled"
+)
+
+// RetrySettings configure automatic retry of transient provider errors.
+type RetrySettings struct {
+	Enabled         bool
+	MaxRetries      int
+	BaseDelayMs     int64
+	MaxAgentDelayMs int64
+}
+
+// RuntimeSettings are the settings the session runtime reads.
+type RuntimeSettings struct {
+	Retry           RetrySettings
+	SteeringMode    string
+	FollowUpMode    string
+	ThinkingBudgets map[string]int
+	AutoCompaction  bool
+}
+
+// DefaultRuntimeSettings are the reference's defaults.
+func DefaultRuntimeSettings() RuntimeSettings {
+	return RuntimeSettings{
+		Retry:        RetrySettings{Enabled: true, MaxRetries: 3, BaseDelayMs: 2000, MaxAgentDelayMs: 60000},
+		SteeringMode: QueueOneAtATime, FollowUpMode: QueueOneAtATime, AutoCompaction: true,
+	}
+}
+
+// SessionOptions configure NewSession.
+type SessionOptions struct {
+	Store         Store
+	Cwd           string
+	Model         *Model
+	ThinkingLevel ThinkingLevel
+	Tools         []Tool
+	ProviderFor   func(api string) (Provider, error)
+	APIKey        func(m *Model) (string, error)
+	// SystemPrompt builds the prompt's sections for the active tools.
+	SystemPrompt func(tools []ToolInfo) Sections
+	Settings     RuntimeSettings
+	Hooks        Hooks
+	// Sleep waits between retries; nil uses a timer. Tests inject it.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Now is the clock; nil uses time.Now.
+	Now func() time.Time
+}
+
+// PromptOptions qualify a prompt.
+type PromptOptions struct {
+	StreamingBehavior string // "", "steer" or "followUp"
+	Source            string // for the input hook: "rpc", "interactive", "extension"
+}
+
+// SessionState is the get_state payload, in the reference's key order.
+type SessionState struct {
+	Model                 *Model        `json:"model,omitempty"`
+	ThinkingLevel         ThinkingLevel `json:"thinkingLevel"`
+	IsStreaming           bool          `json:"isStreaming"`
+	IsCompacting          bool          `json:"isCompacting"`
+	SteeringMode          string        `json:"steeringMode"`
+	FollowUpMode          string        `json:"followUpMode"`
+	SessionFile           string        `json:"sessionFile,omitempty"`
+	SessionID             string        `json:"sessionId"`
+	SessionName           string        `json:"sessionName,omitempty"`
+	AutoCompactionEnabled bool          `json:"autoCompactionEnabled"`
+	MessageCount          int           `json:"messageCount"`
+	PendingMessageCount   int           `json:"pendingMessageCount"`
+}
+
+type subscriber struct {
+	id int
+	fn func(Event)
+}
+
+// Session is the runtime of one session: it owns the transcript, the
+// queues, retry and thinking state, and runs the agent loop in the
+// background. Its methods are safe for concurrent use; events reach
+// subscribers in order on the run's goroutine.
+type Session struct {
+	opts  SessionOptions
+	store Store
+	hooks Hooks
+	sleep func(ctx context.Context, d time.Duration) error
+	now   func() time.Time
+
+	mu        sync.Mutex
+	emitMu    sync.Mutex
+	subs      []subscriber
+	nextSub   int
+	model     *Model
+	thinking  ThinkingLevel
+	tools     []Tool
+	settings  RuntimeSettings
+	messages  []*Message
+	streaming bool
+	cancel    context.CancelFunc
+	done      chan struct{}
+	aborted   bool
+	retryStop chan struct{}
+
+	retryAttempt int
+
+	steering *messageQueue
+	followUp *messageQueue
+}
+
+// NewSession creates a session over a store, reading the transcript from
+// the store's current branch and recording the model and thinking level as
+// the reference does at startup.
+func NewSession(opts SessionOptions) (*Session, error) {
+	if opts.Store == nil {
+		return nil, errors.New("engine: SessionOptions.Store is required")
+	}
+	s := &Session{
+		opts: opts, store: opts.Store, hooks: opts.Hooks, sleep: opts.Sleep, now: opts.Now,
+		model: opts.Model, tools: opts.Tools, settings: opts.Settings,
+		steering: &messageQueue{mode: opts.Settings.SteeringMode},
+		followUp: &messageQueue{mode: opts.Settings.FollowUpMode},
+	}
+	if s.hooks == nil {
+		s.hooks = NopHooks{}
+	}
+	if s.sleep == nil {
+		s.sleep = sleepCtx
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	sc := BuildContext(s.store.Branch())
+	s.messages = sc.Messages
+	branch := s.store.Branch()
+	want := opts.ThinkingLevel
+	if want == "" && hasThinkingEntry(branch) {
+		want = sc.ThinkingLevel
+	}
+	if want == "" {
+		want = ThinkingMedium
+	}
+	s.thinking = ClampThinkingLevel(s.model, want)
+	if s.model != nil && (sc.Model == nil || sc.Model.Provider != s.model.Provider || sc.Model.ModelID != s.model.ID) {
+		if err := s.store.Append(&Entry{Type: EntryModelChange, Provider: s.model.Provider, ModelID: s.model.ID}); err != nil {
+			return nil, fmt.Errorf("record model: %w", err)
+		}
+	}
+	if !hasThinkingEntry(branch) || sc.ThinkingLevel != s.thinking {
+		if err := s.store.Append(&Entry{Type: EntryThinkingLevelChange, ThinkingLevel: string(s.thinking)}); err != nil {
+			return nil, fmt.Errorf("record thinking level: %w", err)
+		}
+	}
+	return s, nil
+}
+
+func hasThinkingEntry(branch []*Entry) bool {
+	for _, e := range branch {
+		if e.Type == EntryThinkingLevelChange {
+			return true
+		}
+	}
+	return false
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Subscribe registers fn for every event; the returned func removes it.
+func (s *Session) Subscribe(fn func(Event)) (unsubscribe func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextSub++
+	id := s.nextSub
+	s.subs = append(s.subs, subscriber{id: id, fn: fn})
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for i, sub := range s.subs {
+			if sub.id == id {
+				s.subs = append(s.subs[:i:i], s.subs[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+// publish delivers e to every subscriber in order. A panicking subscriber
+// is skipped so it cannot kill the loop.
+func (s *Session) publish(e Event) {
+	s.mu.Lock()
+	subs := append([]subscriber(nil), s.subs...)
+	s.mu.Unlock()
+	s.emitMu.Lock()
+	defer s.emitMu.Unlock()
+	for _, sub := range subs {
+		func() {
+			defer func() { _ = recover() }()
+			sub.fn(e)
+		}()
+	}
+	s.hooks.Event(context.Background(), e)
+}
+
+func (s *Session) queueUpdate() {
+	s.publish(QueueUpdate{Steering: s.steering.texts(), FollowUp: s.followUp.texts()})
+}
+
+// loopEmit is the loop's event sink: it shows queue removals just before
+// a queued message starts, and persists each message when it ends.
+func (s *Session) loopEmit(e Event) {
+	switch ev := e.(type) {
+	case MessageStart:
+		if ev.Message.Role == RoleUser || ev.Message.Role == RoleCustom {
+			if s.steering.delivered(ev.Message) || s.followUp.delivered(ev.Message) {
+				s.queueUpdate()
+			}
+		}
+	case MessageEnd:
+		m := ev.Message
+		s.mu.Lock()
+		s.messages = append(s.messages, m)
+		s.mu.Unlock()
+		_ = s.store.Append(&Entry{Type: EntryMessage, Message: m})
+		s.publish(e)
+		if m.Role == RoleAssistant && m.StopReason != StopError && m.StopReason != StopAborted {
+			s.mu.Lock()
+			attempt := s.retryAttempt
+			s.retryAttempt = 0
+			s.mu.Unlock()
+			if attempt > 0 {
+				s.publish(AutoRetryEnd{Success: true, Attempt: attempt})
+			}
+		}
+		return
+	}
+	s.publish(e)
+}
+
+func userMessage(text string, images []Content, ts int64) *Message {
+	blocks := []Content{TextContent(text)}
+	blocks = append(blocks, images...)
+	return &Message{Role: RoleUser, Content: Blocks(blocks...), Timestamp: ts}
+}
+
+// Prompt starts a run with a user message, or queues it while a run is
+// active when opts.StreamingBehavior says how.
+func (s *Session) Prompt(ctx context.Context, text string, images []Content, opts PromptOptions) (string, error) {
+	s.mu.Lock()
+	streaming := s.streaming
+	s.mu.Unlock()
+	src := opts.Source
+	if src == "" {
+		src = "rpc"
+	}
+	in, err := s.hooks.Input(ctx, text, images, src, opts.StreamingBehavior)
+	if err != nil {
+		return "", fmt.Errorf("input hook: %w", err)
+	}
+	switch in.Action {
+	case InputHandled:
+		return DispositionHandled, nil
+	case InputTransform:
+		text = in.Text
+		if in.Images != nil {
+			images = in.Images
+		}
+	}
+	if streaming {
+		switch opts.StreamingBehavior {
+		case "steer":
+			return s.Steer(text, images), nil
+		case "followUp":
+			return s.FollowUp(text, images), nil
+		}
+		return "", ErrAlreadyProcessing
+	}
+	s.mu.Lock()
+	if s.streaming {
+		s.mu.Unlock()
+		return "", ErrAlreadyProcessing
+	}
+	model := s.model
+	s.mu.Unlock()
+	if model == nil {
+		return "", ErrNoModel
+	}
+	provider, apiKey, err := s.resolveProvider(model)
+	if err != nil {
+		return "", err
+	}
+	user := userMessage(text, images, s.now().UnixMilli())
+	s.startRun(func(runCtx context.Context) {
+		s.runPrompt(runCtx, provider, apiKey, text, images, user)
+	})
+	return DispositionStarted, nil
+}
+
+func (s *Session) resolveProvider(m *Model) (Provider, string, error) {
+	if s.opts.ProviderFor == nil {
+		return nil, "", errors.New("engine: no provider configured")
+	}
+	p, err := s.opts.ProviderFor(m.API)
+	if err != nil {
+		return nil, "", fmt.Errorf("provider for %s: %w", m.API, err)
+	}
+	key := ""
+	if s.opts.APIKey != nil {
+		key, err = s.opts.APIKey(m)
+		if err != nil {
+			return nil, "", err
+		}
+	}
+	return p, key, nil
+}
+
+// startRun marks the session streaming and runs body in the background;
+// agent_settled follows it.
+func (s *Session) startRun(body func(ctx context.Context)) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.mu.Lock()
+	s.streaming = true
+	s.aborted = false
+	s.cancel = cancel
+	s.done = make(chan struct{})
+	s.retryStop = make(chan struct{})
+	done := s.done
+	s.mu.Unlock()
+	go func() {
+		defer close(done)
+		defer cancel()
+		body(ctx)
+		s.mu.Lock()
+		aborted := s.aborted
+		s.mu.Unlock()
+		s.steering.untake()
+		s.followUp.untake()
+		s.publish(AgentSettled{Aborted: aborted})
+		s.mu.Lock()
+		s.streaming = false
+		s.cancel = nil
+		s.mu.Unlock()
+	}()
+}
+
+// runPrompt is one prompt's whole life: the run, then retries.
+func (s *Session) runPrompt(ctx context.Context, provider Provider, apiKey, text string, images []Content, user *Message) {
+	s.mu.Lock()
+	tools := append([]Tool(nil), s.tools...)
+	history := append([]*Message(nil), s.messages...)
+	s.mu.Unlock()
+	infos := toolInfos(tools)
+	sysMsg, sysText := s.systemMessage(history, infos)
+	res, err := s.hooks.BeforeAgentStart(ctx, text, images, sysText)
+	if err != nil {
+		res = nil
+	}
+	if res != nil && res.SystemPrompt != "" {
+		sysText = res.SystemPrompt
+	}
+	prompts := []*Message{}
+	if sysMsg != nil {
+		prompts = append(prompts, sysMsg)
+	}
+	prompts = append(prompts, user)
+	if res != nil {
+		prompts = append(prompts, res.Messages...)
+	}
+	s.runWithRetry(ctx, provider, apiKey, tools, sysText, prompts)
+}
+
+// runWithRetry runs the loop and retries transient failures.
+func (s *Session) runWithRetry(ctx context.Context, provider Provider, apiKey string, tools []Tool, sysText string, prompts []*Message) {
+	for {
+		s.mu.Lock()
+		history := append([]*Message(nil), s.messages...)
+		model, thinking := s.model, s.thinking
+		s.mu.Unlock()
+		loop := &agentLoop{
+			model: model, thinking: thinking, tools: tools, provider: provider, apiKey: apiKey,
+			systemPrompt: sysText, sessionID: s.store.Header().ID, hooks: s.hooks, emit: s.loopEmit,
+			steering: s.steering.drain, followUp: s.followUp.drain, now: s.now,
+		}
+		created := loop.run(ctx, history, prompts)
+		prompts = nil
+		var last *Message
+		for i := len(created) - 1; i >= 0; i-- {
+			if created[i].Role == RoleAssistant {
+				last = created[i]
+				break
+			}
+		}
+		s.mu.Lock()
+		retry := s.settings.Retry
+		attempt := s.retryAttempt
+		s.mu.Unlock()
+		window := 0
+		if model != nil {
+			window = model.ContextWindow
+		}
+		willRetry := last != nil && ctx.Err() == nil && retry.Enabled && attempt < retry.MaxRetries &&
+			!IsContextOverflow(last, window) && IsRetryableError(last)
+		s.publish(AgentEnd{Messages: created, WillRetry: willRetry})
+		if !willRetry {
+			if attempt > 0 {
+				s.mu.Lock()
+				s.retryAttempt = 0
+				s.mu.Unlock()
+				if last != nil && last.StopReason != StopAborted {
+					final := last.ErrorMessage
+					s.publish(AutoRetryEnd{Success: false, Attempt: attempt, FinalError: final})
+				} else {
+					s.publish(AutoRetryEnd{Success: false, Attempt: attempt})
+				}
+			}
+			return
+		}
+		attempt++
+		s.mu.Lock()
+		s.retryAttempt = attempt
+		stop := s.retryStop
+		s.mu.Unlock()
+		delay := RetryDelayMs(retry.BaseDelayMs, retry.MaxAgentDelayMs, attempt)
+		errText := last.ErrorMessage
+		if errText == "" {
+			errText = "Unknown error"
+		}
+		s.publish(AutoRetryStart{Attempt: attempt, MaxAttempts: retry.MaxRetries, DelayMs: delay, ErrorMessage: errText})
+		s.omitFailed(last)
+		sleepCtx, cancelSleep := context.WithCancel(ctx)
+		go func() {
+			select {
+			case <-stop:
+				cancelSleep()
+			case <-sleepCtx.Done():
+			}
+		}()
+		err := s.sleep(sleepCtx, time.Duration(delay)*time.Millisecond)
+		cancelSleep()
+		if err != nil {
+			s.mu.Lock()
+			s.retryAttempt = 0
+			s.mu.Unlock()
+			s.publish(AutoRetryEnd{Success: false, Attempt: attempt, FinalError: errText})
+			return
+		}
+	}
+}
+
+// omitFailed hides a failed assistant message from the model's context
+// with a context_edit entry; it stays in the raw history.
+func (s *Session) omitFailed(m *Message) {
+	s.mu.Lock()
+	for i := len(s.messages) - 1; i >= 0; i-- {
+		if s.messages[i] == m {
+			s.messages = append(s.messages[:i:i], s.messages[i+1:]...)
+			break
+		}
+	}
+	s.mu.Unlock()
+	target := ""
+	for _, e := range s.store.Branch() {
+		if e.Type == EntryMessage && e.Message == m {
+			target = e.ID
+		}
+	}
+	if target == "" {
+		target = s.store.LeafID()
+	}
+	e := &Entry{Type: EntryContextEdit, TargetID: target, Replacement: json.RawMessage("null")}
+	if err := s.store.Append(e); err == nil {
+		s.publish(EntryAppended{Entry: e})
+	}
+}
+
+func toolInfos(tools []Tool) []ToolInfo {
+	out := make([]ToolInfo, 0, len(tools))
+	for _, t := range tools {
+		out = append(out, t.Info())
+	}
+	return out
+}
+
+// constrainedSampling is recorded with every declared tool.
+var constrainedSampling = json.RawMessage(`{"type":"json_schema","strict":"prefer"}`)
+
+// foldSystem replays the system messages of a transcript: the sections in
+// effect and the declared tools by name.
+func foldSystem(msgs []*Message) (Sections, map[string]bool, []string) {
+	var secs Sections
+	tools := map[string]bool{}
+	var order []string
+	for _, m := range msgs {
+		if m.Role != RoleSystem {
+			continue
+		}
+		for _, sec := range m.Sections {
+			idx := -1
+			for i, x := range secs {
+				if x.Name == sec.Name {
+					idx = i
+				}
+			}
+			switch {
+			case sec.Value == nil && idx >= 0:
+				secs = append(secs[:idx:idx], secs[idx+1:]...)
+			case sec.Value != nil && idx >= 0:
+				secs[idx] = sec
+			case sec.Value != nil:
+				secs = append(secs, sec)
+			}
+		}
+		for _, t := range m.ToolsAdded {
+			if !tools[t.Name] {
+				order = append(order, t.Name)
+			}
+			tools[t.Name] = true
+		}
+		for _, t := range m.ToolsRemoved {
+			delete(tools, t.Name)
+		}
+	}
+	return secs, tools, order
+}
+
+// SectionsText joins section values the way the provider sees the
+// prompt: separated by blank lines.
+func SectionsText(secs Sections) string {
+	parts := make([]string, 0, len(secs))
+	for _, s := range secs {
+		if s.Value != nil {
+			parts = append(parts, *s.Value)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// systemMessage returns the system message to record before the next
+// prompt (nil when neither the prompt nor the tools changed) and the full
+// prompt text.
+func (s *Session) systemMessage(history []*Message, infos []ToolInfo) (*Message, string) {
+	cur, declared, _ := foldSystem(history)
+	var want Sections
+	if s.opts.SystemPrompt != nil {
+		want = s.opts.SystemPrompt(infos)
+	}
+	var patch Sections
+	for _, w := range want {
+		if v, ok := cur.Get(w.Name); !ok || w.Value == nil || v != *w.Value {
+			patch = append(patch, w)
+		}
+	}
+	for _, c := range cur {
+		if _, ok := want.Get(c.Name); !ok {
+			patch = append(patch, Section{Name: c.Name})
+		}
+	}
+	var added, removed []ToolDecl
+	active := map[string]bool{}
+	for _, in := range infos {
+		active[in.Name] = true
+		if !declared[in.Name] {
+			added = append(added, ToolDecl{Name: in.Name, Description: in.Description, Parameters: in.Parameters, ConstrainedSampling: constrainedSampling})
+		}
+	}
+	_, _, order := foldSystem(history)
+	for _, name := range order {
+		if declared[name] && !active[name] {
+			removed = append(removed, ToolDecl{Name: name})
+		}
+	}
+	text := SectionsText(want)
+	if len(patch) == 0 && len(added) == 0 && len(removed) == 0 {
+		return nil, text
+	}
+	m := &Message{Role: RoleSystem, Content: StringContents(""), Timestamp: s.now().UnixMilli(), ToolsAdded: added, ToolsRemoved: removed}
+	if len(patch) > 0 {
+		m.Sections = patch
+	}
+	return m, text
+}
+
+// Steer queues a message for delivery after the current turn.
+func (s *Session) Steer(text string, images []Content) string {
+	s.steering.push(text, userMessage(text, images, s.now().UnixMilli()))
+	s.queueUpdate()
+	return DispositionQueued
+}
+
+// FollowUp queues a message for delivery when the agent would stop.
+func (s *Session) FollowUp(text string, images []Content) string {
+	s.followUp.push(text, userMessage(text, images, s.now().UnixMilli()))
+	s.queueUpdate()
+	return DispositionQueued
+}
+
+// ClearQueue empties both queues and returns the removed texts.
+func (s *Session) ClearQueue() (steering, followUp []string) {
+	steering, followUp = s.steering.clear(), s.followUp.clear()
+	s.queueUpdate()
+	return steering, followUp
+}
+
+// Abort stops the current run (stream, tools and retry sleep) and waits
+// until it has settled. Queues are kept.
+func (s *Session) Abort() {
+	s.mu.Lock()
+	cancel, done := s.cancel, s.done
+	if s.streaming {
+		s.aborted = true
+	}
+	s.mu.Unlock()
+	if cancel == nil {
+		return
+	}
+	cancel()
+	<-done
+}
+
+// AbortRetry cancels a pending retry sleep; the run then ends.
+func (s *Session) AbortRetry() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.retryStop != nil {
+		select {
+		case <-s.retryStop:
+		default:
+			close(s.retryStop)
+		}
+	}
+}
+
+// WaitIdle blocks until no run is active or ctx ends.
+func (s *Session) WaitIdle(ctx context.Context) error {
+	s.mu.Lock()
+	done := s.done
+	s.mu.Unlock()
+	if done == nil {
+		return nil
+	}
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// IsStreaming reports whether a run is active.
+func (s *Session) IsStreaming() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.streaming
+}
+
+// Messages returns the transcript as the model's context sees it.
+func (s *Session) Messages() []*Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*Message(nil), s.messages...)
+}
+
+// Reload re-reads the transcript from the store's current branch, after
+// the leaf moved or entries were rewritten (compaction, tree navigation).
+func (s *Session) Reload() {
+	sc := BuildContext(s.store.Branch())
+	s.mu.Lock()
+	s.messages = sc.Messages
+	s.mu.Unlock()
+}
+
+// State returns the get_state payload.
+func (s *Session) State() SessionState {
+	s.mu.Lock()
+	st := SessionState{
+		Model: s.model, ThinkingLevel: s.thinking, IsStreaming: s.streaming,
+		SessionFile: s.store.Path(), SessionID: s.store.Header().ID,
+		AutoCompactionEnabled: s.settings.AutoCompaction, MessageCount: len(s.messages),
+	}
+	s.mu.Unlock()
+	st.SteeringMode = s.steering.getMode()
+	st.FollowUpMode = s.followUp.getMode()
+	st.PendingMessageCount = s.steering.len() + s.followUp.len()
+	for _, e := range s.store.Branch() {
+		if e.Type == EntrySessionInfo && e.Name != nil {
+			st.SessionName = *e.Name
+		}
+	}
+	return st
+}
+
+// Model returns the current model.
+func (s *Session) Model() *Model {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.model
+}
+
+// ThinkingLevel returns the effective thinking level.
+func (s *Session) ThinkingLevel() ThinkingLevel {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.thinking
+}
+
+// SetModel switches the model, records a model_change entry (even when
+// unchanged, as the reference does) and re-clamps the thinking level.
+func (s *Session) SetModel(m *Model) error {
+	if m == nil {
+		return ErrNoModel
+	}
+	s.mu.Lock()
+	s.model = m
+	want := s.thinking
+	s.mu.Unlock()
+	if err := s.store.Append(&Entry{Type: EntryModelChange, Provider: m.Provider, ModelID: m.ID}); err != nil {
+		return fmt.Errorf("record model: %w", err)
+	}
+	s.SetThinkingLevel(want)
+	return nil
+}
+
+// SetThinkingLevel clamps level to the model and, when the effective
+// level changes, records it and emits thinking_level_changed.
+func (s *Session) SetThinkingLevel(level ThinkingLevel) ThinkingLevel {
+	s.mu.Lock()
+	eff := ClampThinkingLevel(s.model, level)
+	changed := eff != s.thinking
+	s.thinking = eff
+	s.mu.Unlock()
+	if changed {
+		_ = s.store.Append(&Entry{Type: EntryThinkingLevelChange, ThinkingLevel: string(eff)})
+		s.publish(ThinkingLevelChanged{Level: eff})
+	}
+	return eff
+}
+
+// SetSteeringMode sets how steering messages drain ("all" or "one-at-a-time").
+func (s *Session) SetSteeringMode(mode string) { s.steering.setMode(mode) }
+
+// SetFollowUpMode sets how follow-up messages drain.
+func (s *Session) SetFollowUpMode(mode string) { s.followUp.setMode(mode) }
+
+// SetAutoRetry turns automatic retry on or off.
+func (s *Session) SetAutoRetry(enabled bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settings.Retry.Enabled = enabled
+}
+
+// SetAutoCompaction records whether automatic compaction is on.
+func (s *Session) SetAutoCompaction(enabled bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settings.AutoCompaction = enabled
+}
+
+// SetTools replaces the active tools; the change is declared to the
+// model by a system message before the next request.
+func (s *Session) SetTools(tools []Tool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tools = append([]Tool(nil), tools...)
+}
+
+// Tools returns the active tools.
+func (s *Session) Tools() []Tool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Tool(nil), s.tools...)
+}
+
+// Store returns the session's store.
+func (s *Session) Store() Store { return s.store }
