@@ -1,0 +1,9 @@
+// Package llm holds what every wire-API provider shares: cost from a
+// model's prices, the reference's HTTP error text, the transcript
+// transform applied before a request, repair of streamed tool-call JSON,
+// and Builder, which turns provider deltas into the engine's assistant
+// event sequence while keeping the partial message current.
+//
+// One subpackage per wire API (openai, openairesponses, anthropic) builds
+// on these helpers; faux is a scripted in-process provider for loop tests.
+package llm

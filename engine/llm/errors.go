@@ -1,0 +1,78 @@
+package llm
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// MaxErrorBodyChars caps the body part of an error message, as the
+// reference does, so a huge HTML error page does not flood the transcript.
+const MaxErrorBodyChars = 4000
+
+// Messages the reference uses for failures that are not HTTP errors.
+// Clients and the retry logic match on these strings.
+const (
+	ErrAborted         = "Request was aborted"
+	ErrNoFinishReason  = "Stream ended without finish_reason"
+	ErrProviderStopErr = "Provider returned an error stop reason"
+)
+
+// FormatHTTPError renders a failed HTTP response the way the reference
+// does for OpenAI-style APIs: "<status>: <JSON of body.error>" when the body
+// is a JSON object whose "error" is a non-empty object (key order kept). A
+// body that is not JSON gives "<status> <text>"; JSON without a usable
+// "error" object gives the SDK's own wording, e.g. "<status> status code
+// (no body)".
+func FormatHTTPError(status int, body []byte) string {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return fmt.Sprintf("%d status code (no body)", status)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &top); err != nil {
+		if !json.Valid(trimmed) {
+			return fmt.Sprintf("%d %s", status, truncate(string(body), MaxErrorBodyChars))
+		}
+		// Valid JSON but not an object (an array, a string): the SDK finds
+		// no "error" field.
+		return fmt.Sprintf("%d status code (no body)", status)
+	}
+	errRaw, ok := top["error"]
+	if !ok || string(errRaw) == "null" {
+		return fmt.Sprintf("%d status code (no body)", status)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, errRaw); err != nil {
+		return fmt.Sprintf("%d status code (no body)", status)
+	}
+	errJSON := compact.Bytes()
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(errRaw, &obj) == nil && len(obj) > 0 {
+		return fmt.Sprintf("%d: %s", status, truncate(string(errJSON), MaxErrorBodyChars))
+	}
+	// "error" is a string, number or empty object: the SDK puts its message
+	// (or its JSON) after the status and no body is extracted.
+	if msg, ok := obj["message"]; ok {
+		var s string
+		if json.Unmarshal(msg, &s) == nil {
+			return fmt.Sprintf("%d %s", status, s)
+		}
+	}
+	return fmt.Sprintf("%d %s", status, errJSON)
+}
+
+func truncate(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max && len(s) <= max {
+		return s
+	}
+	// The reference counts UTF-16 code units; counting bytes of ASCII bodies
+	// gives the same cut, which is the common case for error pages.
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "... [truncated " + strconv.Itoa(len(s)-cut) + " chars]"
+}
