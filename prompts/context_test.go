@@ -48,31 +48,31 @@ func TestLoadContextFiles(t *testing.T) {
 			name:  "override beats AGENTS.md beats CLAUDE.md",
 			files: map[string]string{"p/AGENTS.override.md": "o", "p/AGENTS.md": "a", "p/CLAUDE.md": "c", "q/AGENTS.md": "a", "q/CLAUDE.md": "c"},
 			agent: "q", cwd: "p",
-			want:  []ContextFile{{Path: "ROOT/q/AGENTS.md", Content: "a"}, {Path: "ROOT/p/AGENTS.override.md", Content: "o"}},
+			want: []ContextFile{{Path: "ROOT/q/AGENTS.md", Content: "a"}, {Path: "ROOT/p/AGENTS.override.md", Content: "o"}},
 		},
 		{
 			name:  "upper-case AGENTS.MD before CLAUDE.md",
 			files: map[string]string{"p/AGENTS.MD": "upper", "p/CLAUDE.md": "c"},
 			agent: "none", cwd: "p",
-			want:  []ContextFile{{Path: "ROOT/p/AGENTS.MD", Content: "upper"}},
+			want: []ContextFile{{Path: "ROOT/p/AGENTS.MD", Content: "upper"}},
 		},
 		{
 			name:  "a directory named AGENTS.md is skipped",
 			files: map[string]string{"p/AGENTS.md/x": "", "p/CLAUDE.md": "c"},
 			agent: "none", cwd: "p",
-			want:  []ContextFile{{Path: "ROOT/p/CLAUDE.md", Content: "c"}},
+			want: []ContextFile{{Path: "ROOT/p/CLAUDE.md", Content: "c"}},
 		},
 		{
 			name:  "byte order mark stripped, content verbatim",
 			files: map[string]string{"p/AGENTS.md": "\ufeff  rule\r\n\n"},
 			agent: "none", cwd: "p",
-			want:  []ContextFile{{Path: "ROOT/p/AGENTS.md", Content: "  rule\r\n\n"}},
+			want: []ContextFile{{Path: "ROOT/p/AGENTS.md", Content: "  rule\r\n\n"}},
 		},
 		{
 			name:  "agent dir inside the project is loaded once",
 			files: map[string]string{"p/AGENTS.md": "once"},
 			agent: "p", cwd: "p",
-			want:  []ContextFile{{Path: "ROOT/p/AGENTS.md", Content: "once"}},
+			want: []ContextFile{{Path: "ROOT/p/AGENTS.md", Content: "once"}},
 		},
 		{
 			name:  "trust does not gate context files",
@@ -104,7 +104,7 @@ func TestLoadContextFiles(t *testing.T) {
 			name:  "ordinary repository keeps parent files",
 			files: map[string]string{"AGENTS.md": "outer", "repo/.git/HEAD": "x", "repo/AGENTS.md": "inner"},
 			agent: "none", cwd: "repo",
-			want:  []ContextFile{{Path: "ROOT/AGENTS.md", Content: "outer"}, {Path: "ROOT/repo/AGENTS.md", Content: "inner"}},
+			want: []ContextFile{{Path: "ROOT/AGENTS.md", Content: "outer"}, {Path: "ROOT/repo/AGENTS.md", Content: "inner"}},
 		},
 	}
 	for _, tc := range cases {
