@@ -1,0 +1,215 @@
+package anthropic
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// Version is the pi version reported in the User-Agent header.
+var Version = "1.6.0"
+
+// anthropicVersion is the API version header every request carries.
+const anthropicVersion = "2023-06-01"
+
+// Provider streams from the Anthropic Messages API.
+type Provider struct {
+	// Client sends the requests; nil means a client without a timeout, so
+	// that only the context ends a long stream.
+	Client *http.Client
+}
+
+// New returns the anthropic-messages provider.
+func New() engine.Provider { return &Provider{} }
+
+// Stream sends one request and streams the reply. It never returns a Go
+// error: failures end the stream with stopReason "error" or "aborted".
+func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
+	start := time.Now()
+	m := req.Model
+	out := &engine.Message{
+		Role: engine.RoleAssistant, Content: engine.Blocks(), API: m.API, Provider: m.Provider, Model: m.ID,
+		StopReason: engine.StopPending, Timestamp: engine.NowMillis(),
+	}
+	if out.API == "" {
+		out.API = engine.APIAnthropicMessages
+	}
+	s := &streamState{ctx: ctx, req: req, out: out, emit: emit}
+	err := p.run(ctx, req, s)
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	d := time.Since(start).Milliseconds()
+	out.DurationMs = &d
+	if err != nil {
+		if ctx.Err() != nil {
+			out.StopReason = engine.StopAborted
+			out.ErrorMessage = errAborted
+		} else {
+			out.StopReason = engine.StopError
+			out.ErrorMessage = err.Error()
+		}
+		emit(engine.AssistantEvent{Type: engine.AEError, Reason: out.StopReason, Partial: out})
+		return out
+	}
+	emit(engine.AssistantEvent{Type: engine.AEDone, Reason: out.StopReason, Partial: out})
+	return out
+}
+
+// run does the request and reads the stream into s. An error return
+// becomes the message's errorMessage.
+func (p *Provider) run(ctx context.Context, req *engine.LLMRequest, s *streamState) error {
+	m := req.Model
+	if req.APIKey == "" && !hasHeader(m.Headers, req.Headers, "authorization", "x-api-key", "cf-aig-authorization") {
+		return fmt.Errorf("No API key for provider: %s", m.Provider)
+	}
+	o := resolveOptions(req)
+	body, err := engine.MarshalJSON(buildBody(req, o))
+	if err != nil {
+		return fmt.Errorf("encode request: %w", err)
+	}
+	if req.OnPayload != nil {
+		if next := req.OnPayload(json.RawMessage(body)); len(next) > 0 {
+			body = next
+		}
+	}
+	body, betas, err := afterPayloadHook(body)
+	if err != nil {
+		return fmt.Errorf("payload hook: %w", err)
+	}
+
+	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, messagesURL(m.BaseURL), bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("Connection error.: %w", err)
+	}
+	setHeaders(httpReq, req, o, betas)
+	client := p.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(httpReq)
+	if err != nil {
+		return connectionError(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		b, _ := io.ReadAll(resp.Body)
+		return errors.New(formatHTTPError(resp.StatusCode, b))
+	}
+	s.emitEvent(engine.AssistantEvent{Type: engine.AEStart})
+	return s.read(resp)
+}
+
+// afterPayloadHook makes the body ready to send: stream forced to true,
+// as the reference does after a hook, and "betas" moved out of the body
+// into the header list.
+func afterPayloadHook(b []byte) ([]byte, []string, error) {
+	o, err := orderedObject(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	o.set("stream", true)
+	var betas []string
+	kept := o[:0]
+	for _, m := range o {
+		if m.key == "betas" {
+			raw, _ := m.val.(json.RawMessage)
+			_ = json.Unmarshal(raw, &betas)
+			continue
+		}
+		kept = append(kept, m)
+	}
+	out, err := engine.MarshalJSON(kept)
+	return out, betas, err
+}
+
+// messagesURL joins the base URL (which has no /v1) with the beta
+// Messages endpoint the reference's SDK calls.
+func messagesURL(base string) string {
+	if base == "" {
+		base = "https://api.anthropic.com"
+	}
+	return strings.TrimRight(base, "/") + "/v1/messages?beta=true"
+}
+
+// setHeaders sets the headers in the reference's precedence: identity and
+// fixed headers, then the model's headers, then the request's, then the
+// beta list. Names keep the reference's lower case.
+func setHeaders(r *http.Request, req *engine.LLMRequest, o options, betas []string) {
+	h := headerList{}
+	h.set("User-Agent", userAgent())
+	h.set("anthropic-version", anthropicVersion)
+	if req.APIKey != "" {
+		h.set("x-api-key", req.APIKey)
+	}
+	h.set("accept", "application/json")
+	h.set("anthropic-dangerous-direct-browser-access", "true")
+	if req.SessionID != "" && o.compat.sendSessionAffinityHeaders {
+		name := "x-session-affinity"
+		if o.compat.sessionAffinityFormat == "openrouter" {
+			name = "x-session-id"
+		}
+		h.set(name, req.SessionID)
+	}
+	for _, src := range []map[string]string{req.Model.Headers, req.Headers} {
+		for k, v := range src {
+			if strings.EqualFold(k, "anthropic-beta") {
+				continue
+			}
+			h.set(k, v)
+		}
+	}
+	h.set("content-type", "application/json")
+	if len(betas) > 0 {
+		h.set("anthropic-beta", strings.Join(betas, ","))
+	}
+	for _, e := range h {
+		// Assigned directly so the names go out as written.
+		r.Header[e.name] = []string{e.value}
+	}
+}
+
+type headerEntry struct{ name, value string }
+
+// headerList merges headers case-insensitively, the later value winning.
+type headerList []headerEntry
+
+func (h *headerList) set(name, value string) {
+	for i := range *h {
+		if strings.EqualFold((*h)[i].name, name) {
+			(*h)[i] = headerEntry{name, value}
+			return
+		}
+	}
+	*h = append(*h, headerEntry{name, value})
+}
+
+func hasHeader(a, b map[string]string, names ...string) bool {
+	for _, src := range []map[string]string{a, b} {
+		for k, v := range src {
+			for _, n := range names {
+				if strings.EqualFold(k, n) && strings.TrimSpace(v) != "" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func userAgent() string {
+	arch := runtime.GOARCH
+	if arch == "amd64" {
+		arch = "x64"
+	}
+	return fmt.Sprintf("pi/%s (%s; go/%s; %s)", Version, runtime.GOOS, strings.TrimPrefix(runtime.Version(), "go"), arch)
+}
