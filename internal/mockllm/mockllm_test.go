@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -105,11 +106,13 @@ func TestHangIsCutWhenClientGoesAway(t *testing.T) {
 		}
 		done <- err
 	}()
+	// Wait until the request is being held before closing the server.
+	for len(s.Requests()) == 0 {
+		time.Sleep(time.Millisecond)
+	}
 	s.Close()
 	require.Error(t, <-done)
-	var rec []Request
-	rec = s.Requests()
-	require.NotEmpty(t, rec)
+	rec := s.Requests()
 	b, err := json.Marshal(rec[0])
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"kind":"hang"`)
