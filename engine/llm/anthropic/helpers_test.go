@@ -34,9 +34,9 @@ type call struct {
 }
 
 type recorded struct {
-	Path    string
-	Header  http.Header
-	Body    []byte
+	Path   string
+	Header http.Header
+	Body   []byte
 }
 
 // fakeServer serves scripted turns and records the requests.
