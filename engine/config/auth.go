@@ -1,0 +1,240 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// authCredential is one entry of auth.json. Only "api_key" credentials are
+// used; OAuth entries are kept so the provider still counts as configured.
+type authCredential struct {
+	Type string            `json:"type"`
+	Key  *string           `json:"key"`
+	Env  map[string]string `json:"env"`
+}
+
+// readAuthFile reads <agentDir>/auth.json: {"provider": {"type":"api_key",
+// "key":"..."}}. A missing file is empty.
+func readAuthFile(path string) (map[string]authCredential, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]authCredential{}, nil
+	}
+	if err != nil {
+		return map[string]authCredential{}, fmt.Errorf("Failed to read auth.json: %w", err)
+	}
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	if len(bytes.TrimSpace(b)) == 0 {
+		return map[string]authCredential{}, nil
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil || raw == nil {
+		return map[string]authCredential{}, fmt.Errorf("Invalid auth.json: expected an object")
+	}
+	out := map[string]authCredential{}
+	for id, r := range raw {
+		var c authCredential
+		if err := json.Unmarshal(r, &c); err != nil || (c.Type != "api_key" && c.Type != "oauth") {
+			return map[string]authCredential{}, fmt.Errorf("Invalid auth.json credential for provider %q", id)
+		}
+		out[id] = c
+	}
+	return out, nil
+}
+
+// SetAPIKeyOverride installs a runtime key for one provider (--api-key).
+// It wins over every other source and is never written anywhere.
+func (r *Registry) SetAPIKeyOverride(provider, key string) {
+	r.overrides[provider] = key
+}
+
+// envValue resolves a value with the credential's own env first.
+func (r *Registry) resolve(v string, env map[string]string) (string, bool) {
+	if strings.HasPrefix(v, "!") {
+		return runValueCommand(v)
+	}
+	return expandTemplate(v, func(n string) string {
+		if x := env[n]; x != "" {
+			return x
+		}
+		return r.getenv(n)
+	})
+}
+
+// APIKey resolves the provider's key in the reference's order: the
+// --api-key override, auth.json, models.json apiKey, then the provider's
+// environment variables. ok is false when none yields a key.
+func (r *Registry) APIKey(provider string) (string, bool) {
+	if k, ok := r.overrides[provider]; ok && k != "" {
+		return k, true
+	}
+	if c, ok := r.authFile[provider]; ok && c.Type == "api_key" && c.Key != nil && *c.Key != "" {
+		if k, ok := r.resolve(*c.Key, c.Env); ok && k != "" {
+			return k, true
+		}
+		return "", false
+	}
+	pa := r.auth[provider]
+	if pa != nil && pa.apiKey != nil {
+		if k, ok := r.resolve(*pa.apiKey, nil); ok && k != "" {
+			return k, true
+		}
+		return "", false
+	}
+	if pa != nil && pa.builtin {
+		for _, name := range builtinEnvVars[provider] {
+			if name == anthropicBearerEnv {
+				continue
+			}
+			if v := r.getenv(name); v != "" {
+				return v, true
+			}
+		}
+	}
+	return "", false
+}
+
+// HasConfiguredAuth reports whether the provider has credentials, without
+// running "!command" values: a command counts as configured, an env
+// reference counts when its variables are set. This is the test for
+// "available" models.
+func (r *Registry) HasConfiguredAuth(provider string) bool {
+	if k, ok := r.overrides[provider]; ok && k != "" {
+		return true
+	}
+	if c, ok := r.authFile[provider]; ok {
+		if c.Type == "oauth" {
+			return true
+		}
+		if c.Key != nil && *c.Key != "" {
+			return true
+		}
+	}
+	pa := r.auth[provider]
+	if pa == nil {
+		return false
+	}
+	if pa.apiKey != nil {
+		if strings.HasPrefix(*pa.apiKey, "!") {
+			return true
+		}
+		_, ok := expandTemplate(*pa.apiKey, r.getenv)
+		return ok
+	}
+	if pa.builtin {
+		for _, name := range builtinEnvVars[provider] {
+			if r.getenv(name) != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// RequestAuth returns what a request to model m must carry: the API key
+// and the resolved headers (provider headers, then model headers, plus
+// "Authorization: Bearer <key>" when the provider sets authHeader, or for
+// ANTHROPIC_AUTH_TOKEN). A header value that cannot be resolved is an
+// error, as is authHeader without a key.
+func (r *Registry) RequestAuth(m *engine.Model) (apiKey string, headers map[string]string, err error) {
+	apiKey, _ = r.APIKey(m.Provider)
+	pa := r.auth[m.Provider]
+	raw := map[string]string{}
+	var order []string
+	addAll := func(h map[string]string) {
+		for k, v := range h {
+			if _, ok := raw[k]; !ok {
+				order = append(order, k)
+			}
+			raw[k] = v
+		}
+	}
+	if pa != nil {
+		addAll(pa.headers)
+		addAll(pa.modelHdrs[m.ID])
+	}
+	for _, k := range order {
+		v, ok := r.resolve(raw[k], nil)
+		if !ok {
+			return "", nil, fmt.Errorf("Failed to resolve provider %q header %q", m.Provider, k)
+		}
+		if headers == nil {
+			headers = map[string]string{}
+		}
+		headers[k] = v
+	}
+	bearer := ""
+	if pa != nil && pa.authHeader {
+		if apiKey == "" {
+			return "", nil, fmt.Errorf("No API key found for %q", m.Provider)
+		}
+		bearer = apiKey
+	} else if apiKey == "" && m.Provider == "anthropic" && (pa == nil || pa.apiKey == nil) {
+		bearer = r.getenv(anthropicBearerEnv)
+	}
+	if bearer != "" {
+		if headers == nil {
+			headers = map[string]string{}
+		}
+		headers["Authorization"] = "Bearer " + bearer
+	}
+	return apiKey, headers, nil
+}
+
+// All returns every model: the built-in catalog (patched by models.json)
+// followed by custom providers, in file order.
+func (r *Registry) All() []*engine.Model { return append([]*engine.Model(nil), r.models...) }
+
+// Find returns the model with this provider and id, or nil.
+func (r *Registry) Find(provider, id string) *engine.Model {
+	for _, m := range r.models {
+		if m.Provider == provider && m.ID == id {
+			return m
+		}
+	}
+	return nil
+}
+
+// Available returns the models whose provider has credentials, the list
+// get_available_models and --list-models show.
+func (r *Registry) Available() []*engine.Model {
+	var out []*engine.Model
+	for _, m := range r.models {
+		if r.HasConfiguredAuth(m.Provider) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// AddModels appends models (from an extension's registerProvider, or a
+// test) and records how their provider authenticates. apiKey may be nil.
+func (r *Registry) AddModels(provider string, apiKey *string, models ...*engine.Model) {
+	pa := r.auth[provider]
+	if pa == nil {
+		pa = &providerAuth{}
+		r.auth[provider] = pa
+	}
+	if apiKey != nil {
+		pa.apiKey = apiKey
+	}
+	for _, m := range models {
+		replaced := false
+		for i, old := range r.models {
+			if old.Provider == m.Provider && old.ID == m.ID {
+				r.models[i] = m
+				replaced = true
+				break
+			}
+		}
+		if !replaced {
+			r.models = append(r.models, m)
+		}
+	}
+}

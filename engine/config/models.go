@@ -1,0 +1,560 @@
+package config
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/pi-go/pi/engine"
+)
+
+//go:embed catalog.json
+var catalogJSON []byte
+
+// builtinEnvVars maps a built-in provider to the environment variables
+// holding its API key, in the reference's order of preference.
+var builtinEnvVars = map[string][]string{
+	"openai":     {"OPENAI_API_KEY"},
+	"anthropic":  {"ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"},
+	"openrouter": {"OPENROUTER_API_KEY"},
+	"groq":       {"GROQ_API_KEY"},
+	"deepseek":   {"DEEPSEEK_API_KEY"},
+	"google":     {"GEMINI_API_KEY"},
+	"xai":        {"XAI_API_KEY"},
+	"mistral":    {"MISTRAL_API_KEY"},
+	"cerebras":   {"CEREBRAS_API_KEY"},
+}
+
+// anthropicBearerEnv is a token sent as "Authorization: Bearer", not as an
+// API key: it makes the provider available but never is the key itself.
+const anthropicBearerEnv = "ANTHROPIC_AUTH_TOKEN"
+
+// providerConfig is one entry of models.json "providers".
+type providerConfig struct {
+	Name           string                     `json:"name"`
+	BaseURL        string                     `json:"baseUrl"`
+	APIKey         *string                    `json:"apiKey"`
+	API            string                     `json:"api"`
+	OAuth          string                     `json:"oauth"`
+	Headers        map[string]string          `json:"headers"`
+	Compat         json.RawMessage            `json:"compat"`
+	AuthHeader     *bool                      `json:"authHeader"`
+	Models         []modelDef                 `json:"models"`
+	ModelOverrides map[string]json.RawMessage `json:"modelOverrides"`
+}
+
+// modelDef is one model of a models.json provider.
+type modelDef struct {
+	ID               string            `json:"id"`
+	Name             string            `json:"name"`
+	API              string            `json:"api"`
+	BaseURL          string            `json:"baseUrl"`
+	Reasoning        *bool             `json:"reasoning"`
+	ThinkingLevelMap json.RawMessage   `json:"thinkingLevelMap"`
+	Input            []string          `json:"input"`
+	InputLimits      json.RawMessage   `json:"inputLimits"`
+	Cost             *engine.ModelCost `json:"cost"`
+	ContextWindow    *float64          `json:"contextWindow"`
+	MaxTokens        *float64          `json:"maxTokens"`
+	Headers          map[string]string `json:"headers"`
+	Compat           json.RawMessage   `json:"compat"`
+}
+
+// modelOverride is a partial model from "modelOverrides".
+type modelOverride struct {
+	Name             *string           `json:"name"`
+	Reasoning        *bool             `json:"reasoning"`
+	ThinkingLevelMap json.RawMessage   `json:"thinkingLevelMap"`
+	Input            []string          `json:"input"`
+	InputLimits      json.RawMessage   `json:"inputLimits"`
+	Cost             *partialCost      `json:"cost"`
+	ContextWindow    *float64          `json:"contextWindow"`
+	MaxTokens        *float64          `json:"maxTokens"`
+	Headers          map[string]string `json:"headers"`
+	Compat           json.RawMessage   `json:"compat"`
+}
+
+type partialCost struct {
+	Input, Output, CacheRead, CacheWrite *float64
+}
+
+func (p *partialCost) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Input      *float64 `json:"input"`
+		Output     *float64 `json:"output"`
+		CacheRead  *float64 `json:"cacheRead"`
+		CacheWrite *float64 `json:"cacheWrite"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*p = partialCost{raw.Input, raw.Output, raw.CacheRead, raw.CacheWrite}
+	return nil
+}
+
+// compatNested are the compat keys merged one level deep.
+var compatNested = []string{"openRouterRouting", "vercelGatewayRouting", "chatTemplateKwargs", "chatTemplateArgs"}
+
+// providerAuth is what the registry knows about one provider's credentials.
+type providerAuth struct {
+	builtin    bool
+	apiKey     *string // models.json apiKey, unresolved
+	headers    map[string]string
+	modelHdrs  map[string]map[string]string
+	authHeader bool
+}
+
+// Registry holds every known model (built-in catalog patched by
+// models.json, then custom providers) and resolves credentials.
+type Registry struct {
+	models     []*engine.Model
+	auth       map[string]*providerAuth
+	authFile   map[string]authCredential
+	overrides  map[string]string
+	getenv     func(string) string
+	modelsPath string
+}
+
+// LoadModels builds the registry from the built-in catalog,
+// <agentDir>/models.json and <agentDir>/auth.json. Problems are returned
+// as errors (for a "Warning: errors loading models.json" line) and never
+// stop the load: a broken file contributes nothing, a broken provider
+// keeps its built-in form.
+func LoadModels(agentDir string) (*Registry, []error) {
+	return loadModels(agentDir, os.Getenv)
+}
+
+// loadModels is LoadModels with an injectable environment, for tests.
+func loadModels(agentDir string, getenv func(string) string) (*Registry, []error) {
+	r := &Registry{
+		auth:       map[string]*providerAuth{},
+		overrides:  map[string]string{},
+		getenv:     getenv,
+		modelsPath: filepath.Join(agentDir, "models.json"),
+	}
+	var errs []error
+	builtins, order := loadCatalog()
+	cfg, cfgOrder, err := readModelsJSON(r.modelsPath)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	seen := map[string]bool{}
+	for _, id := range order {
+		seen[id] = true
+		pa := &providerAuth{builtin: true}
+		r.auth[id] = pa
+		pc, ok := cfg[id]
+		if !ok {
+			r.models = append(r.models, builtins[id]...)
+			continue
+		}
+		ms, err := applyProviderConfig(id, builtins[id], pc, pa)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("Provider %q: %w", id, err))
+			r.auth[id] = &providerAuth{builtin: true}
+			r.models = append(r.models, builtins[id]...)
+			continue
+		}
+		r.models = append(r.models, ms...)
+	}
+	for _, id := range cfgOrder {
+		if seen[id] {
+			continue
+		}
+		pa := &providerAuth{}
+		ms, err := applyProviderConfig(id, nil, cfg[id], pa)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("Provider %q: %w", id, err))
+			continue
+		}
+		r.auth[id] = pa
+		r.models = append(r.models, ms...)
+	}
+	af, err := readAuthFile(filepath.Join(agentDir, "auth.json"))
+	if err != nil {
+		errs = append(errs, err)
+	}
+	r.authFile = af
+	return r, errs
+}
+
+// loadCatalog decodes the embedded built-in models, grouped by provider in
+// catalog order.
+func loadCatalog() (map[string][]*engine.Model, []string) {
+	var list []*engine.Model
+	if err := json.Unmarshal(catalogJSON, &list); err != nil {
+		panic(fmt.Sprintf("config: embedded catalog: %v", err))
+	}
+	out := map[string][]*engine.Model{}
+	var order []string
+	for _, m := range list {
+		m.Compat = compactRaw(m.Compat)
+		m.ThinkingLevelMap = compactRaw(m.ThinkingLevelMap)
+		m.InputLimits = compactRaw(m.InputLimits)
+		if _, ok := out[m.Provider]; !ok {
+			order = append(order, m.Provider)
+		}
+		out[m.Provider] = append(out[m.Provider], m)
+	}
+	return out, order
+}
+
+// readModelsJSON parses models.json. A missing file is no error; any
+// other problem drops the whole file, as the reference does.
+func readModelsJSON(path string) (map[string]providerConfig, []string, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("Failed to load models.json: %w\n\nFile: %s", err, path)
+	}
+	b = stripJSONComments(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")))
+	var top struct {
+		Providers map[string]json.RawMessage `json:"providers"`
+	}
+	var generic any
+	if err := json.Unmarshal(b, &generic); err != nil {
+		return nil, nil, fmt.Errorf("Failed to parse models.json: %w\n\nFile: %s", err, path)
+	}
+	if problems := validateModelsJSON(generic); len(problems) > 0 {
+		return nil, nil, fmt.Errorf("Invalid models.json schema:\n  - %s\n\nFile: %s", strings.Join(problems, "\n  - "), path)
+	}
+	if err := json.Unmarshal(b, &top); err != nil {
+		return nil, nil, fmt.Errorf("Invalid models.json schema:\n  - %v\n\nFile: %s", err, path)
+	}
+	out := map[string]providerConfig{}
+	for id, raw := range top.Providers {
+		var pc providerConfig
+		if err := json.Unmarshal(raw, &pc); err != nil {
+			return nil, nil, fmt.Errorf("Invalid models.json schema:\n  - providers.%s: %v\n\nFile: %s", id, err, path)
+		}
+		out[id] = pc
+	}
+	return out, objectKeyOrder(b, "providers"), nil
+}
+
+// applyProviderConfig applies one models.json provider to its built-in
+// models (nil for a new provider) and fills in its credentials.
+func applyProviderConfig(id string, base []*engine.Model, pc providerConfig, pa *providerAuth) ([]*engine.Model, error) {
+	if pc.OAuth != "" && pc.BaseURL == "" {
+		return nil, fmt.Errorf(`Provider %s: "baseUrl" is required when "oauth" is set.`, id)
+	}
+	if len(pc.Models) == 0 && pc.BaseURL == "" && pc.Headers == nil && len(pc.Compat) == 0 &&
+		len(pc.ModelOverrides) == 0 && pc.APIKey == nil && pc.OAuth == "" && pc.AuthHeader == nil {
+		return nil, fmt.Errorf(`Provider %s: must specify "baseUrl", "headers", "compat", "modelOverrides", or "models".`, id)
+	}
+	models := make([]*engine.Model, 0, len(base)+len(pc.Models))
+	for _, b := range base {
+		m := *b
+		if pc.BaseURL != "" && pc.OAuth == "" {
+			m.BaseURL = pc.BaseURL
+		}
+		m.Compat = mergeRawObjects(m.Compat, pc.Compat, compatNested...)
+		models = append(models, &m)
+	}
+	modelHdrs := map[string]map[string]string{}
+	for _, d := range pc.Models {
+		m, err := modelFromDef(id, d, pc, findDefaults(models, d.ID, firstNonEmpty(d.API, pc.API)))
+		if err != nil {
+			return nil, err
+		}
+		if d.Headers != nil {
+			modelHdrs[d.ID] = d.Headers
+		}
+		replaced := false
+		for i, old := range models {
+			if old.ID == d.ID {
+				models[i] = m
+				replaced = true
+				break
+			}
+		}
+		if !replaced {
+			models = append(models, m)
+		}
+	}
+	for i, m := range models {
+		raw, ok := pc.ModelOverrides[m.ID]
+		if !ok {
+			continue
+		}
+		var ov modelOverride
+		if err := json.Unmarshal(raw, &ov); err != nil {
+			return nil, fmt.Errorf("modelOverrides.%s: %w", m.ID, err)
+		}
+		models[i] = applyOverride(m, ov)
+		if ov.Headers != nil {
+			h := map[string]string{}
+			for k, v := range modelHdrs[m.ID] {
+				h[k] = v
+			}
+			for k, v := range ov.Headers {
+				h[k] = v
+			}
+			modelHdrs[m.ID] = h
+		}
+	}
+	pa.apiKey = pc.APIKey
+	pa.headers = pc.Headers
+	pa.modelHdrs = modelHdrs
+	pa.authHeader = pc.AuthHeader != nil && *pc.AuthHeader
+	return models, nil
+}
+
+// findDefaults picks the model whose api/baseUrl a definition inherits:
+// the same id, else one with the same api, else an openai-completions
+// model, else the first.
+func findDefaults(models []*engine.Model, id, api string) *engine.Model {
+	for _, m := range models {
+		if m.ID == id {
+			return m
+		}
+	}
+	if api != "" {
+		for _, m := range models {
+			if m.API == api {
+				return m
+			}
+		}
+	}
+	for _, m := range models {
+		if m.API == engine.APIOpenAICompletions {
+			return m
+		}
+	}
+	if len(models) > 0 {
+		return models[0]
+	}
+	return nil
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// modelFromDef builds a model from its definition and the reference's
+// defaults.
+func modelFromDef(provider string, d modelDef, pc providerConfig, def *engine.Model) (*engine.Model, error) {
+	var defAPI, defURL string
+	if def != nil {
+		defAPI, defURL = def.API, def.BaseURL
+	}
+	api := firstNonEmpty(d.API, pc.API, defAPI)
+	if api == "" {
+		return nil, fmt.Errorf(`Provider %s, model %s: no "api" specified. Set at provider or model level.`, provider, d.ID)
+	}
+	baseURL := firstNonEmpty(d.BaseURL, pc.BaseURL, defURL)
+	if baseURL == "" {
+		return nil, fmt.Errorf(`Provider %s: "baseUrl" is required when defining custom models.`, provider)
+	}
+	m := &engine.Model{
+		ID:               d.ID,
+		Name:             firstNonEmpty(d.Name, d.ID),
+		API:              api,
+		Provider:         provider,
+		BaseURL:          baseURL,
+		Input:            d.Input,
+		ContextWindow:    128000,
+		MaxTokens:        16384,
+		ThinkingLevelMap: compactRaw(d.ThinkingLevelMap),
+		InputLimits:      compactRaw(d.InputLimits),
+		Compat:           mergeRawObjects(compactRaw(pc.Compat), compactRaw(d.Compat), compatNested...),
+	}
+	if d.Reasoning != nil {
+		m.Reasoning = *d.Reasoning
+	}
+	if m.Input == nil {
+		m.Input = []string{"text"}
+	}
+	if d.Cost != nil {
+		m.Cost = *d.Cost
+	}
+	if d.ContextWindow != nil {
+		if *d.ContextWindow <= 0 {
+			return nil, fmt.Errorf("Provider %s, model %s: invalid contextWindow", provider, d.ID)
+		}
+		m.ContextWindow = int(*d.ContextWindow)
+	}
+	if d.MaxTokens != nil {
+		if *d.MaxTokens <= 0 {
+			return nil, fmt.Errorf("Provider %s, model %s: invalid maxTokens", provider, d.ID)
+		}
+		m.MaxTokens = int(*d.MaxTokens)
+	}
+	return m, nil
+}
+
+// applyOverride patches a model with a modelOverrides entry.
+func applyOverride(m *engine.Model, ov modelOverride) *engine.Model {
+	out := *m
+	if ov.Name != nil {
+		out.Name = *ov.Name
+	}
+	if ov.Reasoning != nil {
+		out.Reasoning = *ov.Reasoning
+	}
+	if len(ov.ThinkingLevelMap) > 0 {
+		out.ThinkingLevelMap = mergeRawObjects(m.ThinkingLevelMap, compactRaw(ov.ThinkingLevelMap))
+	}
+	if ov.Input != nil {
+		out.Input = ov.Input
+	}
+	if len(ov.InputLimits) > 0 {
+		out.InputLimits = mergeRawObjects(m.InputLimits, compactRaw(ov.InputLimits), "images")
+	}
+	if ov.Cost != nil {
+		pick := func(p *float64, d float64) float64 {
+			if p != nil {
+				return *p
+			}
+			return d
+		}
+		out.Cost = engine.ModelCost{
+			Input:      pick(ov.Cost.Input, m.Cost.Input),
+			Output:     pick(ov.Cost.Output, m.Cost.Output),
+			CacheRead:  pick(ov.Cost.CacheRead, m.Cost.CacheRead),
+			CacheWrite: pick(ov.Cost.CacheWrite, m.Cost.CacheWrite),
+		}
+	}
+	if ov.ContextWindow != nil && *ov.ContextWindow > 0 {
+		out.ContextWindow = int(*ov.ContextWindow)
+	}
+	if ov.MaxTokens != nil && *ov.MaxTokens > 0 {
+		out.MaxTokens = int(*ov.MaxTokens)
+	}
+	out.Compat = mergeRawObjects(m.Compat, compactRaw(ov.Compat), compatNested...)
+	return &out
+}
+
+// objectKeyOrder returns the keys of the object at top-level key k, in
+// file order.
+func objectKeyOrder(b []byte, k string) []string {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var top map[string]json.RawMessage
+	if dec.Decode(&top) != nil {
+		return nil
+	}
+	raw := top[k]
+	d := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return keys
+		}
+		keys = append(keys, t.(string))
+		var skip json.RawMessage
+		if d.Decode(&skip) != nil {
+			return keys
+		}
+	}
+	return keys
+}
+
+// validateModelsJSON checks the shape the reference's schema enforces
+// and returns "path: problem" lines.
+func validateModelsJSON(v any) []string {
+	var out []string
+	top, ok := v.(map[string]any)
+	if !ok {
+		return []string{"root: Expected object"}
+	}
+	provs, ok := top["providers"].(map[string]any)
+	if !ok {
+		if _, has := top["providers"]; !has {
+			return []string{"providers: Expected required property"}
+		}
+		return []string{"providers: Expected object"}
+	}
+	ids := make([]string, 0, len(provs))
+	for id := range provs {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		p, ok := provs[id].(map[string]any)
+		base := "providers." + id
+		if !ok {
+			out = append(out, base+": Expected object")
+			continue
+		}
+		for _, f := range []string{"name", "baseUrl", "apiKey", "api"} {
+			if x, has := p[f]; has {
+				if s, ok := x.(string); !ok || s == "" {
+					out = append(out, base+"."+f+": Expected non-empty string")
+				}
+			}
+		}
+		if x, has := p["authHeader"]; has {
+			if _, ok := x.(bool); !ok {
+				out = append(out, base+".authHeader: Expected boolean")
+			}
+		}
+		if x, has := p["headers"]; has {
+			out = append(out, checkHeaders(base+".headers", x)...)
+		}
+		if x, has := p["models"]; has {
+			list, ok := x.([]any)
+			if !ok {
+				out = append(out, base+".models: Expected array")
+				continue
+			}
+			for i, e := range list {
+				mp := fmt.Sprintf("%s.models.%d", base, i)
+				m, ok := e.(map[string]any)
+				if !ok {
+					out = append(out, mp+": Expected object")
+					continue
+				}
+				if s, ok := m["id"].(string); !ok || s == "" {
+					out = append(out, mp+".id: Expected non-empty string")
+				}
+				if c, has := m["cost"]; has {
+					cm, ok := c.(map[string]any)
+					if !ok {
+						out = append(out, mp+".cost: Expected object")
+					} else {
+						for _, f := range []string{"input", "output", "cacheRead", "cacheWrite"} {
+							if _, ok := cm[f].(float64); !ok {
+								out = append(out, mp+".cost."+f+": Expected number")
+							}
+						}
+					}
+				}
+				if x, has := m["headers"]; has {
+					out = append(out, checkHeaders(mp+".headers", x)...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func checkHeaders(path string, v any) []string {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return []string{path + ": Expected object"}
+	}
+	var out []string
+	for k, x := range m {
+		if _, ok := x.(string); !ok {
+			out = append(out, path+"."+k+": Expected string")
+		}
+	}
+	return out
+}

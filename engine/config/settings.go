@@ -1,0 +1,272 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/spf13/viper"
+)
+
+// Setting defaults, as the reference publishes them.
+const (
+	DefaultThinkingLevel       = "medium"
+	DefaultQueueMode           = "one-at-a-time"
+	DefaultCompactionReserve   = 16384
+	DefaultCompactionKeep      = 20000
+	DefaultRetryMaxRetries     = 3
+	DefaultRetryBaseDelayMs    = 2000
+	DefaultRetryMaxAgentDelay  = 60000
+	DefaultProviderMaxDelayMs  = 60000
+	DefaultHTTPIdleTimeoutMs   = 300000
+	DefaultProjectTrustSetting = "ask"
+	DefaultTransport           = "auto"
+)
+
+// DefaultToolNames are the tools enabled when defaultTools does not say.
+var DefaultToolNames = []string{"read", "bash", "edit", "write"}
+
+// globalOnlyKeys are read from the agent-dir settings only: a project must
+// not be able to change its own trust, proxy or update command.
+var globalOnlyKeys = []string{"defaultProjectTrust", "httpProxy", "cacheWarming", "selfUpdateCommand"}
+
+// Settings is the merged view of the global and (trusted) project settings.
+// Reads go through viper for typed scalar access with defaults; map-valued
+// settings whose keys are case-sensitive identifiers ("provider/id") and the
+// raw getter read the case-preserving merged map instead, because viper
+// folds keys to lower case and splits them on dots.
+type Settings struct {
+	mu         sync.Mutex
+	globalPath string
+	global     map[string]any
+	project    map[string]any
+	merged     map[string]any
+	v          *viper.Viper
+	globalBad  error
+	warnings   []string
+}
+
+// Load reads <agentDir>/settings.json and, when projectTrusted, the
+// project's <cwd>/.pi/agent/settings.json and <cwd>/.pi/settings.json (the
+// latter wins). A malformed file is reported in Warnings and treated as
+// empty; only an unreadable file (other than missing) is an error.
+func Load(agentDir, cwd string, projectTrusted bool) (*Settings, error) {
+	s := &Settings{globalPath: filepath.Join(agentDir, "settings.json")}
+	g, err := s.readFile(s.globalPath)
+	if err != nil {
+		var pe *parseError
+		if !errors.As(err, &pe) {
+			return nil, err
+		}
+		s.globalBad = err
+	}
+	s.global = g
+	s.project = map[string]any{}
+	if projectTrusted && cwd != "" {
+		for _, p := range []string{
+			filepath.Join(cwd, ".pi", "agent", "settings.json"),
+			filepath.Join(cwd, ".pi", "settings.json"),
+		} {
+			m, err := s.readFile(p)
+			if err != nil {
+				var pe *parseError
+				if !errors.As(err, &pe) {
+					return nil, err
+				}
+			}
+			s.project = mergeSettings(s.project, m)
+		}
+		for _, k := range globalOnlyKeys {
+			delete(s.project, k)
+		}
+	}
+	s.rebuild()
+	return s, nil
+}
+
+// FromMaps builds settings from in-memory layers; tests and the SDK path
+// use it. The global path is empty, so SetGlobal only updates memory.
+func FromMaps(global, project map[string]any) *Settings {
+	if global == nil {
+		global = map[string]any{}
+	}
+	if project == nil {
+		project = map[string]any{}
+	}
+	s := &Settings{global: global, project: project}
+	s.rebuild()
+	return s
+}
+
+type parseError struct {
+	path string
+	err  error
+}
+
+func (e *parseError) Error() string { return fmt.Sprintf("Invalid settings file %s: %v", e.path, e.err) }
+func (e *parseError) Unwrap() error { return e.err }
+
+// readFile returns the file's object, {} when it is missing or empty, and
+// records a warning (and returns a *parseError) when it is not a JSON object.
+func (s *Settings) readFile(path string) (map[string]any, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]any{}, nil
+	}
+	if err != nil {
+		return map[string]any{}, fmt.Errorf("read settings %s: %w", path, err)
+	}
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	if len(bytes.TrimSpace(b)) == 0 {
+		return map[string]any{}, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil || m == nil {
+		if err == nil {
+			err = errors.New("expected a JSON object")
+		}
+		pe := &parseError{path: path, err: err}
+		s.warnings = append(s.warnings, pe.Error())
+		return map[string]any{}, pe
+	}
+	migrate(m)
+	return m, nil
+}
+
+// migrate applies the reference's renames of legacy keys.
+func migrate(m map[string]any) {
+	if v, ok := m["queueMode"]; ok {
+		if _, has := m["steeringMode"]; !has {
+			m["steeringMode"] = v
+			delete(m, "queueMode")
+		}
+	}
+	if _, ok := m["transport"]; !ok {
+		if ws, ok := m["websockets"].(bool); ok {
+			if ws {
+				m["transport"] = "websocket"
+			} else {
+				m["transport"] = "sse"
+			}
+			delete(m, "websockets")
+		}
+	}
+}
+
+// rebuild recomputes the merged map and the viper view. Callers hold mu or
+// own s exclusively.
+func (s *Settings) rebuild() {
+	s.merged = mergeSettings(s.global, s.project)
+	v := viper.New()
+	v.SetDefault("defaultThinkingLevel", DefaultThinkingLevel)
+	v.SetDefault("steeringMode", DefaultQueueMode)
+	v.SetDefault("followUpMode", DefaultQueueMode)
+	v.SetDefault("transport", DefaultTransport)
+	v.SetDefault("compaction.enabled", true)
+	v.SetDefault("compaction.reserveTokens", DefaultCompactionReserve)
+	v.SetDefault("compaction.keepRecentTokens", DefaultCompactionKeep)
+	v.SetDefault("branchSummary.reserveTokens", DefaultCompactionReserve)
+	v.SetDefault("branchSummary.skipPrompt", false)
+	v.SetDefault("retry.enabled", true)
+	v.SetDefault("retry.maxRetries", DefaultRetryMaxRetries)
+	v.SetDefault("retry.baseDelayMs", DefaultRetryBaseDelayMs)
+	v.SetDefault("retry.maxAgentDelayMs", DefaultRetryMaxAgentDelay)
+	v.SetDefault("retry.provider.maxRetryDelayMs", DefaultProviderMaxDelayMs)
+	v.SetDefault("images.autoResize", true)
+	v.SetDefault("images.blockImages", false)
+	v.SetDefault("enableSkillCommands", true)
+	v.SetDefault("hideThinkingBlock", false)
+	v.SetDefault("quietStartup", false)
+	// MergeConfigMap cannot fail for an in-memory map.
+	_ = v.MergeConfigMap(deepCopy(s.merged).(map[string]any))
+	s.v = v
+}
+
+// Warnings returns the problems found while loading, one line each, without
+// a "Warning: " prefix (the caller prints them to stderr with it).
+func (s *Settings) Warnings() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.warnings...)
+}
+
+// Raw returns the merged value at a dotted path ("retry.enabled") with the
+// files' own key case, or nil when it is not set.
+func (s *Settings) Raw(path string) any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return lookup(s.merged, path)
+}
+
+// GlobalRaw is Raw on the global file alone.
+func (s *Settings) GlobalRaw(path string) any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return lookup(s.global, path)
+}
+
+// Merged returns a deep copy of the merged settings object.
+func (s *Settings) Merged() map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return deepCopy(s.merged).(map[string]any)
+}
+
+func (s *Settings) viper() *viper.Viper {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.v
+}
+
+// mergeSettings deep-merges override into base: nested objects merge key by
+// key, everything else replaces, except a defaultTools list made only of
+// +x/-x modifiers, which is appended to the inherited list.
+func mergeSettings(base, override map[string]any) map[string]any {
+	out := deepMergeObjects(base, override)
+	bt, bok := base["defaultTools"].([]any)
+	ot, ook := override["defaultTools"].([]any)
+	if bok && ook && allModifiers(ot) {
+		out["defaultTools"] = append(append([]any{}, bt...), ot...)
+	}
+	return out
+}
+
+func deepMergeObjects(base, override map[string]any) map[string]any {
+	out := make(map[string]any, len(base)+len(override))
+	for k, v := range base {
+		out[k] = deepCopy(v)
+	}
+	for k, ov := range override {
+		bm, bok := out[k].(map[string]any)
+		om, ook := ov.(map[string]any)
+		if bok && ook {
+			out[k] = deepMergeObjects(bm, om)
+		} else {
+			out[k] = deepCopy(ov)
+		}
+	}
+	return out
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		a := make([]any, len(x))
+		for i, e := range x {
+			a[i] = deepCopy(e)
+		}
+		return a
+	default:
+		return v
+	}
+}
