@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/pi-go/pi/engine/rpc"
+	"github.com/pi-go/pi/engine/session"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// run is the whole program; it returns the exit code.
+func run(argv []string) int {
+	stderr := io.Writer(os.Stderr)
+	a := ParseArgs(argv)
+	for _, d := range a.Diagnostics {
+		fmt.Fprintln(stderr, d.String())
+	}
+	if a.HasErrors() {
+		return 1
+	}
+	if a.Version {
+		fmt.Println(Version)
+		return 0
+	}
+	if a.Export != "" {
+		fmt.Fprintln(stderr, "Error: --export is not supported by this build")
+		return 1
+	}
+	mode := ResolveMode(a, isTerminal(os.Stdin), isTerminal(os.Stdout))
+	// Help and --list-models without an explicit mode print plain text.
+	metadataOnly := !a.Print && a.Mode == "" && (a.Help || a.ListModels != nil)
+	if a.Help {
+		fmt.Print(helpText)
+		return 0
+	}
+	if mode == ModeInteractive && !metadataOnly {
+		fmt.Fprintln(stderr, "Error: interactive mode is not available in this build; use -p, --mode json or --mode rpc (or pipe input)")
+		return 1
+	}
+	stdout := os.Stdout
+	if !metadataOnly {
+		real, err := rpc.TakeOverStdout()
+		if err != nil {
+			fmt.Fprintln(stderr, "Error:", err)
+			return 1
+		}
+		stdout = real
+	}
+	if mode == ModeRPC && len(a.FileArgs) > 0 {
+		fmt.Fprintln(stderr, "Error: @file arguments are not supported in RPC mode")
+		return 1
+	}
+	if a.Name != nil && strings.TrimSpace(*a.Name) == "" {
+		fmt.Fprintln(stderr, "Error: --name requires a non-empty value")
+		return 1
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	app, err := Wire(ctx, a, mode, stderr)
+	if err != nil {
+		return reportStartupError(stderr, err)
+	}
+	defer app.Close()
+
+	if a.ListModels != nil {
+		fmt.Fprint(stdout, app.ListModels(*a.ListModels))
+		return 0
+	}
+	if len(a.UnknownFlags) > 0 {
+		// No extension claimed these flags.
+		fmt.Fprintf(stderr, "Error: Unknown option: --%s\n", a.UnknownFlags[0].Name)
+		return 1
+	}
+	if mode == ModeRPC {
+		fmt.Fprintln(stderr, "Error: --mode rpc is not available in this build yet")
+		return 1
+	}
+
+	stdin := ""
+	if !isTerminal(os.Stdin) {
+		s, err := ReadPipedStdin(os.Stdin)
+		if err != nil {
+			fmt.Fprintln(stderr, "Error:", err)
+			return 1
+		}
+		stdin = s
+	}
+	fileText, images, err := ProcessFileArgs(app.Cwd(), a.FileArgs)
+	if err != nil {
+		fmt.Fprintln(stderr, err.Error())
+		return 1
+	}
+	initial, rest := BuildInitialMessage(stdin, fileText, images, a.Messages)
+
+	runner, err := app.Runner()
+	if err != nil {
+		return reportStartupError(stderr, err)
+	}
+	code := make(chan int, 1)
+	go func() {
+		code <- RunPrint(ctx, runner, PrintOptions{JSON: mode == ModeJSON, Initial: initial, Rest: rest}, rpc.NewWriter(stdout), stdout, stderr)
+	}()
+	return waitWithSignals(code, app)
+}
+
+// waitWithSignals waits for the run to finish. SIGINT aborts the current
+// run (the run then ends normally, with an aborted reply); SIGTERM and
+// SIGHUP end the process with 143 and 129 after closing the session so
+// that everything already completed is on disk.
+func waitWithSignals(code <-chan int, app *App) int {
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	for {
+		select {
+		case c := <-code:
+			return c
+		case s := <-sigs:
+			switch s {
+			case syscall.SIGINT:
+				app.Abort()
+			case syscall.SIGTERM:
+				app.Shutdown()
+				return 143
+			case syscall.SIGHUP:
+				app.Shutdown()
+				return 129
+			}
+		}
+	}
+}
+
+// reportStartupError prints a startup failure and returns its exit code.
+func reportStartupError(stderr io.Writer, err error) int {
+	var ee *session.ExitError
+	if errors.As(err, &ee) {
+		fmt.Fprintln(stderr, ee.Message)
+		return ee.Code
+	}
+	if errors.Is(err, session.ErrAborted) {
+		fmt.Fprintln(stderr, err.Error())
+		return 0
+	}
+	fmt.Fprintln(stderr, err.Error())
+	return 1
+}

@@ -1,0 +1,17 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/llm/anthropic"
+)
+
+// providerFor returns the adapter for a wire API.
+func providerFor(api string) (engine.Provider, error) {
+	switch api {
+	case engine.APIAnthropicMessages:
+		return anthropic.New(), nil
+	}
+	return nil, fmt.Errorf("no provider for API %q", api)
+}

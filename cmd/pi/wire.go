@@ -1,0 +1,397 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/config"
+	"github.com/pi-go/pi/engine/session"
+	"github.com/pi-go/pi/prompts"
+)
+
+// App is everything a run needs, wired from flags, settings and the
+// agent directory.
+type App struct {
+	args     *Args
+	mode     AppMode
+	stderr   io.Writer
+	agentDir string
+	cwd      string
+	settings *config.Settings
+	registry *config.Registry
+	store    *session.File
+	model    *engine.Model
+	thinking engine.ThinkingLevel
+
+	mu      sync.Mutex
+	sess    *engine.Session
+	closing bool
+}
+
+// Wire loads settings and models, resolves the model and selects the
+// session store. Errors are startup failures (exit 1 unless they carry
+// another code).
+func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, errors.New("Error: The current working directory no longer exists. Change to an existing directory and try again.")
+	}
+	app := &App{args: a, mode: mode, stderr: stderr, agentDir: config.AgentDir(), cwd: cwd}
+	trusted := a.Approve != nil && *a.Approve
+	app.settings, err = config.Load(app.agentDir, cwd, trusted)
+	if err != nil {
+		return nil, fmt.Errorf("Error: %w", err)
+	}
+	for _, w := range app.settings.Warnings() {
+		fmt.Fprintln(stderr, "Warning:", w)
+	}
+	reg, errs := config.LoadModels(app.agentDir)
+	for _, e := range errs {
+		fmt.Fprintln(stderr, "Warning: errors loading models.json:", e)
+	}
+	app.registry = reg
+	if a.ListModels != nil {
+		return app, nil
+	}
+	if a.Provider != "" && a.Model == "" {
+		return nil, fmt.Errorf("Error: --provider requires --model (%s)", a.Provider)
+	}
+	if err := app.resolveModel(); err != nil {
+		return nil, err
+	}
+	if a.APIKey != "" && app.model != nil {
+		reg.SetAPIKeyOverride(app.model.Provider, a.APIKey)
+	}
+	f, warnings, err := session.Select(session.SelectOptions{
+		AgentDir: app.agentDir, Cwd: cwd,
+		SessionDir: a.SessionDir, EnvSessionDir: os.Getenv("PI_CODING_AGENT_SESSION_DIR"),
+		SettingsSessionDir: app.settings.SessionDir(),
+		Continue:           a.Continue, Resume: a.Resume, Session: a.Session, SessionID: a.SessionID,
+		Fork: a.Fork, NoSession: a.NoSession, Name: a.Name,
+		Notice: func(line string) { fmt.Fprintln(stderr, line) },
+	})
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, w)
+	}
+	if err != nil {
+		return nil, err
+	}
+	app.store = f
+	if c := f.Cwd(); c != "" && c != cwd {
+		// An opened session runs in its own directory.
+		app.cwd = c
+	}
+	return app, nil
+}
+
+// resolveModel picks the model: --model (with --provider and an optional
+// :thinking suffix), else the first --models entry, else the default
+// provider/model from settings, else the first model with credentials.
+func (app *App) resolveModel() error {
+	a := app.args
+	avail := app.registry.Available()
+	all := app.registry.All()
+	pattern := a.Model
+	if pattern == "" && len(a.Models) > 0 {
+		pattern = a.Models[0]
+	}
+	if pattern == "" {
+		if en := app.settings.EnabledModels(); len(en) > 0 {
+			pattern = en[0]
+		}
+	}
+	level := engine.ThinkingLevel("")
+	if pattern != "" {
+		if i := strings.LastIndex(pattern, ":"); i > 0 {
+			if l, ok := engine.ParseThinkingLevel(pattern[i+1:]); ok {
+				level, pattern = l, pattern[:i]
+			}
+		}
+		m := findModel(all, avail, a.Provider, pattern)
+		if m == nil {
+			return fmt.Errorf("Error: Model %q not found. Use --list-models to see available models.", a.Model)
+		}
+		app.model = m
+	} else {
+		if p, id := app.settings.DefaultProvider(), app.settings.DefaultModel(); p != "" && id != "" {
+			for _, m := range avail {
+				if m.Provider == p && m.ID == id {
+					app.model = m
+				}
+			}
+		}
+		if app.model == nil && len(avail) > 0 {
+			app.model = avail[0]
+		}
+	}
+	if a.Thinking != "" {
+		level = a.Thinking
+	}
+	if level == "" && app.model != nil {
+		if l, ok := app.settings.ModelThinkingLevel(app.model.Provider, app.model.ID); ok {
+			level = l
+		}
+	}
+	if level == "" {
+		if l, ok := app.settings.DefaultThinkingLevel(); ok {
+			level = l
+		}
+	}
+	if level == "" {
+		level = engine.ThinkingMedium
+	}
+	if app.model == nil {
+		level = engine.ThinkingOff
+	} else {
+		level = engine.ClampThinkingLevel(app.model, level)
+	}
+	app.thinking = level
+	return nil
+}
+
+// findModel matches "provider/id", an exact id, then a case-insensitive
+// substring of id or name; models with credentials win ties.
+func findModel(all, avail []*engine.Model, provider, pattern string) *engine.Model {
+	match := func(cands []*engine.Model, pred func(m *engine.Model) bool) *engine.Model {
+		for _, m := range cands {
+			if (provider == "" || m.Provider == provider) && pred(m) {
+				return m
+			}
+		}
+		return nil
+	}
+	low := strings.ToLower(pattern)
+	preds := []func(m *engine.Model) bool{
+		func(m *engine.Model) bool { return m.Ref() == pattern },
+		func(m *engine.Model) bool { return m.ID == pattern },
+		func(m *engine.Model) bool {
+			return strings.Contains(strings.ToLower(m.ID), low) || strings.Contains(strings.ToLower(m.Name), low)
+		},
+	}
+	for _, p := range preds {
+		if m := match(avail, p); m != nil {
+			return m
+		}
+		if m := match(all, p); m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// Cwd is the directory the session runs in.
+func (app *App) Cwd() string { return app.cwd }
+
+// ListModels renders the --list-models table.
+func (app *App) ListModels(search string) string {
+	var b strings.Builder
+	rows := [][]string{{"provider", "model", "context", "max-out", "thinking", "images"}}
+	low := strings.ToLower(search)
+	for _, m := range app.registry.Available() {
+		if search != "" && !strings.Contains(strings.ToLower(m.Ref()+" "+m.Name), low) {
+			continue
+		}
+		rows = append(rows, []string{m.Provider, m.ID, tokens(m.ContextWindow), tokens(m.MaxTokens), yesNo(m.Reasoning), yesNo(m.SupportsImages())})
+	}
+	if len(rows) == 1 {
+		return "No models available.\n"
+	}
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], len(c))
+		}
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(r)-1 {
+				b.WriteString(c)
+			} else {
+				fmt.Fprintf(&b, "%-*s  ", widths[i], c)
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
+}
+
+// tokens formats a token count like the reference's table: 32000 → 32K,
+// 4096 → 4.1K, 1000000 → 1M.
+func tokens(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return trimZero(fmt.Sprintf("%.1f", float64(n)/1_000_000)) + "M"
+	case n >= 1000:
+		return trimZero(fmt.Sprintf("%.1f", float64(n)/1000)) + "K"
+	}
+	return fmt.Sprint(n)
+}
+
+func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }
+
+// Runner builds the engine session and returns it adapted for print mode.
+func (app *App) Runner() (Runner, error) {
+	if app.model == nil {
+		return nil, errors.New(noModelsMessage)
+	}
+	tools, err := app.tools()
+	if err != nil {
+		return nil, err
+	}
+	sysPrompt, err := app.systemPrompt()
+	if err != nil {
+		return nil, err
+	}
+	rs := engine.DefaultRuntimeSettings()
+	app.applyRuntimeSettings(&rs)
+	sess, err := engine.NewSession(engine.SessionOptions{
+		Store: app.store, Cwd: app.cwd, Model: app.model, ThinkingLevel: app.thinking,
+		Tools: tools, ProviderFor: providerFor,
+		APIKey: func(m *engine.Model) (string, error) {
+			key, _, err := app.registry.RequestAuth(m)
+			if err != nil {
+				return "", err
+			}
+			if key == "" {
+				return "", fmt.Errorf("No API key found for %s.", m.Provider)
+			}
+			return key, nil
+		},
+		SystemPrompt: sysPrompt,
+		Settings:     rs,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start session: %w", err)
+	}
+	app.mu.Lock()
+	app.sess = sess
+	app.mu.Unlock()
+	return &sessionRunner{s: sess, store: app.store}, nil
+}
+
+// noModelsMessage is printed when no model has credentials.
+const noModelsMessage = "No models available. Set an API key for a provider (for example OPENAI_API_KEY) or configure models.json."
+
+// systemPrompt returns the builder the session calls with the active
+// tools: --system-prompt or SYSTEM.md replace the preamble, and
+// --append-system-prompt or APPEND_SYSTEM.md add an addendum.
+func (app *App) systemPrompt() (func([]engine.ToolInfo) engine.Sections, error) {
+	trusted := app.args.Approve != nil && *app.args.Approve
+	custom, appendParts, err := prompts.LoadSystemFiles(app.agentDir, app.cwd, trusted)
+	if err != nil {
+		return nil, fmt.Errorf("load system prompt files: %w", err)
+	}
+	if app.args.SystemPrompt != nil {
+		custom = prompts.ResolveTextOrFile(*app.args.SystemPrompt)
+	}
+	if len(app.args.AppendSystem) > 0 {
+		appendParts = nil
+		for _, p := range app.args.AppendSystem {
+			appendParts = append(appendParts, prompts.ResolveTextOrFile(p))
+		}
+	}
+	var ctxFiles []prompts.ContextFile
+	if !app.args.NoContextFiles {
+		ctxFiles, err = prompts.LoadContextFiles(app.agentDir, app.cwd, trusted)
+		if err != nil {
+			return nil, fmt.Errorf("load context files: %w", err)
+		}
+	}
+	opts := prompts.Options{Cwd: app.cwd, AgentDir: app.agentDir, DocsRoot: docsRoot(), CustomPrompt: custom,
+		Append: appendParts, ContextFiles: ctxFiles, NoContextFiles: app.args.NoContextFiles}
+	return func(tools []engine.ToolInfo) engine.Sections {
+		o := opts
+		o.Tools = tools
+		return prompts.Build(o)
+	}, nil
+}
+
+// docsRoot is where our documentation lives: PI_PACKAGE_DIR when set,
+// else the directory of the executable.
+func docsRoot() string {
+	if d := os.Getenv("PI_PACKAGE_DIR"); d != "" {
+		return d
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(exe, "/pi")
+}
+
+// applyRuntimeSettings copies the settings the runtime reads.
+func (app *App) applyRuntimeSettings(rs *engine.RuntimeSettings) {
+	s := app.settings
+	r := s.Retry()
+	rs.Retry.Enabled = r.Enabled
+	rs.Retry.MaxRetries = r.MaxRetries
+	rs.Retry.BaseDelayMs = int64(r.BaseDelayMs)
+	rs.Retry.MaxAgentDelayMs = int64(r.MaxAgentDelayMs)
+	rs.SteeringMode = s.SteeringMode()
+	rs.FollowUpMode = s.FollowUpMode()
+	rs.AutoCompaction = s.Compaction().Enabled
+}
+
+// Abort stops the current run, if any (SIGINT).
+func (app *App) Abort() {
+	app.mu.Lock()
+	s := app.sess
+	app.mu.Unlock()
+	if s != nil {
+		s.Abort()
+	}
+}
+
+// Shutdown aborts the run and closes the session so that every entry
+// already completed is flushed before a signal exit.
+func (app *App) Shutdown() {
+	app.Abort()
+	app.Close()
+}
+
+// Close releases the session store (and its lock). It is idempotent.
+func (app *App) Close() {
+	app.mu.Lock()
+	defer app.mu.Unlock()
+	if app.closing {
+		return
+	}
+	app.closing = true
+	if app.store != nil {
+		_ = app.store.Close()
+	}
+}
+
+// sessionRunner adapts engine.Session to Runner.
+type sessionRunner struct {
+	s     *engine.Session
+	store *session.File
+}
+
+func (r *sessionRunner) Header() engine.Header { return r.store.Header() }
+
+func (r *sessionRunner) Subscribe(fn func(engine.Event)) func() { return r.s.Subscribe(fn) }
+
+func (r *sessionRunner) Messages() []*engine.Message { return r.s.Messages() }
+
+// Prompt starts the prompt and waits for the session to go idle, so the
+// next prompt starts on a settled session.
+func (r *sessionRunner) Prompt(ctx context.Context, text string, images []engine.Content) error {
+	if _, err := r.s.Prompt(ctx, text, images, engine.PromptOptions{}); err != nil {
+		return err
+	}
+	return r.s.WaitIdle(ctx)
+}
