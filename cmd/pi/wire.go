@@ -28,6 +28,7 @@ type App struct {
 	store    *session.File
 	model    *engine.Model
 	thinking engine.ThinkingLevel
+	trusted  bool
 
 	mu      sync.Mutex
 	sess    *engine.Session
@@ -43,10 +44,21 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 		return nil, errors.New("Error: The current working directory no longer exists. Change to an existing directory and try again.")
 	}
 	app := &App{args: a, mode: mode, stderr: stderr, agentDir: config.AgentDir(), cwd: cwd}
-	trusted := a.Approve != nil && *a.Approve
-	app.settings, err = config.Load(app.agentDir, cwd, trusted)
+	// Global settings decide the default trust; project settings load only
+	// once the project is trusted.
+	app.settings, err = config.Load(app.agentDir, cwd, false)
 	if err != nil {
 		return nil, fmt.Errorf("Error: %w", err)
+	}
+	flags := config.TrustFlags{Approve: a.Approve != nil && *a.Approve, NoApprove: a.Approve != nil && !*a.Approve}
+	app.trusted, err = config.ProjectTrusted(app.agentDir, cwd, flags, app.settings)
+	if err != nil {
+		return nil, fmt.Errorf("Error: %w", err)
+	}
+	if app.trusted {
+		if app.settings, err = config.Load(app.agentDir, cwd, true); err != nil {
+			return nil, fmt.Errorf("Error: %w", err)
+		}
 	}
 	for _, w := range app.settings.Warnings() {
 		fmt.Fprintln(stderr, "Warning:", w)
@@ -59,16 +71,17 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 	if a.ListModels != nil {
 		return app, nil
 	}
-	if a.Provider != "" && a.Model == "" {
-		return nil, fmt.Errorf("Error: --provider requires --model (%s)", a.Provider)
+	model, level, warnings, err := config.Resolve(reg, app.settings, config.SelectFlags{
+		Provider: a.Provider, Model: a.Model, Thinking: string(a.Thinking), APIKey: a.APIKey, Models: a.Models,
+	})
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "Warning:", w)
 	}
-	if err := app.resolveModel(); err != nil {
+	if err != nil {
 		return nil, err
 	}
-	if a.APIKey != "" && app.model != nil {
-		reg.SetAPIKeyOverride(app.model.Provider, a.APIKey)
-	}
-	f, warnings, err := session.Select(session.SelectOptions{
+	app.model, app.thinking = model, level
+	f, selWarnings, err := session.Select(session.SelectOptions{
 		AgentDir: app.agentDir, Cwd: cwd,
 		SessionDir: a.SessionDir, EnvSessionDir: os.Getenv("PI_CODING_AGENT_SESSION_DIR"),
 		SettingsSessionDir: app.settings.SessionDir(),
@@ -76,7 +89,7 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 		Fork: a.Fork, NoSession: a.NoSession, Name: a.Name,
 		Notice: func(line string) { fmt.Fprintln(stderr, line) },
 	})
-	for _, w := range warnings {
+	for _, w := range selWarnings {
 		fmt.Fprintln(stderr, w)
 	}
 	if err != nil {
@@ -90,162 +103,18 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 	return app, nil
 }
 
-// resolveModel picks the model: --model (with --provider and an optional
-// :thinking suffix), else the first --models entry, else the default
-// provider/model from settings, else the first model with credentials.
-func (app *App) resolveModel() error {
-	a := app.args
-	avail := app.registry.Available()
-	all := app.registry.All()
-	pattern := a.Model
-	if pattern == "" && len(a.Models) > 0 {
-		pattern = a.Models[0]
-	}
-	if pattern == "" {
-		if en := app.settings.EnabledModels(); len(en) > 0 {
-			pattern = en[0]
-		}
-	}
-	level := engine.ThinkingLevel("")
-	if pattern != "" {
-		if i := strings.LastIndex(pattern, ":"); i > 0 {
-			if l, ok := engine.ParseThinkingLevel(pattern[i+1:]); ok {
-				level, pattern = l, pattern[:i]
-			}
-		}
-		m := findModel(all, avail, a.Provider, pattern)
-		if m == nil {
-			return fmt.Errorf("Error: Model %q not found. Use --list-models to see available models.", a.Model)
-		}
-		app.model = m
-	} else {
-		if p, id := app.settings.DefaultProvider(), app.settings.DefaultModel(); p != "" && id != "" {
-			for _, m := range avail {
-				if m.Provider == p && m.ID == id {
-					app.model = m
-				}
-			}
-		}
-		if app.model == nil && len(avail) > 0 {
-			app.model = avail[0]
-		}
-	}
-	if a.Thinking != "" {
-		level = a.Thinking
-	}
-	if level == "" && app.model != nil {
-		if l, ok := app.settings.ModelThinkingLevel(app.model.Provider, app.model.ID); ok {
-			level = l
-		}
-	}
-	if level == "" {
-		if l, ok := app.settings.DefaultThinkingLevel(); ok {
-			level = l
-		}
-	}
-	if level == "" {
-		level = engine.ThinkingMedium
-	}
-	if app.model == nil {
-		level = engine.ThinkingOff
-	} else {
-		level = engine.ClampThinkingLevel(app.model, level)
-	}
-	app.thinking = level
-	return nil
-}
-
-// findModel matches "provider/id", an exact id, then a case-insensitive
-// substring of id or name; models with credentials win ties.
-func findModel(all, avail []*engine.Model, provider, pattern string) *engine.Model {
-	match := func(cands []*engine.Model, pred func(m *engine.Model) bool) *engine.Model {
-		for _, m := range cands {
-			if (provider == "" || m.Provider == provider) && pred(m) {
-				return m
-			}
-		}
-		return nil
-	}
-	low := strings.ToLower(pattern)
-	preds := []func(m *engine.Model) bool{
-		func(m *engine.Model) bool { return m.Ref() == pattern },
-		func(m *engine.Model) bool { return m.ID == pattern },
-		func(m *engine.Model) bool {
-			return strings.Contains(strings.ToLower(m.ID), low) || strings.Contains(strings.ToLower(m.Name), low)
-		},
-	}
-	for _, p := range preds {
-		if m := match(avail, p); m != nil {
-			return m
-		}
-		if m := match(all, p); m != nil {
-			return m
-		}
-	}
-	return nil
-}
-
 // Cwd is the directory the session runs in.
 func (app *App) Cwd() string { return app.cwd }
 
 // ListModels renders the --list-models table.
 func (app *App) ListModels(search string) string {
-	var b strings.Builder
-	rows := [][]string{{"provider", "model", "context", "max-out", "thinking", "images"}}
-	low := strings.ToLower(search)
-	for _, m := range app.registry.Available() {
-		if search != "" && !strings.Contains(strings.ToLower(m.Ref()+" "+m.Name), low) {
-			continue
-		}
-		rows = append(rows, []string{m.Provider, m.ID, tokens(m.ContextWindow), tokens(m.MaxTokens), yesNo(m.Reasoning), yesNo(m.SupportsImages())})
-	}
-	if len(rows) == 1 {
-		return "No models available.\n"
-	}
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], len(c))
-		}
-	}
-	for _, r := range rows {
-		for i, c := range r {
-			if i == len(r)-1 {
-				b.WriteString(c)
-			} else {
-				fmt.Fprintf(&b, "%-*s  ", widths[i], c)
-			}
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
+	return config.FormatModelList(app.registry.Available(), search)
 }
-
-func yesNo(v bool) string {
-	if v {
-		return "yes"
-	}
-	return "no"
-}
-
-// tokens formats a token count like the reference's table: 32000 → 32K,
-// 4096 → 4.1K, 1000000 → 1M.
-func tokens(n int) string {
-	switch {
-	case n >= 1_000_000:
-		return trimZero(fmt.Sprintf("%.1f", float64(n)/1_000_000)) + "M"
-	case n >= 1000:
-		return trimZero(fmt.Sprintf("%.1f", float64(n)/1000)) + "K"
-	}
-	return fmt.Sprint(n)
-}
-
-func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }
 
 // Runner builds the engine session and returns it adapted for print mode.
 func (app *App) Runner() (Runner, error) {
 	if app.model == nil {
-		return nil, errors.New(noModelsMessage)
+		return nil, errors.New(config.NoModelsAvailableMessage())
 	}
 	tools, err := app.tools()
 	if err != nil {
@@ -266,7 +135,7 @@ func (app *App) Runner() (Runner, error) {
 				return "", err
 			}
 			if key == "" {
-				return "", fmt.Errorf("No API key found for %s.", m.Provider)
+				return "", errors.New(config.NoAPIKeyMessage(m.Provider))
 			}
 			return key, nil
 		},
@@ -282,14 +151,11 @@ func (app *App) Runner() (Runner, error) {
 	return &sessionRunner{s: sess, store: app.store}, nil
 }
 
-// noModelsMessage is printed when no model has credentials.
-const noModelsMessage = "No models available. Set an API key for a provider (for example OPENAI_API_KEY) or configure models.json."
-
 // systemPrompt returns the builder the session calls with the active
 // tools: --system-prompt or SYSTEM.md replace the preamble, and
 // --append-system-prompt or APPEND_SYSTEM.md add an addendum.
 func (app *App) systemPrompt() (func([]engine.ToolInfo) engine.Sections, error) {
-	trusted := app.args.Approve != nil && *app.args.Approve
+	trusted := app.trusted
 	custom, appendParts, err := prompts.LoadSystemFiles(app.agentDir, app.cwd, trusted)
 	if err != nil {
 		return nil, fmt.Errorf("load system prompt files: %w", err)
