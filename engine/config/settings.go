@@ -107,7 +107,9 @@ type parseError struct {
 	err  error
 }
 
-func (e *parseError) Error() string { return fmt.Sprintf("Invalid settings file %s: %v", e.path, e.err) }
+func (e *parseError) Error() string {
+	return fmt.Sprintf("Invalid settings file %s: %v", e.path, e.err)
+}
 func (e *parseError) Unwrap() error { return e.err }
 
 // readFile returns the file's object, {} when it is missing or empty, and
