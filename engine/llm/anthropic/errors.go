@@ -13,7 +13,13 @@ import (
 
 // Error texts of the reference that clients and the retry logic match on.
 const (
-	errAborted       = "Request was aborted"
+	// An abort reads differently depending on when it lands: before the
+	// request or while streaming, while waiting for the response, or after
+	// the stream already ended.
+	errAbortedReading = "This operation was aborted"
+	errAbortedRequest = "Request aborted"
+	errAborted        = "Request was aborted"
+
 	errNoStopReason  = "Anthropic stream ended without a stop reason"
 	errNoMessageStop = "Anthropic stream ended before message_stop"
 	errRefused       = "The model refused to complete the request"

@@ -27,6 +27,7 @@ type turn struct {
 	Raw       string
 	Redacted  string // data of a redacted_thinking block
 	Hang      bool   // send message_start then wait for the client to go away
+	HangFirst bool   // wait for the client to go away before answering
 }
 
 type call struct {
@@ -44,7 +45,10 @@ type fakeServer struct {
 	*httptest.Server
 	mu    sync.Mutex
 	turns []turn
-	reqs  []recorded
+	// onRequest, when set before the first request, is called once a
+	// request has been read.
+	onRequest func()
+	reqs      []recorded
 }
 
 func newFakeServer(t *testing.T, turns ...turn) *fakeServer {
@@ -73,6 +77,13 @@ func (fs *fakeServer) handle(w http.ResponseWriter, r *http.Request) {
 		tn = turn{Text: "Mock script exhausted."}
 	}
 	fs.mu.Unlock()
+	if fs.onRequest != nil {
+		fs.onRequest()
+	}
+	if tn.HangFirst {
+		<-r.Context().Done()
+		return
+	}
 	if tn.Status != 0 {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(tn.Status)

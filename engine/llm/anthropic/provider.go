@@ -43,17 +43,18 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	if out.API == "" {
 		out.API = engine.APIAnthropicMessages
 	}
-	s := &streamState{ctx: ctx, req: req, out: out, emit: emit}
+	s := &streamState{ctx: ctx, req: req, out: out, emit: emit, abortText: errAbortedReading}
 	err := p.run(ctx, req, s)
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
+		s.abortText = errAborted
 	}
 	d := time.Since(start).Milliseconds()
 	out.DurationMs = &d
 	if err != nil {
 		if ctx.Err() != nil {
 			out.StopReason = engine.StopAborted
-			out.ErrorMessage = errAborted
+			out.ErrorMessage = s.abortText
 		} else {
 			out.StopReason = engine.StopError
 			out.ErrorMessage = err.Error()
@@ -69,6 +70,9 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 // becomes the message's errorMessage.
 func (p *Provider) run(ctx context.Context, req *engine.LLMRequest, s *streamState) error {
 	m := req.Model
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if req.APIKey == "" && !hasHeader(m.Headers, req.Headers, "authorization", "x-api-key", "cf-aig-authorization") {
 		return fmt.Errorf("No API key for provider: %s", m.Provider)
 	}
@@ -96,10 +100,12 @@ func (p *Provider) run(ctx context.Context, req *engine.LLMRequest, s *streamSta
 	if client == nil {
 		client = http.DefaultClient
 	}
+	s.abortText = errAbortedRequest
 	resp, err := client.Do(httpReq)
 	if err != nil {
 		return connectionError(err)
 	}
+	s.abortText = errAbortedReading
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		b, _ := io.ReadAll(resp.Body)

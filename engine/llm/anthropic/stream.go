@@ -20,6 +20,10 @@ type streamState struct {
 	out  *engine.Message
 	emit func(engine.AssistantEvent)
 
+	// abortText is the reference's message for an abort in the current
+	// phase of the request.
+	abortText string
+
 	// open maps an Anthropic block index to the content index it fills.
 	open map[int]*openBlock
 }

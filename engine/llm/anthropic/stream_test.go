@@ -124,7 +124,7 @@ func TestAbort(t *testing.T) {
 			cancel()
 		}
 	})
-	if msg.StopReason != engine.StopAborted || msg.ErrorMessage != "Request was aborted" {
+	if msg.StopReason != engine.StopAborted || msg.ErrorMessage != "This operation was aborted" {
 		t.Fatalf("stopReason %q errorMessage %q", msg.StopReason, msg.ErrorMessage)
 	}
 	last := evs[len(evs)-1]
@@ -136,8 +136,19 @@ func TestAbort(t *testing.T) {
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	cancel2()
 	evs, msg = run(ctx2, req)
-	if msg.StopReason != engine.StopAborted || len(evs) != 1 || evs[0].Type != engine.AEError {
-		t.Errorf("pre-cancelled: stopReason %q, %d events", msg.StopReason, len(evs))
+	if msg.StopReason != engine.StopAborted || msg.ErrorMessage != "This operation was aborted" || len(evs) != 1 || evs[0].Type != engine.AEError {
+		t.Errorf("pre-cancelled: stopReason %q %q, %d events", msg.StopReason, msg.ErrorMessage, len(evs))
+	}
+}
+
+func TestAbortWaitingForResponse(t *testing.T) {
+	t.Parallel()
+	srv := newFakeServer(t, turn{HangFirst: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	srv.onRequest = cancel
+	evs, msg := run(ctx, textRequest(srv.URL, false))
+	if msg.StopReason != engine.StopAborted || msg.ErrorMessage != "Request aborted" || len(evs) != 1 {
+		t.Errorf("stopReason %q errorMessage %q, %d events", msg.StopReason, msg.ErrorMessage, len(evs))
 	}
 }
 
