@@ -51,6 +51,8 @@ func readAuthFile(path string) (map[string]authCredential, error) {
 // SetAPIKeyOverride installs a runtime key for one provider (--api-key).
 // It wins over every other source and is never written anywhere.
 func (r *Registry) SetAPIKeyOverride(provider, key string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.overrides[provider] = key
 }
 
@@ -71,6 +73,12 @@ func (r *Registry) resolve(v string, env map[string]string) (string, bool) {
 // --api-key override, auth.json, models.json apiKey, then the provider's
 // environment variables. ok is false when none yields a key.
 func (r *Registry) APIKey(provider string) (string, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.apiKey(provider)
+}
+
+func (r *Registry) apiKey(provider string) (string, bool) {
 	if k, ok := r.overrides[provider]; ok && k != "" {
 		return k, true
 	}
@@ -105,6 +113,12 @@ func (r *Registry) APIKey(provider string) (string, bool) {
 // reference counts when its variables are set. This is the test for
 // "available" models.
 func (r *Registry) HasConfiguredAuth(provider string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.hasConfiguredAuth(provider)
+}
+
+func (r *Registry) hasConfiguredAuth(provider string) bool {
 	if k, ok := r.overrides[provider]; ok && k != "" {
 		return true
 	}
@@ -143,7 +157,9 @@ func (r *Registry) HasConfiguredAuth(provider string) bool {
 // ANTHROPIC_AUTH_TOKEN). A header value that cannot be resolved is an
 // error, as is authHeader without a key.
 func (r *Registry) RequestAuth(m *engine.Model) (apiKey string, headers map[string]string, err error) {
-	apiKey, _ = r.APIKey(m.Provider)
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	apiKey, _ = r.apiKey(m.Provider)
 	pa := r.auth[m.Provider]
 	raw := map[string]string{}
 	var order []string
@@ -189,10 +205,16 @@ func (r *Registry) RequestAuth(m *engine.Model) (apiKey string, headers map[stri
 
 // All returns every model: the built-in catalog (patched by models.json)
 // followed by custom providers, in file order.
-func (r *Registry) All() []*engine.Model { return append([]*engine.Model(nil), r.models...) }
+func (r *Registry) All() []*engine.Model {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]*engine.Model(nil), r.models...)
+}
 
 // Find returns the model with this provider and id, or nil.
 func (r *Registry) Find(provider, id string) *engine.Model {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	for _, m := range r.models {
 		if m.Provider == provider && m.ID == id {
 			return m
@@ -204,9 +226,11 @@ func (r *Registry) Find(provider, id string) *engine.Model {
 // Available returns the models whose provider has credentials, the list
 // get_available_models and --list-models show.
 func (r *Registry) Available() []*engine.Model {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	var out []*engine.Model
 	for _, m := range r.models {
-		if r.HasConfiguredAuth(m.Provider) {
+		if r.hasConfiguredAuth(m.Provider) {
 			out = append(out, m)
 		}
 	}
@@ -216,6 +240,8 @@ func (r *Registry) Available() []*engine.Model {
 // AddModels appends models (from an extension's registerProvider, or a
 // test) and records how their provider authenticates. apiKey may be nil.
 func (r *Registry) AddModels(provider string, apiKey *string, models ...*engine.Model) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	pa := r.auth[provider]
 	if pa == nil {
 		pa = &providerAuth{}

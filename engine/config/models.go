@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/pi-go/pi/engine"
 )
@@ -113,6 +114,9 @@ type providerAuth struct {
 // Registry holds every known model (built-in catalog patched by
 // models.json, then custom providers) and resolves credentials.
 type Registry struct {
+	// mu guards everything below: extensions may register providers
+	// while a session reads the registry.
+	mu         sync.RWMutex
 	models     []*engine.Model
 	auth       map[string]*providerAuth
 	authFile   map[string]authCredential

@@ -280,3 +280,18 @@ func TestSetGlobalRefusesMalformed(t *testing.T) {
 		t.Errorf("file changed: %s", got)
 	}
 }
+
+func TestSessionDirIgnoresTrust(t *testing.T) {
+	t.Parallel()
+	agent, cwd := t.TempDir(), t.TempDir()
+	if got := SessionDir(agent, cwd, ""); got != filepath.Join(agent, "sessions") {
+		t.Errorf("default %s", got)
+	}
+	writeFile(t, filepath.Join(cwd, ".pi", "settings.json"), `{"sessionDir":"/x/proj-sessions"}`)
+	if got := SessionDir(agent, cwd, ""); got != "/x/proj-sessions" {
+		t.Errorf("project setting %s", got)
+	}
+	if got := SessionDir(agent, cwd, "/flag"); got != "/flag" {
+		t.Errorf("flag %s", got)
+	}
+}
