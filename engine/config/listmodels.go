@@ -1,6 +1,7 @@
 package config
 
 import (
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -85,60 +86,59 @@ func scaled(f float64) string {
 	return strconv.FormatFloat(f, 'f', 1, 64)
 }
 
-// fuzzyFilter keeps the models whose "provider id" matches every
-// whitespace-separated token of query as a subsequence, best matches
-// first (the TUI's fuzzy filter, on which --list-models relies).
+// fuzzyFilter keeps the models whose "provider id" contains every token
+// of query (split on whitespace and "/") as a case-insensitive subsequence;
+// a token like "gpt5" also matches as "5gpt" and the other way round. The
+// caller sorts the result, so match quality is not ranked here.
 func fuzzyFilter(models []*engine.Model, query string) []*engine.Model {
-	tokens := strings.FieldsFunc(strings.ToLower(query), unicode.IsSpace)
+	tokens := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return unicode.IsSpace(r) || r == '/' })
 	if len(tokens) == 0 {
 		return models
 	}
-	type scored struct {
-		m     *engine.Model
-		score float64
-	}
-	var out []scored
+	var out []*engine.Model
 	for _, m := range models {
 		text := strings.ToLower(m.Provider + " " + m.ID)
-		total, ok := 0.0, true
+		ok := true
 		for _, t := range tokens {
-			s, matched := fuzzyScore(t, text)
-			if !matched {
+			if !isSubsequence(t, text) && !isSubsequence(swapAlphaDigits(t), text) {
 				ok = false
 				break
 			}
-			total += s
 		}
 		if ok {
-			out = append(out, scored{m, total})
+			out = append(out, m)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].score < out[j].score })
-	res := make([]*engine.Model, len(out))
-	for i, s := range out {
-		res[i] = s.m
-	}
-	return res
+	return out
 }
 
-// fuzzyScore reports whether q is a subsequence of text; lower scores are
-// better (consecutive matches and early starts are rewarded).
-func fuzzyScore(q, text string) (float64, bool) {
-	qi, score, last := 0, 0.0, -1
-	qr, tr := []rune(q), []rune(text)
-	for i := 0; i < len(tr) && qi < len(qr); i++ {
-		if tr[i] != qr[qi] {
-			continue
-		}
-		if last >= 0 && i == last+1 {
-			score -= 5
-		} else if last >= 0 {
-			score += float64(i - last)
-		} else {
-			score += float64(i) * 0.1
-		}
-		last = i
-		qi++
+func isSubsequence(q, text string) bool {
+	if q == "" {
+		return false
 	}
-	return score, qi == len(qr)
+	qr := []rune(q)
+	i := 0
+	for _, r := range text {
+		if i < len(qr) && r == qr[i] {
+			i++
+		}
+	}
+	return i == len(qr)
+}
+
+var (
+	lettersDigits = regexp.MustCompile(`^([a-z]+)([0-9]+)$`)
+	digitsLetters = regexp.MustCompile(`^([0-9]+)([a-z]+)$`)
+)
+
+// swapAlphaDigits turns "gpt5" into "5gpt" and "5gpt" into "gpt5"; other
+// tokens give "".
+func swapAlphaDigits(t string) string {
+	if m := lettersDigits.FindStringSubmatch(t); m != nil {
+		return m[2] + m[1]
+	}
+	if m := digitsLetters.FindStringSubmatch(t); m != nil {
+		return m[2] + m[1]
+	}
+	return ""
 }

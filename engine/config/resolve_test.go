@@ -148,3 +148,27 @@ func TestFormatModelList(t *testing.T) {
 		t.Error(got)
 	}
 }
+
+func TestListModelsSearch(t *testing.T) {
+	t.Parallel()
+	r, _ := loadTestRegistry(t, "", "", map[string]string{"OPENAI_API_KEY": "k"})
+	tests := []struct {
+		search string
+		want   []string
+	}{
+		{"openai/4.1", []string{"gpt-4.1"}},
+		// "o4", the swapped form, matches "openai gpt-4.1" too, as in the reference.
+		{"4o", []string{"gpt-4.1", "gpt-4o", "gpt-4o-mini"}},
+		{"5gpt", []string{"gpt-5", "gpt-5-mini"}},
+		{"anthropic", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, m := range fuzzyFilter(r.Available(), tt.search) {
+			got = append(got, m.ID)
+		}
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("%q: got %v want %v", tt.search, got, tt.want)
+		}
+	}
+}
