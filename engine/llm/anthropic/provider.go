@@ -36,6 +36,12 @@ func New() engine.Provider { return &Provider{} }
 func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
 	start := time.Now()
 	m := req.Model
+	if m == nil {
+		// A request without a model is a wiring bug; it still ends as an
+		// error message rather than a panic.
+		m = &engine.Model{API: engine.APIAnthropicMessages}
+		req = &engine.LLMRequest{Model: m}
+	}
 	out := &engine.Message{
 		Role: engine.RoleAssistant, Content: engine.Blocks(), API: m.API, Provider: m.Provider, Model: m.ID,
 		StopReason: engine.StopPending, Timestamp: engine.NowMillis(),
@@ -72,6 +78,9 @@ func (p *Provider) run(ctx context.Context, req *engine.LLMRequest, s *streamSta
 	m := req.Model
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if m.ID == "" {
+		return errors.New("No model selected")
 	}
 	if req.APIKey == "" && !hasHeader(m.Headers, req.Headers, "authorization", "x-api-key", "cf-aig-authorization") {
 		return fmt.Errorf("No API key for provider: %s", m.Provider)

@@ -180,3 +180,11 @@ func TestNoAPIKey(t *testing.T) {
 		t.Errorf("with auth header: %q %q", msg.StopReason, msg.ErrorMessage)
 	}
 }
+
+func TestNilModel(t *testing.T) {
+	t.Parallel()
+	evs, msg := run(context.Background(), &engine.LLMRequest{})
+	if msg.StopReason != engine.StopError || len(evs) != 1 {
+		t.Errorf("stopReason %q, %d events", msg.StopReason, len(evs))
+	}
+}
