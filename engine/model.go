@@ -35,6 +35,11 @@ type Model struct {
 	Compat           json.RawMessage   `json:"compat,omitempty"`
 	ThinkingLevelMap json.RawMessage   `json:"thinkingLevelMap,omitempty"`
 	InputLimits      json.RawMessage   `json:"inputLimits,omitempty"`
+	PromptCache      json.RawMessage   `json:"promptCache,omitempty"`
+	// Catalog marks a model of the built-in catalog. The reference lays
+	// out catalog models and models.json models with different key orders
+	// (see MarshalJSON in model_json.go); it is not serialised itself.
+	Catalog bool `json:"-"`
 }
 
 // SupportsImages reports whether the model accepts image input.
