@@ -201,6 +201,8 @@ func loadCatalog() (map[string][]*engine.Model, []string) {
 		m.Compat = compactRaw(m.Compat)
 		m.ThinkingLevelMap = compactRaw(m.ThinkingLevelMap)
 		m.InputLimits = compactRaw(m.InputLimits)
+		m.PromptCache = compactRaw(m.PromptCache)
+		m.Catalog = true
 		if _, ok := out[m.Provider]; !ok {
 			order = append(order, m.Provider)
 		}

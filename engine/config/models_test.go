@@ -299,3 +299,23 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+func TestModelKeyOrder(t *testing.T) {
+	t.Parallel()
+	models := `{"providers":{"mock":{"baseUrl":"http://127.0.0.1:18777/v1","api":"openai-completions","apiKey":"sk-mock","compat":{"supportsDeveloperRole":false},"headers":{"X-A":"b"},
+  "models":[{"id":"m","reasoning":true,"thinkingLevelMap":{"xhigh":"high"},"inputLimits":{"maxRequestBytes":5},"compat":{"supportsStore":false},"headers":{"X-M":"1"}}]}}}`
+	r, errs := loadTestRegistry(t, models, "", nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	// Both lines are the reference's get_state / get_available_models output.
+	tests := []struct{ provider, id, want string }{
+		{"mock", "m", `{"id":"m","name":"m","api":"openai-completions","provider":"mock","baseUrl":"http://127.0.0.1:18777/v1","reasoning":true,"thinkingLevelMap":{"xhigh":"high"},"input":["text"],"inputLimits":{"maxRequestBytes":5},"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0},"contextWindow":128000,"maxTokens":16384,"compat":{"supportsDeveloperRole":false,"supportsStore":false}}`},
+		{"openai", "gpt-5", `{"id":"gpt-5","name":"GPT-5","api":"openai-responses","provider":"openai","baseUrl":"https://api.openai.com/v1","reasoning":true,"input":["text","image"],"cost":{"input":1.25,"output":10,"cacheRead":0.125,"cacheWrite":0},"contextWindow":400000,"maxTokens":128000,"thinkingLevelMap":{"off":null,"minimal":"minimal","low":"low","medium":"medium","high":"high","xhigh":null,"max":null},"compat":{"supportsStrictMode":true,"supportsOpenAIGrammarTools":true},"inputLimits":{"maxRequestBytes":536870912,"images":{"maxPerRequest":1500,"resize":{"maxWidth":2000,"maxHeight":2000,"maxBytes":4718592,"jpegQuality":80}}},"type":"chat"}`},
+	}
+	for _, tt := range tests {
+		if got := marshal(t, r.Find(tt.provider, tt.id)); got != tt.want {
+			t.Errorf("%s/%s\ngot  %s\nwant %s", tt.provider, tt.id, got, tt.want)
+		}
+	}
+}
