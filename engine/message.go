@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -44,14 +45,60 @@ type Cost struct {
 // Usage counts the tokens of one assistant message. Reasoning tokens are
 // included in Output.
 type Usage struct {
-	Input        int  `json:"input"`
-	Output       int  `json:"output"`
-	CacheRead    int  `json:"cacheRead"`
-	CacheWrite   int  `json:"cacheWrite"`
-	CacheWrite1h *int `json:"cacheWrite1h,omitempty"`
-	Reasoning    *int `json:"reasoning,omitempty"`
-	TotalTokens  int  `json:"totalTokens"`
-	Cost         Cost `json:"cost"`
+	Input        int
+	Output       int
+	CacheRead    int
+	CacheWrite   int
+	CacheWrite1h *int
+	Reasoning    *int
+	TotalTokens  int
+	Cost         Cost
+	// TrailingExtras places cacheWrite1h and reasoning after cost, as the
+	// reference's Anthropic adapter writes them (it adds those keys after
+	// building the object); the OpenAI adapters write them before
+	// totalTokens. Unmarshalling remembers which layout a record used.
+	TrailingExtras bool
+}
+
+// MarshalJSON writes the usage in the layout of the provider that made it.
+func (u Usage) MarshalJSON() ([]byte, error) {
+	o := newObject().set("input", u.Input).set("output", u.Output).set("cacheRead", u.CacheRead).set("cacheWrite", u.CacheWrite)
+	if !u.TrailingExtras {
+		o.opt("cacheWrite1h", u.CacheWrite1h).opt("reasoning", u.Reasoning)
+	}
+	o.set("totalTokens", u.TotalTokens).set("cost", u.Cost)
+	if u.TrailingExtras {
+		o.opt("cacheWrite1h", u.CacheWrite1h).opt("reasoning", u.Reasoning)
+	}
+	return o.bytes()
+}
+
+// UnmarshalJSON reads a usage object and its layout.
+func (u *Usage) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Input        int  `json:"input"`
+		Output       int  `json:"output"`
+		CacheRead    int  `json:"cacheRead"`
+		CacheWrite   int  `json:"cacheWrite"`
+		CacheWrite1h *int `json:"cacheWrite1h"`
+		Reasoning    *int `json:"reasoning"`
+		TotalTokens  int  `json:"totalTokens"`
+		Cost         Cost `json:"cost"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*u = Usage{Input: w.Input, Output: w.Output, CacheRead: w.CacheRead, CacheWrite: w.CacheWrite,
+		CacheWrite1h: w.CacheWrite1h, Reasoning: w.Reasoning, TotalTokens: w.TotalTokens, Cost: w.Cost}
+	if w.CacheWrite1h != nil || w.Reasoning != nil {
+		costAt := bytes.Index(b, []byte(`"cost"`))
+		extraAt := bytes.Index(b, []byte(`"cacheWrite1h"`))
+		if extraAt < 0 {
+			extraAt = bytes.Index(b, []byte(`"reasoning"`))
+		}
+		u.TrailingExtras = costAt >= 0 && extraAt > costAt
+	}
+	return nil
 }
 
 // Section is one named part of the system prompt recorded in a system
@@ -133,15 +180,18 @@ type Message struct {
 	ToolsRemoved []ToolDecl
 
 	// assistant
-	API                   string
-	Provider              string
-	Model                 string
-	Usage                 Usage
-	StopReason            StopReason
-	ResponseID            string
-	ErrorMessage          string
-	RawStopReason         string
-	DurationMs            *int64 // also toolResult
+	API           string
+	Provider      string
+	Model         string
+	Usage         Usage
+	StopReason    StopReason
+	ResponseID    string
+	ErrorMessage  string
+	RawStopReason string
+	DurationMs    *int64 // also toolResult
+	// RawStopFirst writes rawStopReason before errorMessage, the order of
+	// the reference's Anthropic adapter.
+	RawStopFirst          bool
 	ThinkingLevel         string
 	ResponseModel         string
 	ProviderThinkingLevel string
@@ -210,8 +260,13 @@ func (m Message) MarshalJSON() ([]byte, error) {
 	case RoleAssistant:
 		o.set("content", m.Content).set("api", m.API).set("provider", m.Provider).set("model", m.Model).
 			set("usage", m.Usage).set("stopReason", m.StopReason).set("timestamp", m.Timestamp).
-			opt("responseId", m.ResponseID).opt("errorMessage", m.ErrorMessage).
-			opt("rawStopReason", m.RawStopReason).opt("durationMs", m.DurationMs).
+			opt("responseId", m.ResponseID)
+		if m.RawStopFirst {
+			o.opt("rawStopReason", m.RawStopReason).opt("errorMessage", m.ErrorMessage)
+		} else {
+			o.opt("errorMessage", m.ErrorMessage).opt("rawStopReason", m.RawStopReason)
+		}
+		o.opt("durationMs", m.DurationMs).
 			opt("thinkingLevel", m.ThinkingLevel).opt("responseModel", m.ResponseModel).
 			opt("providerThinkingLevel", m.ProviderThinkingLevel).opt("diagnostics", m.Diagnostics)
 	case RoleToolResult:
@@ -296,6 +351,19 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 		Cancelled: w.Cancelled, Truncated: w.Truncated, ExcludeFromContext: w.ExcludeFromContext,
 		CustomType: w.CustomType, Display: w.Display, Summary: w.Summary, FromID: w.FromID,
 		TokensBefore: w.TokensBefore,
+	}
+	if w.ErrorMessage != "" && w.RawStopReason != "" {
+		if keys, _, err := orderedObject(b); err == nil {
+			for _, k := range keys {
+				if k == "rawStopReason" {
+					m.RawStopFirst = true
+					break
+				}
+				if k == "errorMessage" {
+					break
+				}
+			}
+		}
 	}
 	if w.FullOutputPath != nil {
 		m.FullOutputPath = *w.FullOutputPath

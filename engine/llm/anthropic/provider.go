@@ -45,6 +45,9 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	out := &engine.Message{
 		Role: engine.RoleAssistant, Content: engine.Blocks(), API: m.API, Provider: m.Provider, Model: m.ID,
 		StopReason: engine.StopPending, Timestamp: engine.NowMillis(),
+		// The reference's Anthropic adapter adds cacheWrite1h after the
+		// usage object is built and rawStopReason before any error text.
+		Usage: engine.Usage{TrailingExtras: true}, RawStopFirst: true,
 	}
 	if out.API == "" {
 		out.API = engine.APIAnthropicMessages
