@@ -52,8 +52,9 @@ type Settings struct {
 
 // Load reads <agentDir>/settings.json and, when projectTrusted, the
 // project's <cwd>/.pi/agent/settings.json and <cwd>/.pi/settings.json (the
-// latter wins). A malformed file is reported in Warnings and treated as
-// empty; only an unreadable file (other than missing) is an error.
+// latter wins). A malformed or unreadable file is reported in Warnings and
+// treated as empty; the error result is reserved for future use and is
+// currently always nil.
 func Load(agentDir, cwd string, projectTrusted bool) (*Settings, error) {
 	s := &Settings{globalPath: filepath.Join(agentDir, "settings.json")}
 	g, err := s.readFile(s.globalPath)
@@ -120,7 +121,11 @@ func (s *Settings) readFile(path string) (map[string]any, error) {
 		return map[string]any{}, nil
 	}
 	if err != nil {
-		return map[string]any{}, fmt.Errorf("read settings %s: %w", path, err)
+		// An unreadable file (a directory, no permission) is reported like
+		// a malformed one: startup goes on with defaults.
+		pe := &parseError{path: path, err: err}
+		s.warnings = append(s.warnings, pe.Error())
+		return map[string]any{}, pe
 	}
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(b)) == 0 {

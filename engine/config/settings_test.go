@@ -295,3 +295,15 @@ func TestSessionDirIgnoresTrust(t *testing.T) {
 		t.Errorf("flag %s", got)
 	}
 }
+
+func TestLoadUnreadableIsWarning(t *testing.T) {
+	t.Parallel()
+	agent := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(agent, "settings.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(agent, "", false)
+	if err != nil || len(s.Warnings()) != 1 || s.SteeringMode() != "one-at-a-time" {
+		t.Fatalf("err %v warnings %v", err, s.Warnings())
+	}
+}
