@@ -1,0 +1,289 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	oa "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/llm"
+)
+
+// Provider streams from an openai-completions endpoint.
+type Provider struct{}
+
+// New returns the openai-completions provider.
+func New() engine.Provider { return &Provider{} }
+
+type chunk struct {
+	ID      string          `json:"id"`
+	Model   string          `json:"model"`
+	Usage   json.RawMessage `json:"usage"`
+	Choices []struct {
+		Delta        map[string]json.RawMessage `json:"delta"`
+		FinishReason *string                    `json:"finish_reason"`
+		Usage        json.RawMessage            `json:"usage"`
+	} `json:"choices"`
+}
+
+type toolCallDelta struct {
+	Index    *int   `json:"index"`
+	ID       string `json:"id"`
+	Function *struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+// Stream implements engine.Provider.
+func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
+	b := llm.NewBuilder(req.Model, emit)
+	c := getCompat(req.Model)
+	body, err := llm.Object(buildBody(req, c)).MarshalJSON()
+	if err != nil {
+		return b.Fail(engine.StopError, "build request: "+err.Error())
+	}
+	if req.OnPayload != nil {
+		if nb := req.OnPayload(body); len(nb) > 0 {
+			body = nb
+		}
+	}
+	opts := []option.RequestOption{
+		option.WithBaseURL(strings.TrimRight(req.Model.BaseURL, "/") + "/"),
+		option.WithAPIKey(req.APIKey),
+		option.WithMaxRetries(0),
+		option.WithRequestBody("application/json", body),
+	}
+	for k, v := range req.Model.Headers {
+		opts = append(opts, option.WithHeader(k, v))
+	}
+	for k, v := range req.Headers {
+		opts = append(opts, option.WithHeader(k, v))
+	}
+	client := oa.NewClient(opts...)
+	var res *http.Response
+	err = client.Post(ctx, "chat/completions", nil, &res, option.WithResponseInto(&res))
+	if err != nil {
+		if ctx.Err() != nil {
+			return b.Fail(engine.StopAborted, llm.ErrAborted)
+		}
+		var apiErr *oa.Error
+		if errors.As(err, &apiErr) && res != nil && res.Body != nil {
+			data, _ := io.ReadAll(res.Body)
+			_ = res.Body.Close()
+			return b.Fail(engine.StopError, llm.FormatHTTPError(res.StatusCode, data))
+		}
+		if res != nil && res.StatusCode >= 400 {
+			data, _ := io.ReadAll(res.Body)
+			_ = res.Body.Close()
+			return b.Fail(engine.StopError, llm.FormatHTTPError(res.StatusCode, data))
+		}
+		return b.Fail(engine.StopError, connectionError(err))
+	}
+	defer res.Body.Close()
+	b.Start()
+	return p.read(ctx, b, req, c, ssestream.NewDecoder(res))
+}
+
+// connectionError words a transport failure like the OpenAI SDK does:
+// "Connection error." plus the underlying reason.
+func connectionError(err error) string {
+	return "Connection error.: " + err.Error()
+}
+
+func (p *Provider) read(ctx context.Context, b *llm.Builder, req *engine.LLMRequest, c compat, dec ssestream.Decoder) *engine.Message {
+	tools := map[int]int{} // stream index -> content index
+	toolsByID := map[string]int{}
+	finished := false
+	for dec.Next() {
+		ev := dec.Event()
+		data := strings.TrimSpace(string(ev.Data))
+		if data == "" {
+			continue
+		}
+		if data == "[DONE]" {
+			break
+		}
+		var ch chunk
+		if json.Unmarshal(ev.Data, &ch) != nil {
+			continue
+		}
+		if b.Msg.ResponseID == "" {
+			b.Msg.ResponseID = ch.ID
+		}
+		if ch.Model != "" && ch.Model != req.Model.ID && b.Msg.ResponseModel == "" {
+			b.Msg.ResponseModel = ch.Model
+		}
+		if hasValue(ch.Usage) {
+			b.SetUsage(parseUsage(ch.Usage))
+		}
+		if len(ch.Choices) == 0 {
+			continue
+		}
+		choice := ch.Choices[0]
+		if !hasValue(ch.Usage) && hasValue(choice.Usage) {
+			b.SetUsage(parseUsage(choice.Usage))
+		}
+		if choice.FinishReason != nil && *choice.FinishReason != "" {
+			b.Msg.RawStopReason = *choice.FinishReason
+			reason, msg := mapStopReason(*choice.FinishReason)
+			b.Msg.StopReason = reason
+			if msg != "" {
+				b.Msg.ErrorMessage = msg
+			}
+			finished = true
+		}
+		d := choice.Delta
+		for _, f := range []string{"reasoning_content", "reasoning", "reasoning_text"} {
+			if s := stringField(d, f); s != "" {
+				b.Thinking(f, s)
+				break
+			}
+		}
+		if s := stringField(d, "content"); s != "" {
+			b.Text(s)
+		}
+		if raw, ok := d["tool_calls"]; ok {
+			var calls []toolCallDelta
+			_ = json.Unmarshal(raw, &calls)
+			for _, tc := range calls {
+				name, args := "", ""
+				if tc.Function != nil {
+					name, args = tc.Function.Name, tc.Function.Arguments
+				}
+				idx, found := -1, false
+				if tc.Index != nil {
+					idx, found = tools[*tc.Index]
+				}
+				if !found && tc.ID != "" {
+					idx, found = toolsByID[tc.ID]
+				}
+				if !found {
+					idx = b.StartToolCall(tc.ID, name)
+					if tc.Index != nil {
+						tools[*tc.Index] = idx
+					}
+				}
+				if tc.ID != "" {
+					toolsByID[tc.ID] = idx
+				}
+				b.SetToolCallIdentity(idx, tc.ID, name)
+				b.AppendToolArgs(idx, args)
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		b.EndAll()
+		return b.Fail(engine.StopAborted, llm.ErrAborted)
+	}
+	if err := dec.Err(); err != nil {
+		return b.Fail(engine.StopError, streamError(err))
+	}
+	b.EndAll()
+	if !finished && !c.SupportsFinishReason {
+		if b.HasToolCalls() {
+			b.Msg.StopReason = engine.StopToolUse
+		} else {
+			b.Msg.StopReason = engine.StopStop
+		}
+		finished = true
+	}
+	if b.Msg.StopReason == engine.StopError {
+		msg := b.Msg.ErrorMessage
+		if msg == "" {
+			msg = llm.ErrProviderStopErr
+		}
+		return b.Fail(engine.StopError, msg)
+	}
+	if !finished || b.Msg.StopReason == engine.StopPending {
+		return b.Fail(engine.StopError, llm.ErrNoFinishReason)
+	}
+	return b.Finish(b.Msg.StopReason)
+}
+
+// streamError words a failure while reading the stream. Node's fetch
+// reports a connection cut mid-body as "terminated"; the retry logic
+// matches that word.
+func streamError(err error) string {
+	if errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "unexpected EOF") ||
+		strings.Contains(err.Error(), "connection reset") {
+		return "terminated"
+	}
+	return err.Error()
+}
+
+func hasValue(r json.RawMessage) bool { return len(r) > 0 && string(r) != "null" }
+
+func stringField(d map[string]json.RawMessage, k string) string {
+	raw, ok := d[k]
+	if !ok {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+func mapStopReason(r string) (engine.StopReason, string) {
+	switch r {
+	case "stop", "end":
+		return engine.StopStop, ""
+	case "length":
+		return engine.StopLength, ""
+	case "tool_calls", "function_call":
+		return engine.StopToolUse, ""
+	}
+	return engine.StopError, "Provider finish_reason: " + r
+}
+
+// parseUsage maps OpenAI usage to ours: cached prompt tokens are cache
+// reads and are not counted as input; reasoning tokens are part of output.
+func parseUsage(raw json.RawMessage) engine.Usage {
+	var u struct {
+		PromptTokens        int `json:"prompt_tokens"`
+		CompletionTokens    int `json:"completion_tokens"`
+		PromptCacheHit      int `json:"prompt_cache_hit_tokens"`
+		CachedTokens        int `json:"cached_tokens"`
+		CacheWriteTokens    int `json:"cache_write_tokens"`
+		ReasoningTokens     int `json:"reasoning_tokens"`
+		PromptTokensDetails *struct {
+			CachedTokens     int `json:"cached_tokens"`
+			CacheWriteTokens int `json:"cache_write_tokens"`
+		} `json:"prompt_tokens_details"`
+		CompletionTokensDetails *struct {
+			ReasoningTokens int `json:"reasoning_tokens"`
+		} `json:"completion_tokens_details"`
+	}
+	_ = json.Unmarshal(raw, &u)
+	cacheRead := u.CachedTokens
+	cacheWrite := u.CacheWriteTokens
+	if u.PromptTokensDetails != nil {
+		if u.PromptTokensDetails.CachedTokens > 0 {
+			cacheRead = u.PromptTokensDetails.CachedTokens
+		}
+		if u.PromptTokensDetails.CacheWriteTokens > 0 {
+			cacheWrite = u.PromptTokensDetails.CacheWriteTokens
+		}
+	}
+	if cacheRead == 0 {
+		cacheRead = u.PromptCacheHit
+	}
+	input := max(0, u.PromptTokens-cacheRead-cacheWrite)
+	reasoning := u.ReasoningTokens
+	if u.CompletionTokensDetails != nil && u.CompletionTokensDetails.ReasoningTokens > 0 {
+		reasoning = u.CompletionTokensDetails.ReasoningTokens
+	}
+	return engine.Usage{
+		Input: input, Output: u.CompletionTokens, CacheRead: cacheRead, CacheWrite: cacheWrite,
+		Reasoning: &reasoning, TotalTokens: input + u.CompletionTokens + cacheRead + cacheWrite,
+	}
+}
