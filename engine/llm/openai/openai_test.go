@@ -159,7 +159,7 @@ func TestStream(t *testing.T) {
 				assert.Equal(t, `400: {"message":"context too long","type":"invalid_request_error","param":null}`, msg.ErrorMessage)
 			case "disconnect":
 				assert.Equal(t, engine.StopError, msg.StopReason)
-				assert.NotEmpty(t, msg.ErrorMessage)
+				assert.Equal(t, ErrStreamCut, msg.ErrorMessage)
 			}
 		})
 	}

@@ -16,6 +16,10 @@ import (
 	"github.com/pi-go/pi/engine/llm"
 )
 
+// ErrStreamCut is the reference's error text when the server closes the
+// connection in the middle of a streamed response.
+const ErrStreamCut = "terminated: other side closed (UND_ERR_SOCKET)"
+
 // Provider streams from an openai-completions endpoint.
 type Provider struct{}
 
@@ -208,13 +212,14 @@ func (p *Provider) read(ctx context.Context, b *llm.Builder, req *engine.LLMRequ
 	return b.Finish(b.Msg.StopReason)
 }
 
-// streamError words a failure while reading the stream. Node's fetch
-// reports a connection cut mid-body as "terminated"; the retry logic
-// matches that word.
+// streamError words a failure while reading the stream. For a connection
+// cut mid-body the reference (Node's fetch) reports the text below,
+// observed against the mock's disconnect_after_chunks; the retry logic
+// matches "terminated".
 func streamError(err error) string {
 	if errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "unexpected EOF") ||
 		strings.Contains(err.Error(), "connection reset") {
-		return "terminated"
+		return ErrStreamCut
 	}
 	return err.Error()
 }
