@@ -75,7 +75,7 @@ func TestBashAbortKillsGroup(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan engine.ToolResult)
 	go func() {
-		res, _ := NewBash(dir).Execute(ctx, engine.ToolCall{Name: "bash", Args: json.RawMessage(`{"command":"echo start; sleep 30 & echo $! > pid; wait"}`)}, func(r engine.ToolResult) {
+		res, _ := NewBash(dir).Execute(ctx, engine.ToolCall{Name: "bash", Args: json.RawMessage(`{"command":"sleep 30 & echo $! > pid; echo start; wait"}`)}, func(r engine.ToolResult) {
 			if len(r.Content) > 0 {
 				cancel()
 			}

@@ -53,11 +53,11 @@ func NewFind(cwd string) engine.Tool {
 				rel = strings.ToLower(rel)
 			}
 			if fullPath {
-				ok, _ := doublestar.Match(pattern, rel)
-				if !ok && strings.HasSuffix(pattern, "/**") {
-					// fd's "dir/**" also lists the directory's contents only.
+				// fd's "dir/**" lists what is inside dir, not dir itself.
+				if strings.HasSuffix(pattern, "/**") && rel == strings.TrimSuffix(pattern, "/**") {
 					return false
 				}
+				ok, _ := doublestar.Match(pattern, rel)
 				return ok
 			}
 			ok, _ := doublestar.Match(pattern, path.Base(rel))

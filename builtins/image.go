@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -243,5 +242,3 @@ func decodeBMP(b []byte) (image.Image, error) {
 	}
 	return img, nil
 }
-
-var _ json.RawMessage

@@ -1,7 +1,6 @@
 package builtins
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -182,9 +181,6 @@ func readText(content, path string, offset, limit *float64) (engine.ToolResult, 
 			selBytes++
 		}
 	}
-	if end == total && end > start {
-		// The selection runs to end of file: nothing after it to exclude.
-	}
 	t.TotalBytes = selBytes
 	if selBytes == 0 {
 		t.TotalLines = 0
@@ -218,5 +214,3 @@ func readText(content, path string, offset, limit *float64) (engine.ToolResult, 
 	}
 	return textResult(text, details), nil
 }
-
-var _ = bytes.Equal
