@@ -1,0 +1,525 @@
+package prompts
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// Template is a prompt template: a Markdown file whose name (without .md)
+// becomes the /name command.
+type Template struct {
+	Name         string
+	Description  string
+	ArgumentHint string
+	// Content is the body after the frontmatter (trimmed when there is
+	// frontmatter, as typed otherwise).
+	Content    string
+	FilePath   string
+	SourceInfo SourceInfo
+}
+
+// TemplateOptions says where to look for prompt templates.
+type TemplateOptions struct {
+	// AgentDir is ~/.pi/agent (or $PI_CODING_AGENT_DIR).
+	AgentDir string
+	Cwd      string
+	// Home expands "~" in paths; empty means $HOME.
+	Home string
+	// ProjectTrusted gates the project's .pi/prompts, .pi/agent/prompts and
+	// project settings entries.
+	ProjectTrusted bool
+	// SettingsGlobal and SettingsProject are the "prompts" entries of the
+	// user and project settings, relative to AgentDir and <cwd>/.pi.
+	SettingsGlobal, SettingsProject []string
+	// CLIPaths are the --prompt-template arguments, relative to Cwd.
+	CLIPaths []string
+	// NoTemplates is -np: only CLIPaths load.
+	NoTemplates bool
+}
+
+// LoadTemplates finds and loads prompt templates in the reference's order:
+// project settings entries, the project's .pi/prompts (and our alias
+// .pi/agent/prompts), user settings entries, ~/.pi/agent/prompts, then
+// --prompt-template paths. Conventional directories load their direct .md
+// children; settings directories load nested .md files. The first template
+// with a name wins; later ones are reported as collisions.
+func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
+	home := opts.Home
+	if home == "" {
+		home = HomeDir()
+	}
+	cwd, _ := filepath.Abs(opts.Cwd)
+	agentDir, _ := filepath.Abs(opts.AgentDir)
+	projectBase := filepath.Join(cwd, ".pi")
+	var paths []ResolvedPath
+	if !opts.NoTemplates {
+		var r Resolver
+		collect := func(dir string) []string { return CollectFiles(dir, ".md") }
+		if opts.ProjectTrusted {
+			r.AddSettings(opts.SettingsProject, projectBase, home, metaProjectSettings, collect)
+		}
+		r.AddSettings(opts.SettingsGlobal, agentDir, home, metaUserSettings, collect)
+		if opts.ProjectTrusted {
+			meta := metaProjectAuto
+			meta.BaseDir = projectBase
+			r.AddAuto(promptDirEntries(filepath.Join(projectBase, "prompts")), meta, opts.SettingsProject, projectBase)
+			r.AddAuto(promptDirEntries(filepath.Join(projectBase, "agent", "prompts")), meta, opts.SettingsProject, projectBase)
+		}
+		meta := metaUserAuto
+		meta.BaseDir = agentDir
+		r.AddAuto(promptDirEntries(filepath.Join(agentDir, "prompts")), meta, opts.SettingsGlobal, agentDir)
+		paths = r.Enabled()
+	}
+	seen := make(map[string]bool, len(paths)+len(opts.CLIPaths))
+	for _, p := range paths {
+		seen[PathKey(p.Path)] = true
+	}
+	var diags []Diagnostic
+	var jobs []templateJob
+	for _, p := range paths {
+		meta := p.Meta
+		meta.Path = p.Path
+		jobs = append(jobs, templateJob{path: p.Path, info: meta})
+	}
+	globalDir := filepath.Join(agentDir, "prompts")
+	projectDir := filepath.Join(projectBase, "prompts")
+	cliInfo := func(path string, isDir bool) SourceInfo {
+		switch {
+		case PathWithin(globalDir, path):
+			return SourceInfo{Path: path, Source: "local", Scope: "user", Origin: "top-level", BaseDir: globalDir}
+		case PathWithin(projectDir, path):
+			return SourceInfo{Path: path, Source: "local", Scope: "project", Origin: "top-level", BaseDir: projectDir}
+		}
+		base := filepath.Dir(path)
+		if isDir {
+			base = path
+		}
+		return SourceInfo{Path: path, Source: "local", Scope: "temporary", Origin: "top-level", BaseDir: base}
+	}
+	for _, raw := range opts.CLIPaths {
+		abs := ResolvePath(raw, cwd, home)
+		if k := PathKey(abs); seen[k] {
+			continue
+		} else {
+			seen[k] = true
+		}
+		st, err := os.Stat(abs)
+		switch {
+		case err != nil:
+			diags = append(diags, Diagnostic{Type: "error", Message: "Prompt template path does not exist", Path: abs})
+		case st.IsDir():
+			ents, _ := os.ReadDir(abs)
+			for _, e := range ents {
+				full := filepath.Join(abs, e.Name())
+				if _, isFile := EntryKind(full, e); isFile && strings.HasSuffix(e.Name(), ".md") {
+					jobs = append(jobs, templateJob{path: full, info: cliInfo(full, false)})
+				}
+			}
+		case st.Mode().IsRegular() && strings.HasSuffix(abs, ".md"):
+			jobs = append(jobs, templateJob{path: abs, info: cliInfo(abs, false)})
+		}
+	}
+	loadTemplateJobs(jobs)
+	var templates []Template
+	byName := make(map[string]int, len(jobs))
+	var collisions []Diagnostic
+	for _, j := range jobs {
+		if j.diag != nil {
+			diags = append(diags, *j.diag)
+			continue
+		}
+		if i, ok := byName[j.tmpl.Name]; ok {
+			collisions = append(collisions, Diagnostic{
+				Type: "collision", Message: `name "/` + j.tmpl.Name + `" collision`, Path: j.path,
+				Collision: &Collision{ResourceType: "prompt", Name: j.tmpl.Name, WinnerPath: templates[i].FilePath, LoserPath: j.path},
+			})
+			continue
+		}
+		byName[j.tmpl.Name] = len(templates)
+		templates = append(templates, j.tmpl)
+	}
+	return templates, append(diags, collisions...)
+}
+
+// promptDirEntries lists the direct .md children of a conventional prompts
+// directory, skipping dot names and node_modules.
+func promptDirEntries(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	out := make([]string, 0, len(ents))
+	for _, e := range ents {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || name == "node_modules" || !strings.HasSuffix(name, ".md") {
+			continue
+		}
+		full := filepath.Join(dir, name)
+		if _, isFile := EntryKind(full, e); isFile {
+			out = append(out, full)
+		}
+	}
+	return out
+}
+
+type templateJob struct {
+	path string
+	info SourceInfo
+	tmpl Template
+	diag *Diagnostic
+}
+
+// loadTemplateJobs reads and parses the files concurrently; start-up with
+// many templates is dominated by file reads.
+func loadTemplateJobs(jobs []templateJob) {
+	ParallelEach(len(jobs), func(i int) {
+		j := &jobs[i]
+		t, err := loadTemplateFile(j.path)
+		if err != nil {
+			j.diag = &Diagnostic{Type: "warning", Message: err.Error(), Path: j.path}
+			return
+		}
+		t.SourceInfo = j.info
+		j.tmpl = t
+	})
+}
+
+// ParallelEach calls fn(0..n-1) on a bounded number of goroutines.
+func ParallelEach(n int, fn func(i int)) {
+	if n < 16 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	workers := min(16, n/8+1)
+	var wg sync.WaitGroup
+	var next int64
+	var mu sync.Mutex
+	for range workers {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if int(i) >= n {
+					return
+				}
+				fn(int(i))
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func loadTemplateFile(path string) (Template, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return Template{}, err
+	}
+	fm, body, err := ParseFrontmatter(string(raw))
+	if err != nil {
+		return Template{}, err
+	}
+	t := Template{Name: strings.TrimSuffix(filepath.Base(path), ".md"), Content: body, FilePath: path}
+	t.Description, _ = fm["description"].(string)
+	if t.Description == "" {
+		for line := range strings.SplitSeq(body, "\n") {
+			if TrimJS(line) == "" {
+				continue
+			}
+			t.Description = utf16Prefix(line, 60)
+			if utf16Len(line) > 60 {
+				t.Description += "..."
+			}
+			break
+		}
+	}
+	t.ArgumentHint, _ = fm["argument-hint"].(string)
+	return t, nil
+}
+
+// commandPattern is the reference's test for "/name args".
+var commandPattern = regexp.MustCompile(`^/(\S+)(?:\s+([\s\S]*))?$`)
+
+// ExpandTemplate expands "/name args" when name is a template, and reports
+// whether it did. Any other text comes back unchanged.
+func ExpandTemplate(text string, templates []Template) (string, bool) {
+	if !strings.HasPrefix(text, "/") {
+		return text, false
+	}
+	name, args, ok := splitCommand(text)
+	if !ok {
+		return text, false
+	}
+	for i := range templates {
+		if templates[i].Name == name {
+			return SubstituteArgs(templates[i].Content, ParseCommandArgs(args)), true
+		}
+	}
+	return text, false
+}
+
+// splitCommand splits "/name rest" where name is the run of non-space
+// characters after the slash and rest follows the white space after it.
+// JavaScript's \s is wider than RE2's, so this is done by hand.
+func splitCommand(text string) (name, args string, ok bool) {
+	rest := text[1:]
+	end := strings.IndexFunc(rest, isJSSpace)
+	if end == 0 || rest == "" {
+		return "", "", false
+	}
+	if end < 0 {
+		return rest, "", true
+	}
+	return rest[:end], strings.TrimLeftFunc(rest[end:], isJSSpace), true
+}
+
+// ParseCommandArgs splits template arguments like a shell, as the
+// reference does: white space separates arguments; a quote (" or ') opens
+// only at the start of an argument and closes at the same quote; inside it
+// a backslash before that quote keeps the quote; other backslashes stay; an
+// unclosed quote is kept as a literal character and the rest is split
+// normally; quoted empty strings are arguments.
+func ParseCommandArgs(s string) []string {
+	var args []string
+	var cur strings.Builder
+	hasToken := false
+	var quote byte
+	quoteStart := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			switch {
+			case c == '\\' && i+1 < len(s) && s[i+1] == quote:
+				cur.WriteByte(quote)
+				i++
+			case c == quote:
+				quote = 0
+			default:
+				cur.WriteByte(c)
+			}
+		case (c == '"' || c == '\'') && !hasToken:
+			quote = c
+			quoteStart = i
+			hasToken = true
+		default:
+			r, size := rune(c), 1
+			if c >= 0x80 {
+				r, size = decodeRune(s[i:])
+			}
+			if isJSSpace(r) {
+				if hasToken {
+					args = append(args, cur.String())
+					cur.Reset()
+					hasToken = false
+				}
+			} else {
+				cur.WriteString(s[i : i+size])
+				hasToken = true
+			}
+			i += size - 1
+		}
+		if quote != 0 && i >= len(s)-1 {
+			// Unclosed: the quote is literal text and parsing resumes
+			// right after it.
+			quote = 0
+			cur.Reset()
+			cur.WriteByte(s[quoteStart])
+			i = quoteStart
+		}
+	}
+	if hasToken {
+		args = append(args, cur.String())
+	}
+	return args
+}
+
+// SubstituteArgs fills a template body in one left-to-right pass (values
+// are never substituted again): ${N:-default}, ${@:-default} and
+// ${ARGUMENTS:-default} (the default when the value is missing or empty);
+// ${@:N} and ${@:N:L} (slices, 1-based, 0 read as 1); $ARGUMENTS, $@ (all
+// arguments joined by one space) and $N (empty when missing). A "$" that
+// starts none of these stays as it is.
+func SubstituteArgs(content string, args []string) string {
+	if !strings.Contains(content, "$") {
+		return content
+	}
+	all := strings.Join(args, " ")
+	arg := func(n int) string {
+		if n >= 1 && n <= len(args) {
+			return args[n-1]
+		}
+		return ""
+	}
+	var b strings.Builder
+	b.Grow(len(content) + len(all))
+	i := 0
+	for {
+		j := strings.IndexByte(content[i:], '$')
+		if j < 0 {
+			b.WriteString(content[i:])
+			return b.String()
+		}
+		b.WriteString(content[i : i+j])
+		i += j
+		out, n := substituteAt(content[i:], all, arg, args)
+		if n == 0 {
+			b.WriteByte('$')
+			i++
+			continue
+		}
+		b.WriteString(out)
+		i += n
+	}
+}
+
+// substituteAt matches one placeholder at the start of s (which begins
+// with "$") and returns its value and length, or length 0.
+func substituteAt(s, all string, arg func(int) string, args []string) (string, int) {
+	if strings.HasPrefix(s, "${") {
+		// ${N:-default}, ${@:-default}, ${ARGUMENTS:-default}
+		t := s[2:]
+		target, k := "", 0
+		switch {
+		case strings.HasPrefix(t, "ARGUMENTS"):
+			target, k = "ARGUMENTS", 9
+		case strings.HasPrefix(t, "@"):
+			target, k = "@", 1
+		default:
+			k = digits(t)
+			target = t[:k]
+		}
+		if k > 0 && strings.HasPrefix(t[k:], ":-") {
+			if end := strings.IndexByte(t[k+2:], '}'); end >= 0 {
+				def := t[k+2 : k+2+end]
+				val := all
+				if target != "@" && target != "ARGUMENTS" {
+					val = arg(atoiSat(target))
+				}
+				if val == "" {
+					val = def
+				}
+				return val, 2 + k + 2 + end + 1
+			}
+		}
+		// ${@:N} and ${@:N:L}
+		if strings.HasPrefix(t, "@:") {
+			u := t[2:]
+			if n := digits(u); n > 0 {
+				start := max(atoiSat(u[:n])-1, 0)
+				rest := u[n:]
+				length, hasLen := 0, false
+				if strings.HasPrefix(rest, ":") {
+					if m := digits(rest[1:]); m > 0 && strings.HasPrefix(rest[1+m:], "}") {
+						length, hasLen = atoiSat(rest[1:1+m]), true
+						rest = rest[1+m:]
+					}
+				}
+				if strings.HasPrefix(rest, "}") {
+					consumed := 2 + 2 + (len(u) - len(rest)) + 1
+					if start >= len(args) {
+						return "", consumed
+					}
+					end := len(args)
+					if hasLen && length < end-start {
+						end = start + length
+					}
+					return strings.Join(args[start:end], " "), consumed
+				}
+			}
+		}
+		return "", 0
+	}
+	t := s[1:]
+	switch {
+	case strings.HasPrefix(t, "ARGUMENTS"):
+		return all, 10
+	case strings.HasPrefix(t, "@"):
+		return all, 2
+	}
+	if k := digits(t); k > 0 {
+		return arg(atoiSat(t[:k])), 1 + k
+	}
+	return "", 0
+}
+
+func digits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+// atoiSat parses decimal digits, saturating instead of overflowing (the
+// reference's parseInt gives a huge number that indexes nothing).
+func atoiSat(s string) int {
+	const limit = 1 << 40
+	n := 0
+	for i := 0; i < len(s); i++ {
+		n = n*10 + int(s[i]-'0')
+		if n > limit {
+			return limit
+		}
+	}
+	return n
+}
+
+// CommandInfo is one entry of get_commands. It marshals with the
+// reference's 1.6.0 keys in order (name, description when known, source,
+// sourceInfo). Location ("user", "project" or "path") and Path are the
+// fields customer seed 000 documents; they are filled but not marshalled,
+// so the RPC layer may add them if it chooses to.
+type CommandInfo struct {
+	Name string
+	// Description is nil for an extension command registered without one;
+	// templates and skills always have one (possibly empty).
+	Description *string
+	// Source is "extension", "prompt" or "skill".
+	Source     string
+	SourceInfo *SourceInfo
+	Location   string
+	Path       string
+}
+
+// MarshalJSON writes the reference's key order.
+func (c CommandInfo) MarshalJSON() ([]byte, error) {
+	type wire struct {
+		Name        string      `json:"name"`
+		Description *string     `json:"description,omitempty"`
+		Source      string      `json:"source"`
+		SourceInfo  *SourceInfo `json:"sourceInfo,omitempty"`
+	}
+	return engine.MarshalJSON(wire{c.Name, c.Description, c.Source, c.SourceInfo})
+}
+
+// SeedLocation maps a scope to seed 000's location: user, project or path.
+func SeedLocation(scope string) string {
+	switch scope {
+	case "user", "project":
+		return scope
+	}
+	return "path"
+}
+
+// TemplateCommands lists templates as get_commands entries, in load order.
+func TemplateCommands(templates []Template) []CommandInfo {
+	out := make([]CommandInfo, 0, len(templates))
+	for _, t := range templates {
+		desc := t.Description
+		info := t.SourceInfo
+		out = append(out, CommandInfo{
+			Name: t.Name, Description: &desc, Source: "prompt", SourceInfo: &info,
+			Location: SeedLocation(info.Scope), Path: t.FilePath,
+		})
+	}
+	return out
+}

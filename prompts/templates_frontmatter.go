@@ -1,0 +1,162 @@
+package prompts
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ParseFrontmatter splits a Markdown resource (prompt template or skill)
+// into its YAML frontmatter and body, the way the reference does: line
+// endings become "\n" and a byte order mark is dropped; the frontmatter is
+// the text between a leading "---" and the next "\n---"; when there is
+// frontmatter the body is what follows it, trimmed; without frontmatter the
+// body is the whole (normalised, untrimmed) text. A frontmatter that is not
+// a YAML mapping yields an empty map. A YAML syntax error is returned, and
+// callers turn it into a diagnostic.
+func ParseFrontmatter(content string) (map[string]any, string, error) {
+	text := normalizeNewlines(strings.TrimPrefix(content, "\uFEFF"))
+	if !strings.HasPrefix(text, "---") {
+		return map[string]any{}, text, nil
+	}
+	end := strings.Index(text[3:], "\n---")
+	if end < 0 {
+		return map[string]any{}, text, nil
+	}
+	end += 3
+	body := TrimJS(text[end+4:])
+	yamlText := ""
+	if end > 4 {
+		yamlText = text[4:end]
+	}
+	if yamlText == "" {
+		return map[string]any{}, body, nil
+	}
+	if fm, ok := parseSimpleYAML(yamlText); ok {
+		return fm, body, nil
+	}
+	var parsed any
+	if err := yaml.Unmarshal([]byte(yamlText), &parsed); err != nil {
+		return nil, body, fmt.Errorf("parse frontmatter: %w", err)
+	}
+	fm, _ := parsed.(map[string]any)
+	if fm == nil {
+		fm = map[string]any{}
+	}
+	return fm, body, nil
+}
+
+// StripFrontmatter returns the body of a Markdown resource (see
+// ParseFrontmatter).
+func StripFrontmatter(content string) (string, error) {
+	_, body, err := ParseFrontmatter(content)
+	return body, err
+}
+
+func normalizeNewlines(s string) string {
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+}
+
+// TrimJS trims like JavaScript's String.prototype.trim: Unicode white space,
+// line terminators and U+FEFF.
+func TrimJS(s string) string {
+	return strings.TrimFunc(s, isJSSpace)
+}
+
+// isJSSpace reports whether r matches JavaScript's \s.
+func isJSSpace(r rune) bool {
+	return r == '\uFEFF' || unicode.IsSpace(r) && r != '\u0085'
+}
+
+// utf16Len is the length JavaScript reports for s (UTF-16 code units).
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// utf16Prefix returns the longest prefix of s of at most n UTF-16 code
+// units. A surrogate pair is never split (JavaScript would leave half of
+// it; a lone surrogate cannot be written as UTF-8).
+func utf16Prefix(s string, n int) string {
+	units := 0
+	for i, r := range s {
+		units += utf16.RuneLen(r)
+		if units > n {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// parseSimpleYAML handles the common frontmatter shape, one "key: plain
+// text" per line, without the YAML parser; loading a thousand skills at
+// startup makes this worth it. Anything it is not sure about (quotes, block
+// scalars, comments, values YAML would read as a number, bool or null)
+// makes it give up, and the caller uses the full parser.
+func parseSimpleYAML(text string) (map[string]any, bool) {
+	fm := make(map[string]any, 4)
+	for line := range strings.SplitSeq(text, "\n") {
+		if line == "" {
+			continue
+		}
+		colon := strings.Index(line, ": ")
+		if colon <= 0 {
+			return nil, false
+		}
+		key := line[:colon]
+		for i := 0; i < len(key); i++ {
+			c := key[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+				return nil, false
+			}
+		}
+		value := strings.TrimRight(line[colon+2:], " ")
+		if !plainScalar(value) {
+			return nil, false
+		}
+		if _, dup := fm[key]; dup {
+			return nil, false
+		}
+		fm[key] = value
+	}
+	return fm, true
+}
+
+// plainScalar reports whether YAML would read v as this exact string.
+func plainScalar(v string) bool {
+	if v == "" || !utf8.ValidString(v) {
+		return false
+	}
+	switch v[0] {
+	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', ' ', '\t', '~', '.', '+':
+		return false
+	}
+	if v[0] >= '0' && v[0] <= '9' {
+		return false
+	}
+	if strings.HasSuffix(v, ":") || strings.Contains(v, ": ") || strings.Contains(v, " #") || strings.ContainsAny(v, "\t\\") {
+		return false
+	}
+	switch strings.ToLower(v) {
+	case "true", "false", "null", "yes", "no", "on", "off", "y", "n", "nan", "inf":
+		return false
+	}
+	for _, r := range v {
+		if r < 0x20 || r == 0x7f || r == '\uFEFF' {
+			return false
+		}
+	}
+	return true
+}
+
+func decodeRune(s string) (rune, int) { return utf8.DecodeRuneInString(s) }

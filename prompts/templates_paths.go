@@ -1,0 +1,345 @@
+package prompts
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// SourceInfo says where a command, template or skill came from, with the
+// reference's keys in its order: path, source ("auto" for auto-discovered
+// directories, "local" for settings entries and explicit paths, "cli",
+// "builtin"), scope ("user", "project", "temporary"), origin ("top-level" or
+// "package") and baseDir when known.
+type SourceInfo struct {
+	Path    string `json:"path"`
+	Source  string `json:"source"`
+	Scope   string `json:"scope"`
+	Origin  string `json:"origin"`
+	BaseDir string `json:"baseDir,omitempty"`
+}
+
+// Diagnostic is a problem found while loading templates or skills. None is
+// fatal. Type is "warning", "error" or "collision"; a collision names both
+// files.
+type Diagnostic struct {
+	Type      string     `json:"type"`
+	Message   string     `json:"message"`
+	Path      string     `json:"path,omitempty"`
+	Collision *Collision `json:"collision,omitempty"`
+}
+
+// Collision is the detail of a name collision: the first resource found
+// keeps the name.
+type Collision struct {
+	ResourceType string `json:"resourceType"`
+	Name         string `json:"name"`
+	WinnerPath   string `json:"winnerPath"`
+	LoserPath    string `json:"loserPath"`
+}
+
+// Resource metadata as the reference's resolver assigns it; precedence is
+// project settings, project directories, user settings, user directories.
+var (
+	metaProjectSettings = SourceInfo{Source: "local", Scope: "project", Origin: "top-level"}
+	metaProjectAuto     = SourceInfo{Source: "auto", Scope: "project", Origin: "top-level"}
+	metaUserSettings    = SourceInfo{Source: "local", Scope: "user", Origin: "top-level"}
+	metaUserAuto        = SourceInfo{Source: "auto", Scope: "user", Origin: "top-level"}
+)
+
+// ResolvePath resolves a user-supplied path the way the reference does:
+// surrounding white space trimmed, "~" and "~/" expanded to home, relative
+// paths taken from base, the result cleaned.
+func ResolvePath(p, base, home string) string {
+	p = TrimJS(p)
+	switch {
+	case p == "~":
+		p = home
+	case strings.HasPrefix(p, "~/"):
+		p = filepath.Join(home, p[2:])
+	case strings.HasPrefix(p, "file://"):
+		p = strings.TrimPrefix(p, "file://")
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(base, p)
+}
+
+// HomeDir is $HOME, else the user's home directory, as the reference finds
+// ~/.agents/skills.
+func HomeDir() string {
+	if h := os.Getenv("HOME"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// PathKey is the key that makes two paths the same resource: the real path
+// when it can be resolved, else the path itself.
+func PathKey(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// PathWithin reports whether child is parent or inside it.
+func PathWithin(parent, child string) bool {
+	if child == parent {
+		return true
+	}
+	if !strings.HasSuffix(parent, string(filepath.Separator)) {
+		parent += string(filepath.Separator)
+	}
+	return strings.HasPrefix(child, parent)
+}
+
+// ResolvedPath is one file the resolver found, with the metadata of the
+// place it was found in and whether settings filters leave it enabled.
+type ResolvedPath struct {
+	Path     string
+	Meta     SourceInfo
+	Enabled  bool
+	Settings bool
+}
+
+// Resolver collects resource files in precedence order, keeping the first
+// metadata for a path, as the reference's package resolver does.
+type Resolver struct {
+	entries []ResolvedPath
+	index   map[string]int
+}
+
+// Add records a path unless it is already known.
+func (r *Resolver) Add(path string, meta SourceInfo, enabled bool) {
+	if r.index == nil {
+		r.index = map[string]int{}
+	}
+	if _, ok := r.index[path]; ok {
+		return
+	}
+	r.index[path] = len(r.entries)
+	r.entries = append(r.entries, ResolvedPath{Path: path, Meta: meta, Enabled: enabled})
+}
+
+// AddSettings resolves settings entries (plain paths, globs and !/+/-
+// filters) against base, expands directories with collect and records every
+// file with its enabled state.
+func (r *Resolver) AddSettings(entries []string, base, home string, meta SourceInfo, collect func(dir string) []string) {
+	var plain, patterns []string
+	for _, e := range entries {
+		if isPattern(e) {
+			patterns = append(patterns, e)
+		} else {
+			plain = append(plain, e)
+		}
+	}
+	var files []string
+	for _, p := range plain {
+		abs := ResolvePath(p, base, home)
+		st, err := os.Stat(abs)
+		switch {
+		case err != nil:
+		case st.Mode().IsRegular():
+			files = append(files, abs)
+		case st.IsDir():
+			files = append(files, collect(abs)...)
+		}
+	}
+	enabled := applyPatterns(files, patterns, base)
+	for _, f := range files {
+		r.Add(f, meta, enabled[f])
+	}
+}
+
+// AddAuto records auto-discovered files, each enabled unless the scope's
+// settings filters exclude it.
+func (r *Resolver) AddAuto(files []string, meta SourceInfo, overrides []string, base string) {
+	for _, f := range files {
+		r.Add(f, meta, enabledByOverrides(f, overrides, base))
+	}
+}
+
+// Enabled returns the enabled paths in precedence order, one per real path.
+// ranks orders the metadata kinds; entries keep insertion order within a rank.
+func (r *Resolver) Enabled() []ResolvedPath {
+	rank := func(m SourceInfo) int {
+		n := 2
+		if m.Scope == "project" {
+			n = 0
+		}
+		if m.Source != "local" {
+			n++
+		}
+		return n
+	}
+	out := make([]ResolvedPath, 0, len(r.entries))
+	for want := 0; want < 4; want++ {
+		for _, e := range r.entries {
+			if rank(e.Meta) == want {
+				out = append(out, e)
+			}
+		}
+	}
+	seen := make(map[string]bool, len(out))
+	kept := out[:0]
+	for _, e := range out {
+		k := PathKey(e.Path)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if e.Enabled {
+			kept = append(kept, e)
+		}
+	}
+	return kept
+}
+
+func isPattern(s string) bool {
+	return strings.HasPrefix(s, "!") || strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") ||
+		strings.ContainsAny(s, "*?")
+}
+
+func overridePatterns(entries []string) (excludes, forceIn, forceOut []string) {
+	for _, p := range entries {
+		switch {
+		case strings.HasPrefix(p, "!"):
+			excludes = append(excludes, p[1:])
+		case strings.HasPrefix(p, "+"):
+			forceIn = append(forceIn, p[1:])
+		case strings.HasPrefix(p, "-"):
+			forceOut = append(forceOut, p[1:])
+		}
+	}
+	return excludes, forceIn, forceOut
+}
+
+func enabledByOverrides(path string, entries []string, base string) bool {
+	excludes, forceIn, forceOut := overridePatterns(entries)
+	enabled := true
+	if len(excludes) > 0 && matchesAnyPattern(path, excludes, base) {
+		enabled = false
+	}
+	if len(forceIn) > 0 && matchesAnyExact(path, forceIn, base) {
+		enabled = true
+	}
+	if len(forceOut) > 0 && matchesAnyExact(path, forceOut, base) {
+		enabled = false
+	}
+	return enabled
+}
+
+// applyPatterns applies include globs (all files when there are none), then
+// !excludes, then +force-includes, then -force-excludes.
+func applyPatterns(files, patterns []string, base string) map[string]bool {
+	var includes []string
+	excludes, forceIn, forceOut := overridePatterns(patterns)
+	for _, p := range patterns {
+		if !strings.HasPrefix(p, "!") && !strings.HasPrefix(p, "+") && !strings.HasPrefix(p, "-") {
+			includes = append(includes, p)
+		}
+	}
+	out := make(map[string]bool, len(files))
+	for _, f := range files {
+		on := len(includes) == 0 || matchesAnyPattern(f, includes, base)
+		if on && len(excludes) > 0 && matchesAnyPattern(f, excludes, base) {
+			on = false
+		}
+		if !on && len(forceIn) > 0 && matchesAnyExact(f, forceIn, base) {
+			on = true
+		}
+		if on && len(forceOut) > 0 && matchesAnyExact(f, forceOut, base) {
+			on = false
+		}
+		out[f] = on
+	}
+	return out
+}
+
+// candidates are the strings a filter may name a file by: its path relative
+// to the settings base, its name, its absolute path, and for a SKILL.md the
+// same three for its directory.
+func candidates(path, base string) []string {
+	rel, _ := filepath.Rel(base, path)
+	c := []string{filepath.ToSlash(rel), filepath.Base(path), filepath.ToSlash(path)}
+	if filepath.Base(path) == "SKILL.md" {
+		dir := filepath.Dir(path)
+		drel, _ := filepath.Rel(base, dir)
+		c = append(c, filepath.ToSlash(drel), filepath.Base(dir), filepath.ToSlash(dir))
+	}
+	return c
+}
+
+func matchesAnyPattern(path string, patterns []string, base string) bool {
+	cands := candidates(path, base)
+	for _, p := range patterns {
+		p = filepath.ToSlash(p)
+		for _, c := range cands {
+			if ok, _ := doublestar.Match(p, c); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func matchesAnyExact(path string, patterns []string, base string) bool {
+	cands := candidates(path, base)
+	for _, p := range patterns {
+		p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), `.\`)
+		p = filepath.ToSlash(filepath.Clean(p))
+		for i, c := range cands {
+			// Exact filters match paths, never bare names.
+			if i == 1 || i == 4 {
+				continue
+			}
+			if p == c {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// CollectFiles lists files under dir whose names end in ext, recursively,
+// skipping dot names and node_modules, in name order (settings entries that
+// name a prompts directory load nested files).
+func CollectFiles(dir, ext string) []string {
+	var out []string
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || name == "node_modules" {
+			continue
+		}
+		full := filepath.Join(dir, name)
+		isDir, isFile := EntryKind(full, e)
+		if isDir {
+			out = append(out, CollectFiles(full, ext)...)
+		} else if isFile && strings.HasSuffix(name, ext) {
+			out = append(out, full)
+		}
+	}
+	return out
+}
+
+// EntryKind says whether a directory entry is a directory or a regular
+// file, following symbolic links (a broken link is neither).
+func EntryKind(full string, e os.DirEntry) (isDir, isFile bool) {
+	if e.Type()&os.ModeSymlink != 0 {
+		st, err := os.Stat(full)
+		if err != nil {
+			return false, false
+		}
+		return st.IsDir(), st.Mode().IsRegular()
+	}
+	return e.IsDir(), e.Type().IsRegular()
+}

@@ -1,0 +1,360 @@
+package skills
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pi-go/pi/prompts"
+)
+
+// Limits from the Agent Skills specification.
+const (
+	maxNameLength        = 64
+	maxDescriptionLength = 1024
+)
+
+// Skill is one loaded skill.
+type Skill struct {
+	Name        string
+	Description string
+	// FilePath is the absolute path of SKILL.md (or the standalone .md).
+	FilePath string
+	// BaseDir is the directory holding FilePath; relative references in
+	// the skill resolve against it.
+	BaseDir string
+	// Source is "user", "project" or "path" (explicit --skill or settings
+	// paths outside the conventional directories).
+	Source                 string
+	DisableModelInvocation bool
+	SourceInfo             prompts.SourceInfo
+	// Frontmatter keeps every frontmatter key (license, compatibility,
+	// metadata, allowed-tools, …).
+	Frontmatter map[string]any
+}
+
+// Diagnostic is a prompts.Diagnostic; skills report the same shape.
+type Diagnostic = prompts.Diagnostic
+
+// Options says where to look for skills.
+type Options struct {
+	// AgentDir is ~/.pi/agent (or $PI_CODING_AGENT_DIR).
+	AgentDir string
+	Cwd      string
+	// Home is where ~/.agents/skills lives and what "~" expands to; empty
+	// means $HOME.
+	Home string
+	// ProjectTrusted gates the project's .pi/skills, .pi/agent/skills,
+	// .agents/skills in the cwd and its ancestors, and project settings.
+	ProjectTrusted bool
+	// SettingsGlobal and SettingsProject are the "skills" entries of the
+	// user and project settings (relative to AgentDir and <cwd>/.pi).
+	SettingsGlobal, SettingsProject []string
+	// CLIPaths are --skill arguments (files or directories), relative to
+	// Cwd. They load even with NoSkills, and lose name collisions to
+	// discovered skills, as in the reference.
+	CLIPaths []string
+	// NoSkills is -ns: nothing is discovered, only CLIPaths load.
+	NoSkills bool
+}
+
+type job struct {
+	path   string
+	source string
+	meta   *prompts.SourceInfo
+	skill  *Skill
+	diags  []Diagnostic
+	// group ties the files of one --skill directory to its position.
+	group int
+}
+
+// Discover finds and loads skills in the reference's precedence order:
+// project settings entries, the project's .pi/skills (and our alias
+// .pi/agent/skills), .agents/skills in the cwd and each ancestor up to the
+// git root, user settings entries, ~/.pi/agent/skills, ~/.agents/skills,
+// then --skill paths. The first skill with a name wins.
+func Discover(opts Options) ([]Skill, []Diagnostic) {
+	home := opts.Home
+	if home == "" {
+		home = prompts.HomeDir()
+	}
+	cwd, _ := filepath.Abs(opts.Cwd)
+	agentDir, _ := filepath.Abs(opts.AgentDir)
+	projectBase := filepath.Join(cwd, ".pi")
+	var jobs []job
+	seen := map[string]bool{}
+	if !opts.NoSkills {
+		var r prompts.Resolver
+		collect := func(dir string) []string { return collectEntries(dir, modePi, dir) }
+		if opts.ProjectTrusted {
+			r.AddSettings(opts.SettingsProject, projectBase, home, meta("local", "project", ""), collect)
+		}
+		r.AddSettings(opts.SettingsGlobal, agentDir, home, meta("local", "user", ""), collect)
+		userAgents := filepath.Join(home, ".agents", "skills")
+		if opts.ProjectTrusted {
+			m := meta("auto", "project", projectBase)
+			for _, dir := range []string{filepath.Join(projectBase, "skills"), filepath.Join(projectBase, "agent", "skills")} {
+				r.AddAuto(collectEntries(dir, modePi, dir), m, opts.SettingsProject, projectBase)
+			}
+			for _, dir := range ancestorAgentsDirs(cwd) {
+				if dir == userAgents {
+					continue
+				}
+				base := filepath.Dir(dir)
+				r.AddAuto(collectEntries(dir, modeAgents, dir), meta("auto", "project", base), opts.SettingsProject, base)
+			}
+		}
+		userSkills := filepath.Join(agentDir, "skills")
+		r.AddAuto(collectEntries(userSkills, modePi, userSkills), meta("auto", "user", agentDir), opts.SettingsGlobal, agentDir)
+		r.AddAuto(collectEntries(userAgents, modeAgents, userAgents), meta("auto", "user", filepath.Dir(userAgents)), opts.SettingsGlobal, filepath.Dir(userAgents))
+		for _, e := range r.Enabled() {
+			seen[prompts.PathKey(e.Path)] = true
+			m := e.Meta
+			jobs = append(jobs, job{path: e.Path, source: "path", meta: &m, group: -1})
+		}
+	}
+	for gi, raw := range opts.CLIPaths {
+		abs := prompts.ResolvePath(raw, cwd, home)
+		key := prompts.PathKey(abs)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		// Explicit paths inside a conventional directory keep its scope.
+		source := "path"
+		switch {
+		case prompts.PathWithin(filepath.Join(agentDir, "skills"), abs):
+			source = "user"
+		case prompts.PathWithin(filepath.Join(projectBase, "skills"), abs):
+			source = "project"
+		}
+		st, err := os.Stat(abs)
+		switch {
+		case err != nil:
+			jobs = append(jobs, job{path: abs, group: gi, diags: []Diagnostic{{Type: "warning", Message: "skill path does not exist", Path: abs}}})
+		case st.IsDir():
+			for _, f := range loadDirEntries(abs) {
+				jobs = append(jobs, job{path: f, source: source, group: gi})
+			}
+		case st.Mode().IsRegular() && strings.HasSuffix(abs, ".md"):
+			jobs = append(jobs, job{path: abs, source: source, group: gi})
+		default:
+			jobs = append(jobs, job{path: abs, group: gi, diags: []Diagnostic{{Type: "warning", Message: "skill path is not a markdown file", Path: abs}}})
+		}
+	}
+	prompts.ParallelEach(len(jobs), func(i int) {
+		j := &jobs[i]
+		if j.diags != nil {
+			return
+		}
+		if j.meta == nil && !strings.HasSuffix(j.path, ".md") {
+			return
+		}
+		if j.meta != nil && !strings.HasSuffix(j.path, ".md") {
+			j.diags = []Diagnostic{{Type: "warning", Message: "skill path is not a markdown file", Path: j.path}}
+			return
+		}
+		j.skill, j.diags = loadFile(j.path, j.source)
+		if j.skill != nil && j.meta != nil {
+			info := *j.meta
+			info.Path = j.skill.FilePath
+			j.skill.SourceInfo = info
+			j.skill.Source = info.Scope
+		}
+	})
+	var skills []Skill
+	var diags, collisions []Diagnostic
+	byName := map[string]int{}
+	loaded := map[string]bool{}
+	for _, j := range jobs {
+		diags = append(diags, j.diags...)
+		if j.skill == nil {
+			continue
+		}
+		key := prompts.PathKey(j.skill.FilePath)
+		if loaded[key] {
+			continue
+		}
+		if i, ok := byName[j.skill.Name]; ok {
+			collisions = append(collisions, Diagnostic{
+				Type: "collision", Message: fmt.Sprintf("name %q collision", j.skill.Name), Path: j.skill.FilePath,
+				Collision: &prompts.Collision{ResourceType: "skill", Name: j.skill.Name, WinnerPath: skills[i].FilePath, LoserPath: j.skill.FilePath},
+			})
+			continue
+		}
+		byName[j.skill.Name] = len(skills)
+		loaded[key] = true
+		skills = append(skills, *j.skill)
+	}
+	return skills, append(diags, collisions...)
+}
+
+func meta(source, scope, baseDir string) prompts.SourceInfo {
+	return prompts.SourceInfo{Source: source, Scope: scope, Origin: "top-level", BaseDir: baseDir}
+}
+
+// ancestorAgentsDirs lists <dir>/.agents/skills from start up to the git
+// root (the nearest directory holding .git), or to / without one.
+func ancestorAgentsDirs(start string) []string {
+	root := ""
+	for dir := start; ; {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			root = dir
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	var out []string
+	for dir := start; ; {
+		out = append(out, filepath.Join(dir, ".agents", "skills"))
+		parent := filepath.Dir(dir)
+		if dir == root || parent == dir {
+			return out
+		}
+		dir = parent
+	}
+}
+
+type mode int
+
+const (
+	// modePi: standalone .md files count at the directory's top level.
+	modePi mode = iota
+	// modeAgents: standalone .md files count only below the top level.
+	modeAgents
+)
+
+// collectEntries finds skill files under dir: a directory holding a
+// SKILL.md file is a skill and is not searched further; otherwise
+// sub-directories are searched (dot names and node_modules skipped) and
+// standalone .md files are taken where the mode allows.
+func collectEntries(dir string, m mode, root string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	for _, e := range ents {
+		if e.Name() == "SKILL.md" {
+			full := filepath.Join(dir, "SKILL.md")
+			if _, isFile := prompts.EntryKind(full, e); isFile {
+				return []string{full}
+			}
+		}
+	}
+	var out []string
+	for _, e := range ents {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || name == "node_modules" {
+			continue
+		}
+		full := filepath.Join(dir, name)
+		isDir, isFile := prompts.EntryKind(full, e)
+		atRoot := dir == root
+		if isFile && strings.HasSuffix(name, ".md") && (m == modePi && atRoot || m == modeAgents && !atRoot) {
+			out = append(out, full)
+			continue
+		}
+		if isDir {
+			out = append(out, collectEntries(full, m, root)...)
+		}
+	}
+	return out
+}
+
+// loadDirEntries lists the files an explicit --skill directory loads: as
+// collectEntries in modePi.
+func loadDirEntries(dir string) []string { return collectEntries(dir, modePi, dir) }
+
+// loadFile loads one skill file. Standalone .md files without a description
+// are silently not skills; a SKILL.md without one is reported.
+func loadFile(path, source string) (*Skill, []Diagnostic) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, []Diagnostic{{Type: "warning", Message: err.Error(), Path: path}}
+	}
+	declared := filepath.Base(path) == "SKILL.md"
+	fm, _, err := prompts.ParseFrontmatter(string(raw))
+	if err != nil {
+		if declared {
+			return nil, []Diagnostic{{Type: "warning", Message: err.Error(), Path: path}}
+		}
+		return nil, nil
+	}
+	desc, isString := fm["description"].(string)
+	hasDesc := isString && prompts.TrimJS(desc) != ""
+	if !declared && !hasDesc {
+		return nil, nil
+	}
+	var diags []Diagnostic
+	warn := func(msg string) { diags = append(diags, Diagnostic{Type: "warning", Message: msg, Path: path}) }
+	if !hasDesc {
+		warn("description is required")
+	} else if n := jsLen(desc); n > maxDescriptionLength {
+		warn(fmt.Sprintf("description exceeds %d characters (%d)", maxDescriptionLength, n))
+	}
+	dir := filepath.Dir(path)
+	name, _ := fm["name"].(string)
+	if name == "" {
+		name = filepath.Base(dir)
+	}
+	for _, msg := range validateName(name) {
+		warn(msg)
+	}
+	if !hasDesc {
+		return nil, diags
+	}
+	s := &Skill{
+		Name: name, Description: desc, FilePath: path, BaseDir: dir, Source: source,
+		DisableModelInvocation: fm["disable-model-invocation"] == true,
+		Frontmatter:            fm,
+	}
+	s.SourceInfo = prompts.SourceInfo{Path: path, Source: "local", Scope: "temporary", Origin: "top-level", BaseDir: dir}
+	if source == "user" || source == "project" {
+		s.SourceInfo.Scope = source
+	}
+	return s, diags
+}
+
+// validateName returns the reference's warnings for a skill name.
+func validateName(name string) []string {
+	var out []string
+	if n := jsLen(name); n > maxNameLength {
+		out = append(out, fmt.Sprintf("name exceeds %d characters (%d)", maxNameLength, n))
+	}
+	valid := name != ""
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			valid = false
+			break
+		}
+	}
+	if !valid {
+		out = append(out, "name contains invalid characters (must be lowercase a-z, 0-9, hyphens only)")
+	}
+	if strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") {
+		out = append(out, "name must not start or end with a hyphen")
+	}
+	if strings.Contains(name, "--") {
+		out = append(out, "name must not contain consecutive hyphens")
+	}
+	return out
+}
+
+// jsLen is a string's length in UTF-16 code units, as the reference counts.
+func jsLen(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
