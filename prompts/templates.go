@@ -57,8 +57,8 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 	agentDir, _ := filepath.Abs(opts.AgentDir)
 	projectBase := filepath.Join(cwd, ".pi")
 	var paths []ResolvedPath
+	var r Resolver
 	if !opts.NoTemplates {
-		var r Resolver
 		collect := func(dir string) []string { return CollectFiles(dir, ".md") }
 		if opts.ProjectTrusted {
 			r.AddSettings(opts.SettingsProject, projectBase, home, metaProjectSettings, collect)
@@ -77,7 +77,7 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 	}
 	seen := make(map[string]bool, len(paths)+len(opts.CLIPaths))
 	for _, p := range paths {
-		seen[PathKey(p.Path)] = true
+		seen[r.Keys.Key(p.Path)] = true
 	}
 	var diags []Diagnostic
 	var jobs []templateJob
@@ -103,7 +103,7 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 	}
 	for _, raw := range opts.CLIPaths {
 		abs := ResolvePath(raw, cwd, home)
-		if k := PathKey(abs); seen[k] {
+		if k := r.Keys.Key(abs); seen[k] {
 			continue
 		} else {
 			seen[k] = true

@@ -87,6 +87,29 @@ func PathKey(p string) string {
 	return p
 }
 
+// PathKeys computes PathKey for many files cheaply: directories are
+// resolved once and cached, so a file costs one Lstat unless it is a link.
+// It is not safe for concurrent use.
+type PathKeys struct{ dirs map[string]string }
+
+// Key returns PathKey(p).
+func (k *PathKeys) Key(p string) string {
+	st, err := os.Lstat(p)
+	if err != nil || st.Mode()&os.ModeSymlink != 0 {
+		return PathKey(p)
+	}
+	if k.dirs == nil {
+		k.dirs = map[string]string{}
+	}
+	dir := filepath.Dir(p)
+	real, ok := k.dirs[dir]
+	if !ok {
+		real = PathKey(dir)
+		k.dirs[dir] = real
+	}
+	return filepath.Join(real, filepath.Base(p))
+}
+
 // PathWithin reports whether child is parent or inside it.
 func PathWithin(parent, child string) bool {
 	if child == parent {
@@ -112,6 +135,8 @@ type ResolvedPath struct {
 type Resolver struct {
 	entries []ResolvedPath
 	index   map[string]int
+	// Keys resolves real paths for de-duplication; callers may reuse it.
+	Keys PathKeys
 }
 
 // Add records a path unless it is already known.
@@ -188,7 +213,7 @@ func (r *Resolver) Enabled() []ResolvedPath {
 	seen := make(map[string]bool, len(out))
 	kept := out[:0]
 	for _, e := range out {
-		k := PathKey(e.Path)
+		k := r.Keys.Key(e.Path)
 		if seen[k] {
 			continue
 		}

@@ -84,8 +84,8 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 	projectBase := filepath.Join(cwd, ".pi")
 	var jobs []job
 	seen := map[string]bool{}
+	var r prompts.Resolver
 	if !opts.NoSkills {
-		var r prompts.Resolver
 		collect := func(dir string) []string { return collectEntries(dir, modePi, dir) }
 		if opts.ProjectTrusted {
 			r.AddSettings(opts.SettingsProject, projectBase, home, meta("local", "project", ""), collect)
@@ -109,14 +109,14 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 		r.AddAuto(collectEntries(userSkills, modePi, userSkills), meta("auto", "user", agentDir), opts.SettingsGlobal, agentDir)
 		r.AddAuto(collectEntries(userAgents, modeAgents, userAgents), meta("auto", "user", filepath.Dir(userAgents)), opts.SettingsGlobal, filepath.Dir(userAgents))
 		for _, e := range r.Enabled() {
-			seen[prompts.PathKey(e.Path)] = true
+			seen[r.Keys.Key(e.Path)] = true
 			m := e.Meta
 			jobs = append(jobs, job{path: e.Path, source: "path", meta: &m, group: -1})
 		}
 	}
 	for gi, raw := range opts.CLIPaths {
 		abs := prompts.ResolvePath(raw, cwd, home)
-		key := prompts.PathKey(abs)
+		key := r.Keys.Key(abs)
 		if seen[key] {
 			continue
 		}
@@ -172,7 +172,7 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 		if j.skill == nil {
 			continue
 		}
-		key := prompts.PathKey(j.skill.FilePath)
+		key := r.Keys.Key(j.skill.FilePath)
 		if loaded[key] {
 			continue
 		}
