@@ -1,0 +1,65 @@
+package openairesponses
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// compat holds the models.json compat flags this provider honours, with
+// the reference's defaults for openai-responses.
+type compat struct {
+	SupportsDeveloperRole           bool
+	SessionAffinityFormat           string // "openai" or "openrouter"
+	PromptCacheKeyMode              string // "auto" or "disabled"
+	SupportsLongCacheRetention      bool
+	SupportsStrictMode              bool
+	SupportsExplicitPromptCacheMode bool
+	SupportsMaxOutputTokens         bool
+}
+
+func getCompat(m *engine.Model) compat {
+	c := compat{
+		SupportsDeveloperRole:      true,
+		SessionAffinityFormat:      "openai",
+		PromptCacheKeyMode:         "auto",
+		SupportsLongCacheRetention: true,
+		SupportsMaxOutputTokens:    true,
+	}
+	if m.Provider == "openrouter" || strings.Contains(m.BaseURL, "openrouter.ai") {
+		c.SessionAffinityFormat = "openrouter"
+	}
+	if len(m.Compat) == 0 {
+		return c
+	}
+	var w struct {
+		SupportsDeveloperRole           *bool   `json:"supportsDeveloperRole"`
+		SessionAffinityFormat           *string `json:"sessionAffinityFormat"`
+		PromptCacheKeyMode              *string `json:"promptCacheKeyMode"`
+		SupportsLongCacheRetention      *bool   `json:"supportsLongCacheRetention"`
+		SupportsStrictMode              *bool   `json:"supportsStrictMode"`
+		SupportsExplicitPromptCacheMode *bool   `json:"supportsExplicitPromptCacheMode"`
+		SupportsMaxOutputTokens         *bool   `json:"supportsMaxOutputTokens"`
+	}
+	if json.Unmarshal(m.Compat, &w) != nil {
+		return c
+	}
+	set := func(dst *bool, v *bool) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&c.SupportsDeveloperRole, w.SupportsDeveloperRole)
+	set(&c.SupportsLongCacheRetention, w.SupportsLongCacheRetention)
+	set(&c.SupportsStrictMode, w.SupportsStrictMode)
+	set(&c.SupportsExplicitPromptCacheMode, w.SupportsExplicitPromptCacheMode)
+	set(&c.SupportsMaxOutputTokens, w.SupportsMaxOutputTokens)
+	if w.SessionAffinityFormat != nil {
+		c.SessionAffinityFormat = *w.SessionAffinityFormat
+	}
+	if w.PromptCacheKeyMode != nil {
+		c.PromptCacheKeyMode = *w.PromptCacheKeyMode
+	}
+	return c
+}

@@ -1,0 +1,419 @@
+package openairesponses
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/llm"
+)
+
+// minOutputTokens is the smallest max_output_tokens the Responses API
+// accepts; the reference raises smaller caps to it.
+const minOutputTokens = 16
+
+// promptCacheKeyMax is the longest prompt_cache_key OpenAI accepts, in
+// characters.
+const promptCacheKeyMax = 64
+
+// toolCallProviders are the providers whose "call_id|item_id" tool-call
+// ids are kept whole when a foreign message is replayed.
+var toolCallProviders = map[string]bool{"openai": true, "openai-codex": true, "opencode": true}
+
+// chatGPTSignIn reports a ChatGPT sign-in token sent straight to OpenAI
+// (API keys start with "sk-"); that backend rejects some request fields.
+func chatGPTSignIn(m *engine.Model, apiKey string) bool {
+	return m.Provider == "openai" && m.BaseURL == "https://api.openai.com/v1" && apiKey != "" &&
+		!strings.HasPrefix(apiKey, "sk-")
+}
+
+// cacheRetention is the reference's retention preference: "long" only
+// when PI_CACHE_RETENTION says so, otherwise "short".
+func cacheRetention() string {
+	if os.Getenv("PI_CACHE_RETENTION") == "long" {
+		return "long"
+	}
+	return "short"
+}
+
+// buildBody returns the request body with the reference's key order:
+// model, input, stream, prompt cache fields, store, max_output_tokens,
+// temperature, tools, reasoning, include.
+func buildBody(req *engine.LLMRequest, c compat) llm.Object {
+	m := req.Model
+	retention := cacheRetention()
+	omit := chatGPTSignIn(m, req.APIKey)
+	body := llm.Object{}.
+		Set("model", m.ID).
+		Set("input", convertInput(req, c)).
+		Set("stream", true)
+	if c.PromptCacheKeyMode != "disabled" && req.SessionID != "" {
+		body = body.Set("prompt_cache_key", clampRunes(req.SessionID, promptCacheKeyMax))
+	}
+	if !omit {
+		if retention == "long" && c.SupportsLongCacheRetention && !c.SupportsExplicitPromptCacheMode {
+			body = body.Set("prompt_cache_retention", "24h")
+		}
+		if c.SupportsExplicitPromptCacheMode && retention == "long" && c.SupportsLongCacheRetention {
+			body = body.Set("prompt_cache_options", llm.Object{}.Set("ttl", "30m"))
+		}
+	}
+	body = body.Set("store", false)
+	maxTokens := req.MaxTokens
+	if maxTokens == 0 {
+		maxTokens = m.MaxTokens
+	}
+	if maxTokens > 0 && c.SupportsMaxOutputTokens && !omit {
+		body = body.Set("max_output_tokens", max(maxTokens, minOutputTokens))
+	}
+	if req.Temperature != nil && !omit {
+		body = body.Set("temperature", *req.Temperature)
+	}
+	if len(req.Tools) > 0 {
+		body = body.Set("tools", convertTools(req.Tools, c))
+	}
+	return addReasoning(body, req)
+}
+
+func clampRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
+}
+
+// addReasoning adds reasoning {effort, summary} and the encrypted-content
+// include for a thinking level, or the "off" effort of a reasoning model.
+func addReasoning(body llm.Object, req *engine.LLMRequest) llm.Object {
+	m := req.Model
+	if !m.Reasoning {
+		return body
+	}
+	level := req.ThinkingLevel
+	include := false
+	if level != "" && level != engine.ThinkingOff {
+		effort, ok := engine.MappedThinkingLevel(m, level)
+		if !ok {
+			effort = string(level)
+		}
+		body = body.Set("reasoning", llm.Object{}.Set("effort", effort).Set("summary", "auto"))
+		include = true
+	} else if m.Provider != "github-copilot" {
+		if off, ok := offEffort(m); ok {
+			body = body.Set("reasoning", llm.Object{}.Set("effort", off))
+		}
+	}
+	if include || m.Provider == "xai" {
+		body = body.Set("include", []string{"reasoning.encrypted_content"})
+	}
+	return body
+}
+
+// offEffort reads thinkingLevelMap.off: ok is false when the map says null
+// (thinking cannot be turned off); a missing entry means "none".
+func offEffort(m *engine.Model) (string, bool) {
+	var mp map[string]*string
+	if len(m.ThinkingLevelMap) == 0 || json.Unmarshal(m.ThinkingLevelMap, &mp) != nil {
+		return "none", true
+	}
+	v, present := mp["off"]
+	if !present {
+		return "none", true
+	}
+	if v == nil {
+		return "", false
+	}
+	return *v, true
+}
+
+func convertTools(tools []engine.ToolInfo, c compat) []llm.Object {
+	out := make([]llm.Object, 0, len(tools))
+	for _, t := range tools {
+		params := t.Parameters
+		if len(params) == 0 {
+			params = json.RawMessage(`{"type":"object","properties":{}}`)
+		}
+		o := llm.Object{}.Set("type", "function").Set("name", t.Name).Set("description", t.Description).
+			Set("parameters", params)
+		if c.SupportsStrictMode {
+			o = o.Set("strict", false)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// convertInput turns the transcript into Responses input items: the system
+// prompt as a developer (or system) message, user content as input parts,
+// assistant output replayed as reasoning, message and function_call items,
+// and tool results as function_call_output items.
+func convertInput(req *engine.LLMRequest, c compat) []any {
+	m := req.Model
+	out := []any{}
+	if req.SystemPrompt != "" {
+		role := "system"
+		if m.Reasoning && c.SupportsDeveloperRole {
+			role = "developer"
+		}
+		out = append(out, llm.Object{}.Set("role", role).Set("content", req.SystemPrompt))
+	}
+	// Mid-conversation system messages are folded into the prompt by the
+	// caller; this API gets none of them.
+	var msgs []*engine.Message
+	for _, msg := range req.Messages {
+		if msg != nil && msg.Role != engine.RoleSystem {
+			msgs = append(msgs, msg)
+		}
+	}
+	msgs = normalizeToolCallIDs(m, llm.ConvertForProvider(m, msgs))
+	msgIndex := 0
+	for _, msg := range msgs {
+		switch msg.Role {
+		case engine.RoleUser:
+			parts := userParts(msg)
+			if len(parts) == 0 {
+				continue
+			}
+			out = append(out, llm.Object{}.Set("role", "user").Set("content", parts))
+		case engine.RoleAssistant:
+			items := assistantItems(m, msg, msgIndex)
+			if len(items) == 0 {
+				continue
+			}
+			out = append(out, items...)
+		case engine.RoleToolResult:
+			callID, _, _ := strings.Cut(msg.ToolCallID, "|")
+			out = append(out, llm.Object{}.Set("type", "function_call_output").Set("call_id", callID).
+				Set("output", toolResultOutput(m, msg)))
+		}
+		msgIndex++
+	}
+	return out
+}
+
+func userParts(msg *engine.Message) []llm.Object {
+	if msg.Content.IsString {
+		return []llm.Object{inputText(msg.Content.Text())}
+	}
+	var parts []llm.Object
+	for _, b := range msg.Content.Blocks {
+		switch b.Type {
+		case engine.ContentText:
+			parts = append(parts, inputText(b.Text))
+		case engine.ContentImage:
+			parts = append(parts, inputImage(b))
+		}
+	}
+	return parts
+}
+
+func inputText(s string) llm.Object { return llm.Object{}.Set("type", "input_text").Set("text", s) }
+
+func inputImage(b engine.Content) llm.Object {
+	return llm.Object{}.Set("type", "input_image").Set("detail", "auto").
+		Set("image_url", "data:"+b.MimeType+";base64,"+b.Data)
+}
+
+// textSignature is the id (and phase) of the output message a text block
+// came from, stored as {"v":1,"id":…,"phase":…}; older sessions hold the
+// bare id.
+type textSignature struct {
+	ID    string
+	Phase string
+}
+
+func parseTextSignature(sig string) (textSignature, bool) {
+	if sig == "" {
+		return textSignature{}, false
+	}
+	if strings.HasPrefix(sig, "{") {
+		var w struct {
+			V     json.RawMessage `json:"v"`
+			ID    *string         `json:"id"`
+			Phase string          `json:"phase"`
+		}
+		if json.Unmarshal([]byte(sig), &w) == nil && string(w.V) == "1" && w.ID != nil {
+			t := textSignature{ID: *w.ID}
+			if w.Phase == "commentary" || w.Phase == "final_answer" {
+				t.Phase = w.Phase
+			}
+			return t, true
+		}
+	}
+	return textSignature{ID: sig}, true
+}
+
+func encodeTextSignature(id, phase string) string {
+	o := llm.Object{}.Set("v", 1).Set("id", id)
+	if phase != "" {
+		o = o.Set("phase", phase)
+	}
+	b, _ := o.MarshalJSON()
+	return string(b)
+}
+
+// assistantItems replays one assistant message: reasoning items from the
+// thinking signatures, one message item per text block, and function_call
+// items whose item id is kept only for the same model.
+func assistantItems(m *engine.Model, msg *engine.Message, msgIndex int) []any {
+	sameAPI := msg.Provider == m.Provider && msg.API == m.API
+	sameModel := sameAPI && msg.Model == m.ID
+	differentModel := sameAPI && msg.Model != m.ID
+	var items []any
+	textIndex := 0
+	for _, b := range msg.Content.Blocks {
+		switch b.Type {
+		case engine.ContentThinking:
+			if b.ThinkingSignature == "" {
+				continue
+			}
+			var compact bytes.Buffer
+			if json.Compact(&compact, []byte(b.ThinkingSignature)) != nil {
+				continue
+			}
+			items = append(items, json.RawMessage(compact.Bytes()))
+		case engine.ContentText:
+			sig, ok := parseTextSignature(b.TextSignature)
+			id := sig.ID
+			switch {
+			case !ok || id == "":
+				if textIndex == 0 {
+					id = "msg_pi_" + strconv.Itoa(msgIndex)
+				} else {
+					id = "msg_pi_" + strconv.Itoa(msgIndex) + "_" + strconv.Itoa(textIndex)
+				}
+			case utf16Len(id) > 64:
+				id = "msg_" + shortHash(id)
+			}
+			textIndex++
+			o := llm.Object{}.Set("type", "message").Set("role", "assistant").
+				Set("content", []llm.Object{llm.Object{}.Set("type", "output_text").Set("text", b.Text).
+					Set("annotations", []any{})}).
+				Set("status", "completed").Set("id", id)
+			if sig.Phase != "" {
+				o = o.Set("phase", sig.Phase)
+			}
+			items = append(items, o)
+		case engine.ContentToolCall:
+			callID, itemID, _ := strings.Cut(b.ID, "|")
+			itemID, _, _ = strings.Cut(itemID, "|")
+			o := llm.Object{}.Set("type", "function_call")
+			if !differentModel && strings.HasPrefix(itemID, "fc_") {
+				o = o.Set("id", itemID)
+			}
+			o = o.Set("call_id", callID).Set("name", b.Name).Set("arguments", llm.CompactArgs(b.Arguments))
+			if sameModel && b.Namespace != "" {
+				o = o.Set("namespace", b.Namespace)
+			}
+			items = append(items, o)
+		}
+	}
+	return items
+}
+
+// toolResultOutput is the text of a result, or input parts when it has
+// images the model can see.
+func toolResultOutput(m *engine.Model, msg *engine.Message) any {
+	var texts []string
+	var images []engine.Content
+	for _, b := range msg.Content.Blocks {
+		switch b.Type {
+		case engine.ContentText:
+			texts = append(texts, b.Text)
+		case engine.ContentImage:
+			images = append(images, b)
+		}
+	}
+	text := strings.Join(texts, "\n")
+	hasText := strings.TrimSpace(text) != ""
+	if len(images) == 0 || !m.SupportsImages() {
+		switch {
+		case hasText:
+			return text
+		case len(images) > 0:
+			return "(see attached image)"
+		}
+		return "(no tool output)"
+	}
+	var parts []llm.Object
+	if hasText {
+		parts = append(parts, inputText(text))
+	}
+	for _, img := range images {
+		parts = append(parts, inputImage(img))
+	}
+	return parts
+}
+
+// normalizeToolCallIDs rewrites the tool-call ids of messages from other
+// models into a form this API accepts, and the ids of their results to
+// match.
+func normalizeToolCallIDs(m *engine.Model, msgs []*engine.Message) []*engine.Message {
+	mapped := map[string]string{}
+	out := make([]*engine.Message, len(msgs))
+	for i, msg := range msgs {
+		out[i] = msg
+		switch msg.Role {
+		case engine.RoleAssistant:
+			if msg.Provider == m.Provider && msg.API == m.API && msg.Model == m.ID {
+				continue
+			}
+			var blocks []engine.Content
+			for j, b := range msg.Content.Blocks {
+				if b.Type != engine.ContentToolCall {
+					continue
+				}
+				id := normalizeToolCallID(m, msg, b.ID)
+				if id == b.ID {
+					continue
+				}
+				if blocks == nil {
+					blocks = append([]engine.Content(nil), msg.Content.Blocks...)
+				}
+				mapped[b.ID] = id
+				blocks[j].ID = id
+			}
+			if blocks != nil {
+				cp := *msg
+				cp.Content = engine.Contents{Blocks: blocks}
+				out[i] = &cp
+			}
+		case engine.RoleToolResult:
+			if id, ok := mapped[msg.ToolCallID]; ok {
+				cp := *msg
+				cp.ToolCallID = id
+				out[i] = &cp
+			}
+		}
+	}
+	return out
+}
+
+func normalizeToolCallID(m *engine.Model, source *engine.Message, id string) string {
+	if !toolCallProviders[m.Provider] || !strings.Contains(id, "|") {
+		return normalizeIDPart(id)
+	}
+	callID, itemID, _ := strings.Cut(id, "|")
+	itemID, _, _ = strings.Cut(itemID, "|")
+	foreign := source.Provider != m.Provider || source.API != m.API
+	if foreign {
+		itemID = "fc_" + shortHash(itemID)
+		if len(itemID) > 64 {
+			itemID = itemID[:64]
+		}
+	} else {
+		itemID = normalizeIDPart(itemID)
+	}
+	if !strings.HasPrefix(itemID, "fc_") {
+		itemID = normalizeIDPart("fc_" + itemID)
+	}
+	return normalizeIDPart(callID) + "|" + itemID
+}
+
+// utf16Len is the length JavaScript reports for s.
+func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }
