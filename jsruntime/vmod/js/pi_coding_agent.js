@@ -1,0 +1,704 @@
+// @earendil-works/pi-coding-agent, the JavaScript half: constants, defineTool
+// and the event type guards, truncation helpers, convertToLlm and
+// serializeConversation, frontmatter parsing, the file mutation queue, the
+// built-in tool factories (backed by Go through __host.createTool), and inert
+// TUI classes. SDK entry points that only make sense inside the Node
+// reference (createAgentSession, SessionManager, ...) exist so imports
+// resolve, and throw a clear error when used.
+"use strict";
+
+const ai = require("@earendil-works/pi-ai");
+const tui = require("@earendil-works/pi-tui");
+const host = typeof __host === "object" && __host !== null ? __host : {};
+
+const CONFIG_DIR_NAME = ".pi";
+const VERSION = "1.6.0";
+const DEFAULT_MAX_LINES = 2000;
+const DEFAULT_MAX_BYTES = 50 * 1024;
+const GREP_MAX_LINE_LENGTH = 500;
+const CURRENT_SESSION_VERSION = 3;
+
+function notSupported(name) {
+  const fn = function () {
+    throw new Error("@earendil-works/pi-coding-agent: " + name + " is not supported in pi-go");
+  };
+  Object.defineProperty(fn, "name", { value: name });
+  return fn;
+}
+
+// unsupportedClass is constructible (so `class X extends Y` at module load and
+// `instanceof` checks work) but every use of it beyond that fails clearly.
+function unsupportedClass(name) {
+  const message = "@earendil-works/pi-coding-agent: " + name + " is not supported in pi-go";
+  const C = class {
+    constructor() { throw new Error(message); }
+  };
+  Object.defineProperty(C, "name", { value: name });
+  return new Proxy(C, {
+    get(target, prop, receiver) {
+      if (prop in target || typeof prop === "symbol") return Reflect.get(target, prop, receiver);
+      return function () { throw new Error(message); };
+    },
+  });
+}
+
+// ---------------------------------------------------------------- paths
+
+function getAgentDir() {
+  if (typeof host.getAgentDir === "function") return host.getAgentDir();
+  const env = typeof process === "object" && process && process.env ? process.env : {};
+  if (env.PI_CODING_AGENT_DIR) {
+    const dir = env.PI_CODING_AGENT_DIR;
+    if (dir === "~") return env.HOME || dir;
+    if (dir.startsWith("~/")) return (env.HOME || "") + dir.slice(1);
+    return dir;
+  }
+  return (env.HOME || "") + "/" + CONFIG_DIR_NAME + "/agent";
+}
+
+function getPackageDir() {
+  return typeof host.getPackageDir === "function" ? host.getPackageDir() : "";
+}
+
+function getDocsPath() { return getPackageDir() + "/docs"; }
+function getExamplesPath() { return getPackageDir() + "/examples"; }
+function getReadmePath() { return getPackageDir() + "/README.md"; }
+
+// ---------------------------------------------------------------- tools
+
+function defineTool(tool) { return tool; }
+
+function isToolCallEventType(toolName, event) { return event.toolName === toolName; }
+function toolNameIs(name) { return function (event) { return event.toolName === name; }; }
+
+// createTool asks Go for a built-in tool bound to cwd. Without a host (tests,
+// tooling) the factories fail when called rather than at import time.
+function toolFactory(name, definition) {
+  return function (cwd, options) {
+    if (typeof host.createTool !== "function") {
+      throw new Error("@earendil-works/pi-coding-agent: built-in tool \"" + name + "\" is not available in this runtime");
+    }
+    return host.createTool(name, cwd, options, definition === true);
+  };
+}
+
+const createReadTool = toolFactory("read", false);
+const createBashTool = toolFactory("bash", false);
+const createEditTool = toolFactory("edit", false);
+const createWriteTool = toolFactory("write", false);
+const createGrepTool = toolFactory("grep", false);
+const createFindTool = toolFactory("find", false);
+const createLsTool = toolFactory("ls", false);
+const createPowerShellTool = toolFactory("powershell", false);
+const createReadToolDefinition = toolFactory("read", true);
+const createBashToolDefinition = toolFactory("bash", true);
+const createEditToolDefinition = toolFactory("edit", true);
+const createWriteToolDefinition = toolFactory("write", true);
+const createGrepToolDefinition = toolFactory("grep", true);
+const createFindToolDefinition = toolFactory("find", true);
+const createLsToolDefinition = toolFactory("ls", true);
+const createPowerShellToolDefinition = toolFactory("powershell", true);
+
+function createCodingTools(cwd, options) {
+  return ["read", "bash", "edit", "write"].map((n) => toolFactory(n, false)(cwd, options && options[n]));
+}
+
+function createReadOnlyTools(cwd, options) {
+  return ["read", "grep", "find", "ls"].map((n) => toolFactory(n, false)(cwd, options && options[n]));
+}
+
+function createLocalBashOperations() {
+  if (typeof host.createLocalBashOperations === "function") return host.createLocalBashOperations();
+  throw new Error("@earendil-works/pi-coding-agent: createLocalBashOperations is not available in this runtime");
+}
+
+function getShellConfig() {
+  if (typeof host.getShellConfig === "function") return host.getShellConfig();
+  return { shell: "/bin/bash", args: ["-c"] };
+}
+
+// ---------------------------------------------------------------- mutation queue
+
+const mutationQueues = new Map();
+
+// withFileMutationQueue runs fn after every earlier mutation of the same file
+// has finished, so concurrent edits of one path never interleave. The host
+// may provide a Go-side queue shared with the built-in tools; otherwise a
+// per-path promise chain does the same within this runtime.
+function withFileMutationQueue(filePath, fn) {
+  if (typeof host.withFileMutationQueue === "function") return host.withFileMutationQueue(filePath, fn);
+  const key = typeof host.resolvePath === "function" ? host.resolvePath(filePath) : filePath;
+  const previous = mutationQueues.get(key) || Promise.resolve();
+  let release;
+  const gate = new Promise((resolve) => { release = resolve; });
+  const chained = previous.then(() => gate);
+  mutationQueues.set(key, chained);
+  return previous.then(async () => {
+    try {
+      return await fn();
+    } finally {
+      release();
+      if (mutationQueues.get(key) === chained) mutationQueues.delete(key);
+    }
+  });
+}
+
+// ---------------------------------------------------------------- truncation
+
+function utf8Length(text) {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) { n += 4; i++; } else n += 3;
+    } else n += 3;
+  }
+  return n;
+}
+
+function countedLines(content) {
+  if (content.length === 0) return [];
+  const lines = content.split("\n");
+  if (content.endsWith("\n")) lines.pop();
+  return lines;
+}
+
+function formatSize(bytes) {
+  if (bytes < 1024) return bytes + "B";
+  if (bytes < 1024 * 1024) return (bytes / 1024).toFixed(1) + "KB";
+  return (bytes / (1024 * 1024)).toFixed(1) + "MB";
+}
+
+function truncationResult(content, truncated, by, totalLines, totalBytes, outLines, outBytes, partial, firstTooLong, maxLines, maxBytes) {
+  return {
+    content: content, truncated: truncated, truncatedBy: by, totalLines: totalLines, totalBytes: totalBytes,
+    outputLines: outLines, outputBytes: outBytes, lastLinePartial: partial, firstLineExceedsLimit: firstTooLong,
+    maxLines: maxLines, maxBytes: maxBytes,
+  };
+}
+
+function limits(options) {
+  const o = options || {};
+  return [o.maxLines == null ? DEFAULT_MAX_LINES : o.maxLines, o.maxBytes == null ? DEFAULT_MAX_BYTES : o.maxBytes];
+}
+
+// truncateHead keeps whole lines from the start until either limit is hit.
+function truncateHead(content, options) {
+  const [maxLines, maxBytes] = limits(options);
+  const totalBytes = utf8Length(content);
+  const lines = countedLines(content);
+  const total = lines.length;
+  if (total <= maxLines && totalBytes <= maxBytes) {
+    return truncationResult(content, false, null, total, totalBytes, total, totalBytes, false, false, maxLines, maxBytes);
+  }
+  if (utf8Length(lines[0]) > maxBytes) {
+    return truncationResult("", true, "bytes", total, totalBytes, 0, 0, false, true, maxLines, maxBytes);
+  }
+  const kept = [];
+  let used = 0;
+  let by = "lines";
+  for (let i = 0; i < lines.length && i < maxLines; i++) {
+    const cost = utf8Length(lines[i]) + (i > 0 ? 1 : 0);
+    if (used + cost > maxBytes) { by = "bytes"; break; }
+    kept.push(lines[i]);
+    used += cost;
+  }
+  if (kept.length >= maxLines && used <= maxBytes) by = "lines";
+  const out = kept.join("\n");
+  return truncationResult(out, true, by, total, totalBytes, kept.length, utf8Length(out), false, false, maxLines, maxBytes);
+}
+
+// tailBytes returns the longest suffix of text that fits in maxBytes of
+// UTF-8 without splitting a character.
+function tailBytes(text, maxBytes) {
+  let used = 0;
+  let start = text.length;
+  while (start > 0) {
+    let step = 1;
+    const c = text.charCodeAt(start - 1);
+    if (c >= 0xdc00 && c <= 0xdfff && start >= 2) {
+      const h = text.charCodeAt(start - 2);
+      if (h >= 0xd800 && h <= 0xdbff) step = 2;
+    }
+    const size = utf8Length(text.slice(start - step, start));
+    if (used + size > maxBytes) break;
+    used += size;
+    start -= step;
+  }
+  return text.slice(start);
+}
+
+// truncateTail keeps whole lines from the end; when even the last line is too
+// long it keeps that line's tail and marks it partial.
+function truncateTail(content, options) {
+  const [maxLines, maxBytes] = limits(options);
+  const totalBytes = utf8Length(content);
+  const lines = countedLines(content);
+  const total = lines.length;
+  if (total <= maxLines && totalBytes <= maxBytes) {
+    return truncationResult(content, false, null, total, totalBytes, total, totalBytes, false, false, maxLines, maxBytes);
+  }
+  const kept = [];
+  let used = 0;
+  let by = "lines";
+  let partial = false;
+  for (let i = lines.length - 1; i >= 0 && kept.length < maxLines; i--) {
+    const cost = utf8Length(lines[i]) + (kept.length > 0 ? 1 : 0);
+    if (used + cost > maxBytes) {
+      by = "bytes";
+      if (kept.length === 0) {
+        const piece = tailBytes(lines[i], maxBytes);
+        kept.unshift(piece);
+        used = utf8Length(piece);
+        partial = true;
+      }
+      break;
+    }
+    kept.unshift(lines[i]);
+    used += cost;
+  }
+  if (kept.length >= maxLines && used <= maxBytes) by = "lines";
+  const out = kept.join("\n");
+  return truncationResult(out, true, by, total, totalBytes, kept.length, utf8Length(out), partial, false, maxLines, maxBytes);
+}
+
+function isHigh(c) { return c >= 0xd800 && c <= 0xdbff; }
+function isLow(c) { return c >= 0xdc00 && c <= 0xdfff; }
+
+// sliceHead cuts text to maxUnits UTF-16 units without splitting a pair.
+function sliceHead(text, maxUnits) {
+  const end = Math.max(0, maxUnits);
+  return isHigh(text.charCodeAt(end - 1)) && isLow(text.charCodeAt(end)) ? text.slice(0, end - 1) : text.slice(0, end);
+}
+
+function truncateLine(line, maxChars) {
+  const max = maxChars === undefined ? GREP_MAX_LINE_LENGTH : maxChars;
+  if (line.length <= max) return { text: line, wasTruncated: false };
+  return { text: sliceHead(line, max) + "... [truncated]", wasTruncated: true };
+}
+
+function parseLineNumber(value) {
+  if (typeof value === "string" && value.trim() !== "") value = Number(value);
+  return typeof value === "number" && isFinite(value) ? value : undefined;
+}
+
+function formatReadLineRange(offset, limit) {
+  if (offset == null && limit == null) return "";
+  const start = offset == null ? 1 : parseLineNumber(offset);
+  if (start === undefined) return "";
+  if (limit == null) return ":" + start;
+  const count = parseLineNumber(limit);
+  if (count === undefined) return "";
+  const end = start + count - 1;
+  return ":" + start + (end ? "-" + end : "");
+}
+
+// ---------------------------------------------------------------- messages
+
+// These strings reach the model, so they are the same as the engine's
+// (engine/convert.go) and the reference's.
+const COMPACTION_SUMMARY_PREFIX = "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
+const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
+const BRANCH_SUMMARY_PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
+const BRANCH_SUMMARY_SUFFIX = "</summary>";
+
+function bashExecutionToText(m) {
+  let text = "Ran `" + m.command + "`\n";
+  text += m.output ? "```\n" + m.output + "\n```" : "(no output)";
+  if (m.cancelled) text += "\n\n(command cancelled)";
+  else if (m.exitCode !== null && m.exitCode !== undefined && m.exitCode !== 0) text += "\n\nCommand exited with code " + m.exitCode;
+  if (m.truncated && m.fullOutputPath) text += "\n\n[Output truncated. Full output: " + m.fullOutputPath + "]";
+  return text;
+}
+
+function userText(text, timestamp) {
+  return { role: "user", content: [{ type: "text", text: text }], timestamp: timestamp };
+}
+
+// convertToLlm maps session messages to the roles an LLM understands:
+// custom messages, bash runs and summaries become user messages; the
+// standard roles pass through; anything else is dropped.
+function convertToLlm(messages) {
+  const out = [];
+  for (const m of messages) {
+    switch (m.role) {
+      case "bashExecution":
+        if (!m.excludeFromContext) out.push(userText(bashExecutionToText(m), m.timestamp));
+        break;
+      case "custom":
+        out.push({ role: "user", content: typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content, timestamp: m.timestamp });
+        break;
+      case "branchSummary":
+        out.push(userText(BRANCH_SUMMARY_PREFIX + m.summary + BRANCH_SUMMARY_SUFFIX, m.timestamp));
+        break;
+      case "compactionSummary":
+        out.push(userText(COMPACTION_SUMMARY_PREFIX + m.summary + COMPACTION_SUMMARY_SUFFIX, m.timestamp));
+        break;
+      case "system":
+      case "user":
+      case "assistant":
+      case "toolResult":
+        out.push(m);
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+const TOOL_RESULT_MAX_CHARS = 2000;
+
+function clipForSummary(text, maxChars) {
+  if (text.length <= maxChars) return text;
+  return sliceHead(text, maxChars) + "\n\n[... " + (text.length - maxChars) + " more characters truncated]";
+}
+
+// serializeConversation renders messages as labelled plain text for a
+// summarisation prompt, so the model reads them as material rather than as
+// a conversation to continue.
+function serializeConversation(messages) {
+  const parts = [];
+  for (const m of messages) {
+    if (m.role === "user") {
+      const text = ai.contentText(m.content, "");
+      if (text) parts.push("[User]: " + text);
+    } else if (m.role === "assistant") {
+      const calls = [];
+      for (const block of m.content) {
+        if (block.type !== "toolCall") continue;
+        const args = Object.keys(block.arguments || {}).map((k) => k + "=" + JSON.stringify(block.arguments[k])).join(", ");
+        calls.push(block.name + "(" + args + ")");
+      }
+      if (m.content.some((b) => b.type === "text")) parts.push("[Assistant]: " + ai.contentText(m.content));
+      if (calls.length > 0) parts.push("[Assistant tool calls]: " + calls.join("; "));
+    } else if (m.role === "toolResult") {
+      const text = ai.contentText(m.content, "");
+      if (text) parts.push("[Tool result]: " + clipForSummary(text, TOOL_RESULT_MAX_CHARS));
+    }
+  }
+  return parts.join("\n\n");
+}
+
+function estimateTokens(message) {
+  let chars = 0;
+  const content = message && message.content;
+  if (typeof content === "string") chars = content.length;
+  else if (Array.isArray(content)) {
+    for (const b of content) {
+      if (b.type === "text") chars += b.text.length;
+      else if (b.type === "thinking") chars += (b.thinking || "").length;
+      else if (b.type === "toolCall") chars += b.name.length + JSON.stringify(b.arguments || {}).length;
+      else if (b.type === "image") chars += 4800;
+    }
+  }
+  if (message && typeof message.summary === "string") chars += message.summary.length;
+  return Math.ceil(chars / 4);
+}
+
+// ---------------------------------------------------------------- frontmatter
+
+function parseScalar(text) {
+  const t = text.trim();
+  if (t === "" || t === "~" || t === "null") return null;
+  if (t === "true") return true;
+  if (t === "false") return false;
+  if (/^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/.test(t)) return Number(t);
+  if (t.startsWith("\"") && t.endsWith("\"") && t.length >= 2) {
+    try { return JSON.parse(t); } catch (e) { return t.slice(1, -1); }
+  }
+  if (t.startsWith("'") && t.endsWith("'") && t.length >= 2) return t.slice(1, -1).replace(/''/g, "'");
+  if (t.startsWith("[") && t.endsWith("]")) {
+    const inner = t.slice(1, -1).trim();
+    return inner === "" ? [] : inner.split(",").map(parseScalar);
+  }
+  return t.replace(/\s+#.*$/, "");
+}
+
+// parseYaml handles the YAML that frontmatter uses in practice: key/value
+// scalars, quoted strings, flow lists, block lists, and | or > blocks. The host
+// may provide a complete YAML parser instead.
+function parseYaml(text) {
+  if (typeof host.parseYaml === "function") return host.parseYaml(text);
+  const out = {};
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (/^\s*(#|$)/.test(line)) continue;
+    const m = /^([A-Za-z0-9_.-]+)\s*:(.*)$/.exec(line);
+    if (!m) continue;
+    const key = m[1];
+    const rest = m[2].trim();
+    if (rest === "|" || rest === ">" || rest === "|-" || rest === ">-") {
+      const block = [];
+      while (i + 1 < lines.length && (/^\s+/.test(lines[i + 1]) || lines[i + 1] === "")) block.push(lines[++i].replace(/^\s+/, ""));
+      while (block.length > 0 && block[block.length - 1] === "") block.pop();
+      const joined = rest.startsWith("|") ? block.join("\n") : block.join(" ");
+      out[key] = rest.endsWith("-") ? joined : joined + "\n";
+      continue;
+    }
+    if (rest === "") {
+      const items = [];
+      while (i + 1 < lines.length && /^\s*-\s+/.test(lines[i + 1])) items.push(parseScalar(lines[++i].replace(/^\s*-\s+/, "")));
+      out[key] = items.length > 0 ? items : null;
+      continue;
+    }
+    out[key] = parseScalar(rest);
+  }
+  return out;
+}
+
+function splitFrontmatter(content) {
+  let text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
+  text = text.replace(/\r\n/g, "\n").replace(/\r/g, "\n");
+  if (!text.startsWith("---")) return { yaml: null, body: text };
+  const end = text.indexOf("\n---", 3);
+  if (end === -1) return { yaml: null, body: text };
+  return { yaml: text.slice(4, end), body: text.slice(end + 4).trim() };
+}
+
+function parseFrontmatter(content) {
+  const parts = splitFrontmatter(content);
+  if (!parts.yaml) return { frontmatter: {}, body: parts.body };
+  const parsed = parseYaml(parts.yaml);
+  return { frontmatter: parsed == null ? {} : parsed, body: parts.body };
+}
+
+function stripFrontmatter(content) { return parseFrontmatter(content).body; }
+
+// ---------------------------------------------------------------- TUI helpers
+
+// Headless pi-go has no key bindings or theme, so hints are the plain text.
+function keyText(binding) { return String(binding); }
+function keyHint(binding, description) { return keyText(binding) + " " + description; }
+function rawKeyHint(key, description) { return String(key) + " " + description; }
+
+function identityTheme() {
+  const same = (a, b) => (b === undefined ? a : b);
+  return new Proxy({}, {
+    get(target, prop) {
+      if (prop in target) return target[prop];
+      if (typeof prop === "symbol") return undefined;
+      return same;
+    },
+  });
+}
+
+function getMarkdownTheme() { return identityTheme(); }
+function getSelectListTheme() { return identityTheme(); }
+function getSettingsListTheme() { return identityTheme(); }
+function highlightCode(code) { return String(code).split("\n"); }
+function getLanguageFromPath(path) {
+  const m = /\.([A-Za-z0-9]+)$/.exec(path || "");
+  return m ? m[1].toLowerCase() : undefined;
+}
+function initTheme() {}
+
+class Theme {
+  constructor() { this.name = "pi-go"; }
+  fg(color, text) { return text; }
+  bg(color, text) { return text; }
+  bold(text) { return text; }
+  italic(text) { return text; }
+  underline(text) { return text; }
+  strikethrough(text) { return text; }
+  inverse(text) { return text; }
+  dim(text) { return text; }
+}
+
+// Inert components: extensions construct them (some subclass CustomEditor at
+// module load), and headless pi-go never renders them.
+class DynamicBorder extends tui.Container {
+  constructor(color) { super(); this.color = color; }
+}
+
+class BorderedLoader extends tui.Container {
+  constructor(tuiRef, theme, message, options) {
+    super();
+    this.message = message;
+    this.options = options;
+    this.aborted = false;
+    this.onAbort = undefined;
+    this.controller = typeof AbortController === "function" ? new AbortController() : undefined;
+    this.signal = this.controller ? this.controller.signal : undefined;
+  }
+  abort() {
+    this.aborted = true;
+    if (this.controller) this.controller.abort();
+    if (typeof this.onAbort === "function") this.onAbort();
+  }
+  dispose() {}
+}
+
+class CustomEditor extends tui.Editor {
+  constructor(tuiRef, theme, keybindings, options) {
+    super(tuiRef, theme, options);
+    this.keybindings = keybindings;
+    this.actionHandlers = new Map();
+    this.onEscape = undefined;
+    this.onCtrlD = undefined;
+    this.onPasteImage = undefined;
+  }
+  onAction(action, handler) { this.actionHandlers.set(action, handler); }
+}
+
+function inertComponent(name) {
+  const C = class extends tui.Container {};
+  Object.defineProperty(C, "name", { value: name });
+  return C;
+}
+
+function truncateToVisualLines(text, maxLines, width) {
+  const lines = tui.wrapTextWithAnsi(String(text), width || 80);
+  if (lines.length <= maxLines) return { visualLines: lines, skippedCount: 0 };
+  return { visualLines: lines.slice(lines.length - maxLines), skippedCount: lines.length - maxLines };
+}
+
+// ---------------------------------------------------------------- misc values
+
+function createEventBus() {
+  const handlers = new Map();
+  return {
+    on(channel, handler) {
+      if (!handlers.has(channel)) handlers.set(channel, []);
+      handlers.get(channel).push(handler);
+      return () => {
+        const list = handlers.get(channel) || [];
+        const i = list.indexOf(handler);
+        if (i >= 0) list.splice(i, 1);
+      };
+    },
+    emit(channel, data) {
+      for (const h of (handlers.get(channel) || []).slice()) h(data);
+    },
+    clear() { handlers.clear(); },
+  };
+}
+
+function createSyntheticSourceInfo(path, options) {
+  const o = options || {};
+  const info = { path: path, source: o.source || "sdk", scope: o.scope || "temporary", origin: o.origin || "top-level" };
+  if (o.baseDir !== undefined) info.baseDir = o.baseDir;
+  return info;
+}
+
+function parseSkillBlock(text) {
+  const m = /^<skill name="([^"]+)" location="([^"]+)">\n([\s\S]*?)\n<\/skill>(?:\n\n([\s\S]*))?$/.exec(text);
+  if (!m) return null;
+  return { name: m[1], location: m[2], content: m[3], userMessage: m[4] && m[4].trim() ? m[4].trim() : undefined };
+}
+
+function formatDimensionNote() { return undefined; }
+
+// ---------------------------------------------------------------- exports
+
+const values = {
+  CONFIG_DIR_NAME: CONFIG_DIR_NAME,
+  VERSION: VERSION,
+  DEFAULT_MAX_BYTES: DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_LINES: DEFAULT_MAX_LINES,
+  CURRENT_SESSION_VERSION: CURRENT_SESSION_VERSION,
+  DEFAULT_COMPACTION_SETTINGS: { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 },
+  VIRTUAL_MODEL_STATE_ENTRY: "pi.virtual-model-state",
+  getAgentDir: getAgentDir,
+  getPackageDir: getPackageDir,
+  getDocsPath: getDocsPath,
+  getExamplesPath: getExamplesPath,
+  getReadmePath: getReadmePath,
+  defineTool: defineTool,
+  isToolCallEventType: isToolCallEventType,
+  isBashToolResult: toolNameIs("bash"),
+  isPowerShellToolResult: toolNameIs("powershell"),
+  isReadToolResult: toolNameIs("read"),
+  isEditToolResult: toolNameIs("edit"),
+  isWriteToolResult: toolNameIs("write"),
+  isGrepToolResult: toolNameIs("grep"),
+  isFindToolResult: toolNameIs("find"),
+  isLsToolResult: toolNameIs("ls"),
+  createReadTool: createReadTool,
+  createBashTool: createBashTool,
+  createEditTool: createEditTool,
+  createWriteTool: createWriteTool,
+  createGrepTool: createGrepTool,
+  createFindTool: createFindTool,
+  createLsTool: createLsTool,
+  createPowerShellTool: createPowerShellTool,
+  createReadToolDefinition: createReadToolDefinition,
+  createBashToolDefinition: createBashToolDefinition,
+  createEditToolDefinition: createEditToolDefinition,
+  createWriteToolDefinition: createWriteToolDefinition,
+  createGrepToolDefinition: createGrepToolDefinition,
+  createFindToolDefinition: createFindToolDefinition,
+  createLsToolDefinition: createLsToolDefinition,
+  createPowerShellToolDefinition: createPowerShellToolDefinition,
+  createCodingTools: createCodingTools,
+  createReadOnlyTools: createReadOnlyTools,
+  createLocalBashOperations: createLocalBashOperations,
+  getShellConfig: getShellConfig,
+  withFileMutationQueue: withFileMutationQueue,
+  formatSize: formatSize,
+  truncateHead: truncateHead,
+  truncateTail: truncateTail,
+  truncateLine: truncateLine,
+  formatReadLineRange: formatReadLineRange,
+  convertToLlm: convertToLlm,
+  serializeConversation: serializeConversation,
+  estimateTokens: estimateTokens,
+  parseFrontmatter: parseFrontmatter,
+  stripFrontmatter: stripFrontmatter,
+  keyHint: keyHint,
+  keyText: keyText,
+  rawKeyHint: rawKeyHint,
+  getMarkdownTheme: getMarkdownTheme,
+  getSelectListTheme: getSelectListTheme,
+  getSettingsListTheme: getSettingsListTheme,
+  highlightCode: highlightCode,
+  getLanguageFromPath: getLanguageFromPath,
+  initTheme: initTheme,
+  Theme: Theme,
+  DynamicBorder: DynamicBorder,
+  BorderedLoader: BorderedLoader,
+  CustomEditor: CustomEditor,
+  truncateToVisualLines: truncateToVisualLines,
+  createEventBus: createEventBus,
+  createSyntheticSourceInfo: createSyntheticSourceInfo,
+  parseSkillBlock: parseSkillBlock,
+  formatDimensionNote: formatDimensionNote,
+};
+
+// Interactive-mode components: constructible, never rendered headless.
+const components = ["ArminComponent", "AssistantMessageComponent", "BashExecutionComponent",
+  "BranchSummaryMessageComponent", "CompactionSummaryMessageComponent", "CustomMessageComponent",
+  "ExtensionEditorComponent", "ExtensionInputComponent", "ExtensionSelectorComponent", "FooterComponent",
+  "LoginDialogComponent", "ModelSelectorComponent", "OAuthSelectorComponent", "SessionSelectorComponent",
+  "SettingsSelectorComponent", "ShowImagesSelectorComponent", "SkillInvocationMessageComponent",
+  "ThemeSelectorComponent", "ThinkingSelectorComponent", "ToolExecutionComponent", "TreeSelectorComponent",
+  "UserMessageComponent", "UserMessageSelectorComponent"];
+
+// SDK classes that only exist inside the Node reference.
+const classes = ["AgentSession", "AgentSessionRuntime", "CredentialSynchronizationError", "DefaultPackageManager",
+  "DefaultResourceLoader", "ExtensionRunner", "InteractiveMode", "ModelRegistry", "ModelRuntime",
+  "ProjectTrustStore", "RpcClient", "SessionManager", "SettingsManager"];
+
+// SDK functions pi-go does not provide to extensions.
+const functions = ["buildContextEntries", "buildSessionContext", "buildSessionProjection", "calculateContextTokens",
+  "collectEntriesForBranchSummary", "compact", "convertToPng", "copyToClipboard", "createAgentSession",
+  "createAgentSessionFromServices", "createAgentSessionRuntime", "createAgentSessionServices",
+  "createCodemodeExtension", "createExtensionRuntime", "createLocalPowerShellOperations", "createMcpExtension",
+  "createToolSearchExtension", "detectSupportedImageMimeTypeFromFile", "discoverAndLoadExtensions", "findCutPoint",
+  "findTurnStartIndex", "formatSkillsForPrompt", "generateBranchSummary", "generateDiffString", "generateSummary",
+  "generateSummaryWithUsage", "generateUnifiedPatch", "getLastAssistantUsage", "getLatestCompactionEntry",
+  "getPowerShellConfig", "hasTrustRequiringProjectResources", "loadProjectContextFiles", "loadSkills",
+  "loadSkillsFromDir", "main", "migrateSessionEntries", "parseArgs", "parseSessionEntries", "prepareBranchEntries",
+  "readStoredCredential", "renderDiff", "resizeImage", "resolveCliModel", "resolveModelScopeWithDiagnostics",
+  "runPrintMode", "runRpcMode", "sessionEntryToContextMessages", "shouldCompact", "wrapRegisteredTool",
+  "wrapRegisteredTools"];
+
+Object.defineProperty(exports, "__esModule", { value: true });
+for (const name of components) exports[name] = inertComponent(name);
+for (const name of classes) exports[name] = typeof host[name] === "function" ? host[name] : unsupportedClass(name);
+for (const name of functions) exports[name] = typeof host[name] === "function" ? host[name] : notSupported(name);
+for (const name of Object.keys(values)) exports[name] = values[name];
