@@ -391,11 +391,15 @@ const Type = {
   IsSchema: IsSchema, IsKind: IsKind, IsOptional: IsOptional, IsReadonly: IsReadonly, IsUnsafe: IsUnsafe,
 };
 
-for (const kind of ["Any", "Array", "BigInt", "Boolean", "Constructor", "Enum", "Function", "Integer", "Intersect",
-  "Literal", "Never", "Null", "Number", "Object", "Record", "Ref", "String", "Symbol", "TemplateLiteral", "This",
-  "Tuple", "Undefined", "Union", "Unknown", "Void"]) {
+for (const kind of ["Any", "Array", "BigInt", "Boolean", "Call", "Codec", "Constructor", "Cyclic", "Dependent",
+  "Enum", "Function", "Generic", "Identifier", "Immutable", "Infer", "Integer", "Intersect", "Literal", "Never",
+  "Null", "Number", "Object", "Parameter", "Record", "Ref", "Refine", "Rest", "String", "Symbol", "TemplateLiteral",
+  "This", "Tuple", "Undefined", "Union", "Unknown", "Void"]) {
   Type["Is" + kind] = isKind(kind);
 }
+
+Type.IsEnumValue = function (value) { return typeof value === "string" || typeof value === "number"; };
+Type.ExtendsResult = {};
 
 // Names TypeBox 1.x has that pi-go does not model; they exist so that
 // importing them works, and fail clearly only when called.

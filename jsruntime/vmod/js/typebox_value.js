@@ -730,8 +730,36 @@ const Value = {
   Repair: Repair,
 };
 
+function unsupportedError(name) {
+  const C = class extends Error {};
+  Object.defineProperty(C, "name", { value: name });
+  return C;
+}
+
+function IsOptionalUndefined(schema, key, value) {
+  return schema && schema["~optional"] === true && value === undefined;
+}
+
+function Pipeline(steps) {
+  return function (...args) {
+    const a = splitArgs(args);
+    let value = a.value;
+    for (const step of steps) value = step(a.refs, a.schema, value);
+    return value;
+  };
+}
+
 Object.defineProperty(exports, "__esModule", { value: true });
 for (const name of Object.keys(Value)) exports[name] = Value[name];
+exports.CreateError = unsupportedError("CreateError");
+exports.DecodeError = unsupportedError("DecodeError");
+exports.EncodeError = unsupportedError("EncodeError");
+exports.IsOptionalUndefined = IsOptionalUndefined;
+exports.Pipeline = Pipeline;
+exports.Parser = (...args) => Repair(...args);
+exports.UnionPrioritySort = (types) => types.slice();
+exports.UnionScoreSelect = (types) => types[0];
+for (const name of ["Delete", "Edit", "Insert", "Update"]) exports[name] = {};
 exports.Value = Value;
 exports.default = Value;
 exports.AssertError = AssertError;
