@@ -1,0 +1,353 @@
+package jsruntime
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// compilerVersion is part of every cache key: bump it whenever the esbuild
+// options, the plugins or the wrapper change the produced code.
+const compilerVersion = "jsruntime-bundle-2"
+
+// LoadFailureHint is printed on stderr after fatal extension load errors,
+// as the reference does.
+const LoadFailureHint = `Hint: Start without extensions using "pi -ne".`
+
+// Bundle is one extension entry compiled to a CommonJS script.
+type Bundle struct {
+	Entry  string   // absolute entry file
+	Code   string   // CommonJS code with an inline source map
+	Inputs []string // every file bundled, absolute
+	Cached bool     // served from the transpile cache
+}
+
+// CompileError is an esbuild error with its position in the original
+// source. Column is zero-based, as the reference prints it.
+type CompileError struct {
+	File         string
+	Line, Column int
+	Text         string
+	// Missing is the module specifier when the error is an unresolvable
+	// import; the message then matches Node's "Cannot find module".
+	Missing string
+}
+
+// Error formats the error as the reference's loader words it.
+func (e *CompileError) Error() string {
+	if e.Missing != "" {
+		return fmt.Sprintf("Cannot find module '%s'\nRequire stack:\n- %s", e.Missing, e.File)
+	}
+	return fmt.Sprintf("ParseError: %s\n %s", e.Text, e.Position())
+}
+
+// Position is "file:line:col".
+func (e *CompileError) Position() string {
+	return fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Column)
+}
+
+// hostModulePattern matches the packages the host provides at run time.
+// It must not match other @earendil-works packages (gondolin is a real npm
+// dependency), so the list is explicit.
+var hostModulePattern = regexp.MustCompile(`^(@earendil-works/pi-(coding-agent|ai|agent-core|tui)|@mariozechner/pi-(coding-agent|ai|agent-core|tui)|typebox|@sinclair/typebox)(/.*)?$`)
+
+// supported lowers exactly the syntax goja lacks; everything else is kept
+// modern (an older target would reject BigInt literals).
+var supported = map[string]bool{
+	"async-generator":                 false,
+	"for-await":                       false,
+	"dynamic-import":                  false,
+	"import-meta":                     false,
+	"top-level-await":                 false,
+	"using":                           false,
+	"decorators":                      false,
+	"regexp-set-notation":             false,
+	"regexp-match-indices":            false,
+	"regexp-unicode-property-escapes": false,
+}
+
+// optionsFingerprint feeds the cache key so that a change of options
+// invalidates old bundles.
+var optionsFingerprint = func() string {
+	keys := make([]string, 0, len(supported))
+	for k := range supported {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return compilerVersion + "|" + hostModulePattern.String() + "|" + strings.Join(keys, ",")
+}()
+
+var sourceFilePattern = regexp.MustCompile(`\.(m|c)?(j|t)sx?$`)
+
+// hostPlugin keeps host packages out of the bundle; the runtime's require
+// resolves them from the module map.
+var hostPlugin = api.Plugin{
+	Name: "pi-host-modules",
+	Setup: func(b api.PluginBuild) {
+		b.OnResolve(api.OnResolveOptions{Filter: hostModulePattern.String()}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			return api.OnResolveResult{Path: a.Path, External: true}, nil
+		})
+	},
+}
+
+// importMetaPlugin rewrites import.meta.{url,filename,dirname,dir} to the
+// literal values of the file being loaded. A global define would give every
+// file of the bundle the entry's values.
+var importMetaPlugin = api.Plugin{
+	Name: "pi-import-meta",
+	Setup: func(b api.PluginBuild) {
+		b.OnLoad(api.OnLoadOptions{Filter: sourceFilePattern.String(), Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			src, err := os.ReadFile(a.Path)
+			if err != nil {
+				return api.OnLoadResult{}, err
+			}
+			if !strings.Contains(string(src), "import.meta") {
+				return api.OnLoadResult{}, nil // esbuild loads it itself
+			}
+			text := rewriteImportMeta(string(src), a.Path)
+			return api.OnLoadResult{Contents: &text, ResolveDir: filepath.Dir(a.Path), Loader: loaderFor(a.Path)}, nil
+		})
+	},
+}
+
+var importMetaRef = regexp.MustCompile(`import\.meta\.(url|filename|dirname|dir)\b`)
+
+func rewriteImportMeta(src, file string) string {
+	lit := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	return importMetaRef.ReplaceAllStringFunc(src, func(m string) string {
+		switch strings.TrimPrefix(m, "import.meta.") {
+		case "url":
+			return lit(fileURL(file))
+		case "filename":
+			return lit(file)
+		default:
+			return lit(filepath.Dir(file))
+		}
+	})
+}
+
+// fileURL is Node's pathToFileURL for an absolute path.
+func fileURL(p string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+}
+
+func loaderFor(p string) api.Loader {
+	switch {
+	case strings.HasSuffix(p, ".tsx"):
+		return api.LoaderTSX
+	case strings.HasSuffix(p, ".ts"), strings.HasSuffix(p, ".mts"), strings.HasSuffix(p, ".cts"):
+		return api.LoaderTS
+	case strings.HasSuffix(p, ".jsx"):
+		return api.LoaderJSX
+	default:
+		return api.LoaderJS
+	}
+}
+
+// Compiler bundles extensions and caches the results.
+type Compiler struct {
+	// CacheDir holds cached bundles; empty disables the cache.
+	CacheDir string
+}
+
+// NewCompiler caches under <agentDir>/cache/extensions (no cache when
+// agentDir is empty).
+func NewCompiler(agentDir string) *Compiler {
+	if agentDir == "" {
+		return &Compiler{}
+	}
+	return &Compiler{CacheDir: filepath.Join(agentDir, "cache", "extensions")}
+}
+
+type cacheInput struct {
+	Path string `json:"path"`
+	Hash string `json:"hash"`
+}
+
+type cacheFile struct {
+	Inputs []cacheInput `json:"inputs"`
+	Code   string       `json:"code"`
+}
+
+func hashBytes(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func (c *Compiler) cachePath(entry string) string {
+	return filepath.Join(c.CacheDir, hashBytes([]byte(optionsFingerprint+"\x00"+entry))+".json")
+}
+
+// lookup returns the cached bundle when every input still has the hash it
+// had when the bundle was made.
+func (c *Compiler) lookup(entry string) (*Bundle, bool) {
+	if c.CacheDir == "" {
+		return nil, false
+	}
+	b, err := os.ReadFile(c.cachePath(entry))
+	if err != nil {
+		return nil, false
+	}
+	var cf cacheFile
+	if json.Unmarshal(b, &cf) != nil || len(cf.Inputs) == 0 {
+		return nil, false
+	}
+	inputs := make([]string, len(cf.Inputs))
+	for i, in := range cf.Inputs {
+		src, err := os.ReadFile(in.Path)
+		if err != nil || hashBytes(src) != in.Hash {
+			return nil, false
+		}
+		inputs[i] = in.Path
+	}
+	return &Bundle{Entry: entry, Code: cf.Code, Inputs: inputs, Cached: true}, true
+}
+
+// store writes the bundle atomically; a failure only costs a rebuild later.
+func (c *Compiler) store(b *Bundle) {
+	if c.CacheDir == "" {
+		return
+	}
+	cf := cacheFile{Code: b.Code}
+	for _, p := range b.Inputs {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return
+		}
+		cf.Inputs = append(cf.Inputs, cacheInput{Path: p, Hash: hashBytes(src)})
+	}
+	data, err := json.Marshal(cf)
+	if err != nil || os.MkdirAll(c.CacheDir, 0o700) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(c.CacheDir, ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), c.cachePath(b.Entry)) != nil {
+		_ = os.Remove(tmp.Name())
+	}
+}
+
+// Compile bundles one entry file, from the cache when it is current.
+func (c *Compiler) Compile(ctx context.Context, entry string) (*Bundle, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if b, ok := c.lookup(entry); ok {
+		return b, nil
+	}
+	if _, err := os.Stat(entry); err != nil {
+		return nil, &CompileError{File: entry, Missing: entry}
+	}
+	res := api.Build(api.BuildOptions{
+		EntryPoints:    []string{entry},
+		AbsWorkingDir:  filepath.Dir(entry),
+		Outfile:        entry + ".bundle.js",
+		Bundle:         true,
+		Write:          false,
+		Format:         api.FormatCommonJS,
+		Platform:       api.PlatformNode,
+		Target:         api.ESNext,
+		Supported:      supported,
+		Plugins:        []api.Plugin{hostPlugin, importMetaPlugin},
+		Sourcemap:      api.SourceMapInline,
+		SourcesContent: api.SourcesContentInclude,
+		KeepNames:      true,
+		Charset:        api.CharsetUTF8,
+		LegalComments:  api.LegalCommentsNone,
+		LogLevel:       api.LogLevelSilent,
+		Metafile:       true,
+	})
+	if len(res.Errors) > 0 {
+		return nil, compileError(entry, res.Errors[0])
+	}
+	var code string
+	for _, f := range res.OutputFiles {
+		if strings.HasSuffix(f.Path, ".js") {
+			code = string(f.Contents)
+		}
+	}
+	b := &Bundle{Entry: entry, Code: code, Inputs: metafileInputs(res.Metafile, filepath.Dir(entry))}
+	c.store(b)
+	return b, nil
+}
+
+var couldNotResolve = regexp.MustCompile(`^Could not resolve "([^"]+)"`)
+
+func compileError(entry string, m api.Message) *CompileError {
+	e := &CompileError{File: entry, Text: m.Text}
+	if m.Location != nil {
+		e.File = m.Location.File
+		if !filepath.IsAbs(e.File) {
+			e.File = filepath.Join(filepath.Dir(entry), e.File)
+		}
+		e.Line, e.Column = m.Location.Line, m.Location.Column
+	}
+	if sm := couldNotResolve.FindStringSubmatch(m.Text); sm != nil {
+		e.Missing = sm[1]
+	}
+	return e
+}
+
+// metafileInputs lists the bundled files (relative to the working dir in
+// esbuild's metafile) as absolute paths.
+func metafileInputs(meta, wd string) []string {
+	var m struct {
+		Inputs map[string]json.RawMessage `json:"inputs"`
+	}
+	if json.Unmarshal([]byte(meta), &m) != nil {
+		return nil
+	}
+	out := make([]string, 0, len(m.Inputs))
+	for p := range m.Inputs {
+		if strings.Contains(p, ":") && !filepath.IsAbs(p) {
+			continue // plugin namespaces, not files
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(wd, p)
+		}
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CompileResult pairs an entry with its bundle or error.
+type CompileResult struct {
+	Bundle *Bundle
+	Err    error
+}
+
+// CompileAll bundles the entries in parallel, at most GOMAXPROCS at a
+// time; results keep the entries' order.
+func (c *Compiler) CompileAll(ctx context.Context, entries []string) []CompileResult {
+	out := make([]CompileResult, len(entries))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, e := range entries {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			b, err := c.Compile(ctx, e)
+			out[i] = CompileResult{Bundle: b, Err: err}
+		}()
+	}
+	wg.Wait()
+	return out
+}

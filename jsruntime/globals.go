@@ -1,0 +1,170 @@
+package jsruntime
+
+import (
+	"embed"
+	"encoding/base64"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dop251/goja"
+)
+
+//go:embed hostjs/*.js
+var hostJS embed.FS
+
+var processStart = time.Now()
+
+// bytesOf reads the bytes of a string, ArrayBuffer, typed array, DataView
+// or Buffer. Strings are UTF-8 encoded.
+func bytesOf(vm *goja.Runtime, v goja.Value) []byte {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return nil
+	}
+	switch x := v.Export().(type) {
+	case string:
+		return []byte(x)
+	case goja.ArrayBuffer:
+		return x.Bytes()
+	case []byte:
+		return x
+	}
+	o := v.ToObject(vm)
+	if ab, ok := o.Get("buffer").Export().(goja.ArrayBuffer); ok {
+		off := int(o.Get("byteOffset").ToInteger())
+		n := int(o.Get("byteLength").ToInteger())
+		b := ab.Bytes()
+		if off+n <= len(b) {
+			return b[off : off+n]
+		}
+	}
+	return []byte(v.String())
+}
+
+// newUint8Array copies b into a fresh Uint8Array.
+func newUint8Array(vm *goja.Runtime, b []byte) goja.Value {
+	ab := vm.NewArrayBuffer(append([]byte(nil), b...))
+	ctor, _ := goja.AssertConstructor(vm.Get("Uint8Array"))
+	o, err := ctor(nil, vm.ToValue(ab))
+	if err != nil {
+		panic(err)
+	}
+	return o
+}
+
+// installGlobals defines the Go primitives (__go) and runs the JS prelude
+// that builds the Node/Web globals goja lacks on top of them.
+func (r *Runtime) installGlobals() error {
+	vm := r.vm
+	g := vm.GlobalObject()
+	r.loop.installTimers(vm)
+	prim := vm.NewObject()
+	set := func(name string, v any) { _ = prim.Set(name, v) }
+	set("write", func(s string) { _, _ = r.stderr.Write([]byte(s)) })
+	set("utf8Encode", func(s string) goja.Value { return newUint8Array(vm, []byte(s)) })
+	set("utf8Decode", func(v goja.Value, fatal bool) string {
+		b := bytesOf(vm, v)
+		if fatal && !utf8.Valid(b) {
+			panic(vm.NewTypeError("The encoded data was not valid for encoding utf-8"))
+		}
+		return strings.ToValidUTF8(string(b), "\uFFFD")
+	})
+	set("btoa", func(s string) string {
+		b := make([]byte, 0, len(s))
+		for _, c := range s {
+			if c > 0xff {
+				panic(vm.NewTypeError("Invalid character"))
+			}
+			b = append(b, byte(c))
+		}
+		return base64.StdEncoding.EncodeToString(b)
+	})
+	set("atob", func(s string) string {
+		s = strings.Map(func(c rune) rune {
+			if c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' {
+				return -1
+			}
+			return c
+		}, s)
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "="))
+		}
+		if err != nil {
+			panic(vm.NewTypeError("The string to be decoded is not correctly encoded."))
+		}
+		rs := make([]rune, len(b))
+		for i, c := range b {
+			rs[i] = rune(c)
+		}
+		return string(rs)
+	})
+	set("now", func() float64 { return float64(time.Since(processStart).Nanoseconds()) / 1e6 })
+	set("timeOrigin", float64(processStart.UnixNano())/1e6)
+	set("hrtime", func() int64 { return time.Since(processStart).Nanoseconds() })
+	set("cwd", func() string {
+		if r.opts.Cwd != "" {
+			return r.opts.Cwd
+		}
+		wd, _ := os.Getwd()
+		return wd
+	})
+	set("env", func() map[string]any {
+		m := map[string]any{}
+		for _, kv := range os.Environ() {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				m[k] = v
+			}
+		}
+		return m
+	})
+	set("exit", func(code int) {
+		// An extension must never end the host process; the attempt is
+		// reported and the calling script stops here.
+		panic(vm.NewGoError(fmt.Errorf("process.exit(%d) called by an extension; the host keeps running", code)))
+	})
+	argv := r.opts.Argv
+	if argv == nil {
+		argv = []string{"pi"}
+	}
+	args := make([]any, 0, len(argv)+1)
+	exe, _ := os.Executable()
+	args = append(args, exe)
+	for _, a := range argv[min(1, len(argv)):] {
+		args = append(args, a)
+	}
+	set("argv", vm.NewArray(args...))
+	set("platform", runtime.GOOS)
+	set("arch", nodeArch())
+	set("pid", os.Getpid())
+	set("fetch", r.fetch)
+	_ = g.Set("__go", prim)
+	_ = g.Set("require", r.requireFn)
+	_ = g.Set("global", g)
+	src, err := hostJS.ReadFile("hostjs/prelude.js")
+	if err != nil {
+		return err
+	}
+	prg, err := goja.Compile("node:internal/prelude", string(src), true)
+	if err != nil {
+		return err
+	}
+	if _, err := vm.RunProgram(prg); err != nil {
+		return err
+	}
+	return g.Delete("__go")
+}
+
+func nodeArch() string {
+	switch runtime.GOARCH {
+	case "amd64":
+		return "x64"
+	case "386":
+		return "ia32"
+	default:
+		return runtime.GOARCH
+	}
+}

@@ -1,0 +1,2 @@
+"use strict";
+module.exports = { setTimeout, setInterval, setImmediate, clearTimeout, clearInterval, clearImmediate, promises: require("timers/promises") };

@@ -1,0 +1,411 @@
+package jsruntime
+
+import (
+	"crypto/hmac"
+	"crypto/md5"
+	"crypto/rand"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"crypto/subtle"
+	"hash"
+	"net"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja_nodejs/buffer"
+	nodeurl "github.com/dop251/goja_nodejs/url"
+	"github.com/google/uuid"
+)
+
+// loadPath is Node's path module, POSIX flavour (path.posix is itself).
+func loadPath(r *Runtime) (goja.Value, error) {
+	vm := r.vm
+	o := vm.NewObject()
+	strs := func(args []goja.Value) []string {
+		out := make([]string, 0, len(args))
+		for _, a := range args {
+			out = append(out, a.String())
+		}
+		return out
+	}
+	_ = o.Set("sep", "/")
+	_ = o.Set("delimiter", ":")
+	_ = o.Set("join", func(c goja.FunctionCall) goja.Value {
+		return vm.ToValue(joinPaths(strs(c.Arguments)))
+	})
+	_ = o.Set("resolve", func(c goja.FunctionCall) goja.Value {
+		return vm.ToValue(r.resolvePaths(strs(c.Arguments)))
+	})
+	_ = o.Set("normalize", normalizePath)
+	_ = o.Set("isAbsolute", func(p string) bool { return strings.HasPrefix(p, "/") })
+	_ = o.Set("dirname", func(p string) string {
+		if p == "" {
+			return "."
+		}
+		p = strings.TrimRight(p, "/")
+		if p == "" {
+			return "/"
+		}
+		return path.Dir(p)
+	})
+	_ = o.Set("basename", func(p string, ext goja.Value) string {
+		p = strings.TrimRight(p, "/")
+		if p == "" {
+			return ""
+		}
+		b := path.Base(p)
+		if ext != nil && !goja.IsUndefined(ext) {
+			if e := ext.String(); e != b && strings.HasSuffix(b, e) {
+				b = strings.TrimSuffix(b, e)
+			}
+		}
+		return b
+	})
+	_ = o.Set("extname", extname)
+	_ = o.Set("relative", func(from, to string) string {
+		from, to = r.absPath(from), r.absPath(to)
+		rel, err := filepath.Rel(from, to)
+		if err != nil || rel == "." {
+			return ""
+		}
+		return rel
+	})
+	_ = o.Set("parse", func(p string) map[string]any {
+		root := ""
+		if strings.HasPrefix(p, "/") {
+			root = "/"
+		}
+		trimmed := strings.TrimRight(p, "/")
+		base := path.Base(trimmed)
+		if trimmed == "" {
+			base = ""
+		}
+		dir := ""
+		if i := strings.LastIndex(trimmed, "/"); i >= 0 {
+			dir = trimmed[:i]
+			if dir == "" {
+				dir = "/"
+			}
+		}
+		ext := extname(base)
+		return map[string]any{"root": root, "dir": dir, "base": base, "ext": ext, "name": strings.TrimSuffix(base, ext)}
+	})
+	_ = o.Set("format", func(obj *goja.Object) string {
+		get := func(k string) string {
+			v := obj.Get(k)
+			if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+				return ""
+			}
+			return v.String()
+		}
+		dir := get("dir")
+		if dir == "" {
+			dir = get("root")
+		}
+		base := get("base")
+		if base == "" {
+			base = get("name") + get("ext")
+		}
+		if dir == "" {
+			return base
+		}
+		if dir == get("root") {
+			return dir + base
+		}
+		return dir + "/" + base
+	})
+	_ = o.Set("toNamespacedPath", func(p string) string { return p })
+	_ = o.Set("posix", o)
+	_ = o.Set("win32", o)
+	return o, nil
+}
+
+func (r *Runtime) absPath(p string) string {
+	if !strings.HasPrefix(p, "/") {
+		p = r.cwd() + "/" + p
+	}
+	return path.Clean(p)
+}
+
+// normalizePath is path.normalize: Clean, but keeping a trailing slash and
+// "." for empty input, as Node does.
+func normalizePath(p string) string {
+	if p == "" {
+		return "."
+	}
+	trailing := strings.HasSuffix(p, "/")
+	c := path.Clean(p)
+	if trailing && c != "/" {
+		c += "/"
+	}
+	return c
+}
+
+func extname(p string) string {
+	b := path.Base(strings.TrimRight(p, "/"))
+	i := strings.LastIndex(b, ".")
+	if i <= 0 {
+		return ""
+	}
+	return b[i:]
+}
+
+func loadOS(r *Runtime) (goja.Value, error) {
+	vm := r.vm
+	o := vm.NewObject()
+	_ = o.Set("homedir", func() string {
+		if h := os.Getenv("HOME"); h != "" {
+			return h
+		}
+		h, _ := os.UserHomeDir()
+		return h
+	})
+	_ = o.Set("tmpdir", func() string { return strings.TrimRight(os.TempDir(), "/") })
+	_ = o.Set("platform", func() string { return runtime.GOOS })
+	_ = o.Set("type", func() string {
+		if runtime.GOOS == "darwin" {
+			return "Darwin"
+		}
+		return "Linux"
+	})
+	_ = o.Set("arch", func() string { return nodeArch() })
+	_ = o.Set("release", func() string { return "6.0.0" })
+	_ = o.Set("version", func() string { return "" })
+	_ = o.Set("machine", func() string { return runtime.GOARCH })
+	_ = o.Set("hostname", func() string { h, _ := os.Hostname(); return h })
+	_ = o.Set("EOL", "\n")
+	_ = o.Set("devNull", "/dev/null")
+	_ = o.Set("endianness", func() string { return "LE" })
+	_ = o.Set("uptime", func() float64 { return 0 })
+	_ = o.Set("loadavg", func() []float64 { return []float64{0, 0, 0} })
+	_ = o.Set("totalmem", func() int64 { return 8 << 30 })
+	_ = o.Set("freemem", func() int64 { return 4 << 30 })
+	_ = o.Set("availableParallelism", func() int { return runtime.NumCPU() })
+	_ = o.Set("cpus", func() []map[string]any {
+		out := make([]map[string]any, runtime.NumCPU())
+		for i := range out {
+			out[i] = map[string]any{"model": "cpu", "speed": 0, "times": map[string]any{"user": 0, "nice": 0, "sys": 0, "idle": 0, "irq": 0}}
+		}
+		return out
+	})
+	_ = o.Set("userInfo", func() map[string]any {
+		name := os.Getenv("USER")
+		home, _ := os.UserHomeDir()
+		return map[string]any{"username": name, "uid": os.Getuid(), "gid": os.Getgid(), "shell": os.Getenv("SHELL"), "homedir": home}
+	})
+	_ = o.Set("networkInterfaces", func() map[string]any {
+		out := map[string]any{}
+		ifs, _ := net.Interfaces()
+		for _, i := range ifs {
+			out[i.Name] = []any{}
+		}
+		return out
+	})
+	_ = o.Set("constants", map[string]any{"signals": map[string]any{"SIGINT": 2, "SIGTERM": 15, "SIGKILL": 9, "SIGHUP": 1}})
+	return o, nil
+}
+
+// loadCrypto covers hashing, HMAC, random values and UUIDs.
+func loadCrypto(r *Runtime) (goja.Value, error) {
+	vm := r.vm
+	o := vm.NewObject()
+	newHash := func(alg string) func() hash.Hash {
+		switch strings.ToLower(strings.ReplaceAll(alg, "-", "")) {
+		case "md5":
+			return md5.New
+		case "sha1":
+			return sha1.New
+		case "sha256":
+			return sha256.New
+		case "sha384":
+			return sha512.New384
+		case "sha512":
+			return sha512.New
+		}
+		return nil
+	}
+	hashObject := func(h hash.Hash) *goja.Object {
+		ho := vm.NewObject()
+		_ = ho.Set("update", func(data goja.Value, enc goja.Value) *goja.Object {
+			if s, ok := data.Export().(string); ok && enc != nil && !goja.IsUndefined(enc) {
+				h.Write(buffer.DecodeBytes(vm, vm.ToValue(s), enc))
+			} else {
+				h.Write(bytesOf(vm, data))
+			}
+			return ho
+		})
+		_ = ho.Set("digest", func(enc goja.Value) goja.Value {
+			sum := h.Sum(nil)
+			if enc == nil || goja.IsUndefined(enc) {
+				return buffer.WrapBytes(vm, sum)
+			}
+			return buffer.EncodeBytes(vm, sum, enc)
+		})
+		_ = ho.Set("copy", func() goja.Value { return goja.Undefined() })
+		return ho
+	}
+	_ = o.Set("createHash", func(alg string) *goja.Object {
+		f := newHash(alg)
+		if f == nil {
+			panic(vm.NewTypeError("Digest method not supported"))
+		}
+		return hashObject(f())
+	})
+	_ = o.Set("createHmac", func(alg string, key goja.Value) *goja.Object {
+		f := newHash(alg)
+		if f == nil {
+			panic(vm.NewTypeError("Invalid digest: " + alg))
+		}
+		return hashObject(hmac.New(f, bytesOf(vm, key)))
+	})
+	_ = o.Set("randomBytes", func(n int, cb goja.Value) goja.Value {
+		b := make([]byte, n)
+		_, _ = rand.Read(b)
+		buf := buffer.WrapBytes(vm, b)
+		if f, ok := goja.AssertFunction(cb); ok {
+			done := r.loop.Reserve()
+			done(func(*goja.Runtime) { _, _ = f(goja.Undefined(), goja.Null(), buf) })
+			return goja.Undefined()
+		}
+		return buf
+	})
+	_ = o.Set("randomUUID", func() string { return uuid.NewString() })
+	_ = o.Set("randomInt", func(a, b goja.Value) int64 {
+		lo, hi := int64(0), a.ToInteger()
+		if b != nil && !goja.IsUndefined(b) {
+			if _, isFn := goja.AssertFunction(b); !isFn {
+				lo, hi = a.ToInteger(), b.ToInteger()
+			}
+		}
+		var x [8]byte
+		_, _ = rand.Read(x[:])
+		n := uint64(0)
+		for _, c := range x {
+			n = n<<8 | uint64(c)
+		}
+		if hi <= lo {
+			return lo
+		}
+		return lo + int64(n%uint64(hi-lo))
+	})
+	_ = o.Set("timingSafeEqual", func(a, b goja.Value) bool {
+		x, y := bytesOf(vm, a), bytesOf(vm, b)
+		if len(x) != len(y) {
+			panic(vm.NewTypeError("Input buffers must have the same byte length"))
+		}
+		return subtle.ConstantTimeCompare(x, y) == 1
+	})
+	_ = o.Set("getHashes", func() []string { return []string{"md5", "sha1", "sha256", "sha384", "sha512"} })
+	_ = o.Set("webcrypto", vm.Get("crypto"))
+	return o, nil
+}
+
+// fileURLToPath decodes a file: URL; anything else is returned unchanged.
+func fileURLToPath(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme != "file" {
+		return s
+	}
+	return u.Path
+}
+
+// loadURL wraps goja_nodejs's URL (WHATWG parsing) and fixes its relative
+// resolution against file: bases, which extensions use with import.meta.url.
+func loadURL(r *Runtime) (goja.Value, error) {
+	vm := r.vm
+	base := r.nativeModule(nodeurl.Require).ToObject(vm)
+	o := vm.NewObject()
+	for _, k := range base.Keys() {
+		_ = o.Set(k, base.Get(k))
+	}
+	_ = o.Set("__resolve", func(ref, b string) string {
+		bu, err := url.Parse(b)
+		if err != nil {
+			return ref
+		}
+		ru, err := url.Parse(ref)
+		if err != nil {
+			return ref
+		}
+		return bu.ResolveReference(ru).String()
+	})
+	_ = o.Set("fileURLToPath", func(v goja.Value) string {
+		s := v.String()
+		if obj, ok := v.(*goja.Object); ok {
+			if h := obj.Get("href"); h != nil && !goja.IsUndefined(h) {
+				s = h.String()
+			}
+		}
+		if !strings.HasPrefix(s, "file:") {
+			panic(r.nodeError("ERR_INVALID_URL_SCHEME", "The URL must be of scheme file"))
+		}
+		return fileURLToPath(s)
+	})
+	patch, err := vm.RunString(urlPatch)
+	if err != nil {
+		return nil, err
+	}
+	fn, _ := goja.AssertFunction(patch)
+	if _, err := fn(goja.Undefined(), o); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// urlPatch subclasses URL with the file: fix and adds the url helpers.
+const urlPatch = `(function(m){
+		const Base = m.URL;
+		class URL extends Base {
+			constructor(input, base) {
+				input = String(input);
+				if (base !== undefined) {
+					const b = String(base && base.href !== undefined ? base.href : base);
+					if (b.startsWith("file:") && !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(input)) { input = m.__resolve(input, b); base = undefined; }
+				}
+				if (base === undefined) super(input); else super(input, base);
+			}
+			static canParse(u, b) { try { new URL(u, b); return true; } catch { return false; } }
+			static parse(u, b) { try { return new URL(u, b); } catch { return null; } }
+		}
+		m.URL = URL;
+		m.pathToFileURL = (p) => new URL("file://" + encodeURI(require("path").resolve(String(p))).replace(/[?#]/g, encodeURIComponent));
+		m.format = (u) => typeof u === "string" ? u : u.href !== undefined ? u.href : (u.protocol ? u.protocol + "//" : "") + (u.host || u.hostname || "") + (u.pathname || "") + (u.search || "") + (u.hash || "");
+		m.parse = (s) => { try { const u = new URL(s); return { protocol: u.protocol, host: u.host, hostname: u.hostname, port: u.port || null, pathname: u.pathname, path: u.pathname + u.search, search: u.search || null, query: u.search ? u.search.slice(1) : null, hash: u.hash || null, href: u.href, auth: u.username ? u.username + (u.password ? ":" + u.password : "") : null }; } catch { return { href: s, pathname: s, path: s }; } };
+		m.resolve = (from, to) => new URL(to, new URL(from, "resolve://")).href.replace(/^resolve:\/\//, "");
+	})`
+
+func joinPaths(parts []string) string {
+	var nonEmpty []string
+	for _, p := range parts {
+		if p != "" {
+			nonEmpty = append(nonEmpty, p)
+		}
+	}
+	if len(nonEmpty) == 0 {
+		return "."
+	}
+	return normalizePath(strings.Join(nonEmpty, "/"))
+}
+
+func (r *Runtime) resolvePaths(parts []string) string {
+	res := ""
+	for i := len(parts) - 1; i >= 0; i-- {
+		if parts[i] == "" {
+			continue
+		}
+		res = parts[i] + "/" + res
+		if strings.HasPrefix(parts[i], "/") {
+			break
+		}
+	}
+	if !strings.HasPrefix(res, "/") {
+		res = r.cwd() + "/" + res
+	}
+	return path.Clean(res)
+}
