@@ -26,11 +26,12 @@ var Value = require("typebox/value").Value;
 var Compile = require("typebox/compile").Compile;
 var ai = require("@earendil-works/pi-ai");
 var pca = require("@earendil-works/pi-coding-agent");
+var tui = require("@earendil-works/pi-tui");
 var S1 = Type.Object({ a: Type.String({ minLength: 2 }), b: Type.Optional(Type.Integer({ minimum: 1 })), c: Type.Array(Type.Union([Type.Literal("x"), Type.Literal("y")])) });
 function runCase(expr) {
   try {
-    var fn = new Function("Type", "Value", "Compile", "ai", "pca", "S1", "return (" + expr + ");");
-    var value = fn(Type, Value, Compile, ai, pca, S1);
+    var fn = new Function("Type", "Value", "Compile", "ai", "pca", "tui", "S1", "return (" + expr + ");");
+    var value = fn(Type, Value, Compile, ai, pca, tui, S1);
     var out = { json: JSON.stringify(value) };
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
       if (value["~kind"] !== undefined) out.kind = value["~kind"];
@@ -74,8 +75,6 @@ func TestReferenceCases(t *testing.T) {
 			if _, err := v.rt.RunString(runner); err != nil {
 				t.Fatal(err)
 			}
-			run, _ := v.rt.Get("runCase").Export().(func(string) string)
-			_ = run
 			names := make([]string, 0, len(cases[group]))
 			for n := range cases[group] {
 				names = append(names, n)

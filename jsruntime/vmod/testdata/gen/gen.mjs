@@ -14,14 +14,15 @@ const { Value } = await import(base + "typebox/build/value/index.mjs");
 const { Compile } = await import(base + "typebox/build/compile/index.mjs");
 const ai = await import(base + "@earendil-works/pi-coding-agent/dist/core/extensions/pi-ai-extension-view.js");
 const pca = await import(base + "@earendil-works/pi-coding-agent/dist/index.js");
+const tui = await import(base + "@earendil-works/pi-tui/dist/index.js");
 
 const cases = JSON.parse(readFileSync(new URL("./cases.json", import.meta.url), "utf8"));
 const S1 = Type.Object({ a: Type.String({ minLength: 2 }), b: Type.Optional(Type.Integer({ minimum: 1 })), c: Type.Array(Type.Union([Type.Literal("x"), Type.Literal("y")])) });
 
 function run(expr) {
   try {
-    const fn = new Function("Type", "Value", "Compile", "ai", "pca", "S1", "return (" + expr + ");");
-    const value = fn(Type, Value, Compile, ai, pca, S1);
+    const fn = new Function("Type", "Value", "Compile", "ai", "pca", "tui", "S1", "return (" + expr + ");");
+    const value = fn(Type, Value, Compile, ai, pca, tui, S1);
     const out = { json: JSON.stringify(value) };
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
       if (value["~kind"] !== undefined) out.kind = value["~kind"];
