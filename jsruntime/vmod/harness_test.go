@@ -1,17 +1,11 @@
 package vmod
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/dop251/goja"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/golden from the current output")
 
 // vm is a bare goja runtime with a require that resolves only host modules
 // from Sources, the way the real runtime evaluates them.
@@ -74,41 +68,4 @@ func (v *vm) eval(t *testing.T, src string) string {
 		t.Fatalf("eval %q: %v", src, err)
 	}
 	return val.String()
-}
-
-// golden compares got with testdata/golden/<name>, rewriting it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden: %v", err)
-	}
-	if string(want) != string(got) {
-		t.Errorf("%s mismatch\n got: %s\nwant: %s", name, got, want)
-	}
-}
-
-// readCases loads a JSON object of name -> value written by the node
-// generator under testdata/gen.
-func readCases(t *testing.T, file string) map[string]json.RawMessage {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "reference", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out map[string]json.RawMessage
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
