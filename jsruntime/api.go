@@ -145,3 +145,30 @@ func detectConflicts(exts []*Extension) []LoadError {
 	}
 	return out
 }
+
+// installHostDefaults fills the __host object with what the vmod sources
+// can use before the API layer exists: the agent dir, and built-in tool
+// factories that build inert tool definitions, so extensions calling
+// createReadTool(cwd) at load time keep loading. Host.Setup replaces them
+// with the Go-backed versions.
+func (r *Runtime) installHostDefaults() {
+	vm := r.vm
+	agentDir := r.opts.AgentDir
+	if agentDir != "" {
+		_ = r.host.Set("getAgentDir", func() string { return agentDir })
+	}
+	_ = r.host.Set("createTool", func(name, cwd string, _ goja.Value, _ bool) goja.Value {
+		def := vm.NewObject()
+		_ = def.Set("name", name)
+		_ = def.Set("label", name)
+		_ = def.Set("description", "built-in "+name+" tool")
+		params, _ := vm.RunString(`({ type: "object", properties: {} })`)
+		_ = def.Set("parameters", params)
+		_ = def.Set("execute", func() goja.Value {
+			p, _, reject := vm.NewPromise()
+			_ = reject(vm.NewGoError(fmt.Errorf("built-in tool %q (cwd %s) is not wired to this runtime yet", name, cwd)))
+			return vm.ToValue(p)
+		})
+		return def
+	})
+}

@@ -72,6 +72,11 @@ func buildModuleMap(virtual map[string]string) map[string]moduleDef {
 	for name, src := range virtual {
 		m[name] = moduleDef{load: virtualLoader(name, src)}
 	}
+	for name, target := range virtualAliases() {
+		if _, ok := m[name]; !ok {
+			m[name] = moduleDef{alias: target}
+		}
+	}
 	for _, name := range piPackages {
 		legacy := "@mariozechner/" + strings.TrimPrefix(name, "@earendil-works/")
 		if _, ok := m[legacy]; !ok {
@@ -82,7 +87,9 @@ func buildModuleMap(virtual map[string]string) map[string]moduleDef {
 	m["pi:internal/fetch"] = moduleDef{load: hostJSModule("pi:internal/fetch")}
 	m["pi:internal/intl"] = moduleDef{load: hostJSModule("pi:internal/intl")}
 	for _, sub := range []string{"", "/value", "/compile"} {
-		m["@sinclair/typebox"+sub] = moduleDef{alias: "typebox" + sub}
+		if _, ok := m["@sinclair/typebox"+sub]; !ok {
+			m["@sinclair/typebox"+sub] = moduleDef{alias: "typebox" + sub}
+		}
 	}
 	return m
 }

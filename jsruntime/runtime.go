@@ -131,6 +131,7 @@ func New(opts LoadOptions) (*Runtime, error) {
 		if err := r.installGlobals(); err != nil {
 			return err
 		}
+		r.installHostDefaults()
 		if opts.Host.Setup != nil {
 			return opts.Host.Setup(r)
 		}

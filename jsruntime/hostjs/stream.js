@@ -35,7 +35,18 @@ class Readable extends Stream {
       [Symbol.asyncIterator]() { return this; },
     };
   }
-  static from(iterable) { const r = new Readable(); queueMicrotask(async () => { try { for await (const c of iterable) r.push(c); r.push(null); } catch (e) { r.destroy(e); } }); return r; }
+  // No for-await here: goja lacks async iteration, and host JS is not lowered by esbuild.
+  static from(iterable) {
+    const r = new Readable();
+    queueMicrotask(async () => {
+      try {
+        if (typeof iterable === "string" || !iterable[Symbol.asyncIterator]) { for (const c of typeof iterable === "string" ? [iterable] : iterable) r.push(await c); }
+        else { const it = iterable[Symbol.asyncIterator](); for (;;) { const n = await it.next(); if (n.done) break; r.push(n.value); } }
+        r.push(null);
+      } catch (e) { r.destroy(e); }
+    });
+    return r;
+  }
 }
 class Writable extends Stream {
   constructor(opts) { super(); this.writable = true; this.writableEnded = false; this.destroyed = false; this._writeFn = opts && opts.write; this._finalFn = opts && opts.final; }
