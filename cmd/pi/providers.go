@@ -5,6 +5,7 @@ import (
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm/anthropic"
+	"github.com/pi-go/pi/engine/llm/openai"
 	"github.com/pi-go/pi/engine/llm/openairesponses"
 )
 
@@ -13,6 +14,8 @@ func providerFor(api string) (engine.Provider, error) {
 	switch api {
 	case engine.APIAnthropicMessages:
 		return anthropic.New(), nil
+	case engine.APIOpenAICompletions:
+		return openai.New(), nil
 	case engine.APIOpenAIResponses:
 		return openairesponses.New(), nil
 	}
