@@ -34,6 +34,8 @@ type task struct {
 	fn    func(*goja.Runtime)
 	owner string // extension the work belongs to, for error reports
 	event string
+	// trusted marks host setup work that the watchdog must not interrupt.
+	trusted bool
 }
 
 // Loop owns a goja runtime. Only the loop goroutine touches the runtime;
@@ -137,8 +139,12 @@ func (l *Loop) Reserve() func(func(*goja.Runtime)) {
 // Do runs fn on the loop and waits for it. It must not be called from the
 // loop goroutine itself (that would deadlock).
 func (l *Loop) Do(ctx context.Context, fn func(*goja.Runtime) error) error {
+	return l.do(ctx, fn, false)
+}
+
+func (l *Loop) do(ctx context.Context, fn func(*goja.Runtime) error, trusted bool) error {
 	errc := make(chan error, 1)
-	if !l.enqueue(task{fn: func(vm *goja.Runtime) { errc <- fn(vm) }}) {
+	if !l.enqueue(task{fn: func(vm *goja.Runtime) { errc <- fn(vm) }, trusted: trusted}) {
 		return errors.New("jsruntime: loop is closed")
 	}
 	select {
@@ -231,15 +237,20 @@ func (l *Loop) exec(t task) {
 	l.wdGen++
 	gen := l.wdGen
 	l.wdMu.Unlock()
-	wd := time.AfterFunc(l.watchdog, func() {
-		l.wdMu.Lock()
-		defer l.wdMu.Unlock()
-		if l.wdGen == gen {
-			l.vm.Interrupt(&WatchdogError{Limit: l.watchdog})
-		}
-	})
+	var wd *time.Timer
+	if !t.trusted {
+		wd = time.AfterFunc(l.watchdog, func() {
+			l.wdMu.Lock()
+			defer l.wdMu.Unlock()
+			if l.wdGen == gen {
+				l.vm.Interrupt(&WatchdogError{Limit: l.watchdog})
+			}
+		})
+	}
 	err := l.call(t.fn)
-	wd.Stop()
+	if wd != nil {
+		wd.Stop()
+	}
 	l.wdMu.Lock()
 	l.wdGen++
 	l.wdMu.Unlock()

@@ -123,7 +123,7 @@ func New(opts LoadOptions) (*Runtime, error) {
 	vm.SetFieldNameMapper(goja.UncapFieldNameMapper())
 	r.vm = vm
 	r.loop = newLoop(vm, opts.Watchdog, onError)
-	err := r.loop.Do(context.Background(), func(vm *goja.Runtime) error {
+	err := r.loop.do(context.Background(), func(vm *goja.Runtime) error {
 		r.host = vm.NewObject()
 		r.requireFn = vm.ToValue(func(name string) goja.Value { return r.require(name) }).ToObject(vm)
 		_ = r.requireFn.Set("resolve", func(name string) string { return name })
@@ -136,7 +136,7 @@ func New(opts LoadOptions) (*Runtime, error) {
 			return opts.Host.Setup(r)
 		}
 		return nil
-	})
+	}, true)
 	if err != nil {
 		r.loop.Close()
 		return nil, fmt.Errorf("jsruntime: setting up the runtime: %w", err)

@@ -195,7 +195,15 @@
   };
   def("console", console);
 
-  def("Buffer", require("buffer").Buffer);
+  const B = require("buffer").Buffer;
+  // goja_nodejs's Buffer lacks some statics extensions use.
+  if (!B.isBuffer) B.isBuffer = (b) => b instanceof B;
+  if (!B.byteLength) B.byteLength = (s, enc) => typeof s === "string" ? B.from(s, enc).length : s.byteLength;
+  if (!B.isEncoding) B.isEncoding = (e) => ["utf8", "utf-8", "hex", "base64", "base64url", "ascii", "latin1", "binary", "ucs2", "utf16le"].includes(String(e).toLowerCase());
+  if (!B.allocUnsafe) B.allocUnsafe = (n) => B.alloc(n);
+  if (!B.allocUnsafeSlow) B.allocUnsafeSlow = (n) => B.alloc(n);
+  if (!B.compare) B.compare = (a, b) => { const n = Math.min(a.length, b.length); for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1; return a.length === b.length ? 0 : a.length < b.length ? -1 : 1; };
+  def("Buffer", B);
   const url = require("url");
   def("URL", url.URL);
   def("URLSearchParams", url.URLSearchParams);
