@@ -1,10 +1,81 @@
 package main
 
-import "github.com/pi-go/pi/engine"
+import (
+	"os"
 
-// tools builds the active tool set from the selection flags.
+	"github.com/pi-go/pi/builtins"
+	"github.com/pi-go/pi/engine"
+)
+
+// tools builds the active tool set from the selection flags and the
+// defaultTools setting. Names that match no tool are ignored, as the
+// reference ignores unknown names in an allowlist.
 func (app *App) tools() ([]engine.Tool, error) {
 	defaults, _ := app.settings.DefaultTools()
-	names := SelectTools(ToolSelectionInput{Args: app.args, SettingDefaults: defaults, Available: allToolNames()})
-	return toolsByName(app.cwd, names)
+	names := SelectTools(ToolSelectionInput{Args: app.args, SettingDefaults: defaults, Available: builtins.AllNames})
+	var out []engine.Tool
+	for _, name := range names {
+		if t := app.builtin(name); t != nil {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// builtin constructs one built-in tool with the session's options.
+func (app *App) builtin(name string) engine.Tool {
+	switch name {
+	case "bash":
+		return builtins.NewBashWithOptions(app.cwd, builtins.BashOptions{
+			Shell:      builtins.ShellConfig{ShellPath: app.settings.ShellPath(), CommandPrefix: app.settings.ShellCommandPrefix()},
+			SessionEnv: app.sessionEnv,
+		})
+	case "read":
+		return builtins.NewReadWithOptions(app.cwd, builtins.ReadOptions{
+			NoAutoResize: !app.settings.ImagesAutoResize(),
+			ModelSupportsImages: func() (string, bool) {
+				app.mu.Lock()
+				s := app.sess
+				app.mu.Unlock()
+				if s == nil || s.Model() == nil {
+					return "", true
+				}
+				m := s.Model()
+				return m.ID, m.SupportsImages()
+			},
+		})
+	}
+	t, ok := builtins.New(name, app.cwd)
+	if !ok {
+		return nil
+	}
+	return t
+}
+
+// sessionEnv is the PI_* environment of bash-tool commands.
+func (app *App) sessionEnv() map[string]string {
+	app.mu.Lock()
+	s := app.sess
+	app.mu.Unlock()
+	env := map[string]string{}
+	if app.store != nil {
+		env["PI_SESSION_ID"] = app.store.Header().ID
+		if p := app.store.Path(); p != "" {
+			env["PI_SESSION_FILE"] = p
+		}
+	}
+	if s != nil {
+		if m := s.Model(); m != nil {
+			env["PI_PROVIDER"] = m.Provider
+			env["PI_MODEL"] = m.ID
+		}
+		env["PI_REASONING_LEVEL"] = string(s.ThinkingLevel())
+	}
+	return env
+}
+
+func init() {
+	// Child processes can tell they run under pi.
+	_ = os.Setenv("AI_AGENT", "pi")
+	_ = os.Setenv("PI_CODING_AGENT", "true")
 }
