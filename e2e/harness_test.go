@@ -234,7 +234,7 @@ type normalizer struct {
 func normalizeTranscript(t *testing.T, root, out string) string {
 	t.Helper()
 	n := &normalizer{root: root, ids: map[string]string{}}
-	var b strings.Builder
+	var lines []string
 	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		dec := json.NewDecoder(strings.NewReader(line))
 		dec.UseNumber()
@@ -242,7 +242,17 @@ func normalizeTranscript(t *testing.T, root, out string) string {
 		if err != nil {
 			t.Fatalf("bad line %q: %v", line, err)
 		}
-		b.WriteString(n.encode("", v))
+		lines = append(lines, n.encode("", v))
+	}
+	// How a tool's output is split into partial results depends on pipe
+	// reads, so only the last of consecutive updates is kept.
+	const upd = `{"type":"tool_execution_update"`
+	var b strings.Builder
+	for i, l := range lines {
+		if strings.HasPrefix(l, upd) && i+1 < len(lines) && strings.HasPrefix(lines[i+1], upd) {
+			continue
+		}
+		b.WriteString(l)
 		b.WriteByte('\n')
 	}
 	return b.String()
