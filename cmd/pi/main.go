@@ -89,8 +89,9 @@ func run(argv []string) int {
 		return 1
 	}
 	if mode == ModeRPC {
-		fmt.Fprintln(stderr, "Error: --mode rpc is not available in this build yet")
-		return 1
+		code := make(chan int, 1)
+		go func() { code <- runRPC(ctx, app, os.Stdin, rpc.NewWriter(stdout)) }()
+		return waitWithSignals(code, app)
 	}
 
 	stdin := ""

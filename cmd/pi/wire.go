@@ -211,6 +211,13 @@ func (app *App) applyRuntimeSettings(rs *engine.RuntimeSettings) {
 	rs.AutoCompaction = s.Compaction().Enabled
 }
 
+// session returns the engine session once Runner has built it.
+func (app *App) session() *engine.Session {
+	app.mu.Lock()
+	defer app.mu.Unlock()
+	return app.sess
+}
+
 // Abort stops the current run, if any (SIGINT).
 func (app *App) Abort() {
 	app.mu.Lock()
