@@ -86,7 +86,8 @@ bench_rpc() {
 
 # bench_print NAME CMD: median ms of a print-mode prompt with one tool call.
 bench_print() {
-  local name="$1" cmd="$2" home times=() script="$WORK/script-$name.json"
+  local name="$1" cmd="$2" home times=()
+  local script="$WORK/script-$name.json"
   python3 - "$RUNS" >"$script" <<'PY'
 import json, sys
 n = int(sys.argv[1])
