@@ -148,7 +148,7 @@ func (r *Runtime) installGlobals() error {
 	if err != nil {
 		return err
 	}
-	prg, err := goja.Compile("node:internal/prelude", string(src), true)
+	prg, err := compileCached("node:internal/prelude", string(src), true)
 	if err != nil {
 		return err
 	}

@@ -115,6 +115,7 @@ func (l *Loop) enqueue(t task) bool {
 // function must be called exactly once, from any goroutine, with the code
 // that settles the work on the loop; until then the loop is not idle. The
 // extension that was running when Reserve was called owns the callback.
+// Reserve itself is called on the loop goroutine, by host functions.
 func (l *Loop) Reserve() func(func(*goja.Runtime)) {
 	l.mu.Lock()
 	l.pending++
@@ -144,7 +145,18 @@ func (l *Loop) Do(ctx context.Context, fn func(*goja.Runtime) error) error {
 
 func (l *Loop) do(ctx context.Context, fn func(*goja.Runtime) error, trusted bool) error {
 	errc := make(chan error, 1)
-	if !l.enqueue(task{fn: func(vm *goja.Runtime) { errc <- fn(vm) }, trusted: trusted}) {
+	run := func(vm *goja.Runtime) {
+		var err error
+		defer func() {
+			// A panic must still answer the waiting caller.
+			if r := recover(); r != nil {
+				err = panicError(r)
+			}
+			errc <- err
+		}()
+		err = fn(vm)
+	}
+	if !l.enqueue(task{fn: run, trusted: trusted}) {
 		return errors.New("jsruntime: loop is closed")
 	}
 	select {

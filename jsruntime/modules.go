@@ -143,24 +143,24 @@ func (r *Runtime) nodeError(code, msg string) *goja.Object {
 // (function(exports, require, module, __host){…}).
 func virtualLoader(name, src string) moduleLoader {
 	return func(r *Runtime) (goja.Value, error) {
-		return r.evalCommonJS("host:"+name, "(function(exports, require, module, __host){"+src+"\n})", r.host)
+		return r.evalCommonJS("host:"+name, wrapModule(src), r.host)
 	}
 }
 
 // hostJSModule evaluates one of our own JS modules from hostjs/.
 func hostJSModule(name string) moduleLoader {
 	return func(r *Runtime) (goja.Value, error) {
-		src, err := hostJS.ReadFile("hostjs/" + strings.NewReplacer("/", "_", ":", "_").Replace(name) + ".js")
+		src, err := hostJS.ReadFile("hostjs/" + hostJSFile(name) + ".js")
 		if err != nil {
 			return nil, fmt.Errorf("host module %s: %w", name, err)
 		}
-		return r.evalCommonJS("node:"+name, "(function(exports, require, module, __host){"+string(src)+"\n})", r.host)
+		return r.evalCommonJS("node:"+name, wrapModule(string(src)), r.host)
 	}
 }
 
 // evalCommonJS runs a wrapped CommonJS source and returns module.exports.
 func (r *Runtime) evalCommonJS(file, wrapped string, host *goja.Object) (goja.Value, error) {
-	prg, err := goja.Compile(file, wrapped, false)
+	prg, err := compileCached(file, wrapped, false)
 	if err != nil {
 		return nil, err
 	}
@@ -205,3 +205,8 @@ func (r *Runtime) nativeModule(load func(*goja.Runtime, *goja.Object)) goja.Valu
 	load(r.vm, module)
 	return module.Get("exports")
 }
+
+// hostJSFile and hostModuleName map module names to hostjs/ file names
+// ("timers/promises" ↔ "timers_promises", "pi:internal/fetch" ↔
+// "pi_internal_fetch").
+func hostJSFile(name string) string { return strings.NewReplacer("/", "_", ":", "_").Replace(name) }

@@ -25,19 +25,28 @@ type spawnOpts struct {
 
 func (r *Runtime) parseSpawnOpts(v goja.Value) spawnOpts {
 	o := spawnOpts{cwd: r.cwd()}
+	// Children inherit process.env as the extension sees it (it may have
+	// changed it), unless options.env is given.
+	envObj, _ := r.vm.Get("process").ToObject(r.vm).Get("env").(*goja.Object)
 	obj, ok := v.(*goja.Object)
-	if !ok {
-		return o
+	if ok {
+		if c := obj.Get("cwd"); c != nil && !goja.IsUndefined(c) && !goja.IsNull(c) {
+			o.cwd = r.pathArg(c)
+		}
+		if e, ok := obj.Get("env").(*goja.Object); ok {
+			envObj = e
+		}
 	}
-	if c := obj.Get("cwd"); c != nil && !goja.IsUndefined(c) && !goja.IsNull(c) {
-		o.cwd = r.pathArg(c)
-	}
-	if e, ok := obj.Get("env").(*goja.Object); ok {
-		for _, k := range e.Keys() {
-			if val := e.Get(k); val != nil && !goja.IsUndefined(val) {
+	if envObj != nil {
+		o.env = []string{}
+		for _, k := range envObj.Keys() {
+			if val := envObj.Get(k); val != nil && !goja.IsUndefined(val) {
 				o.env = append(o.env, k+"="+val.String())
 			}
 		}
+	}
+	if !ok {
+		return o
 	}
 	if in := obj.Get("input"); in != nil && !goja.IsUndefined(in) && !goja.IsNull(in) {
 		o.input = bytesOf(r.vm, in)

@@ -155,15 +155,34 @@ func Load(ctx context.Context, opts LoadOptions) (*Runtime, []LoadError, error) 
 		sources = append(sources, Source{Path: resolveFrom(opts.Cwd, p), Scope: ScopeCLI, Source: SourceCLI})
 	}
 	sources = append(sources, opts.Sources...)
-	r, err := New(opts)
-	if err != nil {
-		return nil, nil, err
+	virtual := opts.VirtualSources
+	if virtual == nil {
+		virtual = defaultVirtualSources()
 	}
+	warm := newPrewarmer(virtual)
+	warm.prelude()
+	warm.modules([]string{"events", "util", "stream", "timers/promises", "pi:internal/fetch", "pi:internal/intl"}, func(s string) string { return s })
 	entries := make([]string, len(sources))
 	for i, s := range sources {
 		entries[i] = s.Path
 	}
-	compiled := NewCompiler(opts.AgentDir).CompileAll(ctx, entries)
+	// Bundling runs while the runtime is set up on the loop goroutine.
+	bundled := make(chan []CompileResult, 1)
+	go func() { bundled <- NewCompiler(opts.AgentDir).CompileAll(ctx, entries) }()
+	r, err := New(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	compiled := <-bundled
+	var hostMods []string
+	for _, c := range compiled {
+		if c.Bundle != nil {
+			for _, m := range requireCall.FindAllStringSubmatch(c.Bundle.Code, -1) {
+				hostMods = append(hostMods, m[1])
+			}
+		}
+	}
+	warm.modules(hostMods, func(name string) string { c, _, _ := r.canonical(name); return c })
 	var loadErrs []LoadError
 	for i, s := range sources {
 		if err := ctx.Err(); err != nil {
@@ -199,8 +218,8 @@ func (r *Runtime) evaluate(ctx context.Context, s Source, b *Bundle) (*Extension
 	fail := func(msg string, err error) *LoadError {
 		return &LoadError{Path: s.Path, Message: msg, Err: err}
 	}
-	var invalid bool
-	err := r.loop.Do(ctx, func(vm *goja.Runtime) error {
+	var invalid bool // written on the loop, read after Do returns
+	err := r.loop.Do(context.WithoutCancel(ctx), func(vm *goja.Runtime) error {
 		r.loop.owner, r.loop.event = s.Path, "load"
 		factory, err := r.runBundle(s.Path, b.Code)
 		if err != nil {
@@ -263,7 +282,7 @@ func (r *Runtime) awaitPromise(p *goja.Promise, settle func(error)) {
 // when there is no default-export function.
 func (r *Runtime) runBundle(path, code string) (goja.Callable, error) {
 	wrapped := "(function(exports, require, module, __filename, __dirname){" + code + "\n})"
-	prg, err := goja.Compile(path, wrapped, false)
+	prg, err := compileCached(path, wrapped, false)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,93 @@
+package jsruntime
+
+import (
+	"crypto/sha256"
+	"regexp"
+	"sync"
+
+	"github.com/dop251/goja"
+)
+
+// programCache holds compiled programs process-wide. A *goja.Program is
+// immutable and may run in any runtime, so host modules, the prelude and
+// extension bundles are parsed once per process, not once per runtime
+// (a /reload or a second session reuses them).
+var programCache sync.Map // [32]byte → *programEntry
+
+// programEntry lets concurrent callers share one compilation.
+type programEntry struct {
+	once sync.Once
+	p    *goja.Program
+	err  error
+}
+
+// compileCached compiles src under name, reusing an earlier (or running)
+// compilation of the same name and source.
+func compileCached(name, src string, strict bool) (*goja.Program, error) {
+	key := sha256.Sum256([]byte(name + "\x00" + src))
+	v, _ := programCache.LoadOrStore(key, &programEntry{})
+	e := v.(*programEntry)
+	e.once.Do(func() { e.p, e.err = goja.Compile(name, src, strict) })
+	return e.p, e.err
+}
+
+// wrapModule is the CommonJS wrapper host modules are evaluated in.
+func wrapModule(src string) string {
+	return "(function(exports, require, module, __host){" + src + "\n})"
+}
+
+var requireCall = regexp.MustCompile(`require\("([^"]+)"\)`)
+
+// prewarmer compiles host modules in the background so that parsing them
+// overlaps with bundling and with the evaluation of earlier extensions,
+// instead of happening when an extension first requires them.
+type prewarmer struct {
+	virtual map[string]string
+	seen    map[string]bool
+}
+
+func newPrewarmer(virtual map[string]string) *prewarmer {
+	return &prewarmer{virtual: virtual, seen: map[string]bool{}}
+}
+
+// job returns the program name and wrapped source of a host module, or
+// false when the module is not JS we compile (Go modules, unknown names).
+func (w *prewarmer) job(name string) (string, string, bool) {
+	if src, ok := w.virtual[name]; ok {
+		return "host:" + name, wrapModule(src), true
+	}
+	if b, err := hostJS.ReadFile("hostjs/" + hostJSFile(name) + ".js"); err == nil {
+		return "node:" + name, wrapModule(string(b)), true
+	}
+	return "", "", false
+}
+
+// modules starts compiling the named modules and, transitively, the host
+// modules their sources require. aliases maps other names to canonical ones.
+func (w *prewarmer) modules(names []string, canonical func(string) string) {
+	for len(names) > 0 {
+		name := canonical(names[0])
+		names = names[1:]
+		if w.seen[name] {
+			continue
+		}
+		w.seen[name] = true
+		prog, src, ok := w.job(name)
+		if !ok {
+			continue
+		}
+		for _, m := range requireCall.FindAllStringSubmatch(src, -1) {
+			names = append(names, m[1])
+		}
+		go func() { _, _ = compileCached(prog, src, false) }()
+	}
+}
+
+// prelude starts compiling the prelude itself.
+func (w *prewarmer) prelude() {
+	b, err := hostJS.ReadFile("hostjs/prelude.js")
+	if err != nil {
+		return
+	}
+	go func() { _, _ = compileCached("node:internal/prelude", string(b), true) }()
+}
