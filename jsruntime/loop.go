@@ -102,11 +102,13 @@ func (l *Loop) enqueue(t task) bool {
 		return false
 	}
 	l.queue = append(l.queue, t)
-	l.mu.Unlock()
+	// The wake-up is sent under the lock so that Close cannot close the
+	// channel between the closed check and the send.
 	select {
 	case l.wake <- struct{}{}:
 	default:
 	}
+	l.mu.Unlock()
 	return true
 }
 
@@ -206,8 +208,8 @@ func (l *Loop) Close() {
 	}
 	l.closed = true
 	l.queue = nil
-	l.mu.Unlock()
 	close(l.wake)
+	l.mu.Unlock()
 	<-l.done
 }
 

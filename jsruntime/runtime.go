@@ -155,6 +155,17 @@ func Load(ctx context.Context, opts LoadOptions) (*Runtime, []LoadError, error) 
 		sources = append(sources, Source{Path: resolveFrom(opts.Cwd, p), Scope: ScopeCLI, Source: SourceCLI})
 	}
 	sources = append(sources, opts.Sources...)
+	// The same file given twice (an -e path that discovery also finds)
+	// loads once, at its first position, as in the reference.
+	seen := map[string]bool{}
+	uniq := sources[:0]
+	for _, s := range sources {
+		if !seen[s.Path] {
+			seen[s.Path] = true
+			uniq = append(uniq, s)
+		}
+	}
+	sources = uniq
 	virtual := opts.VirtualSources
 	if virtual == nil {
 		virtual = defaultVirtualSources()

@@ -411,3 +411,43 @@ func TestRunOnLoopAndReserve(t *testing.T) {
 func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
+
+func TestLoadDiscoveredSources(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	agent := filepath.Join(dir, "agent")
+	for name, src := range map[string]string{
+		"agent/extensions/user.ts":       `export default function (pi) { pi.registerCommand("user", {}); }`,
+		"proj/.pi/extensions/project.ts": `export default function (pi) { pi.registerCommand("project", {}); }`,
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cwd := filepath.Join(dir, "proj")
+	for _, trusted := range []bool{false, true} {
+		srcs := Discover(DiscoverOptions{AgentDir: agent, Cwd: cwd, Trusted: trusted})
+		rt, lerrs, err := Load(context.Background(), LoadOptions{AgentDir: agent, Cwd: cwd, Sources: srcs, Paths: []string{filepath.Join(agent, "extensions/user.ts")}, Stderr: &syncBuffer{}})
+		if err != nil || len(lerrs) > 0 {
+			t.Fatal(err, lerrs)
+		}
+		var names []string
+		for _, e := range rt.Extensions() {
+			for _, c := range e.Commands {
+				names = append(names, c.Name)
+			}
+		}
+		rt.Close()
+		want := "user"
+		if trusted {
+			want = "user,project"
+		}
+		if strings.Join(names, ",") != want {
+			t.Errorf("trusted=%v: commands %v, want %s", trusted, names, want)
+		}
+	}
+}
