@@ -60,3 +60,17 @@ func BenchmarkLoad5Examples(b *testing.B) {
 		benchLoad(b, func() string { return agent }, false)
 	})
 }
+
+// BenchmarkNewRuntime is the fixed cost of a runtime without extensions:
+// globals, prelude and the host modules it needs, in a fresh process.
+func BenchmarkNewRuntime(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		programCache.Clear()
+		rt, err := New(LoadOptions{Stderr: io.Discard})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rt.Close()
+	}
+}

@@ -20,7 +20,7 @@ import (
 
 // compilerVersion is part of every cache key: bump it whenever the esbuild
 // options, the plugins or the wrapper change the produced code.
-const compilerVersion = "jsruntime-bundle-2"
+const compilerVersion = "jsruntime-bundle-4"
 
 // LoadFailureHint is printed on stderr after fatal extension load errors,
 // as the reference does.
@@ -113,10 +113,18 @@ var importMetaPlugin = api.Plugin{
 			if err != nil {
 				return api.OnLoadResult{}, err
 			}
-			if !strings.Contains(string(src), "import.meta") {
+			needMeta := strings.Contains(string(src), "import.meta")
+			needDirs := strings.Contains(string(src), "__dirname") || strings.Contains(string(src), "__filename")
+			if !needMeta && !needDirs {
 				return api.OnLoadResult{}, nil // esbuild loads it itself
 			}
-			text := rewriteImportMeta(string(src), a.Path)
+			text := string(src)
+			if needMeta {
+				text = rewriteImportMeta(text, a.Path)
+			}
+			if needDirs {
+				text = injectDirnames(text, a.Path)
+			}
 			return api.OnLoadResult{Contents: &text, ResolveDir: filepath.Dir(a.Path), Loader: loaderFor(a.Path)}, nil
 		})
 	},
@@ -136,6 +144,22 @@ func rewriteImportMeta(src, file string) string {
 			return lit(filepath.Dir(file))
 		}
 	})
+}
+
+var declaresDirnames = regexp.MustCompile(`\b(const|let|var|function)\s+__(dirname|filename)\b`)
+
+// injectDirnames gives a file its own __dirname and __filename, which the
+// bundle would otherwise share with the entry file. esbuild renames the
+// constants per module, so files do not collide. A file that declares
+// either name itself (the usual fileURLToPath(import.meta.url) idiom) is
+// left alone.
+func injectDirnames(src, file string) string {
+	if declaresDirnames.MatchString(src) {
+		return src
+	}
+	lit := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	// One line, so that source-map line numbers of the file stay right.
+	return "const __dirname = " + lit(filepath.Dir(file)) + ", __filename = " + lit(file) + "; " + src
 }
 
 // fileURL is Node's pathToFileURL for an absolute path.
@@ -266,7 +290,7 @@ func (c *Compiler) Compile(ctx context.Context, entry string) (*Bundle, error) {
 		Supported:      supported,
 		Plugins:        []api.Plugin{hostPlugin, importMetaPlugin},
 		Sourcemap:      api.SourceMapInline,
-		SourcesContent: api.SourcesContentInclude,
+		SourcesContent: api.SourcesContentExclude, // goja maps positions without the sources
 		KeepNames:      true,
 		Charset:        api.CharsetUTF8,
 		LegalComments:  api.LegalCommentsNone,

@@ -188,6 +188,8 @@ func Load(ctx context.Context, opts LoadOptions) (*Runtime, []LoadError, error) 
 	var hostMods []string
 	for _, c := range compiled {
 		if c.Bundle != nil {
+			// Parse bundles in the background while earlier ones run.
+			go func(b *Bundle) { _, _ = compileCached(b.Entry, wrapBundle(b.Code), false) }(c.Bundle)
 			for _, m := range requireCall.FindAllStringSubmatch(c.Bundle.Code, -1) {
 				hostMods = append(hostMods, m[1])
 			}
@@ -292,8 +294,7 @@ func (r *Runtime) awaitPromise(p *goja.Promise, settle func(error)) {
 // runBundle evaluates the CommonJS bundle and returns its factory, or nil
 // when there is no default-export function.
 func (r *Runtime) runBundle(path, code string) (goja.Callable, error) {
-	wrapped := "(function(exports, require, module, __filename, __dirname){" + code + "\n})"
-	prg, err := compileCached(path, wrapped, false)
+	prg, err := compileCached(path, wrapBundle(code), false)
 	if err != nil {
 		return nil, err
 	}
@@ -330,4 +331,10 @@ func (r *Runtime) newAPI(ext *Extension) goja.Value {
 		return r.opts.Host.NewAPI(r, ext)
 	}
 	return r.placeholderAPI(ext)
+}
+
+// wrapBundle is the CommonJS wrapper of an extension bundle. It adds no
+// line, so the inline source map's line numbers stay right.
+func wrapBundle(code string) string {
+	return "(function(exports, require, module, __filename, __dirname){" + code + "\n})"
 }

@@ -352,9 +352,9 @@ import { createHash, randomUUID, createHmac } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { createRequire } from "node:module";
 import * as os from "node:os";
-import { here } from "./lib/nested";
+import { here, dir } from "./lib/nested";
 export default function (pi) {
-  console.log(fileURLToPath(import.meta.url).endsWith("/ext.ts"), here.endsWith("/lib/nested.ts"));
+  console.log(fileURLToPath(import.meta.url).endsWith("/ext.ts"), here.endsWith("/lib/nested.ts"), dir.endsWith("/lib"), __filename.endsWith("/ext.ts"));
   console.log(new URL("grep.md", import.meta.url).href.endsWith("/grep.md") && new URL("grep.md", import.meta.url).href.startsWith("file:///"));
   console.log(pathToFileURL("/a b/c").href);
   console.log(createHash("sha256").update("abc").digest("hex").slice(0, 16), createHmac("sha1", "k").update("m").digest("base64").length);
@@ -367,13 +367,13 @@ export default function (pi) {
   console.log(new Intl.NumberFormat("en-US").format(1234567.891), typeof Symbol.asyncIterator);
   console.log(Buffer.from("hi").toString("base64"), typeof Object.groupBy, typeof Promise.withResolvers);
 }`,
-		"lib/nested.ts": `export const here = import.meta.filename;`,
+		"lib/nested.ts": `export const here = import.meta.filename; export const dir = __dirname;`,
 	})
 	if len(h.loadErrs) != 0 {
 		t.Fatal(h.loadErrs)
 	}
 	h.settle(t)
-	want := "true true\ntrue\nfile:///a%20b/c\nba7816bf8f01cfea 28\ntrue string\nev 1\nfunction string\nhéllo hi\n2\ntrue number\n1,234,567.891 symbol\naGk= function function\n"
+	want := "true true true true\ntrue\nfile:///a%20b/c\nba7816bf8f01cfea 28\ntrue string\nev 1\nfunction string\nhéllo hi\n2\ntrue number\n1,234,567.891 symbol\naGk= function function\n"
 	if got := h.stderr.String(); got != want {
 		t.Errorf("stderr = %q, want %q", got, want)
 	}
