@@ -20,3 +20,19 @@
 // All extensions share one runtime, as they share one Node heap in the
 // reference: globals and host modules are singletons.
 package jsruntime
+
+// Extending the runtime (for the pi.* API layer):
+//
+//   - LoadOptions.Host.Setup runs on the loop before any extension and may
+//     fill Runtime.HostObject(), the __host object every vmod module gets
+//     (createTool, getAgentDir, complete, …). Defaults for the agent dir
+//     and inert built-in tool factories are installed first.
+//   - LoadOptions.Host.NewAPI builds the `pi` object per extension; the
+//     default is a recording placeholder (api.go) whose Handler, ToolReg,
+//     CommandReg and FlagReg structs keep the JS values for later calls.
+//     Extension.Data holds per-extension state of the API layer.
+//   - Go code that answers JS asynchronously calls Loop.Reserve on the loop
+//     and completes the returned function exactly once from any goroutine;
+//     Loop.Do runs a function on the loop and waits (never from the loop).
+//   - Extension errors after loading reach LoadOptions.OnError; the RPC
+//     layer turns them into extension_error records.
