@@ -61,7 +61,7 @@ func loadPath(r *Runtime) (goja.Value, error) {
 		}
 		b := path.Base(p)
 		if ext != nil && !goja.IsUndefined(ext) {
-			if e := ext.String(); e != b && strings.HasSuffix(b, e) {
+			if e := ext.String(); strings.HasSuffix(b, e) {
 				b = strings.TrimSuffix(b, e)
 			}
 		}
@@ -76,7 +76,7 @@ func loadPath(r *Runtime) (goja.Value, error) {
 		}
 		return rel
 	})
-	_ = o.Set("parse", func(p string) map[string]any {
+	_ = o.Set("parse", func(p string) *goja.Object {
 		root := ""
 		if strings.HasPrefix(p, "/") {
 			root = "/"
@@ -87,6 +87,9 @@ func loadPath(r *Runtime) (goja.Value, error) {
 			base = ""
 		}
 		dir := ""
+		if trimmed == "" {
+			dir = root
+		}
 		if i := strings.LastIndex(trimmed, "/"); i >= 0 {
 			dir = trimmed[:i]
 			if dir == "" {
@@ -94,7 +97,14 @@ func loadPath(r *Runtime) (goja.Value, error) {
 			}
 		}
 		ext := extname(base)
-		return map[string]any{"root": root, "dir": dir, "base": base, "ext": ext, "name": strings.TrimSuffix(base, ext)}
+		// Node's key order: root, dir, base, ext, name.
+		res := vm.NewObject()
+		_ = res.Set("root", root)
+		_ = res.Set("dir", dir)
+		_ = res.Set("base", base)
+		_ = res.Set("ext", ext)
+		_ = res.Set("name", strings.TrimSuffix(base, ext))
+		return res
 	})
 	_ = o.Set("format", func(obj *goja.Object) string {
 		get := func(k string) string {

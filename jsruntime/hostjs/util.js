@@ -48,7 +48,7 @@ function format(f, ...args) {
     if (i >= args.length) return m;
     const a = args[i++];
     switch (m) {
-      case "%s": return typeof a === "string" ? a : typeof a === "object" && a !== null ? inspect(a, { depth: 1 }) : String(a);
+      case "%s": return typeof a === "string" ? a : typeof a === "object" && a !== null ? inspect(a, { depth: 0 }) : String(a);
       case "%d": return typeof a === "bigint" ? a + "n" : String(Number(a));
       case "%i": return String(parseInt(a));
       case "%f": return String(parseFloat(a));
