@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/config"
@@ -232,6 +233,13 @@ func (app *App) Abort() {
 // already completed is flushed before a signal exit.
 func (app *App) Shutdown() {
 	app.Abort()
+	// Give the aborted run a moment to kill its tool processes and record
+	// the aborted message; a stuck run must not keep the process alive.
+	if s := app.session(); s != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_ = s.WaitIdle(ctx)
+		cancel()
+	}
 	app.Close()
 }
 
