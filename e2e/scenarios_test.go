@@ -388,6 +388,13 @@ func TestCLIErrors(t *testing.T) {
 		{args: []string{"--mode", "json", "--session-id", "abc", "-c", "x"}, code: 1, stderr: "Error: --session-id cannot be combined with --continue\n"},
 		{args: []string{"--mode", "json", "--no-session"}, code: 0, stdout: `{"type":"session"`, contains: true},
 		{args: []string{"--mode", "json", "--no-session", "--plan"}, code: 1, stderr: "Error: Unknown option: --plan\n"},
+		{args: []string{"--list-models"}, stdout: "provider  model       context  max-out  thinking  images\nmock      mock-model  128K     16.4K    no        no    \n"},
+		{args: []string{"--help"}, stdout: "--no-builtin-tools, -nbt", contains: true},
+		{args: []string{"--mode", "json", "--session-id", "my-id.1"}, stdout: `"id":"my-id.1"`, contains: true,
+			stderr: "Warning: No project session found with id 'my-id.1'; creating a new session with that id.\n"},
+		{args: []string{"--mode", "json", "--session", "nomatch", "x"}, code: 1, stderr: "No session found matching 'nomatch'\n"},
+		{args: []string{"--mode", "json", "--name", " ", "x"}, code: 1, stderr: "Error: --name requires a non-empty value\n"},
+		{args: []string{"--mode", "rpc", "@a.txt"}, code: 1, stderr: "Error: @file arguments are not supported in RPC mode\n"},
 	}
 	for _, tt := range tests {
 		r := e.run("", tt.args...)
@@ -420,5 +427,22 @@ func TestStdinFilesAndMessagesJoin(t *testing.T) {
 	want0 := "STDIN-CONTENT<file name=\"" + e.proj + "/a.md\">\nfile body\n</file>\nfirst msg"
 	if len(users) != 2 || users[0] != want0 || users[1] != "second msg" {
 		t.Fatalf("user texts %q", users)
+	}
+}
+
+func TestRPCGetState(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "anthropic-messages", `[]`, nil)
+	r := e.run(`{"id":"s1","type":"get_state"}`+"\n", "--mode", "rpc", "--no-session")
+	if r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	recs := records(t, r.stdout)
+	if len(recs) != 1 || recs[0]["command"] != "get_state" || recs[0]["success"] != true || recs[0]["id"] != "s1" {
+		t.Fatalf("records %v", recs)
+	}
+	data := recs[0]["data"].(map[string]any)
+	if data["model"].(map[string]any)["id"] != "mock-model" || data["isStreaming"] != false {
+		t.Fatalf("state %v", data)
 	}
 }
