@@ -446,3 +446,42 @@ func TestRPCGetState(t *testing.T) {
 		t.Fatalf("state %v", data)
 	}
 }
+
+func TestSkillsAndTemplates(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "openai-completions", `[{"text":"ok"},{"text":"ok"}]`, nil)
+	skillDir := e.agentDir + "/skills/greeter"
+	if err := os.MkdirAll(skillDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(skillDir+"/SKILL.md", []byte("---\nname: greeter\ndescription: Greets people warmly.\n---\nSay hello.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(e.agentDir+"/prompts", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(e.agentDir+"/prompts/review.md", []byte("Review $1 carefully."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, recs := jsonRun(t, e, "--no-session", "/skill:greeter Bob", "/review main.go")
+	var sys map[string]any
+	var users []string
+	for _, r := range recs {
+		if r["type"] != "message_end" {
+			continue
+		}
+		m := r["message"].(map[string]any)
+		switch m["role"] {
+		case "system":
+			sys = m
+		case "user":
+			users = append(users, m["content"].([]any)[0].(map[string]any)["text"].(string))
+		}
+	}
+	if s, _ := sys["sections"].(map[string]any)["skills"].(string); !strings.Contains(s, "greeter") {
+		t.Fatalf("skills section %v", sys["sections"])
+	}
+	if len(users) != 2 || !strings.HasPrefix(users[0], `<skill name="greeter"`) || !strings.HasSuffix(users[0], "Bob") || users[1] != "Review main.go carefully." {
+		t.Fatalf("user texts %q", users)
+	}
+}

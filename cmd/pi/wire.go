@@ -14,6 +14,7 @@ import (
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/session"
 	"github.com/pi-go/pi/prompts"
+	"github.com/pi-go/pi/skills"
 )
 
 // App is everything a run needs, wired from flags, settings and the
@@ -30,6 +31,9 @@ type App struct {
 	model    *engine.Model
 	thinking engine.ThinkingLevel
 	trusted  bool
+
+	skills    []skills.Skill
+	templates []prompts.Template
 
 	mu      sync.Mutex
 	sess    *engine.Session
@@ -117,6 +121,7 @@ func (app *App) Runner() (Runner, error) {
 	if app.model == nil {
 		return nil, errors.New(config.NoModelsAvailableMessage())
 	}
+	app.loadResources()
 	tools, err := app.tools()
 	if err != nil {
 		return nil, err
@@ -149,7 +154,7 @@ func (app *App) Runner() (Runner, error) {
 	app.mu.Lock()
 	app.sess = sess
 	app.mu.Unlock()
-	return &sessionRunner{s: sess, store: app.store}, nil
+	return &sessionRunner{s: sess, store: app.store, expand: app.expandInput}, nil
 }
 
 // systemPrompt returns the builder the session calls with the active
@@ -178,7 +183,8 @@ func (app *App) systemPrompt() (func([]engine.ToolInfo) engine.Sections, error) 
 		}
 	}
 	opts := prompts.Options{Cwd: app.cwd, AgentDir: app.agentDir, DocsRoot: docsRoot(), CustomPrompt: custom,
-		Append: appendParts, ContextFiles: ctxFiles, NoContextFiles: app.args.NoContextFiles}
+		Append: appendParts, ContextFiles: ctxFiles, NoContextFiles: app.args.NoContextFiles,
+		Skills: skills.ToPromptRefs(app.skills)}
 	return func(tools []engine.ToolInfo) engine.Sections {
 		o := opts
 		o.Tools = tools
@@ -258,8 +264,9 @@ func (app *App) Close() {
 
 // sessionRunner adapts engine.Session to Runner.
 type sessionRunner struct {
-	s     *engine.Session
-	store *session.File
+	s      *engine.Session
+	store  *session.File
+	expand func(string) string
 }
 
 func (r *sessionRunner) Header() engine.Header { return r.store.Header() }
@@ -271,6 +278,9 @@ func (r *sessionRunner) Messages() []*engine.Message { return r.s.Messages() }
 // Prompt starts the prompt and waits for the session to go idle, so the
 // next prompt starts on a settled session.
 func (r *sessionRunner) Prompt(ctx context.Context, text string, images []engine.Content) error {
+	if r.expand != nil {
+		text = r.expand(text)
+	}
 	if _, err := r.s.Prompt(ctx, text, images, engine.PromptOptions{}); err != nil {
 		return err
 	}
