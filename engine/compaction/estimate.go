@@ -1,0 +1,286 @@
+package compaction
+
+import (
+	"encoding/json"
+	"unicode/utf16"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// estimatedImageChars is what one image counts for, in characters.
+const estimatedImageChars = 4800
+
+// jsLen is the length of s as JavaScript counts it (UTF-16 code units),
+// which is what the reference's chars/4 heuristic divides.
+func jsLen(s string) int {
+	n := 0
+	for _, r := range s {
+		if utf16.IsSurrogate(r) || r > 0xFFFF {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+func ceilDiv4(n int) int { return (n + 3) / 4 }
+
+func contentChars(c engine.Contents) int {
+	if c.IsString {
+		return jsLen(c.Text())
+	}
+	n := 0
+	for _, b := range c.Blocks {
+		switch b.Type {
+		case engine.ContentText:
+			n += jsLen(b.Text)
+		case engine.ContentImage:
+			n += estimatedImageChars
+		}
+	}
+	return n
+}
+
+// compactJSON re-encodes raw JSON without insignificant whitespace, the
+// way JSON.stringify of the parsed value would print it.
+func compactJSON(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "{}"
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return string(raw)
+	}
+	b, err := engine.MarshalJSON(v)
+	if err != nil {
+		return string(raw)
+	}
+	return string(b)
+}
+
+// EstimateTokens estimates one message at four characters per token. It
+// overestimates on purpose: compaction would rather start early.
+func EstimateTokens(m *engine.Message) int {
+	if m == nil {
+		return 0
+	}
+	switch m.Role {
+	case engine.RoleSystem:
+		n := contentChars(m.Content)
+		for _, s := range m.Sections {
+			if s.Value != nil {
+				n += jsLen(*s.Value)
+			}
+		}
+		if len(m.ToolsAdded) > 0 {
+			if b, err := engine.MarshalJSON(m.ToolsAdded); err == nil {
+				n += jsLen(string(b))
+			}
+		}
+		return ceilDiv4(n)
+	case engine.RoleUser, engine.RoleCustom, engine.RoleToolResult:
+		return ceilDiv4(contentChars(m.Content))
+	case engine.RoleAssistant:
+		n := 0
+		for _, b := range m.Content.Blocks {
+			switch b.Type {
+			case engine.ContentText:
+				n += jsLen(b.Text)
+			case engine.ContentThinking:
+				n += jsLen(b.Thinking)
+			case engine.ContentToolCall:
+				n += jsLen(b.Name) + jsLen(compactJSON(b.Arguments))
+			}
+		}
+		return ceilDiv4(n)
+	case engine.RoleBashExecution:
+		return ceilDiv4(jsLen(m.Command) + jsLen(m.Output))
+	case engine.RoleBranchSummary, engine.RoleCompactionSummary:
+		return ceilDiv4(jsLen(m.Summary))
+	}
+	return 0
+}
+
+// MessagesTokens sums EstimateTokens over msgs.
+func MessagesTokens(msgs []*engine.Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += EstimateTokens(m)
+	}
+	return n
+}
+
+// validUsage returns an assistant message's usage when it can be trusted:
+// not aborted, not an error, and not all zero.
+func validUsage(m *engine.Message) (engine.Usage, bool) {
+	if m.Role != engine.RoleAssistant || m.StopReason == engine.StopAborted || m.StopReason == engine.StopError {
+		return engine.Usage{}, false
+	}
+	if engine.UsageContextTokens(m.Usage) <= 0 {
+		return engine.Usage{}, false
+	}
+	return m.Usage, true
+}
+
+// ContextTokens estimates a context: the last valid assistant usage plus
+// an estimate of the messages after it, or an estimate of everything when
+// no usage is known. lastUsage is the index of that message, or -1.
+func ContextTokens(msgs []*engine.Message) (tokens, lastUsage int) {
+	lastUsage = -1
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if _, ok := validUsage(msgs[i]); ok {
+			lastUsage = i
+			break
+		}
+	}
+	if lastUsage < 0 {
+		return MessagesTokens(msgs), -1
+	}
+	tokens = engine.UsageContextTokens(msgs[lastUsage].Usage)
+	for _, m := range msgs[lastUsage+1:] {
+		tokens += EstimateTokens(m)
+	}
+	return tokens, lastUsage
+}
+
+// ProjectedTokens estimates the context of a branch. Provider usage is
+// trusted only when it was measured after the latest context edit or
+// compaction; otherwise every message is estimated, with the system
+// messages replayed into one.
+func ProjectedTokens(branch []*engine.Entry) int {
+	proj := engine.ProjectContext(branch)
+	return projectedTokens(proj, branch)
+}
+
+func projectedTokens(proj []engine.ContextEntry, branch []*engine.Entry) int {
+	msgs := projectionMessages(proj)
+	tokens, last := ContextTokens(msgs)
+	if last >= 0 {
+		usageEntry := ""
+		idx := 0
+		for _, ce := range proj {
+			next := idx + len(ce.Messages)
+			if last < next {
+				usageEntry = ce.Entry.ID
+				break
+			}
+			idx = next
+		}
+		usageAt, invalidAt := -1, -1
+		for i, e := range branch {
+			if e.ID == usageEntry {
+				usageAt = i
+			}
+			if e.Type == engine.EntryContextEdit || e.Type == engine.EntryCompaction {
+				invalidAt = i
+			}
+		}
+		if usageAt > invalidAt {
+			return tokens
+		}
+	}
+	n := 0
+	if sys := CurrentSystemMessage(msgs); sys != nil {
+		n = EstimateTokens(sys)
+	}
+	for _, m := range msgs {
+		if m.Role != engine.RoleSystem {
+			n += EstimateTokens(m)
+		}
+	}
+	return n
+}
+
+func projectionMessages(proj []engine.ContextEntry) []*engine.Message {
+	var out []*engine.Message
+	for _, ce := range proj {
+		out = append(out, ce.Messages...)
+	}
+	return out
+}
+
+// CurrentSystemMessage replays every system message of msgs into one:
+// contents joined by blank lines, sections patched by name, tools added
+// and removed in order. It returns nil when there is none.
+func CurrentSystemMessage(msgs []*engine.Message) *engine.Message {
+	var (
+		texts    []string
+		secs     engine.Sections
+		tools    []engine.ToolDecl
+		ts       int64
+		seenSys  bool
+		joinText string
+	)
+	for _, m := range msgs {
+		if m.Role != engine.RoleSystem {
+			continue
+		}
+		if !seenSys {
+			ts = m.Timestamp
+			seenSys = true
+		}
+		if t := m.Content.Text(); t != "" {
+			texts = append(texts, t)
+		}
+		for _, sec := range m.Sections {
+			at := -1
+			for i, x := range secs {
+				if x.Name == sec.Name {
+					at = i
+				}
+			}
+			switch {
+			case sec.Value == nil && at >= 0:
+				secs = append(secs[:at:at], secs[at+1:]...)
+			case sec.Value != nil && at >= 0:
+				secs[at] = sec
+			case sec.Value != nil:
+				secs = append(secs, sec)
+			}
+		}
+		for _, r := range m.ToolsRemoved {
+			for i, t := range tools {
+				if t.Name == r.Name {
+					tools = append(tools[:i:i], tools[i+1:]...)
+					break
+				}
+			}
+		}
+		for _, a := range m.ToolsAdded {
+			replaced := false
+			for i, t := range tools {
+				if t.Name == a.Name {
+					tools[i] = a
+					replaced = true
+				}
+			}
+			if !replaced {
+				tools = append(tools, a)
+			}
+		}
+	}
+	if !seenSys && len(tools) == 0 {
+		return nil
+	}
+	for i, t := range texts {
+		if i > 0 {
+			joinText += "\n\n"
+		}
+		joinText += t
+	}
+	out := &engine.Message{Role: engine.RoleSystem, Content: engine.StringContents(joinText), Timestamp: ts}
+	if len(secs) > 0 {
+		out.Sections = secs
+	}
+	if len(tools) > 0 {
+		out.ToolsAdded = tools
+	}
+	return out
+}
+
+// ShouldCompact applies the threshold rule: compact when the context
+// leaves less than reserveTokens of the window free.
+func ShouldCompact(contextTokens, contextWindow int, s engine.CompactionSettings) bool {
+	return s.Enabled && contextTokens > contextWindow-s.ReserveTokens
+}
