@@ -94,7 +94,7 @@ func FindCutPoint(entries []engine.ContextEntry, start, end, keepRecentTokens in
 			break
 		}
 	}
-	if exceeded && isRecoveryOmissionSuffix(entries[cut+1 : end]) {
+	if exceeded && isRecoveryOmissionSuffix(entries[cut+1:end]) {
 		// A failed attempt hidden by its omission edits is invisible to the
 		// model; keeping it would only keep the edits' target out of the
 		// summary, so the cut moves past the input it answered.
