@@ -2,50 +2,117 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
+	"github.com/pi-go/pi/builtins"
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/rpc"
+	"github.com/pi-go/pi/engine/session"
 )
 
-// runRPC is a minimal RPC mode: it streams session events and answers
-// get_state, so start-up can be measured; every other command is refused
-// as unknown. The full protocol replaces this loop.
+// runRPC serves the RPC protocol on in/out until stdin ends (exit 0).
+// Signals are handled by the caller (waitWithSignals).
 func runRPC(ctx context.Context, app *App, in io.Reader, out *rpc.Writer) int {
 	if _, err := app.Runner(); err != nil {
 		return reportStartupError(app.stderr, err)
 	}
-	sess := app.session()
-	unsub := sess.Subscribe(func(e engine.Event) { _ = out.WriteEvent(e) })
-	defer unsub()
-	lr := rpc.NewLineReader(in)
-	for {
-		line, err := lr.Next()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return 0
-			}
-			fmt.Fprintln(app.stderr, "Error: read stdin:", err)
-			return 1
-		}
-		cmd, err := rpc.Decode(line)
-		if err != nil {
-			var de *rpc.DecodeError
-			if errors.As(err, &de) {
-				_ = out.WriteRecord(de.Response)
-			}
-			continue
-		}
-		switch cmd.Type {
-		case "get_state":
-			_ = out.WriteRecord(rpc.OK(cmd, sess.State()))
-		default:
-			_ = out.WriteRecord(rpc.Fail(cmd, fmt.Errorf("Unknown command: %s", cmd.Type)))
-		}
-		if ctx.Err() != nil {
-			return 0
+	host := &rpcHost{app: app}
+	srv := rpc.NewServer(rpc.Options{
+		Out: out, Session: app.session(), Store: app.currentStore(), Host: host,
+		Templates: app.templates, Skills: app.skills, SkillCommands: app.settings.EnableSkillCommands(),
+		Stderr: app.stderr,
+	})
+	wireRPCExtras(srv)
+	if err := srv.Serve(ctx, in); err != nil {
+		fmt.Fprintln(app.stderr, "Error:", err)
+		return 1
+	}
+	return 0
+}
+
+// currentStore returns the session store in use.
+func (app *App) currentStore() *session.File {
+	app.mu.Lock()
+	defer app.mu.Unlock()
+	return app.store
+}
+
+// rpcHost gives the RPC server the program's models, settings, shell and
+// session construction.
+type rpcHost struct {
+	app *App
+}
+
+// StartSession builds a runtime over store. The model the store's branch
+// names wins when it is available; otherwise the previous session's model
+// carries over. A store that records a thinking level keeps it.
+func (h *rpcHost) StartSession(store *session.File, prev *engine.Session) (*engine.Session, error) {
+	app := h.app
+	model := app.model
+	var thinking engine.ThinkingLevel
+	if prev != nil {
+		model = prev.Model()
+		thinking = prev.ThinkingLevel()
+	}
+	branch := store.Branch()
+	sc := engine.BuildContext(branch)
+	if sc.Model != nil {
+		if m := app.registry.Find(sc.Model.Provider, sc.Model.ModelID); m != nil && h.HasAuth(m) {
+			model = m
 		}
 	}
+	for _, e := range branch {
+		if e.Type == engine.EntryThinkingLevelChange {
+			thinking = ""
+			break
+		}
+	}
+	app.mu.Lock()
+	app.store, app.model, app.thinking = store, model, thinking
+	app.mu.Unlock()
+	if _, err := app.Runner(); err != nil {
+		return nil, err
+	}
+	return app.session(), nil
+}
+
+func (h *rpcHost) AvailableModels() []*engine.Model { return h.app.registry.Available() }
+
+func (h *rpcHost) ScopedModels() []rpc.ScopedModel {
+	patterns := h.app.args.Models
+	if len(patterns) == 0 {
+		patterns = h.app.settings.EnabledModels()
+	}
+	if len(patterns) == 0 {
+		return nil
+	}
+	scoped, _ := config.ScopeModels(patterns, h.app.registry.Available())
+	out := make([]rpc.ScopedModel, 0, len(scoped))
+	for _, s := range scoped {
+		out = append(out, rpc.ScopedModel{Model: s.Model, ThinkingLevel: s.Thinking})
+	}
+	return out
+}
+
+func (h *rpcHost) FindModel(provider, id string) *engine.Model {
+	return h.app.registry.Find(provider, id)
+}
+
+func (h *rpcHost) HasAuth(m *engine.Model) bool {
+	return h.app.registry.HasConfiguredAuth(m.Provider)
+}
+
+func (h *rpcHost) SetGlobalSetting(path string, value any) error {
+	return h.app.settings.SetGlobal(path, value)
+}
+
+func (h *rpcHost) RunBash(ctx context.Context, cwd, command string, onChunk func(string)) (rpc.BashResult, error) {
+	cfg := builtins.ShellConfig{ShellPath: h.app.settings.ShellPath(), CommandPrefix: h.app.settings.ShellCommandPrefix()}
+	o, err := builtins.RunBashWithConfig(ctx, cwd, command, cfg, onChunk)
+	if err != nil {
+		return rpc.BashResult{}, err
+	}
+	return rpc.BashResult{Output: o.Output, ExitCode: o.ExitCode, Cancelled: o.Cancelled, Truncated: o.Truncated, FullOutputPath: o.FullOutputPath}, nil
 }

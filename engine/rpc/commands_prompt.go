@@ -1,0 +1,159 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/prompts"
+	"github.com/pi-go/pi/skills"
+)
+
+// Errors whose text clients match on.
+var (
+	ErrCompacting = errors.New("Cannot submit a prompt while compaction is in progress. Wait for compaction to finish and retry.")
+	// errNoMessage is what the reference answers for a prompt without a
+	// message (its handler reads message.startsWith).
+	errNoMessage = errors.New("Cannot read properties of undefined (reading 'startsWith')")
+)
+
+type promptFields struct {
+	Message           *string          `json:"message"`
+	Images            []engine.Content `json:"images"`
+	StreamingBehavior string           `json:"streamingBehavior"`
+}
+
+type dispositionData struct {
+	Disposition string `json:"disposition"`
+}
+
+func decodePrompt(cmd *Command) (promptFields, error) {
+	var f promptFields
+	if err := fields(cmd, &f); err != nil {
+		return f, err
+	}
+	if f.Message == nil {
+		return f, errNoMessage
+	}
+	return f, nil
+}
+
+// expand applies skill commands first, then prompt templates, as the
+// reference does for prompt, steer and follow_up. A skill that cannot be
+// read is reported as an extension error and the text goes out unchanged.
+func (s *Server) expand(sess *engine.Session, text string) string {
+	out, ok, err := skills.Expand(text, s.opts.Skills)
+	if err != nil {
+		path := ""
+		name := strings.TrimPrefix(strings.SplitN(text, " ", 2)[0], "/skill:")
+		for _, sk := range s.opts.Skills {
+			if sk.Name == name {
+				path = sk.FilePath
+			}
+		}
+		sess.Publish(engine.ExtensionError{ExtensionPath: path, Event: "skill_expansion", Error: err.Error()})
+		return text
+	}
+	if ok {
+		return out
+	}
+	if exp, ok := prompts.ExpandTemplate(text, s.opts.Templates); ok {
+		return exp
+	}
+	return text
+}
+
+// extensionCommand returns the name of the extension command text
+// invokes, if any.
+func (s *Server) extensionCommand(text string) (string, bool) {
+	if s.ExtensionCommands == nil || !strings.HasPrefix(text, "/") {
+		return "", false
+	}
+	name := strings.TrimPrefix(strings.Fields(text + " ")[0], "/")
+	for _, c := range s.ExtensionCommands() {
+		if c.Name == name {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+func (s *Server) compacting(sess *engine.Session) bool {
+	return s.IsCompacting != nil && s.IsCompacting(sess)
+}
+
+func handlePrompt(ctx context.Context, s *Server, cmd *Command) *Response {
+	f, err := decodePrompt(cmd)
+	if err != nil {
+		return fail(cmd, err)
+	}
+	sess, _ := s.current()
+	text := *f.Message
+	if _, isExt := s.extensionCommand(text); !isExt {
+		if s.compacting(sess) {
+			return fail(cmd, ErrCompacting)
+		}
+		text = s.expand(sess, text)
+	}
+	release := s.holdEvents()
+	disp, err := sess.Prompt(ctx, text, f.Images, engine.PromptOptions{StreamingBehavior: f.StreamingBehavior, Source: "rpc"})
+	if err != nil {
+		release(Fail(cmd, err), true)
+		return nil
+	}
+	release(OK(cmd, dispositionData{disp}), disp != engine.DispositionStarted)
+	return nil
+}
+
+func handleSteer(ctx context.Context, s *Server, cmd *Command) *Response {
+	return queueMessage(s, cmd, false)
+}
+
+func handleFollowUp(ctx context.Context, s *Server, cmd *Command) *Response {
+	return queueMessage(s, cmd, true)
+}
+
+func queueMessage(s *Server, cmd *Command, followUp bool) *Response {
+	f, err := decodePrompt(cmd)
+	if err != nil {
+		return fail(cmd, err)
+	}
+	if name, isExt := s.extensionCommand(*f.Message); isExt {
+		return fail(cmd, fmt.Errorf("Extension command \"/%s\" cannot be queued. Use prompt() or execute the command when not streaming.", name))
+	}
+	sess, _ := s.current()
+	text := s.expand(sess, *f.Message)
+	var disp string
+	if followUp {
+		disp = sess.FollowUp(text, f.Images)
+	} else {
+		disp = sess.Steer(text, f.Images)
+	}
+	return ok(cmd, dispositionData{disp})
+}
+
+func handleAbort(ctx context.Context, s *Server, cmd *Command) *Response {
+	sess, _ := s.current()
+	sess.AbortRetry()
+	sess.Abort()
+	return ok(cmd, nil)
+}
+
+type queueData struct {
+	Steering []string `json:"steering"`
+	FollowUp []string `json:"followUp"`
+}
+
+func handleClearQueue(ctx context.Context, s *Server, cmd *Command) *Response {
+	sess, _ := s.current()
+	steering, followUp := sess.ClearQueue()
+	if steering == nil {
+		steering = []string{}
+	}
+	if followUp == nil {
+		followUp = []string{}
+	}
+	return ok(cmd, queueData{steering, followUp})
+}

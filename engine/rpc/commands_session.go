@@ -1,0 +1,297 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/session"
+	"github.com/pi-go/pi/prompts"
+	"github.com/pi-go/pi/skills"
+)
+
+// Errors whose text clients match on.
+var (
+	errExportMissing = errors.New("export_html not available yet")
+)
+
+type cancelledData struct {
+	Cancelled bool `json:"cancelled"`
+}
+
+// replaceSession stops the current run, starts a runtime over store and
+// makes it current; the old store is closed unless it is store itself.
+func (s *Server) replaceSession(ctx context.Context, store *session.File) error {
+	old, oldStore := s.current()
+	wait, cancel := context.WithTimeout(ctx, 5*time.Second)
+	_ = old.Close(wait)
+	cancel()
+	sess, err := s.opts.Host.StartSession(store, old)
+	if err != nil {
+		return fmt.Errorf("start session: %w", err)
+	}
+	s.attach(sess, store)
+	if oldStore != nil && oldStore != store {
+		_ = oldStore.Close()
+	}
+	return nil
+}
+
+func handleNewSession(ctx context.Context, s *Server, cmd *Command) *Response {
+	var f struct {
+		ParentSession string `json:"parentSession"`
+	}
+	if err := fields(cmd, &f); err != nil {
+		return fail(cmd, err)
+	}
+	_, store := s.current()
+	var ns *session.File
+	if store.Persisted() {
+		var err error
+		ns, err = session.Create(store.Dir(), store.Cwd(), session.CreateOptions{ParentSession: f.ParentSession})
+		if err != nil {
+			return fail(cmd, err)
+		}
+	} else {
+		ns = session.InMemory(store.Cwd(), "")
+	}
+	if err := s.replaceSession(ctx, ns); err != nil {
+		return fail(cmd, err)
+	}
+	return ok(cmd, cancelledData{false})
+}
+
+func handleSwitchSession(ctx context.Context, s *Server, cmd *Command) *Response {
+	var f struct {
+		SessionPath *string `json:"sessionPath"`
+	}
+	if err := fields(cmd, &f); err != nil {
+		return fail(cmd, err)
+	}
+	if f.SessionPath == nil || *f.SessionPath == "" {
+		return fail(cmd, errors.New("Invalid sessionPath: expected a path"))
+	}
+	path, err := filepath.Abs(*f.SessionPath)
+	if err != nil {
+		return fail(cmd, err)
+	}
+	_, store := s.current()
+	var ns *session.File
+	if _, statErr := os.Stat(path); statErr != nil {
+		ns, err = session.CreateAt(path, store.Cwd(), session.CreateOptions{})
+	} else {
+		if path == store.Path() {
+			// The file is locked by the current session; release it first.
+			_ = store.Close()
+		}
+		ns, err = session.Open(path)
+	}
+	if err != nil {
+		return fail(cmd, err)
+	}
+	if c := ns.Cwd(); c != "" {
+		if st, err := os.Stat(c); err != nil || !st.IsDir() {
+			_ = ns.Close()
+			return fail(cmd, fmt.Errorf("Session working directory does not exist: %s", c))
+		}
+	}
+	if err := s.replaceSession(ctx, ns); err != nil {
+		return fail(cmd, err)
+	}
+	return ok(cmd, cancelledData{false})
+}
+
+type forkData struct {
+	Text      string `json:"text"`
+	Cancelled bool   `json:"cancelled"`
+}
+
+func handleFork(ctx context.Context, s *Server, cmd *Command) *Response {
+	var f struct {
+		EntryID string `json:"entryId"`
+	}
+	if err := fields(cmd, &f); err != nil {
+		return fail(cmd, err)
+	}
+	_, store := s.current()
+	ns, text, err := store.Fork(f.EntryID)
+	if err != nil {
+		return fail(cmd, err)
+	}
+	if err := s.replaceSession(ctx, ns); err != nil {
+		return fail(cmd, err)
+	}
+	return ok(cmd, forkData{Text: text})
+}
+
+func handleClone(ctx context.Context, s *Server, cmd *Command) *Response {
+	_, store := s.current()
+	ns, err := store.Clone()
+	if err != nil {
+		return fail(cmd, err)
+	}
+	if err := s.replaceSession(ctx, ns); err != nil {
+		return fail(cmd, err)
+	}
+	return ok(cmd, cancelledData{false})
+}
+
+type forkMessagesData struct {
+	Messages []session.ForkMessage `json:"messages"`
+}
+
+func handleGetForkMessages(ctx context.Context, s *Server, cmd *Command) *Response {
+	_, store := s.current()
+	return ok(cmd, forkMessagesData{store.ForkMessages()})
+}
+
+type entriesData struct {
+	Entries []json.RawMessage `json:"entries"`
+	LeafID  *string           `json:"leafId"`
+}
+
+func leafOf(store *session.File) *string {
+	if id := store.LeafID(); id != "" {
+		return &id
+	}
+	return nil
+}
+
+func handleGetEntries(ctx context.Context, s *Server, cmd *Command) *Response {
+	var f struct {
+		Since string `json:"since"`
+	}
+	if err := fields(cmd, &f); err != nil {
+		return fail(cmd, err)
+	}
+	_, store := s.current()
+	entries, err := store.EntriesSince(f.Since)
+	if err != nil {
+		return fail(cmd, err)
+	}
+	out := make([]json.RawMessage, 0, len(entries))
+	for _, e := range entries {
+		raw := store.EntryJSON(e.ID)
+		if raw == nil {
+			raw, _ = engine.MarshalJSON(e)
+		}
+		out = append(out, raw)
+	}
+	return ok(cmd, entriesData{Entries: out, LeafID: leafOf(store)})
+}
+
+type treeData struct {
+	Tree   []*session.TreeNode `json:"tree"`
+	LeafID *string             `json:"leafId"`
+}
+
+func handleGetTree(ctx context.Context, s *Server, cmd *Command) *Response {
+	_, store := s.current()
+	return ok(cmd, treeData{Tree: store.Tree(), LeafID: leafOf(store)})
+}
+
+type lastTextData struct {
+	Text string `json:"text,omitempty"`
+}
+
+// LastAssistantText is the reference's pick: the last assistant message
+// that ended normally or has non-blank text, its text blocks joined and
+// trimmed.
+func LastAssistantText(msgs []*engine.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := msgs[i]
+		if m.Role != engine.RoleAssistant {
+			continue
+		}
+		hasText := false
+		for _, c := range m.Content.Blocks {
+			if c.Type == engine.ContentText && strings.TrimSpace(c.Text) != "" {
+				hasText = true
+			}
+		}
+		if m.StopReason != engine.StopStop && !hasText {
+			continue
+		}
+		var b strings.Builder
+		for _, c := range m.Content.Blocks {
+			if c.Type == engine.ContentText {
+				b.WriteString(c.Text)
+			}
+		}
+		return strings.TrimSpace(b.String())
+	}
+	return ""
+}
+
+func handleGetLastAssistantText(ctx context.Context, s *Server, cmd *Command) *Response {
+	sess, _ := s.current()
+	return ok(cmd, lastTextData{LastAssistantText(sess.Messages())})
+}
+
+func handleSetSessionName(ctx context.Context, s *Server, cmd *Command) *Response {
+	var f struct {
+		Name string `json:"name"`
+	}
+	if err := fields(cmd, &f); err != nil {
+		return fail(cmd, err)
+	}
+	sess, _ := s.current()
+	if _, err := sess.SetSessionName(f.Name); err != nil {
+		return fail(cmd, err)
+	}
+	return ok(cmd, nil)
+}
+
+type commandsData struct {
+	Commands []prompts.CommandInfo `json:"commands"`
+}
+
+func handleGetCommands(ctx context.Context, s *Server, cmd *Command) *Response {
+	out := []prompts.CommandInfo{}
+	if s.ExtensionCommands != nil {
+		out = append(out, s.ExtensionCommands()...)
+	}
+	out = append(out, prompts.TemplateCommands(s.opts.Templates)...)
+	if s.opts.SkillCommands {
+		out = append(out, skills.Commands(s.opts.Skills)...)
+	}
+	return ok(cmd, commandsData{out})
+}
+
+type pathData struct {
+	Path string `json:"path"`
+}
+
+func handleExportHTML(ctx context.Context, s *Server, cmd *Command) *Response {
+	var f struct {
+		OutputPath string `json:"outputPath"`
+	}
+	if err := fields(cmd, &f); err != nil {
+		return fail(cmd, err)
+	}
+	_, store := s.current()
+	if !store.Persisted() {
+		return fail(cmd, ErrExportInMemory)
+	}
+	if !store.Flushed() {
+		return fail(cmd, ErrNothingToExport)
+	}
+	out := f.OutputPath
+	if out == "" {
+		out = "pi-session-" + strings.TrimSuffix(filepath.Base(store.Path()), ".jsonl") + ".html"
+	}
+	if s.ExportHTML == nil {
+		return fail(cmd, errExportMissing)
+	}
+	path, err := s.ExportHTML(store.Header(), store.Entries(), out)
+	if err != nil {
+		return fail(cmd, err)
+	}
+	return ok(cmd, pathData{path})
+}

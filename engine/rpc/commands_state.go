@@ -1,0 +1,250 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// errCompactionUnavailable answers compact until the compaction engine is
+// wired in.
+var errCompactionUnavailable = errors.New("compaction not available yet")
+
+func handleGetState(ctx context.Context, s *Server, cmd *Command) *Response {
+	sess, _ := s.current()
+	st := sess.State()
+	st.IsCompacting = s.compacting(sess)
+	if st.Model == nil {
+		st.Model = placeholderModel()
+	}
+	return ok(cmd, st)
+}
+
+// placeholderModel is what the reference reports when no model is
+// configured at all.
+func placeholderModel() *engine.Model {
+	return &engine.Model{ID: "unknown", Name: "unknown", API: "unknown", Provider: "unknown", Input: []string{}}
+}
+
+type messagesData struct {
+	Messages []*engine.Message `json:"messages"`
+}
+
+func handleGetMessages(ctx context.Context, s *Server, cmd *Command) *Response {
+	sess, _ := s.current()
+	msgs := sess.Messages()
+	if msgs == nil {
+		msgs = []*engine.Message{}
+	}
+	return ok(cmd, messagesData{msgs})
+}
+
+func handleSetModel(ctx context.Context, s *Server, cmd *Command) *Response {
+	var f struct {
+		Provider string `json:"provider"`
+		ModelID  string `json:"modelId"`
+	}
+	if err := fields(cmd, &f); err != nil {
+		return fail(cmd, err)
+	}
+	var found *engine.Model
+	for _, m := range s.opts.Host.AvailableModels() {
+		if m.Provider == f.Provider && m.ID == f.ModelID {
+			found = m
+			break
+		}
+	}
+	if found == nil {
+		if m := s.opts.Host.FindModel(f.Provider, f.ModelID); m != nil && !s.opts.Host.HasAuth(m) {
+			return fail(cmd, fmt.Errorf("No API key for %s/%s", f.Provider, f.ModelID))
+		}
+		return fail(cmd, fmt.Errorf("Model not found: %s/%s", f.Provider, f.ModelID))
+	}
+	sess, _ := s.current()
+	if err := sess.SetModel(found); err != nil {
+		return fail(cmd, err)
+	}
+	return ok(cmd, found)
+}
+
+type cycleModelData struct {
+	Model         *engine.Model        `json:"model"`
+	ThinkingLevel engine.ThinkingLevel `json:"thinkingLevel"`
+	IsScoped      bool                 `json:"isScoped"`
+}
+
+func handleCycleModel(ctx context.Context, s *Server, cmd *Command) *Response {
+	sess, _ := s.current()
+	scoped := s.opts.Host.ScopedModels()
+	isScoped := len(scoped) > 0
+	if !isScoped {
+		for _, m := range s.opts.Host.AvailableModels() {
+			scoped = append(scoped, ScopedModel{Model: m})
+		}
+	}
+	if len(scoped) < 2 {
+		return okNull(cmd)
+	}
+	cur := sess.Model()
+	idx := -1
+	for i, sm := range scoped {
+		if cur != nil && sm.Model.Provider == cur.Provider && sm.Model.ID == cur.ID {
+			idx = i
+			break
+		}
+	}
+	next := scoped[(idx+1)%len(scoped)]
+	want := sess.ThinkingLevel()
+	if err := sess.SetModel(next.Model); err != nil {
+		return fail(cmd, err)
+	}
+	if isScoped && next.ThinkingLevel != "" {
+		want = next.ThinkingLevel
+	}
+	level := sess.SetThinkingLevel(want)
+	return ok(cmd, cycleModelData{Model: next.Model, ThinkingLevel: level, IsScoped: isScoped})
+}
+
+type modelsData struct {
+	Models []*engine.Model `json:"models"`
+}
+
+func handleGetAvailableModels(ctx context.Context, s *Server, cmd *Command) *Response {
+	models := s.opts.Host.AvailableModels()
+	if models == nil {
+		models = []*engine.Model{}
+	}
+	return ok(cmd, modelsData{models})
+}
+
+func handleSetThinkingLevel(ctx context.Context, s *Server, cmd *Command) *Response {
+	var f struct {
+		Level string `json:"level"`
+	}
+	if err := fields(cmd, &f); err != nil {
+		return fail(cmd, err)
+	}
+	level, valid := engine.ParseThinkingLevel(f.Level)
+	if !valid {
+		return fail(cmd, fmt.Errorf("Invalid thinking level: %s", f.Level))
+	}
+	sess, _ := s.current()
+	sess.SetThinkingLevel(level)
+	return ok(cmd, nil)
+}
+
+type levelData struct {
+	Level engine.ThinkingLevel `json:"level"`
+}
+
+func handleCycleThinkingLevel(ctx context.Context, s *Server, cmd *Command) *Response {
+	sess, _ := s.current()
+	m := sess.Model()
+	if m == nil || !m.Reasoning {
+		return okNull(cmd)
+	}
+	levels := engine.SupportedThinkingLevels(m)
+	cur := sess.ThinkingLevel()
+	next := levels[0]
+	for i, l := range levels {
+		if l == cur {
+			next = levels[(i+1)%len(levels)]
+		}
+	}
+	return ok(cmd, levelData{sess.SetThinkingLevel(next)})
+}
+
+type levelsData struct {
+	Levels []engine.ThinkingLevel `json:"levels"`
+}
+
+func handleGetAvailableThinkingLevels(ctx context.Context, s *Server, cmd *Command) *Response {
+	sess, _ := s.current()
+	return ok(cmd, levelsData{engine.SupportedThinkingLevels(sess.Model())})
+}
+
+type modeFields struct {
+	Mode string `json:"mode"`
+}
+
+func handleSetSteeringMode(ctx context.Context, s *Server, cmd *Command) *Response {
+	var f modeFields
+	if err := fields(cmd, &f); err != nil {
+		return fail(cmd, err)
+	}
+	sess, _ := s.current()
+	sess.SetSteeringMode(f.Mode)
+	if err := s.opts.Host.SetGlobalSetting("steeringMode", f.Mode); err != nil {
+		fmt.Fprintln(s.opts.Stderr, "Warning: could not save steeringMode:", err)
+	}
+	return ok(cmd, nil)
+}
+
+func handleSetFollowUpMode(ctx context.Context, s *Server, cmd *Command) *Response {
+	var f modeFields
+	if err := fields(cmd, &f); err != nil {
+		return fail(cmd, err)
+	}
+	sess, _ := s.current()
+	sess.SetFollowUpMode(f.Mode)
+	if err := s.opts.Host.SetGlobalSetting("followUpMode", f.Mode); err != nil {
+		fmt.Fprintln(s.opts.Stderr, "Warning: could not save followUpMode:", err)
+	}
+	return ok(cmd, nil)
+}
+
+type enabledFields struct {
+	Enabled bool `json:"enabled"`
+}
+
+func handleSetAutoCompaction(ctx context.Context, s *Server, cmd *Command) *Response {
+	var f enabledFields
+	if err := fields(cmd, &f); err != nil {
+		return fail(cmd, err)
+	}
+	sess, _ := s.current()
+	sess.SetAutoCompaction(f.Enabled)
+	if err := s.opts.Host.SetGlobalSetting("compaction.enabled", f.Enabled); err != nil {
+		fmt.Fprintln(s.opts.Stderr, "Warning: could not save compaction.enabled:", err)
+	}
+	return ok(cmd, nil)
+}
+
+func handleSetAutoRetry(ctx context.Context, s *Server, cmd *Command) *Response {
+	var f enabledFields
+	if err := fields(cmd, &f); err != nil {
+		return fail(cmd, err)
+	}
+	sess, _ := s.current()
+	sess.SetAutoRetry(f.Enabled)
+	if err := s.opts.Host.SetGlobalSetting("retry.enabled", f.Enabled); err != nil {
+		fmt.Fprintln(s.opts.Stderr, "Warning: could not save retry.enabled:", err)
+	}
+	return ok(cmd, nil)
+}
+
+func handleAbortRetry(ctx context.Context, s *Server, cmd *Command) *Response {
+	sess, _ := s.current()
+	sess.AbortRetry()
+	return ok(cmd, nil)
+}
+
+func handleCompact(ctx context.Context, s *Server, cmd *Command) *Response {
+	var f struct {
+		CustomInstructions string `json:"customInstructions"`
+	}
+	if err := fields(cmd, &f); err != nil {
+		return fail(cmd, err)
+	}
+	if s.Compact == nil {
+		return fail(cmd, errCompactionUnavailable)
+	}
+	sess, _ := s.current()
+	res, err := s.Compact(ctx, sess, f.CustomInstructions)
+	if err != nil {
+		return fail(cmd, err)
+	}
+	return ok(cmd, res)
+}

@@ -1,0 +1,375 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/session"
+	"github.com/pi-go/pi/prompts"
+	"github.com/pi-go/pi/skills"
+)
+
+// BashResult is the outcome of a user bash command, the `bash` response
+// data in the reference's key order.
+type BashResult struct {
+	Output         string `json:"output"`
+	ExitCode       *int   `json:"exitCode,omitempty"`
+	Cancelled      bool   `json:"cancelled"`
+	Truncated      bool   `json:"truncated"`
+	FullOutputPath string `json:"fullOutputPath,omitempty"`
+}
+
+// Host is what the server needs from the program that wires it: building
+// a runtime over a session store, the model catalogue, settings that the
+// protocol persists, and the shell. cmd/pi implements it.
+type Host interface {
+	// StartSession builds the runtime for store, continuing from prev (the
+	// session being replaced; nil at start-up) for the model and thinking
+	// level unless the store records its own. The host also remembers the
+	// new runtime so that signals reach it.
+	StartSession(store *session.File, prev *engine.Session) (*engine.Session, error)
+	// AvailableModels are the models whose provider has usable auth, in
+	// catalogue order.
+	AvailableModels() []*engine.Model
+	// ScopedModels is the --models scope (nil when there is none).
+	ScopedModels() []ScopedModel
+	// FindModel looks a model up among all known models.
+	FindModel(provider, id string) *engine.Model
+	// HasAuth reports whether a model's provider has usable credentials.
+	HasAuth(m *engine.Model) bool
+	// SetGlobalSetting persists one setting to the global settings.json.
+	SetGlobalSetting(path string, value any) error
+	// RunBash runs a user command in cwd, streaming cleaned output chunks.
+	RunBash(ctx context.Context, cwd, command string, onChunk func(string)) (BashResult, error)
+}
+
+// ScopedModel is one entry of the --models scope with its optional
+// thinking level.
+type ScopedModel struct {
+	Model         *engine.Model
+	ThinkingLevel engine.ThinkingLevel
+}
+
+// Options configure a Server.
+type Options struct {
+	Out     *Writer
+	Session *engine.Session
+	Store   *session.File
+	Host    Host
+	// Templates and Skills expand "/name" and "/skill:name" prompts and
+	// are listed by get_commands.
+	Templates []prompts.Template
+	Skills    []skills.Skill
+	// SkillCommands lists skills in get_commands (settings
+	// enableSkillCommands); expansion works regardless.
+	SkillCommands bool
+	// Stderr receives diagnostics; nil discards them.
+	Stderr io.Writer
+}
+
+// Server is the RPC protocol: it reads commands, answers each exactly
+// once and forwards every event of the current session.
+type Server struct {
+	// ExtensionCommands lists the extension runtime's commands; they come
+	// first in get_commands.
+	ExtensionCommands func() []prompts.CommandInfo
+	// OnUIResponse receives extension_ui_response records; they are never
+	// answered.
+	OnUIResponse func(raw json.RawMessage)
+	// ExportHTML writes the HTML export of a session and returns its path.
+	ExportHTML func(header engine.Header, entries []*engine.Entry, outPath string) (string, error)
+	// Compact runs a manual compaction and returns the response data.
+	Compact func(ctx context.Context, s *engine.Session, customInstructions string) (any, error)
+	// IsCompacting reports whether s is compacting (get_state).
+	IsCompacting func(s *engine.Session) bool
+
+	opts Options
+	out  *Writer
+
+	mu    sync.Mutex
+	sess  *engine.Session
+	store *session.File
+	unsub func()
+
+	// Events are held while a prompt is being accepted so that the
+	// response precedes the run's first event.
+	evMu    sync.Mutex
+	hold    int
+	pending []engine.Event
+
+	bashMu  sync.Mutex
+	bashes  map[int]context.CancelFunc
+	nextSub int
+
+	wg sync.WaitGroup
+}
+
+// NewServer returns a server over opts.Session.
+func NewServer(opts Options) *Server {
+	s := &Server{opts: opts, out: opts.Out, bashes: map[int]context.CancelFunc{}}
+	if s.opts.Stderr == nil {
+		s.opts.Stderr = io.Discard
+	}
+	s.attach(opts.Session, opts.Store)
+	return s
+}
+
+// attach makes sess the current session and forwards its events.
+func (s *Server) attach(sess *engine.Session, store *session.File) {
+	unsub := sess.Subscribe(s.onEvent)
+	s.mu.Lock()
+	old := s.unsub
+	s.sess, s.store, s.unsub = sess, store, unsub
+	s.mu.Unlock()
+	if old != nil {
+		old()
+	}
+}
+
+// current returns the current session and its store.
+func (s *Server) current() (*engine.Session, *session.File) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sess, s.store
+}
+
+func (s *Server) onEvent(e engine.Event) {
+	s.evMu.Lock()
+	defer s.evMu.Unlock()
+	if s.hold > 0 {
+		s.pending = append(s.pending, e)
+		return
+	}
+	_ = s.out.WriteEvent(e)
+}
+
+// holdEvents starts buffering events; the returned release writes first
+// (the response, before the buffered events when before is false) in
+// order with the buffered events.
+func (s *Server) holdEvents() (release func(resp Response, eventsFirst bool)) {
+	s.evMu.Lock()
+	s.hold++
+	s.evMu.Unlock()
+	return func(resp Response, eventsFirst bool) {
+		s.evMu.Lock()
+		defer s.evMu.Unlock()
+		s.hold--
+		if !eventsFirst {
+			_ = s.out.WriteRecord(resp)
+		}
+		if s.hold == 0 {
+			for _, e := range s.pending {
+				_ = s.out.WriteEvent(e)
+			}
+			s.pending = nil
+		}
+		if eventsFirst {
+			_ = s.out.WriteRecord(resp)
+		}
+	}
+}
+
+// Serve reads records from in until EOF or ctx ends. At EOF it stops the
+// current run quietly (no further events), waits briefly for running
+// commands and returns nil; the caller exits 0.
+func (s *Server) Serve(ctx context.Context, in io.Reader) error {
+	lr := NewLineReader(in)
+	lines := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		for {
+			line, err := lr.Next()
+			if err != nil {
+				readErr <- err
+				return
+			}
+			// The reader reuses its buffer; each record gets its own copy.
+			lines <- append([]byte(nil), line...)
+		}
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			s.shutdown()
+			return nil
+		case err := <-readErr:
+			s.shutdown()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return fmt.Errorf("read stdin: %w", err)
+		case line := <-lines:
+			s.HandleLine(ctx, line)
+		}
+	}
+}
+
+// shutdown detaches from the session so nothing more is printed, aborts
+// the run and user bash commands, and waits a little for them.
+func (s *Server) shutdown() {
+	s.mu.Lock()
+	unsub, sess := s.unsub, s.sess
+	s.unsub = nil
+	s.mu.Unlock()
+	if unsub != nil {
+		unsub()
+	}
+	s.abortBash()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if sess != nil {
+		_ = sess.Close(ctx)
+	}
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// HandleLine processes one input record. Commands that wait (prompting,
+// abort, bash, compaction, session switches) run in their own goroutine
+// like the reference's concurrent handlers; the rest answer in order.
+func (s *Server) HandleLine(ctx context.Context, line []byte) {
+	cmd, err := Decode(line)
+	if err != nil {
+		var de *DecodeError
+		if errors.As(err, &de) {
+			_ = s.out.WriteRecord(de.Response)
+		}
+		return
+	}
+	if cmd.Type == "extension_ui_response" {
+		if s.OnUIResponse != nil {
+			s.OnUIResponse(cmd.Raw)
+		}
+		return
+	}
+	h, ok := handlers[cmd.Type]
+	if !ok {
+		_ = s.out.WriteRecord(Fail(cmd, fmt.Errorf("Unknown command: %s", cmd.Type)))
+		return
+	}
+	if !h.async {
+		s.run(ctx, cmd, h.fn)
+		return
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.run(ctx, cmd, h.fn)
+	}()
+}
+
+// run calls a handler and writes its response, turning a panic into a
+// failure response so that one bad record never ends the process.
+func (s *Server) run(ctx context.Context, cmd *Command, fn handlerFunc) {
+	var resp *Response
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				fmt.Fprintf(s.opts.Stderr, "rpc: %s handler panicked: %v\n", cmd.Type, r)
+				f := Fail(cmd, fmt.Errorf("%v", r))
+				resp = &f
+			}
+		}()
+		resp = fn(ctx, s, cmd)
+	}()
+	if resp != nil {
+		_ = s.out.WriteRecord(*resp)
+	}
+}
+
+// handlerFunc answers one command. It returns the response to write, or
+// nil when it wrote the response itself (to order it among events).
+type handlerFunc func(ctx context.Context, s *Server, cmd *Command) *Response
+
+type handler struct {
+	fn    handlerFunc
+	async bool
+}
+
+// handlers is every command of the protocol.
+var handlers map[string]handler
+
+func init() {
+	handlers = map[string]handler{
+		"prompt":                        {handlePrompt, true},
+		"steer":                         {handleSteer, true},
+		"follow_up":                     {handleFollowUp, true},
+		"abort":                         {handleAbort, true},
+		"clear_queue":                   {handleClearQueue, false},
+		"new_session":                   {handleNewSession, true},
+		"get_state":                     {handleGetState, false},
+		"get_messages":                  {handleGetMessages, false},
+		"set_model":                     {handleSetModel, false},
+		"cycle_model":                   {handleCycleModel, false},
+		"get_available_models":          {handleGetAvailableModels, false},
+		"set_thinking_level":            {handleSetThinkingLevel, false},
+		"cycle_thinking_level":          {handleCycleThinkingLevel, false},
+		"get_available_thinking_levels": {handleGetAvailableThinkingLevels, false},
+		"set_steering_mode":             {handleSetSteeringMode, false},
+		"set_follow_up_mode":            {handleSetFollowUpMode, false},
+		"compact":                       {handleCompact, true},
+		"set_auto_compaction":           {handleSetAutoCompaction, false},
+		"set_auto_retry":                {handleSetAutoRetry, false},
+		"abort_retry":                   {handleAbortRetry, false},
+		"bash":                          {handleBash, true},
+		"abort_bash":                    {handleAbortBash, false},
+		"get_session_stats":             {handleGetSessionStats, false},
+		"export_html":                   {handleExportHTML, false},
+		"switch_session":                {handleSwitchSession, true},
+		"fork":                          {handleFork, true},
+		"clone":                         {handleClone, true},
+		"get_fork_messages":             {handleGetForkMessages, false},
+		"get_entries":                   {handleGetEntries, false},
+		"get_tree":                      {handleGetTree, false},
+		"get_last_assistant_text":       {handleGetLastAssistantText, false},
+		"set_session_name":              {handleSetSessionName, false},
+		"get_commands":                  {handleGetCommands, false},
+	}
+}
+
+// Commands lists the protocol's command types (for tests and docs).
+func Commands() []string {
+	out := make([]string, 0, len(handlers))
+	for k := range handlers {
+		out = append(out, k)
+	}
+	return out
+}
+
+func ok(cmd *Command, data any) *Response {
+	r := OK(cmd, data)
+	return &r
+}
+
+func okNull(cmd *Command) *Response {
+	r := OKNull(cmd)
+	return &r
+}
+
+func fail(cmd *Command, err error) *Response {
+	r := Fail(cmd, err)
+	return &r
+}
+
+// fields decodes the command's own fields into v. A field of the wrong
+// JSON type becomes a failure message naming it, instead of a crash.
+func fields(cmd *Command, v any) error {
+	if err := json.Unmarshal(cmd.Raw, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("Invalid %s: expected %s, got %s", te.Field, te.Type.String(), te.Value)
+		}
+		return fmt.Errorf("Invalid command: %w", err)
+	}
+	return nil
+}
