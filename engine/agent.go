@@ -39,6 +39,9 @@ type agentLoop struct {
 	steering     func() []*Message
 	followUp     func() []*Message
 	now          func() time.Time
+	// beforeTurn runs between turns, before turn_start; a non-nil result
+	// replaces the context (a compaction rebuilt it).
+	beforeTurn func(ctx context.Context) []*Message
 }
 
 // run executes the loop over context (the transcript so far) with the
@@ -57,6 +60,11 @@ func (a *agentLoop) run(ctx context.Context, history []*Message, prompts []*Mess
 		more := true
 		for more || len(pending) > 0 {
 			if !first {
+				if a.beforeTurn != nil {
+					if rebuilt := a.beforeTurn(ctx); rebuilt != nil {
+						msgs = rebuilt
+					}
+				}
 				if len(pending) == 0 && a.steering != nil {
 					pending = a.steering()
 				}

@@ -38,6 +38,10 @@ type RuntimeSettings struct {
 	FollowUpMode    string
 	ThinkingBudgets map[string]int
 	AutoCompaction  bool
+	// CompactionReserveTokens and CompactionKeepRecentTokens are
+	// compaction.reserveTokens and compaction.keepRecentTokens.
+	CompactionReserveTokens    int
+	CompactionKeepRecentTokens int
 }
 
 // DefaultRuntimeSettings are the reference's defaults.
@@ -45,6 +49,7 @@ func DefaultRuntimeSettings() RuntimeSettings {
 	return RuntimeSettings{
 		Retry:        RetrySettings{Enabled: true, MaxRetries: 3, BaseDelayMs: 2000, MaxAgentDelayMs: 60000},
 		SteeringMode: QueueOneAtATime, FollowUpMode: QueueOneAtATime, AutoCompaction: true,
+		CompactionReserveTokens: 16384, CompactionKeepRecentTokens: 20000,
 	}
 }
 
@@ -65,6 +70,9 @@ type SessionOptions struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Now is the clock; nil uses time.Now.
 	Now func() time.Time
+	// Compactor plans and summarises compactions (engine/compaction);
+	// nil disables compaction.
+	Compactor Compactor
 }
 
 // PromptOptions qualify a prompt.
@@ -121,6 +129,7 @@ type Session struct {
 	retryStop chan struct{}
 
 	retryAttempt int
+	cmp          compactionState
 
 	steering *messageQueue
 	followUp *messageQueue
@@ -237,6 +246,7 @@ func (s *Session) queueUpdate() {
 func (s *Session) loopEmit(e Event) {
 	switch ev := e.(type) {
 	case MessageStart:
+		s.resetOverflow(ev.Message)
 		if ev.Message.Role == RoleUser || ev.Message.Role == RoleCustom {
 			if s.steering.delivered(ev.Message) || s.followUp.delivered(ev.Message) {
 				s.queueUpdate()
@@ -244,6 +254,7 @@ func (s *Session) loopEmit(e Event) {
 		}
 	case MessageEnd:
 		m := ev.Message
+		s.resetOverflow(m)
 		s.mu.Lock()
 		s.messages = append(s.messages, m)
 		s.mu.Unlock()
@@ -302,6 +313,10 @@ func (s *Session) Prompt(ctx context.Context, text string, images []Content, opt
 		return "", ErrAlreadyProcessing
 	}
 	s.mu.Lock()
+	if s.cmp.manual {
+		s.mu.Unlock()
+		return "", ErrCompacting
+	}
 	if s.streaming {
 		s.mu.Unlock()
 		return "", ErrAlreadyProcessing
@@ -316,9 +331,15 @@ func (s *Session) Prompt(ctx context.Context, text string, images []Content, opt
 		return "", err
 	}
 	user := userMessage(text, images, s.now().UnixMilli())
+	// The prompt counts as started once the pre-prompt compaction check
+	// is done, so its events come before the caller's acknowledgement.
+	started := make(chan struct{})
 	s.startRun(func(runCtx context.Context) {
+		s.compactBeforePrompt(runCtx)
+		close(started)
 		s.runPrompt(runCtx, provider, apiKey, text, images, user)
 	})
+	<-started
 	return DispositionStarted, nil
 }
 
@@ -406,6 +427,7 @@ func (s *Session) runWithRetry(ctx context.Context, provider Provider, apiKey st
 			model: model, thinking: thinking, tools: tools, provider: provider, apiKey: apiKey,
 			systemPrompt: sysText, sessionID: s.store.Header().ID, hooks: s.hooks, emit: s.loopEmit,
 			steering: s.steering.drain, followUp: s.followUp.drain, now: s.now,
+			beforeTurn: s.compactBetweenTurns,
 		}
 		created := loop.run(ctx, history, prompts)
 		prompts = nil
@@ -438,6 +460,9 @@ func (s *Session) runWithRetry(ctx context.Context, provider Provider, apiKey st
 				} else {
 					s.publish(AutoRetryEnd{Success: false, Attempt: attempt})
 				}
+			}
+			if ctx.Err() == nil && s.checkCompaction(ctx, last, true) && ctx.Err() == nil {
+				continue
 			}
 			return
 		}
@@ -636,6 +661,7 @@ func (s *Session) Abort() {
 		s.aborted = true
 	}
 	s.mu.Unlock()
+	s.abortCompaction()
 	if cancel == nil {
 		return
 	}
@@ -699,7 +725,7 @@ func (s *Session) Reload() {
 func (s *Session) State() SessionState {
 	s.mu.Lock()
 	st := SessionState{
-		Model: s.model, ThinkingLevel: s.thinking, IsStreaming: s.streaming,
+		Model: s.model, ThinkingLevel: s.thinking, IsStreaming: s.streaming, IsCompacting: s.cmp.running,
 		SessionFile: s.store.Path(), SessionID: s.store.Header().ID,
 		AutoCompactionEnabled: s.settings.AutoCompaction, MessageCount: len(s.messages),
 	}

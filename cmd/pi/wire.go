@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/compaction"
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/session"
 	"github.com/pi-go/pi/prompts"
@@ -147,6 +148,7 @@ func (app *App) Runner() (Runner, error) {
 		},
 		SystemPrompt: sysPrompt,
 		Settings:     rs,
+		Compactor:    compaction.Compactor{},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("start session: %w", err)
@@ -215,7 +217,10 @@ func (app *App) applyRuntimeSettings(rs *engine.RuntimeSettings) {
 	rs.Retry.MaxAgentDelayMs = int64(r.MaxAgentDelayMs)
 	rs.SteeringMode = s.SteeringMode()
 	rs.FollowUpMode = s.FollowUpMode()
-	rs.AutoCompaction = s.Compaction().Enabled
+	c := s.Compaction()
+	rs.AutoCompaction = c.Enabled
+	rs.CompactionReserveTokens = c.ReserveTokens
+	rs.CompactionKeepRecentTokens = c.KeepRecentTokens
 }
 
 // session returns the engine session once Runner has built it.

@@ -1,0 +1,382 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// compactionState is the session's compaction bookkeeping, guarded by
+// Session.mu.
+type compactionState struct {
+	// running is set while any compaction runs; manual marks a manual one,
+	// which refuses new prompts.
+	running bool
+	manual  bool
+	// cancel stops the running compaction (abort).
+	cancel context.CancelFunc
+	// overflowTried is set once a run spent its one compact-and-retry.
+	overflowTried bool
+}
+
+// compactionSettings returns the settings in effect.
+func (s *Session) compactionSettings() CompactionSettings {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return CompactionSettings{
+		Enabled:          s.settings.AutoCompaction,
+		ReserveTokens:    s.settings.CompactionReserveTokens,
+		KeepRecentTokens: s.settings.CompactionKeepRecentTokens,
+	}
+}
+
+// IsCompacting reports whether a compaction is running.
+func (s *Session) IsCompacting() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cmp.running
+}
+
+// beginCompaction marks a compaction running under a cancellable context.
+func (s *Session) beginCompaction(parent context.Context, manual bool) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	s.mu.Lock()
+	s.cmp.running, s.cmp.manual, s.cmp.cancel = true, manual, cancel
+	s.mu.Unlock()
+	return ctx, func() {
+		cancel()
+		s.mu.Lock()
+		s.cmp.running, s.cmp.manual, s.cmp.cancel = false, false, nil
+		s.mu.Unlock()
+	}
+}
+
+// abortCompaction cancels a running compaction, if any.
+func (s *Session) abortCompaction() {
+	s.mu.Lock()
+	cancel := s.cmp.cancel
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// Compact compacts the session now (RPC compact, /compact). It aborts a
+// running agent first, never retries anything, and returns the result
+// that compaction_end also carries. Errors are the reasons clients see.
+func (s *Session) Compact(ctx context.Context, customInstructions string) (*CompactionResult, error) {
+	s.Abort()
+	cctx, done := s.beginCompaction(ctx, true)
+	defer done()
+	s.publish(CompactionStart{Reason: CompactionManual})
+	res, err := s.compactManual(cctx, customInstructions)
+	if err != nil {
+		aborted := cctx.Err() != nil
+		end := CompactionEnd{Reason: CompactionManual, Aborted: aborted}
+		if aborted {
+			err = ErrCompactionCancelled
+		} else {
+			end.ErrorMessage = "Compaction failed: " + err.Error()
+		}
+		done()
+		s.publish(end)
+		return nil, err
+	}
+	done()
+	s.publish(CompactionEnd{Reason: CompactionManual, Result: mustJSON(res)})
+	return res, nil
+}
+
+func (s *Session) compactManual(ctx context.Context, customInstructions string) (*CompactionResult, error) {
+	s.mu.Lock()
+	model := s.model
+	s.mu.Unlock()
+	if model == nil {
+		return nil, ErrNoModel
+	}
+	if s.opts.Compactor == nil {
+		return nil, errNoCompactor
+	}
+	prep, err := s.opts.Compactor.Prepare(s.store.Branch(), s.compactionSettings())
+	if err != nil {
+		return nil, err
+	}
+	return s.summarizeAndRecord(ctx, model, prep, CompactionManual, customInstructions)
+}
+
+// summarizeAndRecord generates the summary of a plan, appends the
+// compaction entry and rebuilds the transcript from the branch.
+func (s *Session) summarizeAndRecord(ctx context.Context, model *Model, prep *CompactionPreparation, reason, customInstructions string) (*CompactionResult, error) {
+	provider, apiKey, err := s.resolveProvider(model)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	retry, thinking := s.settings.Retry, s.thinking
+	s.mu.Unlock()
+	sum, err := s.opts.Compactor.Summarize(ctx, prep, SummaryRequest{
+		Provider: provider, Model: model, APIKey: apiKey, ThinkingLevel: thinking,
+		CustomInstructions: customInstructions, Retry: retry, Sleep: s.sleep,
+		Source: "compaction", Reason: reason, Emit: s.publish,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		return nil, ErrCompactionCancelled
+	}
+	fromHook := false
+	e := &Entry{
+		Type: EntryCompaction, Summary: sum.Text, FirstKeptEntryID: prep.FirstKeptEntryID,
+		TokensBefore: prep.TokensBefore, Details: sum.Details, FromHook: &fromHook, SystemMessage: prep.SystemMessage,
+	}
+	if sum.Usage != nil {
+		e.Usage = mustJSON(*sum.Usage)
+	}
+	if err := s.store.Append(e); err != nil {
+		return nil, err
+	}
+	s.Reload()
+	return &CompactionResult{
+		Summary: sum.Text, FirstKeptEntryID: prep.FirstKeptEntryID, TokensBefore: prep.TokensBefore,
+		EstimatedTokensAfter: s.opts.Compactor.MessagesTokens(s.Messages()), Usage: sum.Usage, Details: sum.Details,
+	}, nil
+}
+
+// autoCompact runs a threshold or overflow compaction. Nothing is
+// announced when there is nothing to compact. It reports whether the run
+// should continue: after an overflow compaction that retries, or when
+// messages wait in the queues.
+func (s *Session) autoCompact(ctx context.Context, reason string, willRetry bool) bool {
+	s.mu.Lock()
+	model := s.model
+	s.mu.Unlock()
+	if model == nil || s.opts.Compactor == nil {
+		return false
+	}
+	prep, err := s.opts.Compactor.Prepare(s.store.Branch(), s.compactionSettings())
+	if err != nil {
+		return false
+	}
+	cctx, done := s.beginCompaction(ctx, false)
+	defer done()
+	s.publish(CompactionStart{Reason: reason})
+	res, err := s.summarizeAndRecord(cctx, model, prep, reason, "")
+	if err != nil {
+		aborted := cctx.Err() != nil
+		end := CompactionEnd{Reason: reason, Aborted: aborted}
+		if !aborted {
+			if reason == CompactionOverflow {
+				end.ErrorMessage = "Context overflow recovery failed: " + err.Error()
+			} else {
+				end.ErrorMessage = "Auto-compaction failed: " + err.Error()
+			}
+		}
+		done()
+		s.publish(end)
+		return false
+	}
+	done()
+	s.publish(CompactionEnd{Reason: reason, Result: mustJSON(res), WillRetry: willRetry})
+	if willRetry {
+		return true
+	}
+	return s.steering.len() > 0 || s.followUp.len() > 0
+}
+
+// checkCompaction decides, after a run or before a prompt, whether the
+// last assistant message calls for a compaction: an overflow (compact and
+// retry once, or compact only when the reply itself succeeded), else the
+// threshold. It reports whether the run should continue.
+func (s *Session) checkCompaction(ctx context.Context, m *Message, skipAborted bool) bool {
+	settings := s.compactionSettings()
+	if !settings.Enabled || m == nil || s.opts.Compactor == nil {
+		return false
+	}
+	if skipAborted && m.StopReason == StopAborted {
+		return false
+	}
+	s.mu.Lock()
+	model := s.model
+	s.mu.Unlock()
+	if model == nil {
+		return false
+	}
+	sameModel := m.Provider == model.Provider && m.Model == model.ID
+	window := model.ContextWindow
+	branch := s.store.Branch()
+	// A message from before the latest compaction has already been dealt
+	// with; its stale usage must not trigger another one.
+	for i := len(branch) - 1; i >= 0; i-- {
+		if branch[i].Type == EntryCompaction {
+			if ts, err := time.Parse(time.RFC3339Nano, branch[i].Timestamp); err == nil && m.Timestamp <= ts.UnixMilli() {
+				return false
+			}
+			break
+		}
+	}
+	proj := ProjectContext(branch)
+	entryID, at := "", -1
+	for i, e := range branch {
+		if e.Type == EntryMessage && e.Message == m {
+			entryID, at = e.ID, i
+		}
+	}
+	projected := entryID == ""
+	hasEdits := false
+	for _, ce := range proj {
+		if ce.Entry.ID == entryID && len(ce.Messages) > 0 {
+			projected = true
+		}
+		if ce.Entry.Type == EntryContextEdit {
+			hasEdits = true
+		}
+	}
+	var after []*Entry
+	if at >= 0 {
+		after = branch[at+1:]
+	}
+	postEdit, compactedAfter := false, false
+	var lastEdit *Entry
+	for _, e := range after {
+		switch e.Type {
+		case EntryContextEdit:
+			postEdit = true
+			if e.TargetID == entryID {
+				lastEdit = e
+			}
+		case EntryCompaction:
+			compactedAfter = true
+		}
+	}
+	retained := entryID == "" || (!compactedAfter && (lastEdit == nil || (len(lastEdit.Replacement) > 0 && string(lastEdit.Replacement) != "null")))
+	explicit := m.StopReason == StopError && IsContextOverflow(m, 0)
+	overflow := sameModel && ((explicit && retained) || (projected && !postEdit && IsContextOverflow(m, window)))
+	length := sameModel && projected && IsRecoverableLength(m, model.MaxTokens)
+	if overflow || length {
+		if m.StopReason == StopStop {
+			return s.autoCompact(ctx, CompactionOverflow, false)
+		}
+		s.mu.Lock()
+		tried := s.cmp.overflowTried
+		s.cmp.overflowTried = true
+		s.mu.Unlock()
+		if tried {
+			text := textOverflowRecoveryFailed
+			if !overflow {
+				text = textTruncatedRecoveryFailed
+			}
+			s.publish(CompactionEnd{Reason: CompactionOverflow, ErrorMessage: text})
+			return false
+		}
+		s.omitAttempt(m)
+		return s.autoCompact(ctx, CompactionOverflow, true)
+	}
+	var tokens int
+	direct := UsageContextTokens(m.Usage)
+	switch {
+	case hasEdits:
+		tokens = s.opts.Compactor.ProjectedTokens(branch)
+	case m.StopReason == StopError || direct == 0:
+		msgs := s.Messages()
+		est, last := s.opts.Compactor.ContextTokens(msgs)
+		if last >= 0 && msgs[last].Role == RoleAssistant && compactionBefore(branch, msgs[last].Timestamp) {
+			return false
+		}
+		tokens = est
+	default:
+		tokens = direct
+	}
+	if tokens > window-settings.ReserveTokens {
+		return s.autoCompact(ctx, CompactionThreshold, false)
+	}
+	return false
+}
+
+// compactionBefore reports whether the latest compaction of the branch is
+// no older than a message timestamp.
+func compactionBefore(branch []*Entry, ts int64) bool {
+	for i := len(branch) - 1; i >= 0; i-- {
+		if branch[i].Type == EntryCompaction {
+			t, err := time.Parse(time.RFC3339Nano, branch[i].Timestamp)
+			return err == nil && ts <= t.UnixMilli()
+		}
+	}
+	return false
+}
+
+// omitAttempt hides a failed attempt and the results of its tool calls
+// from the model's context before recovery compaction.
+func (s *Session) omitAttempt(m *Message) {
+	ids := map[string]bool{}
+	for _, c := range m.ToolCalls() {
+		ids[c.ID] = true
+	}
+	targets := []*Message{m}
+	msgs := s.Messages()
+	for i, x := range msgs {
+		if x != m {
+			continue
+		}
+		for _, r := range msgs[i+1:] {
+			if r.Role == RoleAssistant {
+				break
+			}
+			if r.Role == RoleToolResult && ids[r.ToolCallID] {
+				targets = append(targets, r)
+			}
+		}
+		break
+	}
+	for _, t := range targets {
+		s.omitFailed(t)
+	}
+}
+
+// compactBetweenTurns is the loop's check after tool results, before the
+// next turn: over the threshold it compacts and returns the rebuilt
+// transcript for the next request, else nil.
+func (s *Session) compactBetweenTurns(ctx context.Context) []*Message {
+	settings := s.compactionSettings()
+	s.mu.Lock()
+	model := s.model
+	s.mu.Unlock()
+	if !settings.Enabled || s.opts.Compactor == nil || model == nil || model.ContextWindow <= 0 {
+		return nil
+	}
+	if s.opts.Compactor.ProjectedTokens(s.store.Branch()) <= model.ContextWindow-settings.ReserveTokens {
+		return nil
+	}
+	s.autoCompact(ctx, CompactionThreshold, false)
+	return s.Messages()
+}
+
+// compactBeforePrompt runs the check before a new prompt, against the last
+// assistant message of the transcript (aborted ones included).
+func (s *Session) compactBeforePrompt(ctx context.Context) {
+	msgs := s.Messages()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == RoleAssistant {
+			s.checkCompaction(ctx, msgs[i], false)
+			return
+		}
+	}
+}
+
+// resetOverflow re-arms overflow recovery: a new user message or a reply
+// that neither failed nor hit the length limit.
+func (s *Session) resetOverflow(m *Message) {
+	if m.Role == RoleUser || (m.Role == RoleAssistant && m.StopReason != StopError && m.StopReason != StopLength) {
+		s.mu.Lock()
+		s.cmp.overflowTried = false
+		s.mu.Unlock()
+	}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := MarshalJSON(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}
