@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pi-go/pi/engine"
 )
@@ -67,12 +68,12 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 		if opts.ProjectTrusted {
 			meta := metaProjectAuto
 			meta.BaseDir = projectBase
-			r.AddAuto(promptDirEntries(filepath.Join(projectBase, "prompts")), meta, opts.SettingsProject, projectBase)
-			r.AddAuto(promptDirEntries(filepath.Join(projectBase, "agent", "prompts")), meta, opts.SettingsProject, projectBase)
+			r.AddAuto(promptDirEntries(&r.Keys, filepath.Join(projectBase, "prompts")), meta, opts.SettingsProject, projectBase)
+			r.AddAuto(promptDirEntries(&r.Keys, filepath.Join(projectBase, "agent", "prompts")), meta, opts.SettingsProject, projectBase)
 		}
 		meta := metaUserAuto
 		meta.BaseDir = agentDir
-		r.AddAuto(promptDirEntries(filepath.Join(agentDir, "prompts")), meta, opts.SettingsGlobal, agentDir)
+		r.AddAuto(promptDirEntries(&r.Keys, filepath.Join(agentDir, "prompts")), meta, opts.SettingsGlobal, agentDir)
 		paths = r.Enabled()
 	}
 	seen := make(map[string]bool, len(paths)+len(opts.CLIPaths))
@@ -147,12 +148,15 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 }
 
 // promptDirEntries lists the direct .md children of a conventional prompts
-// directory, skipping dot names and node_modules.
-func promptDirEntries(dir string) []string {
+// directory, skipping dot names and node_modules. Plain files (not links)
+// get their real path noted in keys from the directory's, which saves an
+// Lstat per template later.
+func promptDirEntries(keys *PathKeys, dir string) []string {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
+	real := ""
 	out := make([]string, 0, len(ents))
 	for _, e := range ents {
 		name := e.Name()
@@ -162,6 +166,12 @@ func promptDirEntries(dir string) []string {
 		full := filepath.Join(dir, name)
 		if _, isFile := EntryKind(full, e); isFile {
 			out = append(out, full)
+			if e.Type().IsRegular() {
+				if real == "" {
+					real = keys.Dir(dir)
+				}
+				keys.Note(full, filepath.Join(real, name))
+			}
 		}
 	}
 	return out
@@ -199,19 +209,15 @@ func ParallelEach(n int, fn func(i int)) {
 	}
 	workers := min(16, n/8+1)
 	var wg sync.WaitGroup
-	var next int64
-	var mu sync.Mutex
+	var next atomic.Int64
 	for range workers {
 		wg.Go(func() {
 			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if int(i) >= n {
+				i := int(next.Add(1) - 1)
+				if i >= n {
 					return
 				}
-				fn(int(i))
+				fn(i)
 			}
 		})
 	}
@@ -219,7 +225,7 @@ func ParallelEach(n int, fn func(i int)) {
 }
 
 func loadTemplateFile(path string) (Template, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := ReadResource(path)
 	if err != nil {
 		return Template{}, err
 	}

@@ -121,7 +121,9 @@ func parseSimpleYAML(text string) (map[string]any, bool) {
 			}
 		}
 		value := strings.TrimRight(line[colon+2:], " ")
-		if !plainScalar(value) {
+		if q, ok := quotedScalar(value); ok {
+			value = q
+		} else if !plainScalar(value) {
 			return nil, false
 		}
 		if _, dup := fm[key]; dup {
@@ -157,6 +159,25 @@ func plainScalar(v string) bool {
 		}
 	}
 	return true
+}
+
+// quotedScalar reads a one-line quoted scalar that needs no unescaping:
+// "text" without a backslash or inner double quote, or 'text' without an
+// inner single quote. Anything else is left to the YAML parser.
+func quotedScalar(v string) (string, bool) {
+	if len(v) < 2 || (v[0] != '"' && v[0] != '\'') || v[len(v)-1] != v[0] {
+		return "", false
+	}
+	inner := v[1 : len(v)-1]
+	if strings.IndexByte(inner, v[0]) >= 0 || v[0] == '"' && strings.IndexByte(inner, '\\') >= 0 || !utf8.ValidString(inner) {
+		return "", false
+	}
+	for _, r := range inner {
+		if r < 0x20 || r == 0x7f || r == '\uFEFF' {
+			return "", false
+		}
+	}
+	return inner, true
 }
 
 func decodeRune(s string) (rune, int) { return utf8.DecodeRuneInString(s) }

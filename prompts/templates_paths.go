@@ -88,26 +88,46 @@ func PathKey(p string) string {
 }
 
 // PathKeys computes PathKey for many files cheaply: directories are
-// resolved once and cached, so a file costs one Lstat unless it is a link.
-// It is not safe for concurrent use.
-type PathKeys struct{ dirs map[string]string }
+// resolved once and cached, so a file costs one Lstat unless it is a link,
+// and files a directory walk has vouched for (Note) cost nothing. It is not
+// safe for concurrent use.
+type PathKeys struct {
+	dirs  map[string]string
+	known map[string]string
+}
 
 // Key returns PathKey(p).
 func (k *PathKeys) Key(p string) string {
+	if key, ok := k.known[p]; ok {
+		return key
+	}
 	st, err := os.Lstat(p)
 	if err != nil || st.Mode()&os.ModeSymlink != 0 {
 		return PathKey(p)
 	}
+	return filepath.Join(k.Dir(filepath.Dir(p)), filepath.Base(p))
+}
+
+// Dir returns the real path of a directory, cached.
+func (k *PathKeys) Dir(dir string) string {
 	if k.dirs == nil {
 		k.dirs = map[string]string{}
 	}
-	dir := filepath.Dir(p)
 	real, ok := k.dirs[dir]
 	if !ok {
 		real = PathKey(dir)
 		k.dirs[dir] = real
 	}
-	return filepath.Join(real, filepath.Base(p))
+	return real
+}
+
+// Note records the key of a file whose path is known to contain no
+// symbolic link below a resolved directory, so Key needs no system call.
+func (k *PathKeys) Note(p, key string) {
+	if k.known == nil {
+		k.known = map[string]string{}
+	}
+	k.known[p] = key
 }
 
 // PathWithin reports whether child is parent or inside it.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/pi-go/pi/engine"
 )
@@ -259,5 +260,26 @@ func TestParseFrontmatter(t *testing.T) {
 			assert.Equal(t, tc.fm, fm)
 			assert.Equal(t, tc.body, body)
 		})
+	}
+}
+
+// TestSimpleYAMLAgreesWithParser checks the fast path against the YAML
+// parser on every input the fast path accepts.
+func TestSimpleYAMLAgreesWithParser(t *testing.T) {
+	t.Parallel()
+	inputs := []string{
+		"description: plain text here", `argument-hint: "<x>"`, `argument-hint: '<x> [y]'`,
+		`description: "a 'b' c"`, `description: 'say "hi"'`, `description: ""`, `description: ''`,
+		`description: "tab	inside"`, `description: "a\nb"`, `description: 'it''s'`, `description: "x" # c`,
+		"name: a\ndescription: \"b: c\"", `description: "ünï ✓"`,
+	}
+	for _, in := range inputs {
+		fast, ok := parseSimpleYAML(in)
+		if !ok {
+			continue
+		}
+		var slow map[string]any
+		require.NoError(t, yaml.Unmarshal([]byte(in), &slow), in)
+		assert.Equal(t, slow, fast, in)
 	}
 }

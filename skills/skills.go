@@ -85,8 +85,10 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 	var jobs []job
 	seen := map[string]bool{}
 	var r prompts.Resolver
+	w := walker{keys: &r.Keys}
+	collectEntries := func(dir string, m mode, _ string) []string { return w.collect(dir, m) }
 	if !opts.NoSkills {
-		collect := func(dir string) []string { return collectEntries(dir, modePi, dir) }
+		collect := func(dir string) []string { return w.collect(dir, modePi) }
 		if opts.ProjectTrusted {
 			r.AddSettings(opts.SettingsProject, projectBase, home, meta("local", "project", ""), collect)
 		}
@@ -134,7 +136,7 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 		case err != nil:
 			jobs = append(jobs, job{path: abs, group: gi, diags: []Diagnostic{{Type: "warning", Message: "skill path does not exist", Path: abs}}})
 		case st.IsDir():
-			for _, f := range loadDirEntries(abs) {
+			for _, f := range w.collect(abs, modePi) {
 				jobs = append(jobs, job{path: f, source: source, group: gi})
 			}
 		case st.Mode().IsRegular() && strings.HasSuffix(abs, ".md"):
@@ -155,7 +157,7 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 			j.diags = []Diagnostic{{Type: "warning", Message: "skill path is not a markdown file", Path: j.path}}
 			return
 		}
-		j.skill, j.diags = loadFile(j.path, j.source)
+		j.skill, j.diags = loadFile(j.path, j.source, w.data[j.path])
 		if j.skill != nil && j.meta != nil {
 			info := *j.meta
 			info.Path = j.skill.FilePath
@@ -266,16 +268,16 @@ func collectEntries(dir string, m mode, root string) []string {
 	return out
 }
 
-// loadDirEntries lists the files an explicit --skill directory loads: as
-// collectEntries in modePi.
-func loadDirEntries(dir string) []string { return collectEntries(dir, modePi, dir) }
-
 // loadFile loads one skill file. Standalone .md files without a description
 // are silently not skills; a SKILL.md without one is reported.
-func loadFile(path, source string) (*Skill, []Diagnostic) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, []Diagnostic{{Type: "warning", Message: err.Error(), Path: path}}
+// data is the file's contents when a directory walk already read them.
+func loadFile(path, source string, data []byte) (*Skill, []Diagnostic) {
+	raw := data
+	if raw == nil {
+		var err error
+		if raw, err = prompts.ReadResource(path); err != nil {
+			return nil, []Diagnostic{{Type: "warning", Message: err.Error(), Path: path}}
+		}
 	}
 	declared := filepath.Base(path) == "SKILL.md"
 	fm, _, err := prompts.ParseFrontmatter(string(raw))

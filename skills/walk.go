@@ -1,0 +1,92 @@
+package skills
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pi-go/pi/prompts"
+)
+
+// walker collects skill files the way collectEntries does, faster: each
+// sub-directory of a skills root is first probed for SKILL.md with a single
+// open (no directory listing), the probes run in parallel, and the contents
+// read by a probe are kept so the loader does not read the file again. A
+// probe refuses links, so a file found this way has its real path known
+// from the root's, which spares the Lstat de-duplication would need.
+type walker struct {
+	keys *prompts.PathKeys
+	data map[string][]byte
+}
+
+type walkItem struct {
+	path     string
+	name     string
+	isDir    bool
+	plainDir bool
+	files    []string
+	data     []byte
+}
+
+func (w *walker) collect(dir string, m mode) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	for _, e := range ents {
+		if e.Name() == "SKILL.md" {
+			full := filepath.Join(dir, "SKILL.md")
+			if _, isFile := prompts.EntryKind(full, e); isFile {
+				return []string{full}
+			}
+		}
+	}
+	items := make([]walkItem, 0, len(ents))
+	anyPlain := false
+	for _, e := range ents {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || name == "node_modules" {
+			continue
+		}
+		full := filepath.Join(dir, name)
+		isDir, isFile := prompts.EntryKind(full, e)
+		switch {
+		case isFile && strings.HasSuffix(name, ".md") && m == modePi:
+			items = append(items, walkItem{path: full, files: []string{full}})
+		case isDir:
+			plain := e.IsDir()
+			anyPlain = anyPlain || plain
+			items = append(items, walkItem{path: full, name: name, isDir: true, plainDir: plain})
+		}
+	}
+	real := ""
+	if anyPlain {
+		real = w.keys.Dir(dir)
+	}
+	prompts.ParallelEach(len(items), func(i int) {
+		it := &items[i]
+		if !it.isDir {
+			return
+		}
+		if it.plainDir {
+			skill := filepath.Join(it.path, "SKILL.md")
+			if data, err := prompts.ReadPlainFile(skill); err == nil {
+				it.files, it.data = []string{skill}, data
+				return
+			}
+		}
+		it.files = collectEntries(it.path, m, dir)
+	})
+	var out []string
+	for _, it := range items {
+		if it.data != nil {
+			if w.data == nil {
+				w.data = make(map[string][]byte, len(items))
+			}
+			w.data[it.files[0]] = it.data
+			w.keys.Note(it.files[0], filepath.Join(real, it.name, "SKILL.md"))
+		}
+		out = append(out, it.files...)
+	}
+	return out
+}
