@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/pi/prompts"
 )
@@ -144,4 +145,24 @@ func BenchmarkDiscover1000(b *testing.B) {
 	// CPU time (user+system) says what the work costs when the machine is
 	// shared and wall time is noisy.
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
+}
+
+// TestExpandErrorText checks that read errors carry Node's wording, which
+// clients see in extension_error events and on stderr.
+func TestExpandErrorText(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cases := []struct{ name, path, want string }{
+		{"missing", filepath.Join(dir, "gone", "SKILL.md"), "ENOENT: no such file or directory, open '" + filepath.Join(dir, "gone", "SKILL.md") + "'"},
+		{"directory", dir, "EISDIR: illegal operation on a directory, read"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, ok, err := Expand("/skill:x a", []Skill{{Name: "x", FilePath: tc.path, BaseDir: dir}})
+			assert.False(t, ok)
+			require.Error(t, err)
+			assert.Equal(t, tc.want, err.Error())
+		})
+	}
 }

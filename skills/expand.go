@@ -1,8 +1,11 @@
 package skills
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"syscall"
 	"strings"
 
 	"github.com/pi-go/pi/prompts"
@@ -43,7 +46,7 @@ func Expand(text string, skills []Skill) (expanded string, ok bool, err error) {
 	}
 	raw, err := os.ReadFile(skill.FilePath)
 	if err != nil {
-		return text, false, fmt.Errorf("read skill %s: %w", skill.Name, err)
+		return text, false, nodeError(err)
 	}
 	body, err := prompts.StripFrontmatter(string(raw))
 	if err != nil {
@@ -64,6 +67,55 @@ func Expand(text string, skills []Skill) (expanded string, ok bool, err error) {
 		b.WriteString(args)
 	}
 	return b.String(), true, nil
+}
+
+// nodeError gives a file system error the message Node.js would, since
+// the error text reaches clients (extension_error, stderr) verbatim:
+// "ENOENT: no such file or directory, open '/path'". Errors without a
+// known errno keep Go's text; the original error stays wrapped.
+func nodeError(err error) error {
+	var pe *fs.PathError
+	var errno syscall.Errno
+	if !errors.As(err, &pe) || !errors.As(pe.Err, &errno) {
+		return err
+	}
+	code, ok := nodeErrnoNames[errno]
+	if !ok {
+		return err
+	}
+	msg := code + ": " + nodeErrnoText(errno) + ", " + pe.Op
+	if pe.Op == "open" {
+		msg += " '" + pe.Path + "'"
+	}
+	return &nodeFSError{msg: msg, err: err}
+}
+
+type nodeFSError struct {
+	msg string
+	err error
+}
+
+func (e *nodeFSError) Error() string { return e.msg }
+func (e *nodeFSError) Unwrap() error { return e.err }
+
+// nodeErrnoNames are the errno codes a skill read can realistically hit.
+var nodeErrnoNames = map[syscall.Errno]string{
+	syscall.ENOENT: "ENOENT", syscall.EACCES: "EACCES", syscall.EISDIR: "EISDIR",
+	syscall.ENOTDIR: "ENOTDIR", syscall.ELOOP: "ELOOP", syscall.EMFILE: "EMFILE", syscall.EPERM: "EPERM",
+}
+
+// nodeErrnoText is libuv's description of an errno, which differs from
+// the C library's for a few codes.
+func nodeErrnoText(e syscall.Errno) string {
+	switch e {
+	case syscall.EISDIR:
+		return "illegal operation on a directory"
+	case syscall.EPERM:
+		return "operation not permitted"
+	case syscall.ELOOP:
+		return "too many symbolic links encountered"
+	}
+	return e.Error()
 }
 
 // ToPromptRefs describes skills for the system prompt's skills section.
