@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"syscall"
 	"strings"
+	"syscall"
 
 	"github.com/pi-go/pi/prompts"
 )
