@@ -133,6 +133,9 @@ type Session struct {
 
 	steering *messageQueue
 	followUp *messageQueue
+	// nextTurn holds extension custom messages sent with deliverAs
+	// "nextTurn"; they join the next prompt (extsession.go).
+	nextTurn []*Message
 }
 
 // NewSession creates a session over a store, reading the transcript from
@@ -410,6 +413,7 @@ func (s *Session) runPrompt(ctx context.Context, provider Provider, apiKey, text
 		prompts = append(prompts, sysMsg)
 	}
 	prompts = append(prompts, user)
+	prompts = append(prompts, s.takeNextTurn()...)
 	if res != nil {
 		prompts = append(prompts, res.Messages...)
 	}

@@ -78,6 +78,15 @@ func run(argv []string) int {
 		return reportStartupError(stderr, err)
 	}
 	defer app.Close()
+	if a.ListModels == nil {
+		if err := app.loadExtensions(ctx); err != nil {
+			if errors.Is(err, errLoadFailed) {
+				return 1
+			}
+			return reportStartupError(stderr, err)
+		}
+		defer app.ext.shutdown()
+	}
 
 	if a.ListModels != nil {
 		fmt.Fprint(stdout, app.ListModels(*a.ListModels))

@@ -47,6 +47,10 @@ func writeDiagnostics(w io.Writer, diags []prompts.Diagnostic) {
 // expandInput applies /skill:name and /template expansion to a prompt, as
 // the reference does before sending it.
 func (app *App) expandInput(text string) string {
+	if app.ext.isCommand(text) {
+		// Extension commands run before any expansion.
+		return text
+	}
 	if out, ok, err := skills.Expand(text, app.skills); err != nil {
 		fmt.Fprintf(app.stderr, "Error: %v\n", err)
 	} else if ok {

@@ -25,6 +25,7 @@ func runRPC(ctx context.Context, app *App, in io.Reader, out *rpc.Writer) int {
 		Stderr: app.stderr,
 	})
 	wireRPCExtras(srv)
+	app.wireRPCExtensions(srv, out)
 	if err := srv.Serve(ctx, in); err != nil {
 		fmt.Fprintln(app.stderr, "Error:", err)
 		return 1

@@ -19,6 +19,20 @@ func (app *App) tools() ([]engine.Tool, error) {
 			out = append(out, t)
 		}
 	}
+	// Extension tools join the active set; one named like a built-in
+	// replaces it.
+	for _, t := range app.ext.tools() {
+		name := t.Info().Name
+		replaced := false
+		for i, b := range out {
+			if b.Info().Name == name {
+				out[i], replaced = t, true
+			}
+		}
+		if !replaced {
+			out = append(out, t)
+		}
+	}
 	return out, nil
 }
 

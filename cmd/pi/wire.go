@@ -32,6 +32,8 @@ type App struct {
 	model    *engine.Model
 	thinking engine.ThinkingLevel
 	trusted  bool
+	// ext is the extension runtime (extensions.go); never nil after Wire.
+	ext *extHost
 
 	skills    []skills.Skill
 	templates []prompts.Template
@@ -149,6 +151,7 @@ func (app *App) Runner() (Runner, error) {
 		SystemPrompt: sysPrompt,
 		Settings:     rs,
 		Compactor:    compaction.Compactor{},
+		Hooks:        app.ext.hooks(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("start session: %w", err)
@@ -156,6 +159,7 @@ func (app *App) Runner() (Runner, error) {
 	app.mu.Lock()
 	app.sess = sess
 	app.mu.Unlock()
+	app.ext.bind(sess, "startup")
 	return &sessionRunner{s: sess, store: app.store, expand: app.expandInput}, nil
 }
 

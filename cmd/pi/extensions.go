@@ -1,0 +1,323 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/pi-go/pi/builtins"
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/config"
+	"github.com/pi-go/pi/engine/rpc"
+	"github.com/pi-go/pi/jsruntime"
+	"github.com/pi-go/pi/prompts"
+	"github.com/pi-go/pi/skills"
+)
+
+// extHost is the loaded extension runtime of one process and what cmd/pi
+// needs from it: hooks and tools for the session, commands for RPC, and
+// where extension errors go in the current mode.
+type extHost struct {
+	api    *jsruntime.API
+	rt     *jsruntime.Runtime
+	stderr io.Writer
+
+	mu      sync.Mutex
+	publish func(engine.Event) // RPC: extension_error records on the stream
+	started bool
+}
+
+// errLoadFailed marks a fatal extension load failure already reported.
+var errLoadFailed = errors.New("extension load failed")
+
+// loadExtensions discovers and loads the extensions, then claims the CLI
+// flags they registered. Load failures are fatal as in the reference:
+// each is printed, followed by the -ne hint, and the process exits 1.
+func (app *App) loadExtensions(ctx context.Context) error {
+	a := app.args
+	global := toStringSlice(app.settings.GlobalRaw("extensions"))
+	var project []string
+	if app.trusted {
+		project = projectOnly(app.settings.Extensions(), global)
+	}
+	sources := jsruntime.Discover(jsruntime.DiscoverOptions{
+		AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted,
+		GlobalSettings: global, ProjectSettings: project,
+		CLI: a.Extensions, NoDiscovery: a.NoExtensions,
+	})
+	h := &extHost{stderr: app.stderr}
+	app.ext = h
+	if len(sources) == 0 {
+		return app.claimFlags()
+	}
+	mode := string(app.mode)
+	h.api = jsruntime.NewAPI(jsruntime.APIOptions{
+		Mode: mode, Cwd: app.cwd, Trusted: app.trusted,
+		Settings: func() json.RawMessage {
+			b, err := json.Marshal(app.settings.Merged())
+			if err != nil {
+				return json.RawMessage("{}")
+			}
+			return b
+		},
+		Models: registryModels{app.registry},
+		Builtin: func(name, cwd string) (engine.Tool, bool) {
+			if cwd == app.cwd {
+				if t := app.builtin(name); t != nil {
+					return t, true
+				}
+				return nil, false
+			}
+			return builtins.New(name, cwd)
+		},
+		BuiltinNames: builtins.AllNames,
+		ExtraCommands: func() []jsruntime.CommandInfo {
+			var out []jsruntime.CommandInfo
+			for _, c := range app.promptCommands() {
+				out = append(out, jsruntime.CommandInfo{Name: c.Name, Description: c.Description, Source: c.Source, Path: c.Path})
+			}
+			return out
+		},
+	})
+	rt, loadErrs, err := jsruntime.Load(ctx, jsruntime.LoadOptions{
+		AgentDir: app.agentDir, Cwd: app.cwd, Sources: sources, Stderr: app.stderr,
+		OnError: h.report, Host: h.api.Host(), Argv: append([]string{"pi"}, os.Args[1:]...),
+	})
+	if err != nil {
+		return fmt.Errorf("Error: load extensions: %w", err)
+	}
+	h.rt = rt
+	if len(loadErrs) > 0 {
+		for _, le := range loadErrs {
+			fmt.Fprintln(app.stderr, "Error: "+le.Error())
+		}
+		fmt.Fprintln(app.stderr, jsruntime.LoadFailureHint)
+		rt.Close()
+		h.rt = nil
+		return errLoadFailed
+	}
+	return app.claimFlags()
+}
+
+// claimFlags hands unknown CLI flags to the extensions that registered
+// them; the rest stay unknown (an error after startup). A boolean flag
+// given a following word does not consume it: the word is a message.
+func (app *App) claimFlags() error {
+	a := app.args
+	var rest []UnknownFlag
+	for _, f := range a.UnknownFlags {
+		if app.ext == nil || app.ext.api == nil {
+			rest = append(rest, f)
+			continue
+		}
+		var def *jsruntime.FlagDef
+		for _, d := range app.ext.api.Flags() {
+			if d.Name == f.Name {
+				d := d
+				def = &d
+				break
+			}
+		}
+		if def == nil {
+			rest = append(rest, f)
+			continue
+		}
+		if def.Type == "boolean" && !f.Bool && f.Value != "true" && f.Value != "false" {
+			app.ext.api.SetFlag(f.Name, "", true)
+			a.Messages = append(a.Messages, f.Value)
+			continue
+		}
+		app.ext.api.SetFlag(f.Name, f.Value, f.Bool)
+	}
+	a.UnknownFlags = rest
+	return nil
+}
+
+// report routes an extension error: on the RPC stream once the session
+// exists, else to stderr as print mode prints it.
+func (h *extHost) report(e jsruntime.ExtensionError) {
+	h.mu.Lock()
+	pub := h.publish
+	h.mu.Unlock()
+	if pub != nil {
+		pub(engine.ExtensionError{ExtensionPath: e.Path, Event: e.Event, Error: e.Error})
+		return
+	}
+	fmt.Fprintf(h.stderr, "Extension error (%s): %s\n", e.Path, e.Error)
+}
+
+// active reports whether any extension is loaded.
+func (h *extHost) active() bool { return h != nil && h.api != nil && h.rt != nil }
+
+// hooks returns the session hooks (NopHooks without extensions).
+func (h *extHost) hooks() engine.Hooks {
+	if !h.active() {
+		return engine.NopHooks{}
+	}
+	return h.api.Hooks()
+}
+
+// tools returns the extension tools that start active.
+func (h *extHost) tools() []engine.Tool {
+	if !h.active() {
+		return nil
+	}
+	var out []engine.Tool
+	for _, t := range h.api.ExtTools() {
+		if t.DefaultActive() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// bind attaches a new session and announces it with session_start.
+func (h *extHost) bind(s *engine.Session, reason string) {
+	if !h.active() {
+		return
+	}
+	ctx := context.Background()
+	_ = h.api.Bind(ctx, s)
+	h.mu.Lock()
+	first := !h.started
+	h.started = true
+	h.mu.Unlock()
+	if first || reason != "startup" {
+		h.api.Emit(ctx, "session_start", jsruntime.Field{Key: "reason", Value: reason})
+	}
+}
+
+// shutdown emits session_shutdown and stops the runtime.
+func (h *extHost) shutdown() {
+	if !h.active() {
+		return
+	}
+	h.api.Emit(context.Background(), "session_shutdown", jsruntime.Field{Key: "reason", Value: "quit"})
+	_ = h.rt.Loop().WaitIdle(context.Background())
+}
+
+// builtinCommands are the commands of the reference's built-in
+// extensions (builtin:llama.cpp and builtin:mcp). They are listed after
+// the loaded extensions' commands unless -ne disables built-ins; headless,
+// running them does nothing.
+var builtinCommands = []struct{ name, description, path string }{
+	{"llama", "Manage llama.cpp router models", "builtin:llama.cpp"},
+	{"mcp", "Manage MCP servers: sign in, reconnect, enable or disable, and change exposure", "builtin:mcp"},
+}
+
+// commands lists the extension commands for get_commands.
+func (app *App) extensionCommands() []prompts.CommandInfo {
+	h := app.ext
+	var out []prompts.CommandInfo
+	if h.active() {
+		scopes := map[string]jsruntime.Source{}
+		for _, e := range h.rt.Extensions() {
+			scopes[e.Path] = e.Source
+		}
+		for _, c := range h.api.Commands(context.Background()) {
+			src := scopes[c.Path]
+			scope := src.Scope
+			if scope == jsruntime.ScopeCLI || scope == "" {
+				scope = "temporary"
+			}
+			source := src.Source
+			if source == "" {
+				source = "cli"
+			}
+			out = append(out, prompts.CommandInfo{Name: c.Name, Description: c.Description, Source: "extension",
+				SourceInfo: &prompts.SourceInfo{Path: c.Path, Source: source, Scope: scope, Origin: "top-level"},
+				Location:   prompts.SeedLocation(scope), Path: c.Path})
+		}
+	}
+	if !app.args.NoExtensions {
+		for _, b := range builtinCommands {
+			d := b.description
+			out = append(out, prompts.CommandInfo{Name: b.name, Description: &d, Source: "extension",
+				SourceInfo: &prompts.SourceInfo{Path: b.path, Source: "builtin", Scope: "temporary", Origin: "top-level"},
+				Location:   "path", Path: b.path})
+		}
+	}
+	return out
+}
+
+// wireRPCExtensions connects the extension runtime to the RPC server:
+// ctx.ui dialogs through the UI bridge, commands in get_commands and
+// extension errors on the stream.
+func (app *App) wireRPCExtensions(srv *rpc.Server, out *rpc.Writer) {
+	h := app.ext
+	srv.ExtensionCommands = app.extensionCommands
+	if !h.active() {
+		return
+	}
+	bridge := rpc.NewUIBridge(out)
+	h.api.SetUI(bridge)
+	srv.OnUIResponse = bridge.HandleResponse
+	h.mu.Lock()
+	h.publish = func(e engine.Event) {
+		if s := app.session(); s != nil {
+			s.Publish(e)
+			return
+		}
+		_ = out.WriteEvent(e)
+	}
+	h.mu.Unlock()
+}
+
+// registryModels adapts the model registry to ctx.modelRegistry.
+type registryModels struct{ r *config.Registry }
+
+func (m registryModels) All() []*engine.Model       { return m.r.All() }
+func (m registryModels) Available() []*engine.Model { return m.r.Available() }
+func (m registryModels) Find(provider, id string) *engine.Model {
+	return m.r.Find(provider, id)
+}
+func (m registryModels) HasAuth(model *engine.Model) bool {
+	return model != nil && m.r.HasConfiguredAuth(model.Provider)
+}
+
+func toStringSlice(v any) []string {
+	arr, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, x := range arr {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// projectOnly returns the merged entries that the global list lacks.
+func projectOnly(merged, global []string) []string {
+	g := map[string]bool{}
+	for _, s := range global {
+		g[s] = true
+	}
+	var out []string
+	for _, s := range merged {
+		if !g[s] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// isCommand reports whether text invokes an extension command.
+func (h *extHost) isCommand(text string) bool {
+	if !h.active() || len(text) < 2 || text[0] != '/' {
+		return false
+	}
+	return h.api.IsCommand(context.Background(), text)
+}
+
+// promptCommands lists prompt templates and skills for pi.getCommands.
+func (app *App) promptCommands() []prompts.CommandInfo {
+	out := prompts.TemplateCommands(app.templates)
+	return append(out, skills.Commands(app.skills)...)
+}

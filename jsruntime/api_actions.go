@@ -1,0 +1,570 @@
+package jsruntime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/dop251/goja"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// errNoSession is returned by actions that need the bound session.
+var errNoSession = errors.New("Extension runtime not initialized. Action methods cannot be called during extension loading.")
+
+// args decodes a JSON array of call arguments.
+func args(raw json.RawMessage) []json.RawMessage {
+	var out []json.RawMessage
+	_ = json.Unmarshal(raw, &out)
+	return out
+}
+
+func argString(a []json.RawMessage, i int) string {
+	if i >= len(a) {
+		return ""
+	}
+	var s string
+	_ = json.Unmarshal(a[i], &s)
+	return s
+}
+
+// call answers a synchronous bridge call on the loop goroutine. It must
+// never wait for the session's event delivery (the session may be waiting
+// for this very loop), so actions that publish events run in the
+// background.
+func (a *API) call(name string, raw json.RawMessage) (any, error) {
+	s := a.session()
+	av := args(raw)
+	switch name {
+	case "getFlag":
+		a.mu.Lock()
+		v, ok := a.flagValues[argString(av, 0)]
+		a.mu.Unlock()
+		if !ok {
+			return nil, nil
+		}
+		return v, nil
+	case "hasUI":
+		return a.currentUI().HasUI(), nil
+	case "isProjectTrusted":
+		return a.opts.Trusted, nil
+	case "getSettings":
+		if a.opts.Settings == nil {
+			return map[string]any{}, nil
+		}
+		return a.opts.Settings(), nil
+	case "getCommands":
+		return a.commandsForJS(), nil
+	case "registerProvider", "unregisterProvider":
+		// Provider registration needs the model registry of cmd/pi; it is
+		// accepted here so that loading continues.
+		return nil, nil
+	case "models.find":
+		if a.opts.Models == nil {
+			return nil, nil
+		}
+		if m := a.opts.Models.Find(argString(av, 0), argString(av, 1)); m != nil {
+			return m, nil
+		}
+		return nil, nil
+	case "models.getAll":
+		if a.opts.Models == nil {
+			return []*engine.Model{}, nil
+		}
+		return a.opts.Models.All(), nil
+	case "models.getAvailable":
+		if a.opts.Models == nil {
+			return []*engine.Model{}, nil
+		}
+		return a.opts.Models.Available(), nil
+	case "models.hasConfiguredAuth":
+		var m engine.Model
+		if len(av) > 0 {
+			_ = json.Unmarshal(av[0], &m)
+		}
+		return a.opts.Models != nil && a.opts.Models.HasAuth(&m), nil
+	case "models.getApiKeyAndHeaders", "models.getApiKeyForProvider", "models.getProvider", "models.getProviderAuthStatus":
+		return nil, nil
+	case "ui.notify":
+		var p struct{ Message, Type string }
+		_ = json.Unmarshal(raw, &p)
+		a.currentUI().Notify(p.Message, p.Type)
+		return nil, nil
+	case "ui.setStatus":
+		var p struct {
+			Key  string  `json:"key"`
+			Text *string `json:"text"`
+		}
+		_ = json.Unmarshal(raw, &p)
+		a.currentUI().SetStatus(p.Key, p.Text)
+		return nil, nil
+	case "ui.setWidget":
+		var p struct {
+			Key       string   `json:"key"`
+			Lines     []string `json:"lines"`
+			Placement string   `json:"placement"`
+		}
+		_ = json.Unmarshal(raw, &p)
+		a.currentUI().SetWidget(p.Key, p.Lines, engine.WidgetOptions{Placement: p.Placement})
+		return nil, nil
+	case "ui.setTitle":
+		var p struct{ Title string }
+		_ = json.Unmarshal(raw, &p)
+		a.currentUI().SetTitle(p.Title)
+		return nil, nil
+	case "ui.setEditorText":
+		var p struct{ Text string }
+		_ = json.Unmarshal(raw, &p)
+		a.currentUI().SetEditorText(p.Text)
+		return nil, nil
+	case "shutdown":
+		if a.opts.Shutdown != nil {
+			go a.opts.Shutdown()
+		}
+		return nil, nil
+	case "getSystemPromptOptions":
+		return map[string]any{"cwd": a.opts.Cwd}, nil
+	case "scopedModels":
+		return []any{}, nil
+	}
+	if s == nil {
+		switch name {
+		case "model", "getContextUsage", "getSystemPrompt", "sm.getSessionName", "getSessionName":
+			return nil, nil
+		case "isIdle":
+			return true, nil
+		case "hasPendingMessages":
+			return false, nil
+		case "getThinkingLevel":
+			return "off", nil
+		}
+		return nil, errNoSession
+	}
+	switch name {
+	case "model":
+		return s.Model(), nil
+	case "isIdle":
+		return !s.IsStreaming(), nil
+	case "hasPendingMessages":
+		return s.PendingCount() > 0, nil
+	case "abort":
+		go s.Abort()
+		return nil, nil
+	case "getContextUsage":
+		return nil, nil
+	case "getSystemPrompt":
+		return "", nil
+	case "getThinkingLevel":
+		return string(s.ThinkingLevel()), nil
+	case "setThinkingLevel":
+		level := engine.ThinkingLevel(argString(av, 0))
+		go s.SetThinkingLevel(level)
+		return nil, nil
+	case "getActiveTools":
+		names := []string{}
+		for _, t := range s.Tools() {
+			names = append(names, t.Info().Name)
+		}
+		return names, nil
+	case "getAllTools":
+		return a.allToolsForJS(), nil
+	case "setActiveTools":
+		var names []string
+		if len(av) > 0 {
+			_ = json.Unmarshal(av[0], &names)
+		}
+		s.SetTools(a.resolveTools(names))
+		return nil, nil
+	case "getSessionName", "sm.getSessionName":
+		a.mu.Lock()
+		n := a.name
+		a.mu.Unlock()
+		if n != nil {
+			return *n, nil
+		}
+		if st := s.State(); st.SessionName != "" {
+			return st.SessionName, nil
+		}
+		return nil, nil
+	case "setSessionName":
+		n := argString(av, 0)
+		a.mu.Lock()
+		a.name = &n
+		a.mu.Unlock()
+		go func() { _, _ = s.SetSessionName(n) }()
+		return nil, nil
+	case "appendEntry":
+		e := &engine.Entry{Type: engine.EntryCustom, CustomType: argString(av, 0)}
+		if len(av) > 1 && string(av[1]) != "null" {
+			e.Data = av[1]
+		}
+		go func() { _ = s.AppendEntry(e) }()
+		return nil, nil
+	case "setLabel":
+		e := &engine.Entry{Type: engine.EntryLabel, TargetID: argString(av, 0)}
+		if len(av) > 1 && string(av[1]) != "null" {
+			l := argString(av, 1)
+			e.Label = &l
+		}
+		go func() { _ = s.AppendEntry(e) }()
+		return nil, nil
+	case "sendMessage":
+		return nil, a.sendMessage(s, av)
+	case "sendUserMessage":
+		return nil, a.sendUserMessage(s, av)
+	}
+	if v, ok, err := a.sessionManagerCall(s, name, av); ok {
+		return v, err
+	}
+	return nil, fmt.Errorf("pi: unknown host call %q", name)
+}
+
+// sendMessage delivers {customType, content, display, details} as a
+// custom message in the background.
+func (a *API) sendMessage(s *engine.Session, av []json.RawMessage) error {
+	var msg struct {
+		CustomType string          `json:"customType"`
+		Content    json.RawMessage `json:"content"`
+		Display    *bool           `json:"display"`
+		Details    json.RawMessage `json:"details"`
+	}
+	var opts struct {
+		TriggerTurn bool   `json:"triggerTurn"`
+		DeliverAs   string `json:"deliverAs"`
+	}
+	if len(av) > 0 {
+		_ = json.Unmarshal(av[0], &msg)
+	}
+	if len(av) > 1 {
+		_ = json.Unmarshal(av[1], &opts)
+	}
+	m := &engine.Message{Role: engine.RoleCustom, CustomType: msg.CustomType, Display: msg.Display == nil || *msg.Display, Details: msg.Details}
+	if len(msg.Content) > 0 {
+		var c engine.Contents
+		if err := json.Unmarshal(msg.Content, &c); err != nil {
+			return fmt.Errorf("sendMessage: invalid content: %w", err)
+		}
+		m.Content = c
+	}
+	go func() {
+		if err := s.SendCustom(m, opts.DeliverAs, opts.TriggerTurn); err != nil {
+			a.reportError("", "sendMessage", err.Error())
+		}
+	}()
+	return nil
+}
+
+// sendUserMessage prompts the session as source "extension". While a run
+// is active deliverAs is required, as in the reference.
+func (a *API) sendUserMessage(s *engine.Session, av []json.RawMessage) error {
+	var opts struct {
+		DeliverAs string `json:"deliverAs"`
+	}
+	if len(av) > 1 {
+		_ = json.Unmarshal(av[1], &opts)
+	}
+	text, images := "", []engine.Content(nil)
+	if len(av) > 0 {
+		if err := json.Unmarshal(av[0], &text); err != nil {
+			var blocks []engine.Content
+			if err := json.Unmarshal(av[0], &blocks); err != nil {
+				return fmt.Errorf("sendUserMessage: invalid content: %w", err)
+			}
+			for _, b := range blocks {
+				if b.Type == "text" {
+					if text != "" {
+						text += "\n"
+					}
+					text += b.Text
+				} else {
+					images = append(images, b)
+				}
+			}
+		}
+	}
+	owner := a.rt.loop.owner
+	go func() {
+		_, err := s.Prompt(context.Background(), text, images, engine.PromptOptions{StreamingBehavior: opts.DeliverAs, Source: "extension"})
+		if err != nil {
+			a.reportError(owner, "sendUserMessage", err.Error())
+		}
+	}()
+	return nil
+}
+
+// callAsync answers bridge calls that return promises; it runs on its own
+// goroutine, never on the loop.
+func (a *API) callAsync(ctx context.Context, name string, raw json.RawMessage) (any, error) {
+	s := a.session()
+	switch name {
+	case "waitForIdle":
+		if s != nil {
+			_ = s.WaitIdle(ctx)
+		}
+		return nil, nil
+	case "setModel":
+		var m engine.Model
+		_ = json.Unmarshal(raw, &m)
+		if s == nil || a.opts.Models == nil {
+			return false, nil
+		}
+		found := a.opts.Models.Find(m.Provider, m.ID)
+		if found == nil || !a.opts.Models.HasAuth(found) {
+			return false, nil
+		}
+		prev := s.Model()
+		if err := s.SetModel(found); err != nil {
+			return false, err
+		}
+		fields := []Field{{"model", found}}
+		if prev != nil {
+			fields = append(fields, Field{"previousModel", prev})
+		}
+		fields = append(fields, Field{"source", "set"})
+		a.Emit(ctx, "model_select", fields...)
+		return true, nil
+	case "compact":
+		return nil, errors.New("Compaction is not available to extensions in this build")
+	case "newSession", "fork", "navigateTree", "switchSession":
+		return map[string]bool{"cancelled": true}, nil
+	case "reload":
+		return nil, nil
+	}
+	return nil, fmt.Errorf("pi: unknown async host call %q", name)
+}
+
+// dialog opens a ctx.ui dialog on a goroutine and settles its promise.
+func (a *API) dialog(method, raw string, ok, fail goja.Callable) int {
+	var p struct {
+		Title       string   `json:"title"`
+		Options     []string `json:"options"`
+		Message     string   `json:"message"`
+		Placeholder string   `json:"placeholder"`
+		Prefill     string   `json:"prefill"`
+		Timeout     *float64 `json:"timeout"`
+	}
+	_ = json.Unmarshal([]byte(raw), &p)
+	ctx, cancel := context.WithCancel(context.Background())
+	a.mu.Lock()
+	a.nextDialog++
+	id := a.nextDialog
+	a.dialogs[id] = cancel
+	a.mu.Unlock()
+	o := engine.DialogOptions{}
+	if p.Timeout != nil && *p.Timeout > 0 {
+		o.TimeoutMs = int64(*p.Timeout)
+	}
+	ui := a.currentUI()
+	settle := a.rt.loop.Reserve()
+	go func() {
+		defer func() {
+			cancel()
+			a.mu.Lock()
+			delete(a.dialogs, id)
+			a.mu.Unlock()
+		}()
+		var v any
+		switch method {
+		case "select":
+			if s, ok := ui.Select(ctx, p.Title, p.Options, o); ok {
+				v = s
+			}
+		case "confirm":
+			v = ui.Confirm(ctx, p.Title, p.Message, o)
+		case "input":
+			if s, ok := ui.Input(ctx, p.Title, p.Placeholder, o); ok {
+				v = s
+			}
+		case "editor":
+			if s, ok := ui.Editor(ctx, p.Title, p.Prefill); ok {
+				v = s
+			}
+		}
+		out := ""
+		if v != nil {
+			b, _ := json.Marshal(v)
+			out = string(b)
+		}
+		settle(func(vm *goja.Runtime) { _, _ = ok(goja.Undefined(), vm.ToValue(out)) })
+	}()
+	return id
+}
+
+// resolveTools maps names to tools (extension tools first, then built-ins);
+// unknown names are ignored.
+func (a *API) resolveTools(names []string) []engine.Tool {
+	var out []engine.Tool
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		if t := a.extTool(n); t != nil {
+			out = append(out, t)
+			continue
+		}
+		if a.opts.Builtin != nil {
+			if t, ok := a.opts.Builtin(n, a.opts.Cwd); ok {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// allToolsForJS is pi.getAllTools(): built-ins, then extension tools.
+func (a *API) allToolsForJS() []any {
+	var out []any
+	add := func(info engine.ToolInfo, source string) {
+		item := ordered{{"name", info.Name}, {"description", info.Description}, {"parameters", json.RawMessage(orEmptyObject(info.Parameters))}}
+		item = append(item, Field{"promptGuidelines", nonNil(info.PromptGuidelines)}, Field{"exposure", "direct"}, Field{"sourceInfo", map[string]string{"source": source}})
+		out = append(out, item)
+	}
+	ext := map[string]bool{}
+	for _, t := range a.ExtTools() {
+		ext[t.info.Name] = true
+	}
+	if a.opts.Builtin != nil {
+		for _, n := range a.opts.BuiltinNames {
+			if ext[n] {
+				continue
+			}
+			if t, ok := a.opts.Builtin(n, a.opts.Cwd); ok {
+				add(t.Info(), "builtin")
+			}
+		}
+	}
+	for _, t := range a.ExtTools() {
+		add(t.info, "extension")
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func orEmptyObject(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 {
+		return json.RawMessage("{}")
+	}
+	return b
+}
+
+// commandsForJS is pi.getCommands(): extension commands, then templates
+// and skills.
+func (a *API) commandsForJS() []any {
+	var out []any
+	ctx := context.Background()
+	_ = ctx
+	for _, c := range a.commandsOnLoop() {
+		item := ordered{{"name", c.Name}}
+		if c.Description != nil {
+			item = append(item, Field{"description", *c.Description})
+		}
+		item = append(item, Field{"source", "extension"}, Field{"sourceInfo", map[string]string{"path": c.Path}})
+		out = append(out, item)
+	}
+	if a.opts.ExtraCommands != nil {
+		for _, c := range a.opts.ExtraCommands() {
+			item := ordered{{"name", c.Name}}
+			if c.Description != nil {
+				item = append(item, Field{"description", *c.Description})
+			}
+			item = append(item, Field{"source", c.Source})
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// commandsOnLoop lists commands from the loop goroutine itself.
+func (a *API) commandsOnLoop() []CommandInfo {
+	v, err := a.commandListFn(goja.Undefined())
+	if err != nil {
+		return nil
+	}
+	var list []struct {
+		Name        string  `json:"name"`
+		Description *string `json:"description"`
+		Path        string  `json:"path"`
+	}
+	b, _ := json.Marshal(v.Export())
+	_ = json.Unmarshal(b, &list)
+	out := make([]CommandInfo, 0, len(list))
+	for _, c := range list {
+		out = append(out, CommandInfo{Name: c.Name, Description: c.Description, Source: "extension", Path: c.Path})
+	}
+	return out
+}
+
+// sessionManagerCall answers ctx.sessionManager's read-only views.
+func (a *API) sessionManagerCall(s *engine.Session, name string, av []json.RawMessage) (any, bool, error) {
+	st := s.Store()
+	switch name {
+	case "sm.getCwd":
+		return a.opts.Cwd, true, nil
+	case "sm.getSessionId":
+		return st.Header().ID, true, nil
+	case "sm.getSessionFile":
+		if p := st.Path(); p != "" {
+			return p, true, nil
+		}
+		return nil, true, nil
+	case "sm.getSessionDir":
+		return nil, true, nil
+	case "sm.getHeader":
+		return st.Header(), true, nil
+	case "sm.getLeafId":
+		if id := st.LeafID(); id != "" {
+			return id, true, nil
+		}
+		return nil, true, nil
+	case "sm.getLeafEntry":
+		if e, ok := st.Get(st.LeafID()); ok {
+			return e, true, nil
+		}
+		return nil, true, nil
+	case "sm.getEntry":
+		if e, ok := st.Get(argString(av, 0)); ok {
+			return e, true, nil
+		}
+		return nil, true, nil
+	case "sm.getEntries":
+		return nonNilEntries(st.Entries()), true, nil
+	case "sm.getBranch", "sm.buildContextEntries":
+		return nonNilEntries(st.Branch()), true, nil
+	case "sm.getLabel":
+		id := argString(av, 0)
+		var label any
+		for _, e := range st.Entries() {
+			if e.Type == engine.EntryLabel && e.TargetID == id {
+				if e.Label != nil {
+					label = *e.Label
+				} else {
+					label = nil
+				}
+			}
+		}
+		return label, true, nil
+	case "sm.getTree", "sm.getChildren":
+		return []any{}, true, nil
+	case "sm.buildSessionContext":
+		return map[string]any{"messages": s.Messages()}, true, nil
+	}
+	return nil, false, nil
+}
+
+func nonNilEntries(es []*engine.Entry) []*engine.Entry {
+	if es == nil {
+		return []*engine.Entry{}
+	}
+	return slices.Clone(es)
+}

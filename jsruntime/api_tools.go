@@ -1,0 +1,248 @@
+package jsruntime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// ExtTool is a tool an extension registered: the model sees its schema
+// and calls run its execute function on the loop.
+type ExtTool struct {
+	api           *API
+	path          string
+	info          engine.ToolInfo
+	defaultActive bool
+}
+
+var _ engine.Tool = (*ExtTool)(nil)
+
+// Info describes the tool.
+func (t *ExtTool) Info() engine.ToolInfo { return t.info }
+
+// Path is the extension that registered the tool.
+func (t *ExtTool) Path() string { return t.path }
+
+// DefaultActive reports whether the tool starts active.
+func (t *ExtTool) DefaultActive() bool { return t.defaultActive }
+
+// Execute runs the extension's execute(toolCallId, params, signal,
+// onUpdate, ctx). Cancelling ctx aborts the signal the tool received; the
+// call then waits for the tool to settle, as the reference awaits it.
+func (t *ExtTool) Execute(ctx context.Context, call engine.ToolCall, onUpdate func(engine.ToolResult)) (engine.ToolResult, error) {
+	a := t.api
+	type res struct {
+		out string
+		err error
+	}
+	ch := make(chan res, 1)
+	var mu sync.Mutex
+	done := false
+	var abort goja.Value
+	args := string(call.Args)
+	if args == "" {
+		args = "{}"
+	}
+	err := a.rt.loop.Do(context.WithoutCancel(ctx), func(vm *goja.Runtime) error {
+		update := func(s string) {
+			var r engine.ToolResult
+			if json.Unmarshal([]byte(s), &r) != nil {
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !done && onUpdate != nil {
+				onUpdate(r)
+			}
+		}
+		ok := func(s string) { ch <- res{out: s} }
+		fail := func(m string) { ch <- res{err: errors.New(m)} }
+		v, err := a.executeFn(goja.Undefined(), vm.ToValue(t.path), vm.ToValue(t.info.Name), vm.ToValue(call.ID),
+			vm.ToValue(args), vm.ToValue(update), vm.ToValue(ok), vm.ToValue(fail))
+		abort = v
+		return err
+	})
+	if err != nil {
+		return engine.ToolResult{}, err
+	}
+	var r res
+	select {
+	case r = <-ch:
+	case <-ctx.Done():
+		a.rt.loop.RunOnLoop(func(vm *goja.Runtime) {
+			if fn, ok := goja.AssertFunction(abort); ok {
+				_, _ = fn(goja.Undefined())
+			}
+		})
+		r = <-ch
+	}
+	mu.Lock()
+	done = true
+	mu.Unlock()
+	if r.err != nil {
+		return engine.ErrorResult(r.err.Error()), nil
+	}
+	var out engine.ToolResult
+	if err := json.Unmarshal([]byte(r.out), &out); err != nil {
+		return engine.ErrorResult("invalid tool result: " + err.Error()), nil
+	}
+	return out, nil
+}
+
+// registerTool records a pi.registerTool definition (JSON from api.js). A
+// later registration of the same name replaces the earlier one.
+func (a *API) registerTool(path, def string) {
+	var d struct {
+		Name             string          `json:"name"`
+		Label            string          `json:"label"`
+		Description      string          `json:"description"`
+		Parameters       json.RawMessage `json:"parameters"`
+		PromptSnippet    string          `json:"promptSnippet"`
+		PromptGuidelines []string        `json:"promptGuidelines"`
+		ExecutionMode    string          `json:"executionMode"`
+		DefaultActive    *bool           `json:"defaultActive"`
+		Exposure         string          `json:"exposure"`
+	}
+	if err := json.Unmarshal([]byte(def), &d); err != nil {
+		return
+	}
+	t := &ExtTool{api: a, path: path, defaultActive: d.DefaultActive == nil || *d.DefaultActive,
+		info: engine.ToolInfo{Name: d.Name, Label: d.Label, Description: d.Description, Parameters: d.Parameters,
+			PromptSnippet: d.PromptSnippet, PromptGuidelines: d.PromptGuidelines, Sequential: d.ExecutionMode == "sequential"}}
+	if d.Exposure != "" && d.Exposure != "direct" && d.Exposure != "model-only" {
+		t.defaultActive = false
+	}
+	a.mu.Lock()
+	replaced := false
+	for i, old := range a.tools {
+		if old.info.Name == d.Name {
+			a.tools[i] = t
+			replaced = true
+		}
+	}
+	if !replaced {
+		a.tools = append(a.tools, t)
+	}
+	s := a.sess
+	a.mu.Unlock()
+	// Registered after startup: the tool becomes active right away.
+	if s != nil && t.defaultActive {
+		tools := s.Tools()
+		found := false
+		for i, old := range tools {
+			if old.Info().Name == d.Name {
+				tools[i] = t
+				found = true
+			}
+		}
+		if !found {
+			tools = append(tools, t)
+		}
+		s.SetTools(tools)
+	}
+}
+
+// ExtTools returns the registered extension tools in registration order.
+func (a *API) ExtTools() []*ExtTool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]*ExtTool(nil), a.tools...)
+}
+
+func (a *API) extTool(name string) *ExtTool {
+	for _, t := range a.ExtTools() {
+		if t.info.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// exec is pi.exec: a child process without a shell, with a timeout and an
+// abort function returned to JS.
+func (a *API) exec(command, argsJSON, optsJSON string, ok, fail goja.Callable) goja.Value {
+	var argv []string
+	_ = json.Unmarshal([]byte(argsJSON), &argv)
+	var o struct {
+		Cwd     string   `json:"cwd"`
+		Timeout *float64 `json:"timeout"`
+	}
+	_ = json.Unmarshal([]byte(optsJSON), &o)
+	cwd := o.Cwd
+	if cwd == "" {
+		cwd = a.opts.Cwd
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	settle := a.rt.loop.Reserve()
+	var killedMu sync.Mutex
+	killed := false
+	kill := func() {
+		killedMu.Lock()
+		killed = true
+		killedMu.Unlock()
+		cancel()
+	}
+	go func() {
+		defer cancel()
+		cmd := exec.Command(command, argv...)
+		cmd.Dir = cwd
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			// Node reports a spawn failure as a result with code 1 and the
+			// error on stderr rather than a rejection.
+			msg := err.Error()
+			settle(func(vm *goja.Runtime) {
+				out, _ := json.Marshal(map[string]any{"stdout": "", "stderr": msg, "code": 1, "killed": false})
+				_, _ = ok(goja.Undefined(), vm.ToValue(string(out)))
+			})
+			return
+		}
+		waitDone := make(chan error, 1)
+		go func() { waitDone <- cmd.Wait() }()
+		var timer <-chan time.Time
+		if o.Timeout != nil && *o.Timeout > 0 {
+			timer = time.After(time.Duration(*o.Timeout) * time.Millisecond)
+		}
+		var werr error
+		select {
+		case werr = <-waitDone:
+		case <-timer:
+			kill()
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+			werr = <-waitDone
+		case <-ctx.Done():
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+			werr = <-waitDone
+		}
+		code := 0
+		if werr != nil {
+			var ee *exec.ExitError
+			if errors.As(werr, &ee) {
+				code = ee.ExitCode()
+				if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+					code = 128 + int(ws.Signal())
+				}
+			} else {
+				code = 1
+			}
+		}
+		killedMu.Lock()
+		k := killed
+		killedMu.Unlock()
+		out := ordered{{"stdout", stdout.String()}, {"stderr", stderr.String()}, {"code", code}, {"killed", k}}
+		b, _ := out.MarshalJSON()
+		settle(func(vm *goja.Runtime) { _, _ = ok(goja.Undefined(), vm.ToValue(string(b))) })
+	}()
+	return a.rt.vm.ToValue(func() { kill() })
+}

@@ -1,0 +1,536 @@
+// The pi.* extension API, ctx and ctx.ui, written in JS over a small Go
+// bridge G (see api_pi.go). Values cross the bridge as JSON strings so
+// key order survives. This file is evaluated once per runtime and returns
+// the glue object Go keeps.
+(function (G) {
+  "use strict";
+  const NOT_INIT = "Extension runtime not initialized. Action methods cannot be called during extension loading.";
+  const exts = [];
+  const bus = new Map();
+  let bound = false;
+
+  const parse = (s) => (s === undefined || s === null || s === "" ? undefined : JSON.parse(s));
+  const enc = (v) => JSON.stringify(v === undefined ? null : v);
+  const call = (name, args) => parse(G.call(name, enc(args)));
+  const callAsync = (name, args) =>
+    new Promise((resolve, reject) => G.callAsync(name, enc(args), (s) => resolve(parse(s)), (m) => reject(new Error(m))));
+  const errMsg = (e) => (e instanceof Error ? e.message : String(e));
+  const report = (path, event, e) => G.reportError(path || "", event, errMsg(e));
+
+  function snapshot(event) {
+    return exts.map((ext) => ({ ext, handlers: (ext.handlers.get(event) || []).slice() }));
+  }
+  function hasHandlers(event) {
+    return exts.some((e) => (e.handlers.get(event) || []).length > 0);
+  }
+
+  // ---- theme -------------------------------------------------------------
+  const FG = {
+    accent: 5, border: 4, borderAccent: 6, borderMuted: 8, success: 2, error: 1, warning: 3, muted: 8, dim: 8,
+    text: 7, thinkingText: 8, mdHeading: 3, mdLink: 4, mdLinkUrl: 8, mdCode: 5, mdCodeBlock: 2, mdCodeBlockBorder: 8,
+    mdQuote: 8, mdQuoteBorder: 8, mdHr: 8, mdListBullet: 5, toolDiffAdded: 2, toolDiffRemoved: 1, toolDiffContext: 8,
+    toolTitle: 7, toolOutput: 8, customMessageText: 8, customMessageLabel: 5, syntaxComment: 8, syntaxKeyword: 5,
+    syntaxFunction: 4, syntaxVariable: 7, syntaxString: 2, syntaxNumber: 3, syntaxType: 6, syntaxOperator: 7,
+    syntaxPunctuation: 8, bashMode: 2, thinkingOff: 8, thinkingMinimal: 8, thinkingLow: 4, thinkingMedium: 6,
+    thinkingHigh: 5, thinkingXhigh: 1, userMessageText: 7, searchMatchText: 8,
+  };
+  const BG = { selectedBg: 4, userMessageBg: 4, customMessageBg: 5, toolPendingBg: 8, toolSuccessBg: 2, toolErrorBg: 1, searchMatchBg: 3 };
+  const wrap = (open, close) => (text) => `\u001b[${open}m${text}\u001b[${close}m`;
+  const theme = {
+    name: "dark",
+    appearance: "dark",
+    fg(color, text) {
+      const c = FG[color];
+      if (c === undefined) throw new Error(`Unknown theme color: ${color}`);
+      return `\u001b[38;5;${c}m${text}\u001b[39m`;
+    },
+    bg(color, text) {
+      const c = BG[color];
+      if (c === undefined) throw new Error(`Unknown theme background color: ${color}`);
+      return `\u001b[48;5;${c}m${text}\u001b[49m`;
+    },
+    bold: wrap(1, 22),
+    italic: wrap(3, 23),
+    underline: wrap(4, 24),
+    strikethrough: wrap(9, 29),
+    inverse: wrap(7, 27),
+    getFgAnsi(color) { return `\u001b[38;5;${FG[color] ?? 7}m`; },
+    getBgAnsi(color) { return `\u001b[48;5;${BG[color] ?? 0}m`; },
+    getColorMode() { return "256color"; },
+    getThinkingBorderColor() { return (s) => s; },
+    getBashModeBorderColor() { return (s) => s; },
+  };
+  theme.style = (styles, text) => (Array.isArray(styles) ? styles : [styles]).reduce((t, s) => (theme[s] ? theme[s](t) : t), text);
+
+  // ---- ctx.ui --------------------------------------------------------------
+  let uiDepth = 0;
+  let activeUI;
+  function withPrompt(kind, title, run) {
+    const rpc = G.mode === "rpc";
+    if (rpc && uiDepth++ === 0) {
+      activeUI = { kind, title };
+      const ev = { type: "ui_prompt_start", reason: "ui_prompt", kind, ...(title ? { title } : {}) };
+      queueMicrotask(() => { emit(ev); });
+    }
+    const finish = () => {
+      if (!rpc || --uiDepth > 0) return;
+      uiDepth = 0;
+      const p = activeUI || { kind, title };
+      activeUI = undefined;
+      const ev = { type: "ui_prompt_end", reason: "ui_prompt", kind: p.kind, ...(p.title ? { title: p.title } : {}) };
+      queueMicrotask(() => { emit(ev); });
+    };
+    return run().finally(finish);
+  }
+  function dialog(method, args, opts) {
+    if (!G.hasUI()) return Promise.resolve(method === "confirm" ? false : undefined);
+    const signal = opts && opts.signal;
+    if (signal && signal.aborted) return Promise.resolve(method === "confirm" ? false : undefined);
+    const timeout = opts && typeof opts.timeout === "number" ? opts.timeout : undefined;
+    return withPrompt(method, args.title, () => new Promise((resolve, reject) => {
+      const id = G.dialog(method, enc({ ...args, timeout }), (s) => resolve(parse(s)), (m) => reject(new Error(m)));
+      if (signal && typeof signal.addEventListener === "function") {
+        signal.addEventListener("abort", () => G.cancelDialog(id), { once: true });
+      }
+    }));
+  }
+  const ui = {
+    select: (title, options, opts) => dialog("select", { title, options }, opts),
+    confirm: (title, message, opts) => dialog("confirm", { title, message }, opts),
+    input: (title, placeholder, opts) => dialog("input", { title, placeholder }, opts),
+    editor: (title, prefill) => dialog("editor", { title, prefill }),
+    notify: (message, type) => { call("ui.notify", { message: String(message), type }); },
+    setStatus: (key, text) => { call("ui.setStatus", { key, text }); },
+    setWidget: (key, content, opts) => {
+      if (content !== undefined && !Array.isArray(content)) return;
+      call("ui.setWidget", { key, lines: content, placement: opts && opts.placement });
+    },
+    setTitle: (title) => { call("ui.setTitle", { title }); },
+    setEditorText: (text) => { call("ui.setEditorText", { text }); },
+    pasteToEditor: (text) => { call("ui.setEditorText", { text }); },
+    getEditorText: () => "",
+    custom: async () => undefined,
+    onTerminalInput: () => () => {},
+    setWorkingMessage() {}, setWorkingVisible() {}, setWorkingIndicator() {}, setHiddenThinkingLabel() {},
+    setFooter() {}, setHeader() {}, setEditorComponent() {}, getEditorComponent: () => undefined,
+    addAutocompleteProvider() {},
+    get theme() { return theme; },
+    getAllThemes: () => [],
+    getTheme: () => undefined,
+    setTheme: () => ({ success: false, error: G.mode === "rpc" ? "Theme switching not supported in RPC mode" : "UI not available" }),
+    getToolsExpanded: () => false,
+    setToolsExpanded() {},
+  };
+
+  // ---- ctx -----------------------------------------------------------------
+  const sessionManager = {};
+  for (const m of ["getCwd", "getSessionDir", "getSessionId", "getSessionFile", "getLeafId", "getLeafEntry", "getEntry",
+    "getLabel", "getBranch", "getHeader", "getEntries", "getTree", "getSessionName", "buildContextEntries", "getChildren"]) {
+    sessionManager[m] = (...a) => call("sm." + m, a);
+  }
+  sessionManager.buildSessionContext = () => call("sm.buildSessionContext", []);
+  const modelRegistry = {
+    find: (provider, id) => call("models.find", [provider, id]),
+    getAll: () => call("models.getAll", []) || [],
+    getAvailable: () => call("models.getAvailable", []) || [],
+    hasConfiguredAuth: (m) => !!call("models.hasConfiguredAuth", [m]),
+    getApiKeyAndHeaders: async (m) => call("models.getApiKeyAndHeaders", [m]),
+    getApiKey: async (m) => (call("models.getApiKeyAndHeaders", [m]) || {}).apiKey,
+    getApiKeyForProvider: async (p) => call("models.getApiKeyForProvider", [p]),
+    isUsingOAuth: () => false,
+    getProvider: (p) => call("models.getProvider", [p]),
+    getProviderDisplayName: (p) => p,
+    getProviderAuthStatus: (p) => call("models.getProviderAuthStatus", [p]),
+    getError: () => undefined,
+    refresh() {},
+    registerProvider: (name, config) => call("registerProvider", [name, config]),
+    unregisterProvider: (name) => call("unregisterProvider", [name]),
+  };
+
+  function makeCtx(signal) {
+    return {
+      get ui() { return ui; },
+      get mode() { return G.mode; },
+      get hasUI() { return G.hasUI(); },
+      get cwd() { return G.cwd; },
+      get sessionManager() { return sessionManager; },
+      get modelRegistry() { return modelRegistry; },
+      get model() { return call("model"); },
+      get scopedModels() { return call("scopedModels") || []; },
+      get thinkingLevel() { return call("getThinkingLevel"); },
+      get signal() { return signal; },
+      isIdle: () => !!call("isIdle"),
+      isProjectTrusted: () => !!call("isProjectTrusted"),
+      abort: () => { call("abort"); },
+      hasPendingMessages: () => !!call("hasPendingMessages"),
+      shutdown: () => { call("shutdown"); },
+      getContextUsage: () => call("getContextUsage"),
+      compact: (opts) => {
+        callAsync("compact", { customInstructions: opts && opts.customInstructions }).then(
+          (r) => opts && opts.onComplete && opts.onComplete(r), (e) => opts && opts.onError && opts.onError(e));
+      },
+      getSystemPrompt: () => call("getSystemPrompt") || "",
+    };
+  }
+  function makeCommandCtx() {
+    const ctx = makeCtx(undefined);
+    ctx.getSystemPromptOptions = () => call("getSystemPromptOptions") || { cwd: G.cwd };
+    ctx.waitForIdle = () => callAsync("waitForIdle");
+    ctx.newSession = async (opts) => callAsync("newSession", opts || {});
+    ctx.fork = async (entryId, opts) => callAsync("fork", { entryId, ...(opts || {}) });
+    ctx.navigateTree = async (targetId, opts) => callAsync("navigateTree", { targetId, ...(opts || {}) });
+    ctx.switchSession = async (path) => callAsync("switchSession", { path });
+    ctx.reload = async () => { await callAsync("reload"); };
+    return ctx;
+  }
+
+  // ---- dispatch ------------------------------------------------------------
+  async function emit(event) {
+    const ctx = makeCtx(G.signal());
+    const isBefore = /^session_before_/.test(event.type);
+    let result;
+    for (const { ext, handlers } of snapshot(event.type)) {
+      for (const h of handlers) {
+        try {
+          G.enter(ext.path, event.type);
+          const r = await h(event, ctx);
+          if (isBefore && r) {
+            result = r;
+            if (r.cancel) return result;
+          }
+        } catch (e) {
+          report(ext.path, event.type, e);
+        }
+      }
+    }
+    return result;
+  }
+
+  const dispatchers = {
+    async input(ev) {
+      const ctx = makeCtx(undefined);
+      let text = ev.text;
+      let images = ev.images;
+      for (const { ext, handlers } of snapshot("input")) {
+        for (const h of handlers) {
+          try {
+            G.enter(ext.path, "input");
+            const r = await h({ type: "input", text, images, source: ev.source, streamingBehavior: ev.streamingBehavior }, ctx);
+            if (r && r.action === "handled") return r;
+            if (r && r.action === "transform") {
+              text = r.text;
+              images = r.images ?? images;
+            }
+          } catch (e) {
+            report(ext.path, "input", e);
+          }
+        }
+      }
+      return text !== ev.text || images !== ev.images ? { action: "transform", text, images } : { action: "continue" };
+    },
+    async before_agent_start(ev) {
+      let systemPrompt = ev.systemPrompt;
+      const options = ev.systemPromptOptions || { cwd: G.cwd };
+      const ctx = makeCtx(G.signal());
+      ctx.getSystemPrompt = () => systemPrompt;
+      const messages = [];
+      let changed = false;
+      for (const { ext, handlers } of snapshot("before_agent_start")) {
+        for (const h of handlers) {
+          try {
+            G.enter(ext.path, "before_agent_start");
+            const trigger = ev.message ? { messageType: "custom", message: ev.message } : { messageType: "user", prompt: ev.prompt, images: ev.images };
+            const event = { ...trigger, type: "before_agent_start", get systemPrompt() { return systemPrompt; }, systemPromptOptions: options };
+            const r = await h(event, ctx);
+            if (r) {
+              if (r.message) messages.push(r.message);
+              if (r.systemPrompt !== undefined) {
+                systemPrompt = r.systemPrompt;
+                changed = true;
+              }
+            }
+          } catch (e) {
+            report(ext.path, "before_agent_start", e);
+          }
+        }
+      }
+      return { messages, systemPrompt: changed ? systemPrompt : undefined };
+    },
+    async context(ev) {
+      const ctx = makeCtx(G.signal());
+      let messages = ev.messages;
+      let changed = false;
+      for (const { ext, handlers } of snapshot("context")) {
+        for (const h of handlers) {
+          try {
+            G.enter(ext.path, "context");
+            const visible = messages.slice();
+            const r = await h({ type: "context", messages: visible }, ctx);
+            const ret = (r && r.messages) || (visible.length !== messages.length || visible.some((m, i) => m !== messages[i]) ? visible : undefined);
+            if (!ret) continue;
+            messages = ret;
+            changed = true;
+          } catch (e) {
+            report(ext.path, "context", e);
+          }
+        }
+      }
+      return changed ? { messages } : undefined;
+    },
+    async tool_call(ev) {
+      const ctx = makeCtx(G.signal());
+      const event = { type: "tool_call", toolName: ev.toolName, toolCallId: ev.toolCallId, input: ev.input };
+      let result;
+      for (const { ext, handlers } of snapshot("tool_call")) {
+        for (const h of handlers) {
+          G.enter(ext.path, "tool_call");
+          let r;
+          try {
+            r = await h(event, ctx);
+          } catch (e) {
+            if (e instanceof Error) throw e;
+            throw new Error(`Extension failed, blocking execution: ${String(e)}`);
+          }
+          if (r) {
+            result = r;
+            if (r.block) return { block: true, reason: r.reason, terminate: r.terminate, input: event.input };
+          }
+        }
+      }
+      return { block: false, terminate: result && result.terminate, input: event.input };
+    },
+    async tool_result(ev) {
+      const ctx = makeCtx(G.signal());
+      const cur = { type: "tool_result", toolName: ev.toolName, toolCallId: ev.toolCallId, input: ev.input, content: ev.content, details: ev.details };
+      if (ev.structuredContent !== undefined) cur.structuredContent = ev.structuredContent;
+      cur.isError = ev.isError;
+      cur.usage = undefined;
+      let modified = false;
+      for (const { ext, handlers } of snapshot("tool_result")) {
+        for (const h of handlers) {
+          try {
+            G.enter(ext.path, "tool_result");
+            const r = await h(cur, ctx);
+            if (!r) continue;
+            if (r.content !== undefined) {
+              cur.content = r.content;
+              if (r.structuredContent === undefined) delete cur.structuredContent;
+              modified = true;
+            }
+            if (r.details !== undefined) { cur.details = r.details; modified = true; }
+            if (r.structuredContent !== undefined) { cur.structuredContent = r.structuredContent; modified = true; }
+            if (r.isError !== undefined) { cur.isError = r.isError; modified = true; }
+          } catch (e) {
+            report(ext.path, "tool_result", e);
+          }
+        }
+      }
+      return modified ? { content: cur.content, details: cur.details, structuredContent: cur.structuredContent, isError: cur.isError } : undefined;
+    },
+  };
+
+  // dispatch runs one event and settles through Go callbacks.
+  function dispatch(type, json, ok, fail) {
+    const ev = parse(json);
+    const fn = dispatchers[type] || emit;
+    Promise.resolve()
+      .then(() => fn(ev))
+      .then((r) => ok(r === undefined ? "" : JSON.stringify(r)), (e) => fail(errMsg(e)));
+  }
+
+  // ---- tools -----------------------------------------------------------------
+  function normalizeResult(r) {
+    r = r || {};
+    const out = { content: Array.isArray(r.content) ? r.content : [], details: r.details === undefined ? {} : r.details };
+    if (r.structuredContent !== undefined) out.structuredContent = r.structuredContent;
+    if (r.isError) out.isError = true;
+    if (r.terminate) out.terminate = true;
+    return out;
+  }
+  function executeTool(path, name, id, json, onUpdate, ok, fail) {
+    const ext = exts.find((e) => e.path === path);
+    const def = ext && ext.tools.get(name);
+    const ac = new AbortController();
+    if (!def) {
+      fail(`Tool ${name} not found`);
+      return () => {};
+    }
+    const ctx = makeCtx(ac.signal);
+    Object.defineProperty(ctx, "tools", { get: () => call("getAllTools") || [] });
+    ctx.executeTool = async (n, args) => ({
+      toolCall: { type: "toolCall", id: `${id}/0`, name: n, arguments: args || {} },
+      result: { content: [{ type: "text", text: "Nested tool calls are not available in this context" }], details: {} },
+      isError: true,
+    });
+    const update = (partial) => { try { onUpdate(JSON.stringify(normalizeResult(partial))); } catch (e) { /* ignore late updates */ } };
+    G.enter(path, "tool:" + name);
+    Promise.resolve()
+      .then(() => {
+        let params = parse(json);
+        if (typeof def.prepareArguments === "function") params = def.prepareArguments(params);
+        return def.execute(id, params, ac.signal, update, ctx);
+      })
+      .then((r) => ok(JSON.stringify(normalizeResult(r))), (e) => fail(errMsg(e)));
+    return () => ac.abort();
+  }
+
+  // ---- commands --------------------------------------------------------------
+  function resolveCommands() {
+    const cmds = [];
+    const counts = new Map();
+    for (const ext of exts) for (const c of ext.commands.values()) {
+      cmds.push({ ext, c });
+      counts.set(c.name, (counts.get(c.name) || 0) + 1);
+    }
+    const seen = new Map();
+    const taken = new Set();
+    return cmds.map(({ ext, c }) => {
+      const n = (seen.get(c.name) || 0) + 1;
+      seen.set(c.name, n);
+      let inv = counts.get(c.name) > 1 ? `${c.name}:${n}` : c.name;
+      let k = n;
+      while (taken.has(inv)) inv = `${c.name}:${++k}`;
+      taken.add(inv);
+      return { ext, c, inv };
+    });
+  }
+  function commandList() {
+    return resolveCommands().map(({ ext, c, inv }) => ({ name: inv, description: c.description, path: ext.path }));
+  }
+  function runCommand(name, args, ok, fail) {
+    const found = resolveCommands().find((x) => x.inv === name);
+    if (!found) { ok("false"); return; }
+    G.enter(found.ext.path, "command:" + name);
+    Promise.resolve()
+      .then(() => found.c.handler(args, makeCommandCtx()))
+      .then(() => ok("true"), (e) => { report(found.ext.path, `command:${name}`, e); ok("true"); });
+  }
+
+  // ---- pi --------------------------------------------------------------------
+  function makePi(path) {
+    const ext = { path, handlers: new Map(), tools: new Map(), commands: new Map(), flags: new Map(), renderers: new Map() };
+    exts.push(ext);
+    const action = (fn) => function (...a) {
+      if (!bound) throw new Error(NOT_INIT);
+      return fn.apply(this, a);
+    };
+    const pi = {
+      on(event, handler) {
+        if (typeof handler !== "function") return () => {};
+        if (!ext.handlers.has(event)) ext.handlers.set(event, []);
+        ext.handlers.get(event).push(handler);
+        G.handlersChanged(event, true);
+        return () => {
+          const a = ext.handlers.get(event) || [];
+          const i = a.indexOf(handler);
+          if (i >= 0) a.splice(i, 1);
+          G.handlersChanged(event, hasHandlers(event));
+        };
+      },
+      registerTool(def) {
+        if (!def || typeof def !== "object" || !def.name) throw new Error("Tool definition requires a name");
+        const p = def.parameters;
+        if (!p || typeof p !== "object" || (p.type !== undefined && p.type !== "object")) {
+          throw new Error(`Tool "${def.name}" parameters must be an object schema`);
+        }
+        ext.tools.set(def.name, def);
+        G.registerTool(path, enc({
+          name: def.name, label: def.label, description: def.description, parameters: p,
+          promptSnippet: def.promptSnippet, promptGuidelines: def.promptGuidelines,
+          executionMode: def.executionMode, defaultActive: def.defaultActive, exposure: def.exposure,
+        }));
+      },
+      registerCommand(name, options) {
+        if (!name || typeof name !== "string") throw new Error("Command name must be a non-empty string");
+        if (!options || typeof options.handler !== "function") throw new Error(`Command "${name}" requires a handler`);
+        ext.commands.set(name, { name, description: options.description, handler: options.handler, getArgumentCompletions: options.getArgumentCompletions });
+      },
+      registerShortcut() {},
+      registerFlag(name, options) {
+        const o = options || {};
+        ext.flags.set(name, o);
+        G.registerFlag(path, name, enc({ type: o.type || "boolean", default: o.default, description: o.description }));
+      },
+      getFlag(name) {
+        if (!ext.flags.has(name)) return undefined;
+        const v = call("getFlag", [name]);
+        return v === undefined ? ext.flags.get(name).default : v;
+      },
+      registerMessageRenderer(type, fn) { ext.renderers.set("message:" + type, fn); },
+      registerEntryRenderer(type, fn) { ext.renderers.set("entry:" + type, fn); },
+      registerMarkdownTransformer(fn) { ext.renderers.set("markdown", fn); },
+      registerToolRenderer(fn) { ext.renderers.set("tool:" + ext.renderers.size, fn); },
+      sendMessage: action((message, options) => { call("sendMessage", [message, options || {}]); }),
+      sendUserMessage: action((content, options) => { call("sendUserMessage", [content, options || {}]); }),
+      appendEntry: action((customType, data) => { call("appendEntry", [customType, data]); }),
+      setSessionName: action((name) => { call("setSessionName", [name]); }),
+      getSessionName: action(() => call("getSessionName")),
+      setLabel: action((id, label) => { call("setLabel", [id, label]); }),
+      exec(command, args, options) {
+        const o = options || {};
+        return new Promise((resolve, reject) => {
+          const cancel = G.exec(command, enc(args || []), enc({ cwd: o.cwd, timeout: o.timeout }), (s) => resolve(parse(s)), (m) => reject(new Error(m)));
+          if (o.signal && typeof o.signal.addEventListener === "function") {
+            if (o.signal.aborted) cancel();
+            else o.signal.addEventListener("abort", () => cancel(), { once: true });
+          }
+        });
+      },
+      getActiveTools: action(() => call("getActiveTools") || []),
+      getAllTools: action(() => call("getAllTools") || []),
+      setActiveTools: action((names) => { call("setActiveTools", [names]); }),
+      getCommands: action(() => call("getCommands") || []),
+      setModel: action(async (model) => !!(await callAsync("setModel", model))),
+      getThinkingLevel: action(() => call("getThinkingLevel")),
+      setThinkingLevel: action((level) => { call("setThinkingLevel", [level]); }),
+      getSettings: action(() => call("getSettings") || {}),
+      registerProvider(name, config) {
+        if (typeof name === "object" && name) {
+          report(path, "register_provider", new Error("Native provider objects are not supported by this build"));
+          return;
+        }
+        call("registerProvider", [name, config || {}]);
+      },
+      unregisterProvider(name) { call("unregisterProvider", [name]); },
+      registerVirtualModel() {},
+      unregisterVirtualModel() {},
+      registerMcpServer() {},
+      unregisterMcpServer() {},
+      getMcpServers: () => [],
+      events: {
+        on(channel, handler) {
+          if (!bus.has(channel)) bus.set(channel, []);
+          const entry = { handler, path };
+          bus.get(channel).push(entry);
+          return () => {
+            const a = bus.get(channel) || [];
+            const i = a.indexOf(entry);
+            if (i >= 0) a.splice(i, 1);
+          };
+        },
+        emit(channel, data) {
+          for (const { handler, path: p } of (bus.get(channel) || []).slice()) {
+            try {
+              const r = handler(data);
+              if (r && typeof r.then === "function") r.then(undefined, (e) => report(p, "events:" + channel, e));
+            } catch (e) {
+              report(p, "events:" + channel, e);
+            }
+          }
+        },
+      },
+    };
+    return pi;
+  }
+
+  return {
+    makePi,
+    dispatch,
+    executeTool,
+    commandList,
+    runCommand,
+    hasCommand: (name) => resolveCommands().some((x) => x.inv === name),
+    bind() { bound = true; },
+    hasHandlers,
+  };
+});

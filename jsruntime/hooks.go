@@ -1,0 +1,272 @@
+package jsruntime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// Hooks returns the engine.Hooks that dispatch session events to the
+// extensions. Every dispatch waits for the handlers (promises included),
+// as the reference awaits them; events nobody listens to cost nothing.
+func (a *API) Hooks() engine.Hooks { return hooks{a} }
+
+type hooks struct{ a *API }
+
+var _ engine.Hooks = hooks{}
+
+// Input runs extension commands first (a "/name args" prompt naming one is
+// consumed by its handler), then the "input" handlers.
+func (h hooks) Input(ctx context.Context, text string, images []engine.Content, source, streamingBehavior string) (engine.InputResult, error) {
+	a := h.a
+	if len(text) > 1 && text[0] == '/' && a.IsCommand(ctx, text) {
+		// The handler may prompt the session itself, so it runs without
+		// holding up this call's caller beyond the handler's own life.
+		a.RunCommand(ctx, text)
+		return engine.InputResult{Action: engine.InputHandled}, nil
+	}
+	if !a.HasHandlers("input") {
+		return engine.InputResult{Action: engine.InputContinue}, nil
+	}
+	fields := []Field{{"text", text}}
+	if images != nil {
+		fields = append(fields, Field{"images", images})
+	}
+	fields = append(fields, Field{"source", source})
+	if streamingBehavior != "" {
+		fields = append(fields, Field{"streamingBehavior", streamingBehavior})
+	}
+	out, err := a.dispatch(ctx, "input", ordered(fields))
+	if err != nil || out == "" {
+		return engine.InputResult{Action: engine.InputContinue}, nil
+	}
+	var r struct {
+		Action string           `json:"action"`
+		Text   *string          `json:"text"`
+		Images []engine.Content `json:"images"`
+	}
+	if json.Unmarshal([]byte(out), &r) != nil {
+		return engine.InputResult{Action: engine.InputContinue}, nil
+	}
+	switch r.Action {
+	case engine.InputHandled:
+		return engine.InputResult{Action: engine.InputHandled}, nil
+	case engine.InputTransform:
+		res := engine.InputResult{Action: engine.InputTransform, Text: text, Images: r.Images}
+		if r.Text != nil {
+			res.Text = *r.Text
+		}
+		return res, nil
+	}
+	return engine.InputResult{Action: engine.InputContinue}, nil
+}
+
+// BeforeAgentStart collects injected messages and the chained system
+// prompt.
+func (h hooks) BeforeAgentStart(ctx context.Context, prompt string, images []engine.Content, systemPrompt string) (*engine.BeforeAgentStartResult, error) {
+	a := h.a
+	if !a.HasHandlers("before_agent_start") {
+		return nil, nil
+	}
+	fields := []Field{{"prompt", prompt}}
+	if images != nil {
+		fields = append(fields, Field{"images", images})
+	}
+	fields = append(fields, Field{"systemPrompt", systemPrompt}, Field{"systemPromptOptions", ordered{{"cwd", a.opts.Cwd}}})
+	out, err := a.dispatch(ctx, "before_agent_start", ordered(fields))
+	if err != nil || out == "" {
+		return nil, err
+	}
+	var r struct {
+		Messages []struct {
+			CustomType string          `json:"customType"`
+			Content    json.RawMessage `json:"content"`
+			Display    *bool           `json:"display"`
+			Details    json.RawMessage `json:"details"`
+		} `json:"messages"`
+		SystemPrompt *string `json:"systemPrompt"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		return nil, err
+	}
+	res := &engine.BeforeAgentStartResult{}
+	if r.SystemPrompt != nil {
+		res.SystemPrompt = *r.SystemPrompt
+	}
+	now := time.Now().UnixMilli()
+	for _, m := range r.Messages {
+		msg := &engine.Message{Role: engine.RoleCustom, CustomType: m.CustomType, Display: m.Display == nil || *m.Display, Details: m.Details, Timestamp: now}
+		if len(m.Content) > 0 {
+			var c engine.Contents
+			if json.Unmarshal(m.Content, &c) == nil {
+				msg.Content = c
+			}
+		}
+		res.Messages = append(res.Messages, msg)
+	}
+	return res, nil
+}
+
+// Context lets handlers replace the messages of one request.
+func (h hooks) Context(ctx context.Context, msgs []*engine.Message) ([]*engine.Message, error) {
+	a := h.a
+	if !a.HasHandlers("context") {
+		return nil, nil
+	}
+	if msgs == nil {
+		msgs = []*engine.Message{}
+	}
+	out, err := a.dispatch(ctx, "context", ordered{{"messages", msgs}})
+	if err != nil || out == "" {
+		return nil, err
+	}
+	var r struct {
+		Messages []*engine.Message `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		return nil, err
+	}
+	return r.Messages, nil
+}
+
+// ToolCall runs the gate handlers; a thrown error blocks with its text.
+func (h hooks) ToolCall(ctx context.Context, call engine.ToolCall) (*engine.ToolCallDecision, error) {
+	a := h.a
+	if !a.HasHandlers("tool_call") {
+		return nil, nil
+	}
+	input := call.Args
+	if len(input) == 0 {
+		input = json.RawMessage("{}")
+	}
+	out, err := a.dispatch(ctx, "tool_call", ordered{{"toolName", call.Name}, {"toolCallId", call.ID}, {"input", input}})
+	if err != nil {
+		return nil, err
+	}
+	if out == "" {
+		return nil, nil
+	}
+	var r struct {
+		Block     bool            `json:"block"`
+		Reason    *string         `json:"reason"`
+		Terminate bool            `json:"terminate"`
+		Input     json.RawMessage `json:"input"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		return nil, err
+	}
+	d := &engine.ToolCallDecision{Block: r.Block, Terminate: r.Terminate}
+	if r.Block {
+		d.Reason = "Tool execution was blocked by an extension"
+		if r.Reason != nil {
+			d.Reason = *r.Reason
+		}
+	}
+	if len(r.Input) > 0 && !jsonEqual(r.Input, input) {
+		d.Args = r.Input
+	}
+	return d, nil
+}
+
+func jsonEqual(a, b json.RawMessage) bool {
+	var x, y bytes.Buffer
+	if json.Compact(&x, a) != nil || json.Compact(&y, b) != nil {
+		return false
+	}
+	return bytes.Equal(x.Bytes(), y.Bytes())
+}
+
+// ToolResult lets handlers patch a result.
+func (h hooks) ToolResult(ctx context.Context, call engine.ToolCall, result engine.ToolResult) (*engine.ToolResult, error) {
+	a := h.a
+	if !a.HasHandlers("tool_result") {
+		return nil, nil
+	}
+	input := call.Args
+	if len(input) == 0 {
+		input = json.RawMessage("{}")
+	}
+	content := result.Content
+	if content == nil {
+		content = []engine.Content{}
+	}
+	fields := ordered{{"toolName", call.Name}, {"toolCallId", call.ID}, {"input", input}, {"content", content}}
+	if len(result.Details) > 0 {
+		fields = append(fields, Field{"details", result.Details})
+	}
+	if len(result.StructuredContent) > 0 {
+		fields = append(fields, Field{"structuredContent", result.StructuredContent})
+	}
+	fields = append(fields, Field{"isError", result.IsError})
+	out, err := a.dispatch(ctx, "tool_result", fields)
+	if err != nil || out == "" {
+		return nil, err
+	}
+	var r engine.ToolResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		return nil, err
+	}
+	r.Terminate = result.Terminate
+	return &r, nil
+}
+
+// Event forwards session events to notification handlers.
+func (h hooks) Event(ctx context.Context, e engine.Event) {
+	a := h.a
+	typ := e.EventType()
+	switch typ {
+	case engine.EvAgentStart:
+		a.mu.Lock()
+		a.turnIndex = -1
+		a.mu.Unlock()
+	case engine.EvTurnStart:
+		a.mu.Lock()
+		a.turnIndex++
+		a.mu.Unlock()
+	}
+	switch typ {
+	case engine.EvAgentStart, engine.EvAgentEnd, engine.EvTurnStart, engine.EvTurnEnd, engine.EvMessageStart,
+		engine.EvMessageUpdate, engine.EvMessageEnd, engine.EvToolExecutionStart, engine.EvToolExecutionUpdate,
+		engine.EvToolExecutionEnd, engine.EvAgentSettled, engine.EvSessionInfoChanged:
+	default:
+		return
+	}
+	if !a.HasHandlers(typ) {
+		return
+	}
+	a.mu.Lock()
+	turn := a.turnIndex
+	a.mu.Unlock()
+	var payload any
+	switch ev := e.(type) {
+	case engine.TurnStart:
+		payload = orderedEvent(typ, []Field{{"turnIndex", turn}, {"timestamp", time.Now().UnixMilli()}})
+	case engine.TurnEnd:
+		results := ev.ToolResults
+		if results == nil {
+			results = []*engine.Message{}
+		}
+		payload = orderedEvent(typ, []Field{{"turnIndex", turn}, {"message", ev.Message}, {"toolResults", results}})
+	case engine.AgentEnd:
+		msgs := ev.Messages
+		if msgs == nil {
+			msgs = []*engine.Message{}
+		}
+		payload = orderedEvent(typ, []Field{{"messages", msgs}})
+	case engine.MessageUpdate:
+		payload = orderedEvent(typ, []Field{{"message", ev.Message}, {"assistantMessageEvent", ev.AssistantMessageEvent}})
+	default:
+		b, err := engine.MarshalEvent(e)
+		if err != nil {
+			return
+		}
+		payload = json.RawMessage(b)
+	}
+	if _, err := a.dispatch(ctx, typ, payload); err != nil && !errors.Is(err, context.Canceled) {
+		a.reportError("", typ, err.Error())
+	}
+}

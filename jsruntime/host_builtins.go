@@ -1,0 +1,134 @@
+package jsruntime
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+
+	"github.com/dop251/goja"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// installHostBuiltins replaces the inert __host defaults with Go-backed
+// versions: built-in tool factories over the real tools and random bytes
+// from crypto/rand.
+func (a *API) installHostBuiltins(r *Runtime) {
+	vm := r.vm
+	host := r.host
+	_ = host.Set("randomBytes", func(n int) goja.Value {
+		if n < 0 || n > 1<<16 {
+			n = 0
+		}
+		b := make([]byte, n)
+		_, _ = rand.Read(b)
+		out := make([]any, n)
+		for i, x := range b {
+			out[i] = int(x)
+		}
+		return vm.ToValue(out)
+	})
+	if a.opts.Builtin == nil {
+		return
+	}
+	_ = host.Set("createTool", func(name, cwd string, _ goja.Value, _ bool) (goja.Value, error) {
+		if cwd == "" {
+			cwd = a.opts.Cwd
+		}
+		t, ok := a.opts.Builtin(name, cwd)
+		if !ok {
+			return nil, fmt.Errorf("unknown built-in tool %q", name)
+		}
+		return a.toolObject(vm, t)
+	})
+}
+
+// toolObject wraps an engine.Tool as a JS tool definition whose execute
+// runs the Go tool on its own goroutine.
+func (a *API) toolObject(vm *goja.Runtime, t engine.Tool) (goja.Value, error) {
+	info := t.Info()
+	def := vm.NewObject()
+	_ = def.Set("name", info.Name)
+	_ = def.Set("label", info.Label)
+	_ = def.Set("description", info.Description)
+	params := goja.Value(vm.NewObject())
+	if len(info.Parameters) > 0 {
+		var p any
+		if err := json.Unmarshal(info.Parameters, &p); err == nil {
+			parsed, err := vm.RunString("(" + string(info.Parameters) + ")")
+			if err == nil {
+				params = parsed
+			}
+		}
+	}
+	_ = def.Set("parameters", params)
+	if info.PromptSnippet != "" {
+		_ = def.Set("promptSnippet", info.PromptSnippet)
+	}
+	if len(info.PromptGuidelines) > 0 {
+		_ = def.Set("promptGuidelines", info.PromptGuidelines)
+	}
+	jsonParse, _ := goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("parse"))
+	toJS := func(r engine.ToolResult) goja.Value {
+		b, err := engine.MarshalJSON(r)
+		if err != nil {
+			return goja.Undefined()
+		}
+		v, err := jsonParse(goja.Undefined(), vm.ToValue(string(b)))
+		if err != nil {
+			return goja.Undefined()
+		}
+		return v
+	}
+	_ = def.Set("execute", func(c goja.FunctionCall) goja.Value {
+		id := c.Argument(0).String()
+		argsJSON := "{}"
+		if p := c.Argument(1); !goja.IsUndefined(p) && !goja.IsNull(p) {
+			if b, err := json.Marshal(p.Export()); err == nil {
+				argsJSON = string(b)
+			}
+		}
+		onUpdate, _ := goja.AssertFunction(c.Argument(3))
+		ctx, cancel := context.WithCancel(context.Background())
+		if sig, ok := c.Argument(2).(*goja.Object); ok {
+			if add, ok := goja.AssertFunction(sig.Get("addEventListener")); ok {
+				_, _ = add(sig, vm.ToValue("abort"), vm.ToValue(func() { cancel() }))
+			}
+			if aborted := sig.Get("aborted"); aborted != nil && aborted.ToBoolean() {
+				cancel()
+			}
+		}
+		promise, resolve, reject := vm.NewPromise()
+		settle := a.rt.loop.Reserve()
+		go func() {
+			defer cancel()
+			res, err := t.Execute(ctx, engine.ToolCall{ID: id, Name: info.Name, Args: json.RawMessage(argsJSON)}, func(p engine.ToolResult) {
+				if onUpdate == nil {
+					return
+				}
+				a.rt.loop.RunOnLoop(func(vm *goja.Runtime) { _, _ = onUpdate(goja.Undefined(), toJS(p)) })
+			})
+			settle(func(vm *goja.Runtime) {
+				switch {
+				case err != nil:
+					_ = reject(vm.NewGoError(err))
+				case res.IsError:
+					// Built-in tools throw on failure in the reference;
+					// the thrown message is the result's text.
+					msg := ""
+					for _, b := range res.Content {
+						if b.Type == "text" {
+							msg += b.Text
+						}
+					}
+					_ = reject(vm.NewGoError(fmt.Errorf("%s", msg)))
+				default:
+					_ = resolve(toJS(res))
+				}
+			})
+		}()
+		return vm.ToValue(promise)
+	})
+	return def, nil
+}
