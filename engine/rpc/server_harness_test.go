@@ -1,0 +1,364 @@
+package rpc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/llm/faux"
+	"github.com/pi-go/pi/engine/session"
+)
+
+// The -update flag is shared with the other golden tests of the package;
+// whichever file runs first defines it.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files under testdata/")
+	}
+}
+
+// updating reports whether -update was given.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+func strp(s string) *string { return &s }
+
+var (
+	fauxModel   = &engine.Model{ID: "faux-1", Name: "Faux One", API: "faux", Provider: "faux", Input: []string{"text"}, ContextWindow: 128000, MaxTokens: 16384}
+	fauxModel2  = &engine.Model{ID: "faux-2", Name: "Faux Two", API: "faux", Provider: "faux", Reasoning: true, Input: []string{"text", "image"}, ContextWindow: 200000, MaxTokens: 32000}
+	lockedModel = &engine.Model{ID: "locked", Name: "Locked", API: "faux", Provider: "nokey", Input: []string{"text"}, ContextWindow: 1000, MaxTokens: 100}
+)
+
+// testHost is the Host of the tests: two faux models, an in-memory
+// settings map and a fake shell.
+type testHost struct {
+	provider *faux.Provider
+	scoped   []ScopedModel
+
+	mu       sync.Mutex
+	settings map[string]any
+}
+
+func newTestHost(p *faux.Provider) *testHost {
+	return &testHost{provider: p, settings: map[string]any{}}
+}
+
+func (h *testHost) StartSession(store *session.File, prev *engine.Session) (*engine.Session, error) {
+	model, thinking := fauxModel, engine.ThinkingOff
+	if prev != nil {
+		model, thinking = prev.Model(), prev.ThinkingLevel()
+	}
+	return engine.NewSession(engine.SessionOptions{
+		Store: store, Cwd: store.Cwd(), Model: model, ThinkingLevel: thinking,
+		ProviderFor: func(string) (engine.Provider, error) { return h.provider, nil },
+		SystemPrompt: func([]engine.ToolInfo) engine.Sections {
+			return engine.Sections{{Name: "preamble", Value: strp("You are a test agent.")}}
+		},
+		Settings: engine.DefaultRuntimeSettings(),
+		Sleep:    func(context.Context, time.Duration) error { return nil },
+	})
+}
+
+func (h *testHost) AvailableModels() []*engine.Model { return []*engine.Model{fauxModel, fauxModel2} }
+func (h *testHost) ScopedModels() []ScopedModel      { return h.scoped }
+
+func (h *testHost) FindModel(provider, id string) *engine.Model {
+	for _, m := range []*engine.Model{fauxModel, fauxModel2, lockedModel} {
+		if m.Provider == provider && m.ID == id {
+			return m
+		}
+	}
+	return nil
+}
+
+func (h *testHost) HasAuth(m *engine.Model) bool { return m.Provider == "faux" }
+
+func (h *testHost) SetGlobalSetting(path string, value any) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.settings[path] = value
+	return nil
+}
+
+// RunBash fakes a shell: "block" waits until cancelled, "fail N" exits
+// with N, "big" is truncated, anything else echoes the command.
+func (h *testHost) RunBash(ctx context.Context, cwd, command string, onChunk func(string)) (BashResult, error) {
+	code := 0
+	switch {
+	case command == "block":
+		onChunk("started\n")
+		<-ctx.Done()
+		return BashResult{Output: "started\n", Cancelled: true}, nil
+	case strings.HasPrefix(command, "fail "):
+		fmt.Sscanf(command, "fail %d", &code)
+		onChunk("failing\n")
+		return BashResult{Output: "failing\n", ExitCode: &code}, nil
+	case command == "big":
+		onChunk("line 1\n")
+		onChunk("line 2\n")
+		return BashResult{Output: "line 2", ExitCode: &code, Truncated: true, FullOutputPath: "/tmp/pi-bash-0000000000000000.log"}, nil
+	}
+	out := command + "\n"
+	onChunk(out)
+	return BashResult{Output: out, ExitCode: &code}, nil
+}
+
+// lineSink collects the server's output records, one Write per record.
+type lineSink struct {
+	mu    sync.Mutex
+	lines []string
+	ch    chan struct{}
+}
+
+func (s *lineSink) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	s.lines = append(s.lines, strings.TrimSuffix(string(p), "\n"))
+	s.mu.Unlock()
+	select {
+	case s.ch <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+// driver runs a server in-process and records a transcript.
+type driver struct {
+	t      *testing.T
+	srv    *Server
+	host   *testHost
+	in     *io.PipeWriter
+	sink   *lineSink
+	seen   int
+	dir    string
+	out    bytes.Buffer
+	done   chan error
+	cancel context.CancelFunc
+}
+
+type driverOptions struct {
+	turns     []faux.Turn
+	persisted bool
+	tweak     func(s *Server, o *Options, dir string)
+}
+
+func newDriver(t *testing.T, o driverOptions) *driver {
+	t.Helper()
+	dir := t.TempDir()
+	p := faux.New(o.turns...)
+	host := newTestHost(p)
+	var store *session.File
+	if o.persisted {
+		var err error
+		if store, err = session.Create(filepath.Join(dir, "sessions"), dir, session.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		store = session.InMemory(dir, "")
+	}
+	sess, err := host.StartSession(store, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := &lineSink{ch: make(chan struct{}, 1)}
+	opts := Options{Out: NewWriter(sink), Session: sess, Store: store, Host: host}
+	var tweakSrv *Server
+	if o.tweak != nil {
+		tweakSrv = &Server{}
+		o.tweak(tweakSrv, &opts, dir)
+	}
+	srv := NewServer(opts)
+	if tweakSrv != nil {
+		srv.ExtensionCommands, srv.ExportHTML, srv.Compact, srv.OnUIResponse, srv.IsCompacting =
+			tweakSrv.ExtensionCommands, tweakSrv.ExportHTML, tweakSrv.Compact, tweakSrv.OnUIResponse, tweakSrv.IsCompacting
+	}
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	d := &driver{t: t, srv: srv, host: host, in: pw, sink: sink, dir: dir, done: make(chan error, 1), cancel: cancel}
+	go func() { d.done <- srv.Serve(ctx, pr) }()
+	t.Cleanup(func() {
+		_ = pw.Close()
+		cancel()
+		<-d.done
+		_, st := srv.current()
+		_ = st.Close()
+	})
+	return d
+}
+
+// send writes one raw record line.
+func (d *driver) send(line string) {
+	d.t.Helper()
+	d.out.WriteString("> " + d.normalize(line) + "\n")
+	if _, err := io.WriteString(d.in, line+"\n"); err != nil {
+		d.t.Fatal(err)
+	}
+}
+
+// sendJSON writes v as a record.
+func (d *driver) sendJSON(v any) {
+	d.t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	d.send(string(b))
+}
+
+// until records output lines until pred matches one of them (included)
+// and returns that line. The deadline only guards against a hang.
+func (d *driver) until(what string, pred func(rec map[string]any) bool) map[string]any {
+	d.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		d.sink.mu.Lock()
+		lines := d.sink.lines[d.seen:]
+		d.sink.mu.Unlock()
+		for _, l := range lines {
+			d.seen++
+			d.out.WriteString("< " + d.normalize(l) + "\n")
+			var rec map[string]any
+			if err := json.Unmarshal([]byte(l), &rec); err != nil {
+				d.t.Fatalf("invalid JSON record %q: %v", l, err)
+			}
+			if pred(rec) {
+				return rec
+			}
+		}
+		select {
+		case <-d.sink.ch:
+		case <-deadline:
+			d.t.Fatalf("timed out waiting for %s; transcript:\n%s", what, d.out.String())
+		}
+	}
+}
+
+// response waits for the response with this id.
+func (d *driver) response(id string) map[string]any {
+	d.t.Helper()
+	return d.until("response "+id, func(r map[string]any) bool { return r["type"] == "response" && r["id"] == id })
+}
+
+// command waits for a response to a command type (records without id).
+func (d *driver) command(cmd string) map[string]any {
+	d.t.Helper()
+	return d.until("response to "+cmd, func(r map[string]any) bool { return r["type"] == "response" && r["command"] == cmd })
+}
+
+// event waits for an event of this type.
+func (d *driver) event(typ string) map[string]any {
+	d.t.Helper()
+	return d.until(typ, func(r map[string]any) bool { return r["type"] == typ })
+}
+
+// call sends a command with an id and waits for its response.
+func (d *driver) call(v map[string]any) map[string]any {
+	d.t.Helper()
+	d.sendJSON(v)
+	return d.response(v["id"].(string))
+}
+
+// unordered waits for n records matching pred in any order, and records
+// them sorted so the transcript does not depend on goroutine scheduling.
+func (d *driver) unordered(n int) {
+	d.t.Helper()
+	deadline := time.After(10 * time.Second)
+	var got []string
+	for len(got) < n {
+		d.sink.mu.Lock()
+		lines := d.sink.lines[d.seen:]
+		d.sink.mu.Unlock()
+		for _, l := range lines {
+			if len(got) == n {
+				break
+			}
+			d.seen++
+			got = append(got, d.normalize(l))
+		}
+		if len(got) == n {
+			break
+		}
+		select {
+		case <-d.sink.ch:
+		case <-deadline:
+			d.t.Fatalf("timed out waiting for %d records; transcript:\n%s", n, d.out.String())
+		}
+	}
+	sort.Strings(got)
+	for _, l := range got {
+		d.out.WriteString("< " + l + "\n")
+	}
+}
+
+// note adds a comment line to the transcript.
+func (d *driver) note(s string) { d.out.WriteString("# " + s + "\n") }
+
+var (
+	reUUID  = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	reEntry = regexp.MustCompile(`"[0-9a-f]{8}"`)
+	reTSNum = regexp.MustCompile(`"timestamp":\d+`)
+	reTSISO = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d[:-]\d\d[:-]\d\d[.-]\d{3}Z`)
+	reDur   = regexp.MustCompile(`"durationMs":\d+`)
+	reLabTS = regexp.MustCompile(`"labelTimestamp":"[^"]*"`)
+	// The wording of a skill read error belongs to the skills package.
+	reSkillErr = regexp.MustCompile(`("event":"skill_expansion","error":)"(?:[^"\\]|\\.)*"`)
+)
+
+// normalize hides run-specific values: ids, timestamps, the temp dir.
+func (d *driver) normalize(l string) string {
+	l = strings.ReplaceAll(l, d.dir, "<DIR>")
+	l = reUUID.ReplaceAllString(l, "<UUID>")
+	l = reEntry.ReplaceAllString(l, `"<ENTRY>"`)
+	l = reTSNum.ReplaceAllString(l, `"timestamp":0`)
+	l = reTSISO.ReplaceAllString(l, "<TS>")
+	l = reDur.ReplaceAllString(l, `"durationMs":0`)
+	l = reLabTS.ReplaceAllString(l, `"labelTimestamp":"<TS>"`)
+	l = reSkillErr.ReplaceAllString(l, `$1"<ERROR>"`)
+	return l
+}
+
+// golden compares the transcript with testdata/golden/<name>.txt.
+func (d *driver) golden(name string) {
+	d.t.Helper()
+	path := filepath.Join("testdata", "golden", name+".txt")
+	got := d.out.Bytes()
+	if updating() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			d.t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			d.t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		d.t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(want, got) {
+		d.t.Errorf("transcript %s differs from the golden file (run with -update to accept):\n--- want\n%s\n--- got\n%s", name, want, got)
+	}
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
