@@ -78,10 +78,12 @@ func newAPIHarness(t *testing.T, src string, ui engine.UI, turns ...faux.Turn) *
 	model := &engine.Model{ID: "m", Provider: "faux", API: "faux", ContextWindow: 100000, MaxTokens: 1000}
 	sess, err := engine.NewSession(engine.SessionOptions{
 		Store: h.store, Cwd: h.dir, Model: model, Tools: tools, Hooks: api.Hooks(),
-		ProviderFor:  func(string) (engine.Provider, error) { return h.provider, nil },
-		SystemPrompt: func([]engine.ToolInfo) engine.Sections { base := "base prompt"
-			return engine.Sections{{Name: "preamble", Value: &base}} },
-		Settings:     engine.DefaultRuntimeSettings(),
+		ProviderFor: func(string) (engine.Provider, error) { return h.provider, nil },
+		SystemPrompt: func([]engine.ToolInfo) engine.Sections {
+			base := "base prompt"
+			return engine.Sections{{Name: "preamble", Value: &base}}
+		},
+		Settings: engine.DefaultRuntimeSettings(),
 	})
 	require.NoError(t, err)
 	sess.Subscribe(func(e engine.Event) {
