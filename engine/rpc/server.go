@@ -113,6 +113,14 @@ type Server struct {
 // NewServer returns a server over opts.Session.
 func NewServer(opts Options) *Server {
 	s := &Server{opts: opts, out: opts.Out, bashes: map[int]context.CancelFunc{}}
+	s.Compact = func(ctx context.Context, sess *engine.Session, instructions string) (any, error) {
+		res, err := sess.Compact(ctx, instructions)
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
+	s.IsCompacting = (*engine.Session).IsCompacting
 	if s.opts.Stderr == nil {
 		s.opts.Stderr = io.Discard
 	}

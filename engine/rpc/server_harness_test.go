@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/compaction"
 	"github.com/pi-go/pi/engine/llm/faux"
 	"github.com/pi-go/pi/engine/session"
 )
@@ -62,14 +63,18 @@ func (h *testHost) StartSession(store *session.File, prev *engine.Session) (*eng
 	if prev != nil {
 		model, thinking = prev.Model(), prev.ThinkingLevel()
 	}
+	rs := engine.DefaultRuntimeSettings()
+	// Keep almost nothing so that a short test session can be compacted.
+	rs.CompactionKeepRecentTokens = 4
 	return engine.NewSession(engine.SessionOptions{
 		Store: store, Cwd: store.Cwd(), Model: model, ThinkingLevel: thinking,
 		ProviderFor: func(string) (engine.Provider, error) { return h.provider, nil },
 		SystemPrompt: func([]engine.ToolInfo) engine.Sections {
 			return engine.Sections{{Name: "preamble", Value: strp("You are a test agent.")}}
 		},
-		Settings: engine.DefaultRuntimeSettings(),
-		Sleep:    func(context.Context, time.Duration) error { return nil },
+		Settings:  rs,
+		Sleep:     func(context.Context, time.Duration) error { return nil },
+		Compactor: compaction.Compactor{},
 	})
 }
 

@@ -179,6 +179,20 @@ func TestTranscripts(t *testing.T) {
 				d.t.Errorf("persisted settings = %s, want %s", got, want)
 			}
 		}},
+		{"compaction", driverOptions{persisted: true, turns: []faux.Turn{
+			{Text: "One.", Usage: usage(1000, 10)}, {Text: "Two.", Usage: usage(2000, 10)}, {Text: "The summary.", Usage: usage(300, 30)},
+		}}, func(d *driver) {
+			d.call(msg{"id": "c0", "type": "compact"})
+			d.call(msg{"id": "p1", "type": "prompt", "message": "First."})
+			d.event("agent_settled")
+			d.call(msg{"id": "p2", "type": "prompt", "message": "Second."})
+			d.event("agent_settled")
+			d.call(msg{"id": "c1", "type": "compact", "customInstructions": "Focus on numbers."})
+			d.call(msg{"id": "m1", "type": "get_messages"})
+			d.call(msg{"id": "st", "type": "get_session_stats"})
+			d.call(msg{"id": "c2", "type": "compact"})
+			d.call(msg{"id": "s", "type": "get_state"})
+		}},
 		{"sessions", driverOptions{persisted: true, turns: []faux.Turn{
 			{Text: "One."}, {Text: "Two."},
 		}}, func(d *driver) {
