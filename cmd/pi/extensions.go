@@ -29,6 +29,10 @@ type extHost struct {
 	mu      sync.Mutex
 	publish func(engine.Event) // RPC: extension_error records on the stream
 	started bool
+	// deferStart holds session_start in RPC mode until the UI bridge and
+	// the error stream are wired, so its ctx.ui calls reach the client.
+	deferStart bool
+	pending    string
 }
 
 // errLoadFailed marks a fatal extension load failure already reported.
@@ -49,7 +53,7 @@ func (app *App) loadExtensions(ctx context.Context) error {
 		GlobalSettings: global, ProjectSettings: project,
 		CLI: a.Extensions, NoDiscovery: a.NoExtensions,
 	})
-	h := &extHost{stderr: app.stderr}
+	h := &extHost{stderr: app.stderr, deferStart: app.mode == ModeRPC}
 	app.ext = h
 	if len(sources) == 0 {
 		return app.claimFlags()
@@ -186,8 +190,27 @@ func (h *extHost) bind(s *engine.Session, reason string) {
 	first := !h.started
 	h.started = true
 	h.mu.Unlock()
-	if first || reason != "startup" {
-		h.api.Emit(ctx, "session_start", jsruntime.Field{Key: "reason", Value: reason})
+	if !first && reason == "startup" {
+		return
+	}
+	h.mu.Lock()
+	if h.deferStart {
+		h.pending = reason
+		h.mu.Unlock()
+		return
+	}
+	h.mu.Unlock()
+	h.api.Emit(ctx, "session_start", jsruntime.Field{Key: "reason", Value: reason})
+}
+
+// releaseStart emits a session_start held back by deferStart.
+func (h *extHost) releaseStart() {
+	h.mu.Lock()
+	reason := h.pending
+	h.pending, h.deferStart = "", false
+	h.mu.Unlock()
+	if reason != "" {
+		h.api.Emit(context.Background(), "session_start", jsruntime.Field{Key: "reason", Value: reason})
 	}
 }
 
@@ -265,6 +288,7 @@ func (app *App) wireRPCExtensions(srv *rpc.Server, out *rpc.Writer) {
 		_ = out.WriteEvent(e)
 	}
 	h.mu.Unlock()
+	h.releaseStart()
 }
 
 // registryModels adapts the model registry to ctx.modelRegistry.
