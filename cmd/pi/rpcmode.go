@@ -72,6 +72,10 @@ func (h *rpcHost) StartSession(store *session.File, prev *engine.Session) (*engi
 	}
 	app.mu.Lock()
 	app.store, app.model, app.thinking = store, model, thinking
+	if c := store.Cwd(); c != "" {
+		// A switched-to session runs in its own directory.
+		app.cwd = c
+	}
 	app.mu.Unlock()
 	if _, err := app.Runner(); err != nil {
 		return nil, err
