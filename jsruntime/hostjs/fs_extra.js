@@ -31,7 +31,14 @@ fs.createWriteStream = function (path, opts) {
 };
 // Watching is not supported headless; a watcher that never fires keeps
 // extensions that set one up at session start working.
-fs.watch = function () { const w = new EventEmitter(); w.close = () => { w.emit("close"); }; w.ref = () => w; w.unref = () => w; return w; };
+fs.watch = function (p) {
+  // Node fails at once on a missing path; extensions rely on that error.
+  if (typeof p === "string" && !fs.existsSync(p)) {
+    const err = new Error("ENOENT: no such file or directory, watch '" + p + "'");
+    err.errno = -2; err.code = "ENOENT"; err.syscall = "watch"; err.path = p; err.filename = p;
+    throw err;
+  }
+  const w = new EventEmitter(); w.close = () => { w.emit("close"); }; w.ref = () => w; w.unref = () => w; return w; };
 fs.watchFile = function () { const w = new EventEmitter(); w.ref = () => w; w.unref = () => w; return w; };
 fs.unwatchFile = function () {};
 fs.promises.watch = function () { return { [Symbol.asyncIterator]() { return { next: () => new Promise(() => {}), return: () => Promise.resolve({ done: true }) }; } }; };
