@@ -13,6 +13,7 @@ import (
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/compaction"
 	"github.com/pi-go/pi/engine/config"
+	"github.com/pi-go/pi/engine/rpc"
 	"github.com/pi-go/pi/engine/session"
 	"github.com/pi-go/pi/prompts"
 	"github.com/pi-go/pi/skills"
@@ -84,6 +85,12 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 	})
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, "Warning:", w)
+	}
+	if nm := (config.NoModelsError{}); err != nil && mode == ModeRPC && errors.As(err, &nm) {
+		// RPC mode starts anyway, as the reference does: clients see a
+		// placeholder model and prompts fail until a model is configured.
+		fmt.Fprintln(stderr, "Warning:", err.Error())
+		model, level, err = rpc.PlaceholderModel(), engine.ThinkingOff, nil
 	}
 	if err != nil {
 		return nil, err

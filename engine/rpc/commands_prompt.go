@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/prompts"
 	"github.com/pi-go/pi/skills"
 )
@@ -96,6 +97,10 @@ func handlePrompt(ctx context.Context, s *Server, cmd *Command) *Response {
 			return fail(cmd, ErrCompacting)
 		}
 		text = s.expand(sess, text)
+	}
+	if isPlaceholder(sess.Model()) && !sess.IsStreaming() {
+		// Without any model the reference fails the credentials preflight.
+		return fail(cmd, errors.New(config.NoAPIKeyMessage("")))
 	}
 	release := s.holdEvents()
 	disp, err := sess.Prompt(ctx, text, f.Images, engine.PromptOptions{StreamingBehavior: f.StreamingBehavior, Source: "rpc"})

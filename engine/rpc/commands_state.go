@@ -17,15 +17,20 @@ func handleGetState(ctx context.Context, s *Server, cmd *Command) *Response {
 	st := sess.State()
 	st.IsCompacting = s.compacting(sess)
 	if st.Model == nil {
-		st.Model = placeholderModel()
+		st.Model = PlaceholderModel()
 	}
 	return ok(cmd, st)
 }
 
-// placeholderModel is what the reference reports when no model is
-// configured at all.
-func placeholderModel() *engine.Model {
+// PlaceholderModel is the model the reference reports when none is
+// configured at all; RPC mode starts with it and refuses prompts.
+func PlaceholderModel() *engine.Model {
 	return &engine.Model{ID: "unknown", Name: "unknown", API: "unknown", Provider: "unknown", Input: []string{}}
+}
+
+// isPlaceholder reports whether m is PlaceholderModel's model.
+func isPlaceholder(m *engine.Model) bool {
+	return m != nil && m.Provider == "unknown" && m.ID == "unknown" && m.API == "unknown"
 }
 
 type messagesData struct {
