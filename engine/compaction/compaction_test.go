@@ -149,9 +149,9 @@ func TestSummarizeSplitTurnAndRetry(t *testing.T) {
 	var events []string
 	req := engine.SummaryRequest{
 		Provider: p, Model: &engine.Model{ID: "m", API: "faux", Provider: "faux", ContextWindow: 100000, MaxTokens: 8000},
-		Retry:    engine.RetrySettings{Enabled: true, MaxRetries: 2, BaseDelayMs: 1},
-		Source:   "compaction", Reason: "manual",
-		Emit:     func(e engine.Event) { events = append(events, e.EventType()) },
+		Retry:  engine.RetrySettings{Enabled: true, MaxRetries: 2, BaseDelayMs: 1},
+		Source: "compaction", Reason: "manual",
+		Emit: func(e engine.Event) { events = append(events, e.EventType()) },
 	}
 	sum, err := Summarize(context.Background(), prep, req)
 	if err != nil {
