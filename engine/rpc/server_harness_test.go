@@ -48,18 +48,20 @@ var (
 // settings map and a fake shell.
 type testHost struct {
 	provider *faux.Provider
-	scoped   []ScopedModel
+	// model is the start-up model (fauxModel unless a test says otherwise).
+	model  *engine.Model
+	scoped []ScopedModel
 
 	mu       sync.Mutex
 	settings map[string]any
 }
 
 func newTestHost(p *faux.Provider) *testHost {
-	return &testHost{provider: p, settings: map[string]any{}}
+	return &testHost{provider: p, model: fauxModel, settings: map[string]any{}}
 }
 
 func (h *testHost) StartSession(store *session.File, prev *engine.Session) (*engine.Session, error) {
-	model, thinking := fauxModel, engine.ThinkingOff
+	model, thinking := h.model, engine.ThinkingOff
 	if prev != nil {
 		model, thinking = prev.Model(), prev.ThinkingLevel()
 	}
@@ -157,6 +159,7 @@ type driver struct {
 type driverOptions struct {
 	turns     []faux.Turn
 	persisted bool
+	noModel   bool
 	tweak     func(s *Server, o *Options, dir string)
 }
 
@@ -165,6 +168,9 @@ func newDriver(t *testing.T, o driverOptions) *driver {
 	dir := t.TempDir()
 	p := faux.New(o.turns...)
 	host := newTestHost(p)
+	if o.noModel {
+		host.model = PlaceholderModel()
+	}
 	var store *session.File
 	if o.persisted {
 		var err error

@@ -165,6 +165,11 @@ func TestTranscripts(t *testing.T) {
 				d.t.Errorf("bash executions in the request:\n%s", sent.String())
 			}
 		}},
+		{"no_model", driverOptions{noModel: true}, func(d *driver) {
+			d.call(msg{"id": "s", "type": "get_state"})
+			d.call(msg{"id": "p", "type": "prompt", "message": "hi"})
+			d.call(msg{"id": "st", "type": "get_session_stats"})
+		}},
 		{"settings", driverOptions{}, func(d *driver) {
 			d.call(msg{"id": "ss", "type": "set_steering_mode", "mode": "all"})
 			d.call(msg{"id": "sf", "type": "set_follow_up_mode", "mode": "all"})
