@@ -21,14 +21,33 @@ var (
 	errExportMissing = errors.New("export_html not available yet")
 )
 
+// SessionHooks let the extension runtime take part in session switches,
+// as the reference's session_before_switch, session_before_fork and
+// session_start events do. Every field is optional.
+type SessionHooks struct {
+	// BeforeSwitch may cancel new_session (reason "new", target "") and
+	// switch_session (reason "resume", target = the file).
+	BeforeSwitch func(ctx context.Context, reason, target string) (cancel bool)
+	// BeforeFork may cancel fork (position "before": the user message is
+	// left out) and clone (position "at": the leaf is kept).
+	BeforeFork func(ctx context.Context, entryID, position string) (cancel bool)
+	// Switched reports the new runtime after a switch (reason "new",
+	// "resume" or "fork") and the previous session file ("" in memory).
+	Switched func(sess *engine.Session, reason, previousSessionFile string)
+}
+
 type cancelledData struct {
 	Cancelled bool `json:"cancelled"`
 }
 
 // replaceSession stops the current run, starts a runtime over store and
 // makes it current; the old store is closed unless it is store itself.
-func (s *Server) replaceSession(ctx context.Context, store *session.File) error {
+func (s *Server) replaceSession(ctx context.Context, store *session.File, reason string) error {
 	old, oldStore := s.current()
+	prevFile := ""
+	if oldStore != nil {
+		prevFile = oldStore.Path()
+	}
 	wait, cancel := context.WithTimeout(ctx, 5*time.Second)
 	_ = old.Close(wait)
 	cancel()
@@ -40,6 +59,9 @@ func (s *Server) replaceSession(ctx context.Context, store *session.File) error 
 	if oldStore != nil && oldStore != store {
 		_ = oldStore.Close()
 	}
+	if s.Sessions.Switched != nil {
+		s.Sessions.Switched(sess, reason, prevFile)
+	}
 	return nil
 }
 
@@ -49,6 +71,9 @@ func handleNewSession(ctx context.Context, s *Server, cmd *Command) *Response {
 	}
 	if err := fields(cmd, &f); err != nil {
 		return fail(cmd, err)
+	}
+	if h := s.Sessions.BeforeSwitch; h != nil && h(ctx, "new", "") {
+		return ok(cmd, cancelledData{true})
 	}
 	_, store := s.current()
 	var ns *session.File
@@ -61,7 +86,7 @@ func handleNewSession(ctx context.Context, s *Server, cmd *Command) *Response {
 	} else {
 		ns = session.InMemory(store.Cwd(), "")
 	}
-	if err := s.replaceSession(ctx, ns); err != nil {
+	if err := s.replaceSession(ctx, ns, "new"); err != nil {
 		return fail(cmd, err)
 	}
 	return ok(cmd, cancelledData{false})
@@ -80,6 +105,9 @@ func handleSwitchSession(ctx context.Context, s *Server, cmd *Command) *Response
 	path, err := filepath.Abs(*f.SessionPath)
 	if err != nil {
 		return fail(cmd, err)
+	}
+	if h := s.Sessions.BeforeSwitch; h != nil && h(ctx, "resume", path) {
+		return ok(cmd, cancelledData{true})
 	}
 	_, store := s.current()
 	var ns *session.File
@@ -101,7 +129,7 @@ func handleSwitchSession(ctx context.Context, s *Server, cmd *Command) *Response
 			return fail(cmd, fmt.Errorf("Session working directory does not exist: %s", c))
 		}
 	}
-	if err := s.replaceSession(ctx, ns); err != nil {
+	if err := s.replaceSession(ctx, ns, "resume"); err != nil {
 		return fail(cmd, err)
 	}
 	return ok(cmd, cancelledData{false})
@@ -120,11 +148,17 @@ func handleFork(ctx context.Context, s *Server, cmd *Command) *Response {
 		return fail(cmd, err)
 	}
 	_, store := s.current()
+	if e, found := store.Get(f.EntryID); !found || e.Type != engine.EntryMessage || e.Message == nil || e.Message.Role != engine.RoleUser {
+		return fail(cmd, session.ErrInvalidForkEntry)
+	}
+	if h := s.Sessions.BeforeFork; h != nil && h(ctx, f.EntryID, "before") {
+		return ok(cmd, cancelledData{true})
+	}
 	ns, text, err := store.Fork(f.EntryID)
 	if err != nil {
 		return fail(cmd, err)
 	}
-	if err := s.replaceSession(ctx, ns); err != nil {
+	if err := s.replaceSession(ctx, ns, "fork"); err != nil {
 		return fail(cmd, err)
 	}
 	return ok(cmd, forkData{Text: text})
@@ -132,11 +166,18 @@ func handleFork(ctx context.Context, s *Server, cmd *Command) *Response {
 
 func handleClone(ctx context.Context, s *Server, cmd *Command) *Response {
 	_, store := s.current()
+	leaf := store.LeafID()
+	if leaf == "" {
+		return fail(cmd, session.ErrNoLeaf)
+	}
+	if h := s.Sessions.BeforeFork; h != nil && h(ctx, leaf, "at") {
+		return ok(cmd, cancelledData{true})
+	}
 	ns, err := store.Clone()
 	if err != nil {
 		return fail(cmd, err)
 	}
-	if err := s.replaceSession(ctx, ns); err != nil {
+	if err := s.replaceSession(ctx, ns, "fork"); err != nil {
 		return fail(cmd, err)
 	}
 	return ok(cmd, cancelledData{false})

@@ -88,6 +88,8 @@ type Server struct {
 	Compact func(ctx context.Context, s *engine.Session, customInstructions string) (any, error)
 	// IsCompacting reports whether s is compacting (get_state).
 	IsCompacting func(s *engine.Session) bool
+	// Sessions lets extensions cancel or observe session switches.
+	Sessions SessionHooks
 
 	opts Options
 	out  *Writer

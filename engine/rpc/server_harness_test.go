@@ -193,8 +193,15 @@ func newDriver(t *testing.T, o driverOptions) *driver {
 	}
 	srv := NewServer(opts)
 	if tweakSrv != nil {
+		if tweakSrv.Compact == nil {
+			tweakSrv.Compact = srv.Compact
+		}
+		if tweakSrv.IsCompacting == nil {
+			tweakSrv.IsCompacting = srv.IsCompacting
+		}
 		srv.ExtensionCommands, srv.ExportHTML, srv.Compact, srv.OnUIResponse, srv.IsCompacting =
 			tweakSrv.ExtensionCommands, tweakSrv.ExportHTML, tweakSrv.Compact, tweakSrv.OnUIResponse, tweakSrv.IsCompacting
+		srv.Sessions = tweakSrv.Sessions
 	}
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())

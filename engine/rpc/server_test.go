@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/pi-go/pi/engine"
@@ -277,5 +278,66 @@ func TestCommandsExpansion(t *testing.T) {
 	d.golden("commands_expansion")
 	if len(uiRaw) != 1 || !strings.Contains(uiRaw[0], `"confirmed":true`) {
 		t.Errorf("OnUIResponse got %q", uiRaw)
+	}
+}
+
+// TestSessionHooks checks that extensions can cancel switches and forks
+// and are told about every new runtime with the reference's reasons.
+func TestSessionHooks(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var seen []string
+	cancelNew, cancelFork := true, true
+	d := newDriver(t, driverOptions{persisted: true, turns: []faux.Turn{{Text: "One."}}, tweak: func(s *Server, o *Options, dir string) {
+		s.Sessions = SessionHooks{
+			BeforeSwitch: func(ctx context.Context, reason, target string) bool {
+				mu.Lock()
+				defer mu.Unlock()
+				seen = append(seen, "before_switch:"+reason)
+				return reason == "new" && cancelNew
+			},
+			BeforeFork: func(ctx context.Context, entryID, position string) bool {
+				mu.Lock()
+				defer mu.Unlock()
+				seen = append(seen, "before_fork:"+position)
+				return cancelFork
+			},
+			Switched: func(sess *engine.Session, reason, prev string) {
+				mu.Lock()
+				defer mu.Unlock()
+				seen = append(seen, "switched:"+reason+":"+fmt.Sprint(prev != ""))
+			},
+		}
+	}})
+	d.call(msg{"id": "p", "type": "prompt", "message": "Hi."})
+	d.event("agent_settled")
+	fm := d.call(msg{"id": "fm", "type": "get_fork_messages"})
+	entry := fm["data"].(map[string]any)["messages"].([]any)[0].(map[string]any)["entryId"].(string)
+	checks := []struct {
+		cmd  msg
+		want string
+	}{
+		{msg{"id": "n1", "type": "new_session"}, `{"cancelled":true}`},
+		{msg{"id": "f1", "type": "fork", "entryId": entry}, `{"cancelled":true}`},
+		{msg{"id": "c1", "type": "clone"}, `{"cancelled":true}`},
+	}
+	for _, c := range checks {
+		r := d.call(c.cmd)
+		b, _ := json.Marshal(r["data"])
+		if string(b) != c.want {
+			t.Errorf("%v: data %s, want %s", c.cmd["type"], b, c.want)
+		}
+	}
+	mu.Lock()
+	cancelNew, cancelFork = false, false
+	mu.Unlock()
+	d.call(msg{"id": "f2", "type": "fork", "entryId": entry})
+	d.call(msg{"id": "n2", "type": "new_session"})
+	mu.Lock()
+	got := strings.Join(seen, " ")
+	mu.Unlock()
+	want := "before_switch:new before_fork:before before_fork:at before_fork:before switched:fork:true before_switch:new switched:new:true"
+	if got != want {
+		t.Errorf("hooks saw\n%s\nwant\n%s", got, want)
 	}
 }
