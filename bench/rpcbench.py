@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""RPC benchmarks of our pi against the reference, side by side in one run.
+
+    python3 bench/rpcbench.py --ours ./pi --ref "node /x/cli.js" [-n 20] [--deltas 10000]
+
+(a) ready: spawn `pi --mode rpc --no-session`, send get_state at once, time
+    until its response arrives (ready) and until the process exits after
+    stdin is closed (exit); peak RSS is the child's ru_maxrss from wait4, so
+    it is exact and needs no polling.
+(b) stream: one prompt whose reply is DELTAS one-character text deltas; the
+    mock writes the whole SSE body in one burst, so the time from sending
+    the prompt to agent_settled measures the agent's own parsing, event
+    building and JSON writing. Reported as deltas per second.
+
+Only the Python standard library is used; the mock's SSE frames come from
+the conformance mockllm.py so both binaries see the wire format the
+conformance suite uses.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONF = os.environ.get("PI_CONFORMANCE_DIR", os.path.join(HERE, "..", "..", "shared", "conformance"))
+sys.path.insert(0, CONF)
+import mockllm  # noqa: E402  (path set just above)
+
+
+def burst_server(body: bytes) -> ThreadingHTTPServer:
+    """An OpenAI-compatible endpoint answering every POST with body at once."""
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self):  # noqa: N802 (http.server naming)
+            n = int(self.headers.get("Content-Length") or 0)
+            self.rfile.read(n)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):  # noqa: N802
+            self.send_error(404)
+
+        def log_message(self, *args):
+            pass
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv
+
+
+def make_home(port: int, root: str) -> dict:
+    out = subprocess.run([sys.executable, os.path.join(CONF, "pihome.py"), "--port", str(port), "--dir", root],
+                         check=True, capture_output=True, text=True).stdout
+    home = next(line[5:] for line in out.splitlines() if line.startswith("HOME="))
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "LANG": "C.UTF-8", "NO_COLOR": "1",
+           "PI_OFFLINE": "1", "PI_SKIP_VERSION_CHECK": "1", "PI_TELEMETRY": "0", "TERM": "dumb",
+           "TMPDIR": os.path.join(root, "tmp")}
+    os.makedirs(env["TMPDIR"], exist_ok=True)
+    return env
+
+
+class Child:
+    """A pi --mode rpc process with a line reader thread."""
+
+    def __init__(self, argv: list[str], env: dict, cwd: str):
+        self.t0 = time.perf_counter()
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  env=env, cwd=cwd)
+
+    def send(self, obj: dict) -> None:
+        self.p.stdin.write((json.dumps(obj) + "\n").encode())
+        self.p.stdin.flush()
+
+    def records(self):
+        for line in self.p.stdout:
+            yield json.loads(line)
+
+    def close_and_wait(self) -> tuple[float, int]:
+        """Closes stdin, reaps the child; returns (seconds since spawn, peak RSS KiB).
+        The child's CPU time (user + system) is kept in self.cpu: unlike wall
+        time it hardly moves when the machine is busy."""
+        self.p.stdin.close()
+        _, status, ru = os.wait4(self.p.pid, 0)
+        self.p.returncode = os.waitstatus_to_exitcode(status)
+        self.cpu = ru.ru_utime + ru.ru_stime
+        return time.perf_counter() - self.t0, ru.ru_maxrss
+
+
+def bench_ready(argv: list[str], env: dict, cwd: str, runs: int) -> dict:
+    ready, exits, rss, cpu = [], [], [], []
+    for _ in range(runs):
+        c = Child(argv + ["--mode", "rpc", "--no-session"], env, cwd)
+        c.send({"id": "s", "type": "get_state"})
+        ok = False
+        for r in c.records():
+            if r.get("type") == "response" and r.get("id") == "s":
+                ready.append(time.perf_counter() - c.t0)
+                ok = r.get("success", False)
+                break
+        t_exit, kib = c.close_and_wait()
+        if not ok:
+            return {"error": "get_state not answered"}
+        exits.append(t_exit)
+        rss.append(kib)
+        cpu.append(c.cpu)
+    return {"ready_ms": statistics.median(ready) * 1000, "exit_ms": statistics.median(exits) * 1000,
+            "cpu_ms": statistics.median(cpu) * 1000,
+            "rss_mib": statistics.median(rss) / 1024, "rss_max_mib": max(rss) / 1024}
+
+
+def bench_stream(argv: list[str], env: dict, cwd: str, runs: int, deltas: int) -> dict:
+    rates, rss = [], []
+    for _ in range(runs):
+        c = Child(argv + ["--mode", "rpc", "--no-session", "--provider", "mock", "--model", "mock-model"], env, cwd)
+        c.send({"id": "s", "type": "get_state"})
+        it = c.records()
+        for r in it:
+            if r.get("type") == "response" and r.get("id") == "s":
+                break
+        t0 = time.perf_counter()
+        c.send({"id": "p", "type": "prompt", "message": "stream please"})
+        n = 0
+        for r in it:
+            if r.get("type") == "message_update" and r["assistantMessageEvent"].get("type") == "text_delta":
+                n += 1
+            elif r.get("type") == "agent_settled":
+                break
+        dt = time.perf_counter() - t0
+        _, kib = c.close_and_wait()
+        if n != deltas:
+            return {"error": f"saw {n} text deltas, want {deltas}"}
+        rates.append(n / dt)
+        rss.append(kib)
+    return {"deltas_per_s": statistics.median(rates), "ms": deltas / statistics.median(rates) * 1000,
+            "rss_mib": statistics.median(rss) / 1024}
+
+
+def fmt(v, spec="{:.1f}"):
+    return spec.format(v) if isinstance(v, (int, float)) else str(v)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ours", required=True, help="command line of our pi")
+    ap.add_argument("--ref", help="command line of the reference pi (omit to measure ours only)")
+    ap.add_argument("-n", "--runs", type=int, default=20, help="runs of the ready benchmark")
+    ap.add_argument("--stream-runs", type=int, default=5)
+    ap.add_argument("--deltas", type=int, default=10000)
+    args = ap.parse_args()
+
+    text = "".join(chr(ord("a") + i % 26) for i in range(args.deltas))
+    frames = mockllm.openai_events({"text": text, "chunk_size": 1}, 0, "mock-model", True)
+    srv = burst_server(b"".join(frames))
+    work = tempfile.mkdtemp(prefix="pi-rpcbench-")
+    env = make_home(srv.server_address[1], os.path.join(work, "home"))
+    proj = os.path.join(work, "proj")
+    os.makedirs(proj)
+
+    targets = [("ours", shlex.split(args.ours))]
+    if args.ref:
+        targets.append(("ref", shlex.split(args.ref)))
+    res = {}
+    for name, argv in targets:
+        argv[0] = os.path.abspath(argv[0]) if os.path.exists(argv[0]) else argv[0]
+        res[name] = {"ready": bench_ready(argv, env, proj, args.runs),
+                     "stream": bench_stream(argv, env, proj, args.stream_runs, args.deltas)}
+    srv.shutdown()
+
+    def row(label, key, sub, spec="{:.1f}", higher_better=False):
+        o = res["ours"][key].get(sub, res["ours"][key].get("error"))
+        r = res.get("ref", {}).get(key, {}).get(sub, res.get("ref", {}).get(key, {}).get("error", "-"))
+        ratio = "n/a"
+        if isinstance(o, (int, float)) and isinstance(r, (int, float)) and o and r:
+            ratio = f"{(o / r if higher_better else r / o):.1f}x"
+        print(f"{label:<42} {fmt(o, spec):>12} {fmt(r, spec):>12} {ratio:>9}")
+
+    print(f"runs: ready {args.runs}, stream {args.stream_runs} x {args.deltas} deltas; load average {os.getloadavg()[0]:.1f}")
+    print(f"{'case':<42} {'ours':>12} {'ref':>12} {'ours adv':>9}")
+    row("(a) ready: spawn -> get_state (ms, median)", "ready", "ready_ms")
+    row("(a) spawn -> exit after EOF (ms, median)", "ready", "exit_ms")
+    row("(a) CPU user+sys, whole run (ms, median)", "ready", "cpu_ms")
+    row("(a) peak RSS (MiB, median)", "ready", "rss_mib")
+    row("(a) peak RSS (MiB, max)", "ready", "rss_max_mib")
+    row("(b) text deltas per second (median)", "stream", "deltas_per_s", "{:.0f}", higher_better=True)
+    row("(b) prompt -> agent_settled (ms)", "stream", "ms")
+    row("(b) peak RSS while streaming (MiB)", "stream", "rss_mib")
+    ours = res["ours"]["ready"]
+    if isinstance(ours.get("ready_ms"), float):
+        ok = ours["ready_ms"] <= 15 and ours["rss_max_mib"] <= 20
+        print(f"targets (ready <= 15 ms median, <= 20 MiB peak RSS): {'met' if ok else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
