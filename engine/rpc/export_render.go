@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pi-go/pi/engine"
@@ -16,7 +17,12 @@ import (
 //go:embed export_template.html
 var exportTemplateText string
 
-var exportTemplate = template.Must(template.New("export").Parse(exportTemplateText))
+// exportTemplate is parsed on first use, not at package init: parsing costs
+// about a thousand allocations and every `pi --mode rpc` start would pay
+// for it, while few sessions are ever exported.
+var exportTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("export").Parse(exportTemplateText))
+})
 
 // exportPage is what the template renders.
 type exportPage struct {
@@ -80,7 +86,7 @@ type exportPart struct {
 func RenderHTML(header engine.Header, entries []*engine.Entry, o ExportOptions) ([]byte, error) {
 	page := buildPage(header, entries, o)
 	var b bytes.Buffer
-	if err := exportTemplate.Execute(&b, page); err != nil {
+	if err := exportTemplate().Execute(&b, page); err != nil {
 		return nil, fmt.Errorf("render export: %w", err)
 	}
 	return b.Bytes(), nil
