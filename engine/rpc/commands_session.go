@@ -206,13 +206,20 @@ func leafOf(store *session.File) *string {
 
 func handleGetEntries(ctx context.Context, s *Server, cmd *Command) *Response {
 	var f struct {
-		Since string `json:"since"`
+		Since json.RawMessage `json:"since"`
 	}
 	if err := fields(cmd, &f); err != nil {
 		return fail(cmd, err)
 	}
+	since := ""
+	if len(f.Since) > 0 && string(f.Since) != "null" {
+		// A non-string cursor matches no entry; the error names it as sent.
+		if json.Unmarshal(f.Since, &since) != nil {
+			return fail(cmd, fmt.Errorf("Entry not found: %s", f.Since))
+		}
+	}
 	_, store := s.current()
-	entries, err := store.EntriesSince(f.Since)
+	entries, err := store.EntriesSince(since)
 	if err != nil {
 		return fail(cmd, err)
 	}

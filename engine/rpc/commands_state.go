@@ -48,12 +48,26 @@ func handleGetMessages(ctx context.Context, s *Server, cmd *Command) *Response {
 
 func handleSetModel(ctx context.Context, s *Server, cmd *Command) *Response {
 	var f struct {
-		Provider string `json:"provider"`
-		ModelID  string `json:"modelId"`
+		Provider *string `json:"provider"`
+		ModelID  *string `json:"modelId"`
 	}
 	if err := fields(cmd, &f); err != nil {
 		return fail(cmd, err)
 	}
+	return setModel(s, cmd, jsString(f.Provider), jsString(f.ModelID))
+}
+
+// jsString prints a missing string field the way the reference's
+// template strings do.
+func jsString(p *string) string {
+	if p == nil {
+		return "undefined"
+	}
+	return *p
+}
+
+func setModel(s *Server, cmd *Command, provider, modelID string) *Response {
+	f := struct{ Provider, ModelID string }{provider, modelID}
 	var found *engine.Model
 	for _, m := range s.opts.Host.AvailableModels() {
 		if m.Provider == f.Provider && m.ID == f.ModelID {
@@ -131,12 +145,12 @@ func handleSetThinkingLevel(ctx context.Context, s *Server, cmd *Command) *Respo
 	if err := fields(cmd, &f); err != nil {
 		return fail(cmd, err)
 	}
-	level, valid := engine.ParseThinkingLevel(f.Level)
-	if !valid {
-		return fail(cmd, fmt.Errorf("Invalid thinking level: %s", f.Level))
+	// Like the reference, the command never fails: an unknown level
+	// changes nothing, a known one is clamped to the model.
+	if level, valid := engine.ParseThinkingLevel(f.Level); valid {
+		sess, _ := s.current()
+		sess.SetThinkingLevel(level)
 	}
-	sess, _ := s.current()
-	sess.SetThinkingLevel(level)
 	return ok(cmd, nil)
 }
 
