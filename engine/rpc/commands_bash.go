@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"os"
 
 	"github.com/pi-go/pi/engine"
 )
@@ -47,6 +49,9 @@ func handleBash(ctx context.Context, s *Server, cmd *Command) *Response {
 		return fail(cmd, errNoCommand)
 	}
 	sess, _ := s.current()
+	if st, err := os.Stat(sess.Cwd()); err != nil || !st.IsDir() {
+		return fail(cmd, fmt.Errorf("Working directory does not exist: %s", sess.Cwd()))
+	}
 	bctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	id := s.trackBash(cancel)
