@@ -103,7 +103,16 @@ func handlePrompt(ctx context.Context, s *Server, cmd *Command) *Response {
 		return fail(cmd, errors.New(config.NoAPIKeyMessage("")))
 	}
 	release := s.holdEvents()
+	released := false
+	defer func() {
+		if !released {
+			// A panicking hook must not leave the event stream held; the
+			// server turns the panic itself into the failure response.
+			s.releaseHold()
+		}
+	}()
 	disp, err := sess.Prompt(ctx, text, f.Images, engine.PromptOptions{StreamingBehavior: f.StreamingBehavior, Source: "rpc"})
+	released = true
 	if err != nil {
 		release(Fail(cmd, err), true)
 		return nil

@@ -185,6 +185,19 @@ func (s *Server) holdEvents() (release func(resp Response, eventsFirst bool)) {
 	}
 }
 
+// releaseHold ends one hold without a response, flushing held events.
+func (s *Server) releaseHold() {
+	s.evMu.Lock()
+	defer s.evMu.Unlock()
+	s.hold--
+	if s.hold == 0 {
+		for _, e := range s.pending {
+			_ = s.out.WriteEvent(e)
+		}
+		s.pending = nil
+	}
+}
+
 // Serve reads records from in until EOF or ctx ends. At EOF it stops the
 // current run quietly (no further events), waits briefly for running
 // commands and returns nil; the caller exits 0.

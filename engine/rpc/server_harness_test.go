@@ -49,7 +49,9 @@ var (
 type testHost struct {
 	provider *faux.Provider
 	// model is the start-up model (fauxModel unless a test says otherwise).
-	model  *engine.Model
+	model *engine.Model
+	// hooks, when set, are the sessions\' extension hooks.
+	hooks  engine.Hooks
 	scoped []ScopedModel
 
 	mu       sync.Mutex
@@ -77,6 +79,7 @@ func (h *testHost) StartSession(store *session.File, prev *engine.Session) (*eng
 		Settings:  rs,
 		Sleep:     func(context.Context, time.Duration) error { return nil },
 		Compactor: compaction.Compactor{},
+		Hooks:     h.hooks,
 	})
 }
 

@@ -345,3 +345,26 @@ func TestSessionHooks(t *testing.T) {
 		t.Errorf("hooks saw\n%s\nwant\n%s", got, want)
 	}
 }
+
+// panickyHooks panic in the input hook, like a broken extension could.
+type panickyHooks struct{ engine.NopHooks }
+
+func (panickyHooks) Input(context.Context, string, []engine.Content, string, string) (engine.InputResult, error) {
+	panic("input hook exploded")
+}
+
+// TestPanickingPromptKeepsServing checks that a panic while accepting a
+// prompt becomes a failure response and does not hold back later events.
+func TestPanickingPromptKeepsServing(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, driverOptions{})
+	d.host.hooks = panickyHooks{}
+	d.call(msg{"id": "n", "type": "new_session"}) // picks up the hooks
+	r := d.call(msg{"id": "p", "type": "prompt", "message": "boom"})
+	if r["success"] != false || !strings.Contains(fmt.Sprint(r["error"]), "input hook exploded") {
+		t.Fatalf("prompt response %v", r)
+	}
+	d.sendJSON(msg{"id": "s", "type": "set_session_name", "name": "still here"})
+	d.event("session_info_changed")
+	d.response("s")
+}
