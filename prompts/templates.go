@@ -41,6 +41,9 @@ type TemplateOptions struct {
 	CLIPaths []string
 	// NoTemplates is -np: only CLIPaths load.
 	NoTemplates bool
+	// Cache, when set, serves unchanged files from the resource index
+	// instead of reading them; the caller saves it.
+	Cache *FileCache
 }
 
 // LoadTemplates finds and loads prompt templates in the reference's order:
@@ -125,7 +128,7 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 			jobs = append(jobs, templateJob{path: abs, info: cliInfo(abs, false)})
 		}
 	}
-	loadTemplateJobs(jobs)
+	loadTemplateJobs(opts.Cache, jobs)
 	var templates []Template
 	byName := make(map[string]int, len(jobs))
 	var collisions []Diagnostic
@@ -186,10 +189,10 @@ type templateJob struct {
 
 // loadTemplateJobs reads and parses the files concurrently; start-up with
 // many templates is dominated by file reads.
-func loadTemplateJobs(jobs []templateJob) {
+func loadTemplateJobs(cache *FileCache, jobs []templateJob) {
 	ParallelEach(len(jobs), func(i int) {
 		j := &jobs[i]
-		t, err := loadTemplateFile(j.path)
+		t, err := loadTemplateFile(cache, j.path)
 		if err != nil {
 			j.diag = &Diagnostic{Type: "warning", Message: err.Error(), Path: j.path}
 			return
@@ -224,8 +227,8 @@ func ParallelEach(n int, fn func(i int)) {
 	wg.Wait()
 }
 
-func loadTemplateFile(path string) (Template, error) {
-	raw, err := ReadResource(path)
+func loadTemplateFile(cache *FileCache, path string) (Template, error) {
+	raw, err := cache.ReadResource(path)
 	if err != nil {
 		return Template{}, err
 	}

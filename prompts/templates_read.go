@@ -15,9 +15,9 @@ type pathError = fs.PathError
 
 // ReadResource reads a skill or template file: the whole file, with the
 // fewest system calls (see readFileFast). Errors are *fs.PathError.
-func ReadResource(path string) ([]byte, error) { return readFileFast(path, false) }
+func ReadResource(path string) ([]byte, error) { return readFileFast(path, false, false) }
 
 // ReadPlainFile reads path like ReadResource but refuses a symbolic link as
 // the last component and anything that is not a regular file, so a caller
 // that walked only real directories to reach it knows its real path.
-func ReadPlainFile(path string) ([]byte, error) { return readFileFast(path, true) }
+func ReadPlainFile(path string) ([]byte, error) { return readFileFast(path, true, false) }

@@ -5,8 +5,8 @@ package prompts
 import "os"
 
 // readFileFast is os.ReadFile where raw system calls are not available;
-// noFollow is approximated with an Lstat.
-func readFileFast(path string, noFollow bool) ([]byte, error) {
+// noFollow is approximated with an Lstat and prefix trims after reading.
+func readFileFast(path string, noFollow, prefix bool) ([]byte, error) {
 	if noFollow {
 		st, err := os.Lstat(path)
 		if err != nil {
@@ -16,5 +16,11 @@ func readFileFast(path string, noFollow bool) ([]byte, error) {
 			return nil, &pathError{Op: "read", Path: path, Err: errNotRegular}
 		}
 	}
-	return os.ReadFile(path)
+	data, err := os.ReadFile(path)
+	if err == nil && prefix {
+		if k := frontmatterPrefix(data); k >= 0 {
+			data = data[:k]
+		}
+	}
+	return data, err
 }

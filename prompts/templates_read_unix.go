@@ -17,8 +17,9 @@ import (
 // noFollow refuses a symbolic link as the last component (ELOOP), so a
 // caller that knows every directory above is real can use the path as its
 // real path. Anything that is not a regular file is reported as
-// errNotRegular, never blocked on (a FIFO opens non-blocking).
-func readFileFast(path string, noFollow bool) ([]byte, error) {
+// errNotRegular, never blocked on (a FIFO opens non-blocking). prefix
+// stops reading once the frontmatter is complete (frontmatterPrefix).
+func readFileFast(path string, noFollow, prefix bool) ([]byte, error) {
 	flags := syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK
 	if noFollow {
 		flags |= syscall.O_NOFOLLOW
@@ -51,6 +52,11 @@ func readFileFast(path string, noFollow bool) ([]byte, error) {
 		n += m
 		if m == 0 || n < len(buf) {
 			break
+		}
+		if prefix {
+			if k := frontmatterPrefix(buf[:n]); k >= 0 {
+				return buf[:k], nil
+			}
 		}
 		buf = append(buf, make([]byte, len(buf))...)
 	}

@@ -57,6 +57,9 @@ type Options struct {
 	CLIPaths []string
 	// NoSkills is -ns: nothing is discovered, only CLIPaths load.
 	NoSkills bool
+	// Cache, when set, serves unchanged skill files (their frontmatter) from
+	// the resource index; the caller saves it.
+	Cache *prompts.FileCache
 }
 
 type job struct {
@@ -85,7 +88,7 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 	var jobs []job
 	seen := map[string]bool{}
 	var r prompts.Resolver
-	w := walker{keys: &r.Keys}
+	w := walker{keys: &r.Keys, cache: opts.Cache}
 	collectEntries := func(dir string, m mode, _ string) []string { return w.collect(dir, m) }
 	if !opts.NoSkills {
 		collect := func(dir string) []string { return w.collect(dir, modePi) }
@@ -157,7 +160,15 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 			j.diags = []Diagnostic{{Type: "warning", Message: "skill path is not a markdown file", Path: j.path}}
 			return
 		}
-		j.skill, j.diags = loadFile(j.path, j.source, w.data[j.path])
+		data := w.data[j.path]
+		if data == nil {
+			var err error
+			if data, err = opts.Cache.ReadFrontmatter(j.path, false); err != nil {
+				j.diags = []Diagnostic{{Type: "warning", Message: err.Error(), Path: j.path}}
+				return
+			}
+		}
+		j.skill, j.diags = loadFile(j.path, j.source, data)
 		if j.skill != nil && j.meta != nil {
 			info := *j.meta
 			info.Path = j.skill.FilePath

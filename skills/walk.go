@@ -15,8 +15,9 @@ import (
 // probe refuses links, so a file found this way has its real path known
 // from the root's, which spares the Lstat de-duplication would need.
 type walker struct {
-	keys *prompts.PathKeys
-	data map[string][]byte
+	keys  *prompts.PathKeys
+	cache *prompts.FileCache
+	data  map[string][]byte
 }
 
 type walkItem struct {
@@ -70,7 +71,7 @@ func (w *walker) collect(dir string, m mode) []string {
 		}
 		if it.plainDir {
 			skill := filepath.Join(it.path, "SKILL.md")
-			if data, err := prompts.ReadPlainFile(skill); err == nil {
+			if data, err := w.cache.ReadFrontmatter(skill, true); err == nil {
 				it.files, it.data = []string{skill}, data
 				return
 			}

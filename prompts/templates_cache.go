@@ -1,0 +1,244 @@
+package prompts
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// fileStamp identifies one version of a file: a rewrite changes the
+// modification or change time, a replacement the inode.
+type fileStamp struct {
+	Size  int64
+	Ino   uint64
+	Mtime int64
+	Ctime int64
+}
+
+type cachedFile struct {
+	stamp fileStamp
+	// prefix: data holds only the frontmatter, which is all a skill needs
+	// at start-up (its body is read when the skill is used).
+	prefix bool
+	data   []byte
+}
+
+// Limits that keep the index small: big files are read every time, and a
+// file modified just before a run is not kept (its next change could fall
+// in the same time-stamp tick and leave the stamp as it was, the "racy"
+// case git also guards). Once the recorded mtime is old, any later write
+// moves it; a write that restores an old mtime still moves the ctime.
+const (
+	maxCachedFile = 64 << 10
+	racyWindow    = int64(2 * time.Second)
+	cacheMagic    = "pi-go resource cache 1\n"
+)
+
+// FileCache remembers the contents of skill and template files between
+// runs, keyed by path and (size, inode, mtime, ctime), in one index file
+// under the agent directory. A warm start then costs one stat per file
+// instead of an open, a read and a close. A nil *FileCache reads files
+// directly. Methods are safe for concurrent use.
+type FileCache struct {
+	path    string
+	start   int64
+	old     map[string]cachedFile
+	mu      sync.Mutex
+	cur     map[string]cachedFile
+	changed bool
+}
+
+// OpenFileCache loads the index at path. An empty path, a platform without
+// the needed file identity, or a missing or unreadable index give a cache
+// that starts empty (nil for the first two).
+func OpenFileCache(path string) *FileCache {
+	if path == "" || !cacheSupported {
+		return nil
+	}
+	c := &FileCache{path: path, start: time.Now().UnixNano(), cur: map[string]cachedFile{}}
+	if data, err := readFileFast(path, false, false); err == nil {
+		c.old = decodeIndex(data)
+	}
+	return c
+}
+
+// ReadResource returns the whole file.
+func (c *FileCache) ReadResource(path string) ([]byte, error) { return c.read(path, false, false) }
+
+// ReadFrontmatter returns a prefix of the file that holds its whole
+// frontmatter (ParseFrontmatter gives the same map for it as for the whole
+// file). noFollow refuses a symbolic link or other non-regular file, as
+// ReadPlainFile does.
+func (c *FileCache) ReadFrontmatter(path string, noFollow bool) ([]byte, error) {
+	return c.read(path, noFollow, true)
+}
+
+func (c *FileCache) read(path string, noFollow, prefix bool) ([]byte, error) {
+	if c == nil {
+		return readFileFast(path, noFollow, prefix)
+	}
+	st, err := statFile(path, noFollow)
+	if err != nil {
+		if noFollow {
+			return nil, err
+		}
+		// Let the read report the error as it would without a cache.
+		return readFileFast(path, false, prefix)
+	}
+	if e, ok := c.old[path]; ok && e.stamp == st && e.prefix == prefix {
+		c.mu.Lock()
+		c.cur[path] = e
+		c.mu.Unlock()
+		return e.data, nil
+	}
+	data, err := readFileFast(path, noFollow, prefix)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.changed = true
+	if len(data) <= maxCachedFile && c.start-st.Mtime > racyWindow {
+		c.cur[path] = cachedFile{stamp: st, prefix: prefix, data: data}
+	}
+	c.mu.Unlock()
+	return data, nil
+}
+
+// Save writes the index when this run read anything the index did not
+// hold or left entries unused, replacing it atomically. The index keeps
+// only the files this run looked at.
+func (c *FileCache) Save() error {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.changed && len(c.cur) == len(c.old) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
+		return err
+	}
+	tmp := c.path + ".tmp" + strconv.Itoa(os.Getpid())
+	if err := os.WriteFile(tmp, encodeIndex(c.cur), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, c.path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	c.old, c.changed = c.cur, false
+	c.cur = make(map[string]cachedFile, len(c.old))
+	return nil
+}
+
+func encodeIndex(files map[string]cachedFile) []byte {
+	paths := make([]string, 0, len(files))
+	size := len(cacheMagic)
+	for p, e := range files {
+		paths = append(paths, p)
+		size += len(p) + len(e.data) + 48
+	}
+	sort.Strings(paths)
+	b := make([]byte, 0, size)
+	b = append(b, cacheMagic...)
+	for _, p := range paths {
+		e := files[p]
+		b = binary.AppendUvarint(b, uint64(len(p)))
+		b = append(b, p...)
+		b = binary.AppendVarint(b, e.stamp.Size)
+		b = binary.AppendUvarint(b, e.stamp.Ino)
+		b = binary.AppendVarint(b, e.stamp.Mtime)
+		b = binary.AppendVarint(b, e.stamp.Ctime)
+		flag := byte(0)
+		if e.prefix {
+			flag = 1
+		}
+		b = append(b, flag)
+		b = binary.AppendUvarint(b, uint64(len(e.data)))
+		b = append(b, e.data...)
+	}
+	return b
+}
+
+var errBadIndex = errors.New("bad resource cache index")
+
+// decodeIndex reads an index; anything malformed gives an empty one, so a
+// damaged file only costs a cold start.
+func decodeIndex(b []byte) map[string]cachedFile {
+	if !bytes.HasPrefix(b, []byte(cacheMagic)) {
+		return nil
+	}
+	b = b[len(cacheMagic):]
+	out := map[string]cachedFile{}
+	bytesField := func() ([]byte, error) {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)-k) {
+			return nil, errBadIndex
+		}
+		v := b[k : k+int(n)]
+		b = b[k+int(n):]
+		return v, nil
+	}
+	varint := func() (int64, error) {
+		v, k := binary.Varint(b)
+		if k <= 0 {
+			return 0, errBadIndex
+		}
+		b = b[k:]
+		return v, nil
+	}
+	for len(b) > 0 {
+		p, err := bytesField()
+		if err != nil {
+			return nil
+		}
+		var e cachedFile
+		if e.stamp.Size, err = varint(); err != nil {
+			return nil
+		}
+		ino, k := binary.Uvarint(b)
+		if k <= 0 {
+			return nil
+		}
+		b = b[k:]
+		e.stamp.Ino = ino
+		if e.stamp.Mtime, err = varint(); err != nil {
+			return nil
+		}
+		if e.stamp.Ctime, err = varint(); err != nil {
+			return nil
+		}
+		if len(b) == 0 {
+			return nil
+		}
+		e.prefix, b = b[0] == 1, b[1:]
+		if e.data, err = bytesField(); err != nil {
+			return nil
+		}
+		out[string(p)] = e
+	}
+	return out
+}
+
+// frontmatterPrefix returns how much of b a frontmatter reader needs, or -1
+// when the frontmatter may continue past b. Text without a leading "---"
+// has no frontmatter, so what was read is enough.
+func frontmatterPrefix(b []byte) int {
+	t := bytes.TrimPrefix(b, []byte("\uFEFF"))
+	bom := len(b) - len(t)
+	if len(t) < 3 || !bytes.HasPrefix(t, []byte("---")) {
+		return len(b)
+	}
+	i := bytes.Index(t[3:], []byte("\n---"))
+	if i < 0 {
+		return -1
+	}
+	return bom + 3 + i + 4
+}

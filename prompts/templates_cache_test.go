@@ -1,0 +1,134 @@
+package prompts
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// openTrusting opens the cache as if it started a minute from now, so
+// files the test just wrote are old enough to be cached.
+func openTrusting(path string) *FileCache {
+	c := OpenFileCache(path)
+	if c != nil {
+		c.start = time.Now().Add(time.Minute).UnixNano()
+	}
+	return c
+}
+
+func TestFileCache(t *testing.T) {
+	t.Parallel()
+	if !cacheSupported {
+		t.Skip("no resource cache on this platform")
+	}
+	dir := t.TempDir()
+	index := filepath.Join(dir, "cache", "resources.idx")
+	a := filepath.Join(dir, "a.md")
+	b := filepath.Join(dir, "b.md")
+	writeFile(t, a, "---\ndescription: a\n---\nbody a\n")
+	writeFile(t, b, "plain b\n")
+
+	c := openTrusting(index)
+	got, err := c.ReadResource(a)
+	require.NoError(t, err)
+	assert.Equal(t, "---\ndescription: a\n---\nbody a\n", string(got))
+	got, err = c.ReadFrontmatter(b, true)
+	require.NoError(t, err)
+	assert.Equal(t, "plain b\n", string(got))
+	require.NoError(t, c.Save())
+
+	// A warm run serves both from the index: prove it by reading through
+	// a cache whose entries were planted with other contents.
+	c = openTrusting(index)
+	require.Len(t, c.old, 2)
+	e := c.old[a]
+	e.data = []byte("from index")
+	c.old[a] = e
+	got, err = c.ReadResource(a)
+	require.NoError(t, err)
+	assert.Equal(t, "from index", string(got))
+	// Asking for a prefix where the index holds the whole file is a miss
+	// (a small file is read whole either way).
+	got, err = c.ReadFrontmatter(a, false)
+	require.NoError(t, err)
+	assert.Equal(t, "---\ndescription: a\n---\nbody a\n", string(got))
+
+	// A rewritten file is read again.
+	writeFile(t, b, "plain b, longer now\n")
+	got, err = c.ReadFrontmatter(b, true)
+	require.NoError(t, err)
+	assert.Equal(t, "plain b, longer now\n", string(got))
+	require.NoError(t, c.Save())
+
+	// Files changed just before the run are read but not kept.
+	c = OpenFileCache(index)
+	writeFile(t, a, "fresh\n")
+	_, err = c.ReadResource(a)
+	require.NoError(t, err)
+	_, err = c.ReadFrontmatter(b, true)
+	require.NoError(t, err)
+	require.NoError(t, c.Save())
+	assert.NotContains(t, OpenFileCache(index).old, a)
+
+	// Links are refused with noFollow, missing files report the open error.
+	link := filepath.Join(dir, "link.md")
+	require.NoError(t, os.Symlink(b, link))
+	_, err = c.ReadFrontmatter(link, true)
+	assert.Error(t, err)
+	_, err = c.ReadResource(filepath.Join(dir, "missing.md"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "open ")
+
+	// A damaged index is an empty one.
+	require.NoError(t, os.WriteFile(index, []byte(cacheMagic+"\xff\xff"), 0o644))
+	assert.Empty(t, OpenFileCache(index).old)
+}
+
+func TestFrontmatterPrefix(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		in   string
+		want int
+	}{
+		{"no frontmatter", len("no frontmatter")},
+		{"---\na: b\n---\nbody", len("---\na: b\n---")},
+		{"\uFEFF---\na: b\n---\nbody", len("\uFEFF---\na: b\n---")},
+		{"---\na: b\r\n---\r\nbody", len("---\na: b\r\n---")},
+		{"---\na: b\n", -1},
+		{"--", 2},
+	}
+	for _, tc := range cases {
+		assert.Equal(t, tc.want, frontmatterPrefix([]byte(tc.in)), tc.in)
+		if tc.want > 0 {
+			full, _, err1 := ParseFrontmatter(tc.in)
+			pre, _, err2 := ParseFrontmatter(tc.in[:tc.want])
+			assert.Equal(t, err1, err2)
+			assert.Equal(t, full, pre, tc.in)
+		}
+	}
+}
+
+func TestReadFileFastLarge(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	big := make([]byte, 20000)
+	for i := range big {
+		big[i] = byte('a' + i%26)
+	}
+	p := filepath.Join(dir, "big.md")
+	require.NoError(t, os.WriteFile(p, big, 0o644))
+	got, err := ReadResource(p)
+	require.NoError(t, err)
+	assert.True(t, string(big) == string(got), "whole file read back")
+	fm := "---\ndescription: x\n---\n" + string(big)
+	require.NoError(t, os.WriteFile(p, []byte(fm), 0o644))
+	got, err = readFileFast(p, false, true)
+	require.NoError(t, err)
+	assert.Equal(t, "---\ndescription: x\n---", string(got), "a prefix read stops after the frontmatter")
+	_, err = ReadPlainFile(dir)
+	assert.Error(t, err)
+}

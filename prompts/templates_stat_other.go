@@ -1,0 +1,12 @@
+//go:build !linux
+
+package prompts
+
+// statFile is not used where cacheSupported is false.
+func statFile(path string, noFollow bool) (fileStamp, error) {
+	return fileStamp{}, &pathError{Op: "stat", Path: path, Err: errNotRegular}
+}
+
+// cacheSupported is false: without inode and change time a cached file
+// could not be told from a rewritten one reliably.
+const cacheSupported = false

@@ -1,0 +1,90 @@
+package skills
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pi-go/pi/prompts"
+)
+
+// ageFiles moves every file's mtime an hour back, so the resource cache
+// treats them as settled and keeps them.
+func ageFiles(t testing.TB, root string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		return os.Chtimes(p, old, old)
+	}))
+}
+
+// TestDiscoverWithCache checks that a cold and a warm run through the
+// resource cache find exactly what a run without it finds, and that a
+// changed skill is seen on the next run.
+func TestDiscoverWithCache(t *testing.T) {
+	t.Parallel()
+	l := buildLayout(t)
+	ageFiles(t, l.root)
+	index := filepath.Join(l.root, "cache", "resources.idx")
+	for _, trusted := range []bool{true, false} {
+		want, wantDiags := Discover(l.options(trusted, false))
+		for _, run := range []string{"cold", "warm"} {
+			opts := l.options(trusted, false)
+			opts.Cache = prompts.OpenFileCache(index)
+			got, diags := Discover(opts)
+			require.NoError(t, opts.Cache.Save())
+			assert.Equal(t, want, got, "%s trusted=%v", run, trusted)
+			assert.Equal(t, wantDiags, diags, "%s trusted=%v", run, trusted)
+		}
+	}
+	skillMD(t, filepath.Join(l.agent, "skills", "user-skill"), "user-skill", "Changed description", "")
+	opts := l.options(true, false)
+	opts.Cache = prompts.OpenFileCache(index)
+	got, _ := Discover(opts)
+	for _, s := range got {
+		if s.Name == "user-skill" {
+			assert.Equal(t, "Changed description", s.Description)
+		}
+	}
+}
+
+// BenchmarkDiscover1000Warm is BenchmarkDiscover1000 with the resource
+// cache warmed by a previous run, as every start after the first.
+func BenchmarkDiscover1000Warm(b *testing.B) {
+	root := b.TempDir()
+	agent := filepath.Join(root, "agent")
+	for i := range 1000 {
+		name := fmt.Sprintf("skill-%04d", i)
+		skillMD(b, filepath.Join(agent, "skills", name), name, "Does thing number "+name+" when asked", "")
+		write(b, filepath.Join(agent, "prompts", fmt.Sprintf("t%04d.md", i)), "---\ndescription: template\nargument-hint: \"<x>\"\n---\nDo $1 with ${@:2}\n")
+	}
+	ageFiles(b, agent)
+	index := filepath.Join(root, "cache", "resources.idx")
+	run := func() {
+		cache := prompts.OpenFileCache(index)
+		s, _ := Discover(Options{AgentDir: agent, Cwd: root, Home: root, Cache: cache})
+		tm, _ := prompts.LoadTemplates(prompts.TemplateOptions{AgentDir: agent, Cwd: root, Home: root, Cache: cache})
+		if len(s) != 1000 || len(tm) != 1000 {
+			b.Fatalf("loaded %d skills, %d templates", len(s), len(tm))
+		}
+		if err := cache.Save(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	run()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for b.Loop() {
+		run()
+	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
+}
