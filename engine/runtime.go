@@ -79,6 +79,9 @@ type SessionOptions struct {
 type PromptOptions struct {
 	StreamingBehavior string // "", "steer" or "followUp"
 	Source            string // for the input hook: "rpc", "interactive", "extension"
+	// Expand rewrites the text after the input hook has seen it, as the
+	// reference expands /skill:name and /template commands only then.
+	Expand func(text string) string
 }
 
 // SessionState is the get_state payload, in the reference's key order.
@@ -305,6 +308,9 @@ func (s *Session) Prompt(ctx context.Context, text string, images []Content, opt
 		if in.Images != nil {
 			images = in.Images
 		}
+	}
+	if opts.Expand != nil {
+		text = opts.Expand(text)
 	}
 	if streaming {
 		switch opts.StreamingBehavior {
