@@ -2,62 +2,88 @@ package main
 
 import (
 	"fmt"
-	"io"
+	"path/filepath"
+	"strings"
+	"sync"
 
 	"github.com/pi-go/pi/prompts"
 	"github.com/pi-go/pi/skills"
 )
 
+// resourceIndexPath is where the resource cache keeps the contents of
+// skill and template files between runs (see prompts.FileCache). The
+// reference keeps no such file; it only makes warm starts cheaper.
+func resourceIndexPath(agentDir string) string {
+	return filepath.Join(agentDir, "cache", "resources.idx")
+}
+
 // loadResources discovers skills and prompt templates (settings, project
-// folders when trusted, --skill and --prompt-template) and reports their
-// problems on stderr; none of them stops the run.
+// folders when trusted, --skill and --prompt-template, -ns and -np). The
+// two discoveries run side by side and share the resource cache.
+//
+// Their diagnostics (invalid skills, name collisions, missing paths) are
+// not printed: the reference reports them only in its interactive UI, and
+// print, JSON and RPC modes stay silent about them.
 func (app *App) loadResources() {
+	cache := prompts.OpenFileCache(resourceIndexPath(app.agentDir))
 	gSkills, pSkills := app.settings.Resources("skills")
-	sk, diags := skills.Discover(skills.Options{
-		AgentDir: app.agentDir, Cwd: app.cwd, ProjectTrusted: app.trusted,
-		SettingsGlobal: gSkills, SettingsProject: pSkills,
-		CLIPaths: app.args.Skills, NoSkills: app.args.NoSkills,
-	})
-	app.skills = sk
 	gTmpl, pTmpl := app.settings.Resources("prompts")
-	tm, tdiags := prompts.LoadTemplates(prompts.TemplateOptions{
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		app.skills, _ = skills.Discover(skills.Options{
+			AgentDir: app.agentDir, Cwd: app.cwd, ProjectTrusted: app.trusted,
+			SettingsGlobal: gSkills, SettingsProject: pSkills,
+			CLIPaths: app.args.Skills, NoSkills: app.args.NoSkills, Cache: cache,
+		})
+	})
+	app.templates, _ = prompts.LoadTemplates(prompts.TemplateOptions{
 		AgentDir: app.agentDir, Cwd: app.cwd, ProjectTrusted: app.trusted,
 		SettingsGlobal: gTmpl, SettingsProject: pTmpl,
-		CLIPaths: app.args.PromptTemplates, NoTemplates: app.args.NoPromptTmpl,
+		CLIPaths: app.args.PromptTemplates, NoTemplates: app.args.NoPromptTmpl, Cache: cache,
 	})
-	app.templates = tm
-	writeDiagnostics(app.stderr, append(diags, tdiags...))
+	wg.Wait()
+	// A cache that cannot be written costs the next start a cold read,
+	// nothing else.
+	_ = cache.Save()
 }
 
-// writeDiagnostics prints resource problems, one line each.
-func writeDiagnostics(w io.Writer, diags []prompts.Diagnostic) {
-	for _, d := range diags {
-		label := "Warning"
-		if d.Type == "error" {
-			label = "Error"
-		}
-		if d.Path != "" {
-			fmt.Fprintf(w, "%s: %s (%s)\n", label, d.Message, d.Path)
-		} else {
-			fmt.Fprintf(w, "%s: %s\n", label, d.Message)
-		}
-	}
-}
-
-// expandInput applies /skill:name and /template expansion to a prompt, as
-// the reference does before sending it.
+// expandInput applies /skill:name and then /template expansion to a
+// prompt, as the reference does after the input hook and before sending.
+// A skill whose file cannot be read leaves the text as typed and is
+// reported the way print and JSON modes report extension errors.
 func (app *App) expandInput(text string) string {
 	if app.ext.isCommand(text) {
 		// Extension commands run before any expansion.
 		return text
 	}
-	if out, ok, err := skills.Expand(text, app.skills); err != nil {
-		fmt.Fprintf(app.stderr, "Error: %v\n", err)
-	} else if ok {
-		return out
-	}
+	text = app.expandSkill(text)
 	if out, ok := prompts.ExpandTemplate(text, app.templates); ok {
 		return out
 	}
 	return text
+}
+
+// expandSkill expands "/skill:name args"; on a read error it prints
+// "Extension error (<skill path>): <message>" to stderr and returns text.
+func (app *App) expandSkill(text string) string {
+	out, ok, err := skills.Expand(text, app.skills)
+	if err != nil {
+		fmt.Fprintf(app.stderr, "Extension error (%s): %s\n", skillPath(text, app.skills), err)
+		return text
+	}
+	if ok {
+		return out
+	}
+	return text
+}
+
+// skillPath is the file of the skill a "/skill:name" text names.
+func skillPath(text string, list []skills.Skill) string {
+	name, _, _ := strings.Cut(strings.TrimPrefix(text, "/skill:"), " ")
+	for _, s := range list {
+		if s.Name == name {
+			return s.FilePath
+		}
+	}
+	return ""
 }

@@ -294,10 +294,8 @@ func (r *sessionRunner) Messages() []*engine.Message { return r.s.Messages() }
 // Prompt starts the prompt and waits for the session to go idle, so the
 // next prompt starts on a settled session.
 func (r *sessionRunner) Prompt(ctx context.Context, text string, images []engine.Content) error {
-	if r.expand != nil {
-		text = r.expand(text)
-	}
-	if _, err := r.s.Prompt(ctx, text, images, engine.PromptOptions{}); err != nil {
+	// Expansion runs inside Prompt, after the input hook saw the raw text.
+	if _, err := r.s.Prompt(ctx, text, images, engine.PromptOptions{Expand: r.expand}); err != nil {
 		return err
 	}
 	return r.s.WaitIdle(ctx)
