@@ -21,7 +21,7 @@ func runRPC(ctx context.Context, app *App, in io.Reader, out *rpc.Writer) int {
 	host := &rpcHost{app: app}
 	srv := rpc.NewServer(rpc.Options{
 		Out: out, Session: app.session(), Store: app.currentStore(), Host: host,
-		Templates: app.templates, Skills: app.skills, SkillCommands: app.settings.EnableSkillCommands(),
+		Templates: app.templates, Skills: app.skills,
 		Stderr: app.stderr,
 	})
 	wireRPCExtras(srv)

@@ -52,6 +52,14 @@ func handleBash(ctx context.Context, s *Server, cmd *Command) *Response {
 	if st, err := os.Stat(sess.Cwd()); err != nil || !st.IsDir() {
 		return fail(cmd, fmt.Errorf("Working directory does not exist: %s", sess.Cwd()))
 	}
+	var res BashResult
+	if h := s.UserBash; h != nil {
+		if r := h(ctx, *f.Command, f.ExcludeFromContext, sess.Cwd()); r != nil {
+			res = *r
+			recordBash(sess, *f.Command, res, f.ExcludeFromContext)
+			return ok(cmd, res)
+		}
+	}
 	bctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	id := s.trackBash(cancel)
@@ -62,13 +70,19 @@ func handleBash(ctx context.Context, s *Server, cmd *Command) *Response {
 	if err != nil {
 		return fail(cmd, err)
 	}
+	recordBash(sess, *f.Command, res, f.ExcludeFromContext)
+	return ok(cmd, res)
+}
+
+// recordBash appends the bashExecution message that carries a user
+// command's output to the model on the next prompt.
+func recordBash(sess *engine.Session, command string, res BashResult, exclude bool) {
 	m := &engine.Message{
-		Role: engine.RoleBashExecution, Command: *f.Command, Output: res.Output, ExitCode: res.ExitCode,
+		Role: engine.RoleBashExecution, Command: command, Output: res.Output, ExitCode: res.ExitCode,
 		Cancelled: res.Cancelled, Truncated: res.Truncated, FullOutputPath: res.FullOutputPath,
-		ExcludeFromContext: f.ExcludeFromContext, Timestamp: engine.NowMillis(),
+		ExcludeFromContext: exclude, Timestamp: engine.NowMillis(),
 	}
 	sess.AppendMessage(m)
-	return ok(cmd, res)
 }
 
 func (s *Server) trackBash(cancel context.CancelFunc) int {

@@ -212,7 +212,7 @@ func handleGetEntries(ctx context.Context, s *Server, cmd *Command) *Response {
 		return fail(cmd, err)
 	}
 	since := ""
-	if len(f.Since) > 0 && string(f.Since) != "null" {
+	if len(f.Since) > 0 {
 		// A non-string cursor matches no entry; the error names it as sent.
 		if json.Unmarshal(f.Since, &since) != nil {
 			return fail(cmd, fmt.Errorf("Entry not found: %s", f.Since))
@@ -306,9 +306,7 @@ func handleGetCommands(ctx context.Context, s *Server, cmd *Command) *Response {
 		out = append(out, s.ExtensionCommands()...)
 	}
 	out = append(out, prompts.TemplateCommands(s.opts.Templates)...)
-	if s.opts.SkillCommands {
-		out = append(out, skills.Commands(s.opts.Skills)...)
-	}
+	out = append(out, skills.Commands(s.opts.Skills)...)
 	return ok(cmd, commandsData{out})
 }
 

@@ -76,9 +76,8 @@ func setModel(s *Server, cmd *Command, provider, modelID string) *Response {
 		}
 	}
 	if found == nil {
-		if m := s.opts.Host.FindModel(f.Provider, f.ModelID); m != nil && !s.opts.Host.HasAuth(m) {
-			return fail(cmd, fmt.Errorf("No API key for %s/%s", f.Provider, f.ModelID))
-		}
+		// The reference looks only among models with credentials, so a
+		// known model without a key is "not found" too.
 		return fail(cmd, fmt.Errorf("Model not found: %s/%s", f.Provider, f.ModelID))
 	}
 	sess, _ := s.current()

@@ -39,10 +39,6 @@ type Host interface {
 	AvailableModels() []*engine.Model
 	// ScopedModels is the --models scope (nil when there is none).
 	ScopedModels() []ScopedModel
-	// FindModel looks a model up among all known models.
-	FindModel(provider, id string) *engine.Model
-	// HasAuth reports whether a model's provider has usable credentials.
-	HasAuth(m *engine.Model) bool
 	// SetGlobalSetting persists one setting to the global settings.json.
 	SetGlobalSetting(path string, value any) error
 	// RunBash runs a user command in cwd, streaming cleaned output chunks.
@@ -66,9 +62,6 @@ type Options struct {
 	// are listed by get_commands.
 	Templates []prompts.Template
 	Skills    []skills.Skill
-	// SkillCommands lists skills in get_commands (settings
-	// enableSkillCommands); expansion works regardless.
-	SkillCommands bool
 	// Stderr receives diagnostics; nil discards them.
 	Stderr io.Writer
 }
@@ -90,6 +83,10 @@ type Server struct {
 	IsCompacting func(s *engine.Session) bool
 	// Sessions lets extensions cancel or observe session switches.
 	Sessions SessionHooks
+	// UserBash lets extensions handle a bash command (the user_bash
+	// event): a non-nil result is recorded and returned instead of
+	// running the command.
+	UserBash func(ctx context.Context, command string, excludeFromContext bool, cwd string) *BashResult
 
 	opts Options
 	out  *Writer

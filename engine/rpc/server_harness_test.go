@@ -205,6 +205,7 @@ func newDriver(t *testing.T, o driverOptions) *driver {
 		srv.ExtensionCommands, srv.ExportHTML, srv.Compact, srv.OnUIResponse, srv.IsCompacting =
 			tweakSrv.ExtensionCommands, tweakSrv.ExportHTML, tweakSrv.Compact, tweakSrv.OnUIResponse, tweakSrv.IsCompacting
 		srv.Sessions = tweakSrv.Sessions
+		srv.UserBash = tweakSrv.UserBash
 	}
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())

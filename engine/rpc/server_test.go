@@ -254,7 +254,6 @@ func TestCommandsExpansion(t *testing.T) {
 		o.Skills = []skills.Skill{{Name: "greet", Description: "Greets.", FilePath: skillFile, BaseDir: dir,
 			SourceInfo: prompts.SourceInfo{Path: skillFile, Source: "local", Scope: "project", Origin: "top-level"}},
 			{Name: "gone", Description: "Missing file.", FilePath: dir + "/missing/SKILL.md", BaseDir: dir + "/missing"}}
-		o.SkillCommands = true
 		s.ExtensionCommands = func() []prompts.CommandInfo {
 			return []prompts.CommandInfo{{Name: "ext", Description: &desc, Source: "extension",
 				SourceInfo: &prompts.SourceInfo{Path: "/ext.ts", Source: "cli", Scope: "temporary", Origin: "top-level"}}}
@@ -267,6 +266,13 @@ func TestCommandsExpansion(t *testing.T) {
 			return map[string]any{"summary": "S: " + instr}, nil
 		}
 		s.IsCompacting = func(*engine.Session) bool { return false }
+		s.UserBash = func(ctx context.Context, command string, exclude bool, cwd string) *BashResult {
+			if command != "handled by extension" {
+				return nil
+			}
+			code := 0
+			return &BashResult{Output: fmt.Sprintf("ext ran it (exclude=%v)", exclude), ExitCode: &code}
+		}
 	}})
 	d.call(msg{"id": "gc", "type": "get_commands"})
 	d.call(msg{"id": "st", "type": "steer", "message": "/skill:greet with care"})
@@ -279,6 +285,8 @@ func TestCommandsExpansion(t *testing.T) {
 	d.call(msg{"id": "p", "type": "prompt", "message": "/fix x"})
 	d.event("agent_settled")
 	d.call(msg{"id": "x", "type": "export_html"})
+	d.call(msg{"id": "ub", "type": "bash", "command": "handled by extension", "excludeFromContext": true})
+	d.call(msg{"id": "ub2", "type": "bash", "command": "echo normal"})
 	d.golden("commands_expansion")
 	if len(uiRaw) != 1 || !strings.Contains(uiRaw[0], `"confirmed":true`) {
 		t.Errorf("OnUIResponse got %q", uiRaw)
