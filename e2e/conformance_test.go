@@ -1,0 +1,62 @@
+package e2e_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// conformanceDir is the shared conformance harness next to the repository
+// (../shared/conformance), or "" when it is not there.
+func conformanceDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "shared", "conformance")
+	if _, err := os.Stat(filepath.Join(dir, "suite.py")); err != nil {
+		return ""
+	}
+	return dir
+}
+
+// TestConformanceScenarios runs our binary through the conformance
+// harness on the scenarios in e2e/scenarios whose expected transcripts
+// (e2e/scenarios/expected, recorded from the reference) are committed, and
+// requires every step to match. The skills_*_pi_agent expectations are the
+// reference's .pi/ transcripts with the paths moved to .pi/agent/, since
+// the reference does not look there (see each scenario's description).
+func TestConformanceScenarios(t *testing.T) {
+	t.Parallel()
+	harness := conformanceDir()
+	if harness == "" {
+		t.Skip("../shared/conformance not found")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not found")
+	}
+	_, file, _, _ := runtime.Caller(0)
+	scenarios := filepath.Join(filepath.Dir(file), "scenarios")
+	expected, err := filepath.Glob(filepath.Join(scenarios, "expected", "*.jsonl"))
+	if err != nil || len(expected) == 0 {
+		t.Skip("no expected transcripts")
+	}
+	for _, exp := range expected {
+		name := strings.TrimSuffix(filepath.Base(exp), ".jsonl")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			out := t.TempDir()
+			c := exec.CommandContext(ctx, "python3", filepath.Join(harness, "suite.py"), "--pi", piBin,
+				"--scenarios", scenarios, "--out", out, "-q", filepath.Join(scenarios, name+".json"))
+			got, err := c.CombinedOutput()
+			if err != nil {
+				diff, _ := os.ReadFile(filepath.Join(out, name+".diff.txt"))
+				t.Fatalf("%v\n%s\n%s", err, got, diff)
+			}
+		})
+	}
+}
