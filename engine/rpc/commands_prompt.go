@@ -92,11 +92,8 @@ func handlePrompt(ctx context.Context, s *Server, cmd *Command) *Response {
 	}
 	sess, _ := s.current()
 	text := *f.Message
-	if _, isExt := s.extensionCommand(text); !isExt {
-		if s.compacting(sess) {
-			return fail(cmd, ErrCompacting)
-		}
-		text = s.expand(sess, text)
+	if _, isExt := s.extensionCommand(text); !isExt && s.compacting(sess) {
+		return fail(cmd, ErrCompacting)
 	}
 	if isPlaceholder(sess.Model()) && !sess.IsStreaming() {
 		// Without any model the reference fails the credentials preflight.
@@ -111,7 +108,10 @@ func handlePrompt(ctx context.Context, s *Server, cmd *Command) *Response {
 			s.releaseHold()
 		}
 	}()
-	disp, err := sess.Prompt(ctx, text, f.Images, engine.PromptOptions{StreamingBehavior: f.StreamingBehavior, Source: "rpc"})
+	// Skills and templates expand after the extensions' input hook has
+	// seen the text as typed, as in the reference.
+	expand := func(t string) string { return s.expand(sess, t) }
+	disp, err := sess.Prompt(ctx, text, f.Images, engine.PromptOptions{StreamingBehavior: f.StreamingBehavior, Source: "rpc", Expand: expand})
 	released = true
 	if err != nil {
 		release(Fail(cmd, err), true)
