@@ -106,12 +106,14 @@ type Server struct {
 	bashes  map[int]context.CancelFunc
 	nextSub int
 
-	wg sync.WaitGroup
+	wg  sync.WaitGroup
+	seq sequencer
 }
 
 // NewServer returns a server over opts.Session.
 func NewServer(opts Options) *Server {
 	s := &Server{opts: opts, out: opts.Out, bashes: map[int]context.CancelFunc{}}
+	s.seq.cond = sync.NewCond(&s.seq.mu)
 	s.Compact = func(ctx context.Context, sess *engine.Session, instructions string) (any, error) {
 		res, err := sess.Compact(ctx, instructions)
 		if err != nil {
@@ -256,36 +258,80 @@ func (s *Server) shutdown() {
 
 // HandleLine processes one input record. Commands that wait (prompting,
 // abort, bash, compaction, session switches) run in their own goroutine
-// like the reference's concurrent handlers; the rest answer in order.
+// like the reference's concurrent handlers; the rest answer in arrival
+// order. HandleLine itself never blocks on a handler.
 func (s *Server) HandleLine(ctx context.Context, line []byte) {
 	cmd, err := Decode(line)
-	if err != nil {
+	var h handler
+	switch {
+	case err != nil:
 		var de *DecodeError
-		if errors.As(err, &de) {
-			_ = s.out.WriteRecord(de.Response)
+		if !errors.As(err, &de) {
+			return
 		}
-		return
-	}
-	if cmd.Type == "extension_ui_response" {
+		h = handler{fn: func(context.Context, *Server, *Command) *Response { return &de.Response }}
+		cmd = &Command{Type: "parse"}
+	case cmd.Type == "extension_ui_response":
 		if s.OnUIResponse != nil {
 			s.OnUIResponse(cmd.Raw)
 		}
 		return
-	}
-	h, ok := handlers[cmd.Type]
-	if !ok {
-		_ = s.out.WriteRecord(Fail(cmd, fmt.Errorf("Unknown command: %s", cmd.Type)))
-		return
-	}
-	if !h.async {
-		s.run(ctx, cmd, h.fn)
-		return
+	default:
+		var known bool
+		if h, known = handlers[cmd.Type]; !known {
+			h = handler{fn: func(_ context.Context, _ *Server, cmd *Command) *Response {
+				return fail(cmd, fmt.Errorf("Unknown command: %s", cmd.Type))
+			}}
+		}
 	}
 	s.wg.Add(1)
+	if !h.async {
+		// Quick commands answer in arrival order, but off the reader's
+		// goroutine: a hook they trigger may wait for an
+		// extension_ui_response that only the reader can deliver.
+		t := s.seq.ticket()
+		go func() {
+			defer s.wg.Done()
+			s.seq.wait(t)
+			defer s.seq.done()
+			s.run(ctx, cmd, h.fn)
+		}()
+		return
+	}
 	go func() {
 		defer s.wg.Done()
 		s.run(ctx, cmd, h.fn)
 	}()
+}
+
+// sequencer lets goroutines take turns in ticket order.
+type sequencer struct {
+	mu            sync.Mutex
+	cond          *sync.Cond
+	next, serving uint64
+}
+
+func (q *sequencer) ticket() uint64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	t := q.next
+	q.next++
+	return t
+}
+
+func (q *sequencer) wait(t uint64) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for q.serving != t {
+		q.cond.Wait()
+	}
+}
+
+func (q *sequencer) done() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.serving++
+	q.cond.Broadcast()
 }
 
 // run calls a handler and writes its response, turning a panic into a

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -375,4 +376,48 @@ func TestPanickingPromptKeepsServing(t *testing.T) {
 	d.sendJSON(msg{"id": "s", "type": "set_session_name", "name": "still here"})
 	d.event("session_info_changed")
 	d.response("s")
+}
+
+// TestQuickCommandsKeepOrder sends a burst of quick commands, parse
+// errors and unknown commands without waiting and expects the answers in
+// the order sent.
+func TestQuickCommandsKeepOrder(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, driverOptions{})
+	var burst strings.Builder
+	var want []string
+	for i := range 30 {
+		switch i % 5 {
+		case 0:
+			fmt.Fprintf(&burst, "{\"id\":\"q%d\",\"type\":\"get_state\"}\n", i)
+		case 1:
+			burst.WriteString("{oops\n")
+		case 2:
+			fmt.Fprintf(&burst, "{\"id\":\"q%d\",\"type\":\"nope\"}\n", i)
+		case 3:
+			fmt.Fprintf(&burst, "{\"id\":\"q%d\",\"type\":\"set_session_name\",\"name\":\"n%d\"}\n", i, i)
+		case 4:
+			fmt.Fprintf(&burst, "{\"id\":\"q%d\",\"type\":\"get_messages\"}\n", i)
+		}
+		if i%5 == 1 {
+			want = append(want, "parse")
+		} else {
+			want = append(want, fmt.Sprintf("q%d", i))
+		}
+	}
+	if _, err := io.WriteString(d.in, burst.String()); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for len(got) < len(want) {
+		r := d.until("response", func(r map[string]any) bool { return r["type"] == "response" })
+		if id, ok := r["id"].(string); ok {
+			got = append(got, id)
+		} else {
+			got = append(got, fmt.Sprint(r["command"]))
+		}
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("answers in order\n%v\nwant\n%v", got, want)
+	}
 }
