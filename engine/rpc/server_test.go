@@ -421,3 +421,26 @@ func TestQuickCommandsKeepOrder(t *testing.T) {
 		t.Errorf("answers in order\n%v\nwant\n%v", got, want)
 	}
 }
+
+// TestHugeLines checks that records far larger than any buffer are read
+// whole, answered, and leave the server serving.
+func TestHugeLines(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, driverOptions{})
+	big := strings.Repeat("x", 600<<10) // ten times the reader's buffer
+	if _, err := io.WriteString(d.in, "{"+big+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if r := d.command("parse"); r["success"] != false {
+		t.Fatalf("parse answer %v", r)
+	}
+	if _, err := io.WriteString(d.in, `{"id":"n","type":"set_session_name","name":"`+big+`"}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	ev := d.event("session_info_changed")
+	if len(fmt.Sprint(ev["name"])) != len(big) {
+		t.Fatalf("name of %d bytes came back as %d", len(big), len(fmt.Sprint(ev["name"])))
+	}
+	d.response("n")
+	d.call(msg{"id": "s", "type": "get_state"})
+}
