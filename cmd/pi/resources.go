@@ -17,14 +17,36 @@ func resourceIndexPath(agentDir string) string {
 	return filepath.Join(agentDir, "cache", "resources.idx")
 }
 
-// loadResources discovers skills and prompt templates (settings, project
-// folders when trusted, --skill and --prompt-template, -ns and -np). The
-// two discoveries run side by side and share the resource cache.
+// prefetchResources starts discovery in the background once Wire has
+// settled the directory, trust and settings, so it overlaps with loading
+// extensions and reading stdin; loadResources waits for it.
+func (app *App) prefetchResources() {
+	done := make(chan struct{})
+	app.resources = done
+	go func() {
+		defer close(done)
+		app.discoverResources()
+	}()
+}
+
+// loadResources makes app.skills and app.templates ready: it waits for
+// the discovery prefetchResources started, or discovers now.
+func (app *App) loadResources() {
+	if app.resources != nil {
+		<-app.resources
+		return
+	}
+	app.discoverResources()
+}
+
+// discoverResources discovers skills and prompt templates (settings,
+// project folders when trusted, --skill and --prompt-template, -ns and
+// -np). The two discoveries run side by side and share the resource cache.
 //
 // Their diagnostics (invalid skills, name collisions, missing paths) are
 // not printed: the reference reports them only in its interactive UI, and
 // print, JSON and RPC modes stay silent about them.
-func (app *App) loadResources() {
+func (app *App) discoverResources() {
 	cache := prompts.OpenFileCache(resourceIndexPath(app.agentDir))
 	gSkills, pSkills := app.settings.Resources("skills")
 	gTmpl, pTmpl := app.settings.Resources("prompts")

@@ -38,6 +38,8 @@ type App struct {
 
 	skills    []skills.Skill
 	templates []prompts.Template
+	// resources is discovery started early (resources.go).
+	resources chan struct{}
 
 	mu      sync.Mutex
 	sess    *engine.Session
@@ -115,6 +117,7 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 		// An opened session runs in its own directory.
 		app.cwd = c
 	}
+	app.prefetchResources()
 	return app, nil
 }
 
