@@ -3,10 +3,8 @@ package rpc
 import (
 	"context"
 	"encoding/json"
-	"math"
-	"unicode/utf16"
-
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/compaction"
 	"github.com/pi-go/pi/engine/session"
 )
 
@@ -107,14 +105,12 @@ func contextUsage(branch []*engine.Entry, model *engine.Model) *ContextUsage {
 	}
 	window := model.ContextWindow
 	proj := engine.ProjectContext(branch)
+	// After a compaction the last usage measured the old context, so
+	// the size is unknown until a reply after it reports usage.
 	lastCompaction := -1
-	lastInvalidating := -1
 	for i, e := range branch {
 		if e.Type == engine.EntryCompaction {
 			lastCompaction = i
-		}
-		if e.Type == engine.EntryCompaction || e.Type == engine.EntryContextEdit {
-			lastInvalidating = i
 		}
 	}
 	index := map[string]int{}
@@ -134,116 +130,11 @@ func contextUsage(branch []*engine.Entry, model *engine.Model) *ContextUsage {
 			return &ContextUsage{ContextWindow: window}
 		}
 	}
-	tokens := -1
-	// The newest reply with usage measures everything up to it; later
-	// messages are estimated, unless a later edit invalidated it.
-	for pi := len(proj) - 1; pi >= 0 && tokens < 0; pi-- {
-		pe := proj[pi]
-		for mi := len(pe.Messages) - 1; mi >= 0; mi-- {
-			if !validUsage(pe.Messages[mi]) {
-				continue
-			}
-			if index[pe.Entry.ID] <= lastInvalidating {
-				tokens = -2
-				break
-			}
-			tokens = contextTokens(pe.Messages[mi].Usage)
-			for _, m := range pe.Messages[mi+1:] {
-				tokens += EstimateTokens(m)
-			}
-			for _, later := range proj[pi+1:] {
-				for _, m := range later.Messages {
-					tokens += EstimateTokens(m)
-				}
-			}
-			break
-		}
-	}
-	if tokens < 0 {
-		tokens = 0
-		var sys *engine.Message
-		for _, pe := range proj {
-			for _, m := range pe.Messages {
-				if m.Role == engine.RoleSystem {
-					sys = m
-					continue
-				}
-				tokens += EstimateTokens(m)
-			}
-		}
-		if sys != nil {
-			tokens += EstimateTokens(sys)
-		}
-	}
+	// The estimate is the compaction engine's: the newest trusted usage
+	// plus an estimate of what came after, or an estimate of everything.
+	tokens := compaction.ProjectedTokens(branch)
 	pct := float64(tokens) / float64(window) * 100
 	return &ContextUsage{Tokens: &tokens, ContextWindow: window, Percent: &pct}
-}
-
-// jsLen is a string's length as JavaScript counts it (UTF-16 units).
-func jsLen(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
-}
-
-// estimatedImageChars is what one image counts for in estimates.
-const estimatedImageChars = 4800
-
-func contentChars(c engine.Contents) int {
-	if c.IsString {
-		return jsLen(c.Text())
-	}
-	n := 0
-	for _, b := range c.Blocks {
-		switch b.Type {
-		case engine.ContentText:
-			n += jsLen(b.Text)
-		case engine.ContentImage:
-			n += estimatedImageChars
-		}
-	}
-	return n
-}
-
-// EstimateTokens is the reference's chars/4 estimate of one message.
-func EstimateTokens(m *engine.Message) int {
-	chars := 0
-	switch m.Role {
-	case engine.RoleSystem:
-		chars = contentChars(m.Content)
-		for _, s := range m.Sections {
-			if s.Value != nil {
-				chars += jsLen(*s.Value)
-			}
-		}
-		if len(m.ToolsAdded) > 0 {
-			if b, err := engine.MarshalJSON(m.ToolsAdded); err == nil {
-				chars += jsLen(string(b))
-			}
-		}
-	case engine.RoleUser, engine.RoleCustom, engine.RoleToolResult:
-		chars = contentChars(m.Content)
-	case engine.RoleAssistant:
-		for _, b := range m.Content.Blocks {
-			switch b.Type {
-			case engine.ContentText:
-				chars += jsLen(b.Text)
-			case engine.ContentThinking:
-				chars += jsLen(b.Thinking)
-			case engine.ContentToolCall:
-				chars += jsLen(b.Name) + jsLen(string(b.Arguments))
-			}
-		}
-	case engine.RoleBashExecution:
-		chars = jsLen(m.Command) + jsLen(m.Output)
-	case engine.RoleBranchSummary, engine.RoleCompactionSummary:
-		chars = jsLen(m.Summary)
-	default:
-		return 0
-	}
-	return int(math.Ceil(float64(chars) / 4))
 }
 
 func handleGetSessionStats(ctx context.Context, s *Server, cmd *Command) *Response {
