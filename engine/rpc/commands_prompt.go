@@ -92,12 +92,28 @@ func handlePrompt(ctx context.Context, s *Server, cmd *Command) *Response {
 	}
 	sess, _ := s.current()
 	text := *f.Message
-	if _, isExt := s.extensionCommand(text); !isExt && s.compacting(sess) {
+	_, isExt := s.extensionCommand(text)
+	if !isExt && s.compacting(sess) {
 		return fail(cmd, ErrCompacting)
 	}
-	if isPlaceholder(sess.Model()) && !sess.IsStreaming() {
+	idle := !sess.IsStreaming()
+	if !isExt && idle && isPlaceholder(sess.Model()) {
 		// Without any model the reference fails the credentials preflight.
 		return fail(cmd, errors.New(config.NoAPIKeyMessage("")))
+	}
+	// Skills and templates expand after the extensions' input hook has
+	// seen the text as typed, as in the reference.
+	expand := func(t string) string { return s.expand(sess, t) }
+	opts := engine.PromptOptions{StreamingBehavior: f.StreamingBehavior, Source: "rpc", Expand: expand}
+	if !idle {
+		// A busy session cannot start a run for this prompt, so nothing
+		// has to wait for the response: the current run keeps streaming
+		// even while an extension command shows a dialog.
+		disp, err := sess.Prompt(ctx, text, f.Images, opts)
+		if err != nil {
+			return fail(cmd, err)
+		}
+		return ok(cmd, dispositionData{disp})
 	}
 	release := s.holdEvents()
 	released := false
@@ -108,10 +124,7 @@ func handlePrompt(ctx context.Context, s *Server, cmd *Command) *Response {
 			s.releaseHold()
 		}
 	}()
-	// Skills and templates expand after the extensions' input hook has
-	// seen the text as typed, as in the reference.
-	expand := func(t string) string { return s.expand(sess, t) }
-	disp, err := sess.Prompt(ctx, text, f.Images, engine.PromptOptions{StreamingBehavior: f.StreamingBehavior, Source: "rpc", Expand: expand})
+	disp, err := sess.Prompt(ctx, text, f.Images, opts)
 	released = true
 	if err != nil {
 		release(Fail(cmd, err), true)
