@@ -101,10 +101,7 @@ func (h *rpcHost) ScopedModels() []rpc.ScopedModel {
 	return out
 }
 
-func (h *rpcHost) FindModel(provider, id string) *engine.Model {
-	return h.app.registry.Find(provider, id)
-}
-
+// HasAuth reports whether a model's provider has credentials.
 func (h *rpcHost) HasAuth(m *engine.Model) bool {
 	return h.app.registry.HasConfiguredAuth(m.Provider)
 }
