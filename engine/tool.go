@@ -41,15 +41,25 @@ type ToolResult struct {
 	// Terminate asks the loop not to continue after this batch when every
 	// result of the batch sets it.
 	Terminate bool
+	// thrown marks a result built by ErrorResult: the reference gives a
+	// tool that threw a result object without "isError", whereas a tool
+	// that returned isError itself (bash on a non-zero exit, an
+	// extension's tool) keeps the key in the object clients see.
+	thrown bool
 }
 
-// MarshalJSON writes {content, details?, structuredContent?}.
+// MarshalJSON writes {content, details?, structuredContent?, isError?};
+// isError appears only when the tool itself returned it (not for thrown
+// errors, see ErrorResult).
 func (r ToolResult) MarshalJSON() ([]byte, error) {
 	content := r.Content
 	if content == nil {
 		content = []Content{}
 	}
 	o := newObject().set("content", content).opt("details", r.Details).opt("structuredContent", r.StructuredContent)
+	if r.IsError && !r.thrown {
+		o.set("isError", true)
+	}
 	return o.bytes()
 }
 
@@ -72,7 +82,7 @@ func (r *ToolResult) UnmarshalJSON(b []byte) error {
 // ErrorResult is a failed result with one text block and empty details,
 // the shape the reference gives thrown tool errors.
 func ErrorResult(text string) ToolResult {
-	return ToolResult{Content: []Content{TextContent(text)}, Details: json.RawMessage("{}"), IsError: true}
+	return ToolResult{Content: []Content{TextContent(text)}, Details: json.RawMessage("{}"), IsError: true, thrown: true}
 }
 
 // Tool is a capability the model can call. Built-in tools and tools that
