@@ -5,15 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net/http"
 	"strings"
 
-	oa "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm"
+	"github.com/pi-go/pi/engine/llm/oahttp"
 )
 
 // ErrStreamCut is the reference's error text when the server closes the
@@ -60,7 +59,6 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 		}
 	}
 	opts := []option.RequestOption{
-		option.WithBaseURL(strings.TrimRight(req.Model.BaseURL, "/") + "/"),
 		option.WithAPIKey(req.APIKey),
 		option.WithMaxRetries(0),
 		option.WithRequestBody("application/json", body),
@@ -71,20 +69,12 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	for k, v := range req.Headers {
 		opts = append(opts, option.WithHeader(k, v))
 	}
-	client := oa.NewClient(opts...)
-	var res *http.Response
-	err = client.Post(ctx, "chat/completions", nil, &res, option.WithResponseInto(&res))
+	res, err := oahttp.Post(ctx, strings.TrimRight(req.Model.BaseURL, "/")+"/", "chat/completions", opts...)
 	if err != nil {
 		if ctx.Err() != nil {
 			return b.Fail(engine.StopAborted, llm.ErrAborted)
 		}
-		var apiErr *oa.Error
-		if errors.As(err, &apiErr) && res != nil && res.Body != nil {
-			data, _ := io.ReadAll(res.Body)
-			_ = res.Body.Close()
-			return b.Fail(engine.StopError, llm.FormatHTTPError(res.StatusCode, data))
-		}
-		if res != nil && res.StatusCode >= 400 {
+		if res != nil && res.StatusCode >= 400 && res.Body != nil {
 			data, _ := io.ReadAll(res.Body)
 			_ = res.Body.Close()
 			return b.Fail(engine.StopError, llm.FormatHTTPError(res.StatusCode, data))

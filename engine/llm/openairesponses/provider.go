@@ -5,17 +5,16 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"syscall"
 
-	oa "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm"
+	"github.com/pi-go/pi/engine/llm/oahttp"
 )
 
 // Error texts of the reference that clients and the retry logic match on.
@@ -72,7 +71,6 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 		apiKey = "unused"
 	}
 	opts := []option.RequestOption{
-		option.WithBaseURL(strings.TrimRight(m.BaseURL, "/") + "/"),
 		option.WithAPIKey(apiKey),
 		option.WithMaxRetries(0),
 		option.WithRequestBody("application/json", body),
@@ -96,9 +94,7 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	if ctx.Err() != nil {
 		return b.Fail(engine.StopAborted, ErrAbortedRequest)
 	}
-	client := oa.NewClient(opts...)
-	var res *http.Response
-	err = client.Post(ctx, "responses", nil, &res, option.WithResponseInto(&res))
+	res, err := oahttp.Post(ctx, strings.TrimRight(m.BaseURL, "/")+"/", "responses", opts...)
 	if err != nil {
 		if ctx.Err() != nil {
 			return b.Fail(engine.StopAborted, ErrAbortedRequest)
