@@ -48,14 +48,18 @@ type rpcHost struct {
 
 // StartSession builds a runtime over store. The model the store's branch
 // names wins when it is available; otherwise the previous session's model
-// carries over. A store that records a thinking level keeps it.
+// carries over.
 func (h *rpcHost) StartSession(store *session.File, prev *engine.Session) (*engine.Session, error) {
 	app := h.app
 	model := app.model
+	// A session without a recorded level starts at the default level, as
+	// the reference's new sessions do; one with a level keeps it.
 	var thinking engine.ThinkingLevel
+	if level, set := app.settings.DefaultThinkingLevel(); set {
+		thinking = level
+	}
 	if prev != nil {
 		model = prev.Model()
-		thinking = prev.ThinkingLevel()
 	}
 	branch := store.Branch()
 	sc := engine.BuildContext(branch)
