@@ -88,3 +88,37 @@ func BenchmarkDiscover1000Warm(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
 }
+
+// TestDiscoverSymlinks checks that links to skills already loaded are
+// skipped silently (same real path), through a linked SKILL.md or a linked
+// skill folder, with and without the cache.
+func TestDiscoverSymlinks(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	root, _ = filepath.EvalSymlinks(root)
+	agent := filepath.Join(root, "agent")
+	skillMD(t, filepath.Join(agent, "skills", "a-real"), "real", "The real one", "")
+	require.NoError(t, os.MkdirAll(filepath.Join(agent, "skills", "b-linkfile"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(agent, "skills", "a-real", "SKILL.md"), filepath.Join(agent, "skills", "b-linkfile", "SKILL.md")))
+	require.NoError(t, os.Symlink(filepath.Join(agent, "skills", "a-real"), filepath.Join(agent, "skills", "c-linkdir")))
+	skillMD(t, filepath.Join(root, "elsewhere", "other"), "other", "Reached through a linked folder", "")
+	require.NoError(t, os.Symlink(filepath.Join(root, "elsewhere", "other"), filepath.Join(agent, "skills", "d-other")))
+	ageFiles(t, root)
+	for _, cached := range []bool{false, true, true} {
+		opts := Options{AgentDir: agent, Cwd: root, Home: root}
+		if cached {
+			opts.Cache = prompts.OpenFileCache(filepath.Join(root, "idx"))
+		}
+		got, diags := Discover(opts)
+		require.NoError(t, opts.Cache.Save())
+		var names []string
+		for _, s := range got {
+			names = append(names, s.Name+"@"+s.FilePath)
+		}
+		assert.Equal(t, []string{
+			"real@" + filepath.Join(agent, "skills", "a-real", "SKILL.md"),
+			"other@" + filepath.Join(agent, "skills", "d-other", "SKILL.md"),
+		}, names, "cached=%v", cached)
+		assert.Empty(t, diags)
+	}
+}
