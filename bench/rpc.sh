@@ -34,7 +34,7 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 if [[ -z "$OURS" ]]; then
   OURS="$WORK/pi"
-  (cd "$ROOT" && go build -o "$OURS" ./cmd/pi)
+  (cd "$ROOT" && CGO_ENABLED=0 go build -o "$OURS" ./cmd/pi)
 fi
 args=(--ours "$OURS" -n "$RUNS")
 if [[ "$NOREF" == 0 ]]; then

@@ -5,8 +5,10 @@
 
 (a) ready: spawn `pi --mode rpc --no-session`, send get_state at once, time
     until its response arrives (ready) and until the process exits after
-    stdin is closed (exit); peak RSS is the child's ru_maxrss from wait4, so
-    it is exact and needs no polling.
+    stdin is closed (exit); peak RSS is the child's VmHWM from /proc, read
+    once its work is done and just before stdin is closed. (wait4's
+    ru_maxrss is not used: Linux folds the spawning process's own peak into
+    it at exec, so it reported this Python script's ~28 MiB, not pi's.)
 (b) stream: one prompt whose reply is DELTAS one-character text deltas; the
     mock writes the whole SSE body in one burst, so the time from sending
     the prompt to agent_settled measures the agent's own parsing, event
@@ -90,15 +92,27 @@ class Child:
         for line in self.p.stdout:
             yield json.loads(line)
 
+    def peak_kib(self) -> int | None:
+        """The child's own peak RSS so far (VmHWM), or None off Linux."""
+        try:
+            with open(f"/proc/{self.p.pid}/status") as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+        return None
+
     def close_and_wait(self) -> tuple[float, int]:
         """Closes stdin, reaps the child; returns (seconds since spawn, peak RSS KiB).
         The child's CPU time (user + system) is kept in self.cpu: unlike wall
         time it hardly moves when the machine is busy."""
+        hwm = self.peak_kib()
         self.p.stdin.close()
         _, status, ru = os.wait4(self.p.pid, 0)
         self.p.returncode = os.waitstatus_to_exitcode(status)
         self.cpu = ru.ru_utime + ru.ru_stime
-        return time.perf_counter() - self.t0, ru.ru_maxrss
+        return time.perf_counter() - self.t0, hwm if hwm is not None else ru.ru_maxrss
 
 
 def bench_ready(argv: list[str], env: dict, cwd: str, runs: int) -> dict:

@@ -34,7 +34,7 @@ trap cleanup EXIT
 
 if [[ -z "$OURS" ]]; then
   OURS="$WORK/pi"
-  (cd "$ROOT" && go build -o "$OURS" ./cmd/pi)
+  (cd "$ROOT" && CGO_ENABLED=0 go build -o "$OURS" ./cmd/pi)
 fi
 if [[ -z "$REF" ]]; then
   REF="$("$CONF/install-reference.sh")"
