@@ -157,6 +157,7 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 		Model: a.model, SystemPrompt: a.systemPrompt, Messages: llmMsgs, Tools: infos,
 		ThinkingLevel: a.thinking, MaxTokens: maxTokens, APIKey: a.apiKey, SessionID: a.sessionID,
 	}
+	attachProviderHooks(ctx, a.hooks, req)
 	started := false
 	begin := a.now()
 	final := a.provider.Stream(ctx, req, func(ev AssistantEvent) {

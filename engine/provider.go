@@ -23,6 +23,11 @@ type LLMRequest struct {
 	// OnPayload, when set, sees the request body before it is sent and may
 	// return a replacement (extension provider-request hooks).
 	OnPayload func(body json.RawMessage) json.RawMessage
+	// OnResponse, when set, is told the HTTP status and headers as soon as
+	// a response arrives, before its body is read, whatever the status
+	// (extension after_provider_response hooks). Header names are lower
+	// case; repeated headers are joined with ", ".
+	OnResponse func(status int, headers map[string]string)
 }
 
 // Provider streams one assistant message from one wire API. It never

@@ -32,7 +32,7 @@ func (a *API) installHostBuiltins(r *Runtime) {
 	if a.opts.Builtin == nil {
 		return
 	}
-	_ = host.Set("createTool", func(name, cwd string, _ goja.Value, _ bool) (goja.Value, error) {
+	_ = host.Set("createTool", func(name, cwd string, _ goja.Value, definition bool) (goja.Value, error) {
 		if cwd == "" {
 			cwd = a.opts.Cwd
 		}
@@ -40,13 +40,18 @@ func (a *API) installHostBuiltins(r *Runtime) {
 		if !ok {
 			return nil, fmt.Errorf("unknown built-in tool %q", name)
 		}
-		return a.toolObject(vm, t)
+		// The reference's create*Tool factories return the wrapped tool,
+		// which drops promptSnippet and promptGuidelines; only the shell
+		// tools copy them back. An extension re-registering such a tool
+		// therefore leaves it out of the prompt's tool list and rules.
+		keepPrompt := definition || name == "bash" || name == "powershell"
+		return a.toolObject(vm, t, keepPrompt)
 	})
 }
 
 // toolObject wraps an engine.Tool as a JS tool definition whose execute
 // runs the Go tool on its own goroutine.
-func (a *API) toolObject(vm *goja.Runtime, t engine.Tool) (goja.Value, error) {
+func (a *API) toolObject(vm *goja.Runtime, t engine.Tool, keepPrompt bool) (goja.Value, error) {
 	info := t.Info()
 	def := vm.NewObject()
 	_ = def.Set("name", info.Name)
@@ -63,10 +68,10 @@ func (a *API) toolObject(vm *goja.Runtime, t engine.Tool) (goja.Value, error) {
 		}
 	}
 	_ = def.Set("parameters", params)
-	if info.PromptSnippet != "" {
+	if info.PromptSnippet != "" && keepPrompt {
 		_ = def.Set("promptSnippet", info.PromptSnippet)
 	}
-	if len(info.PromptGuidelines) > 0 {
+	if len(info.PromptGuidelines) > 0 && keepPrompt {
 		_ = def.Set("promptGuidelines", info.PromptGuidelines)
 	}
 	jsonParse, _ := goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("parse"))

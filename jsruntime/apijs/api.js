@@ -329,6 +329,25 @@
     },
   };
 
+  // before_provider_request chains the payload through every handler; a
+  // returned value other than undefined replaces it.
+  dispatchers.before_provider_request = async function (ev) {
+    const ctx = makeCtx(G.signal());
+    let payload = ev.payload;
+    for (const { ext, handlers } of snapshot("before_provider_request")) {
+      for (const h of handlers) {
+        try {
+          G.enter(ext.path, "before_provider_request");
+          const r = await h({ type: "before_provider_request", payload }, ctx);
+          if (r !== undefined) payload = r;
+        } catch (e) {
+          report(ext.path, "before_provider_request", e);
+        }
+      }
+    }
+    return { payload };
+  };
+
   // dispatch runs one event and settles through Go callbacks.
   function dispatch(type, json, ok, fail) {
     const ev = parse(json);

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/llm"
 )
 
 // Version is the pi version reported in the User-Agent header.
@@ -119,6 +120,7 @@ func (p *Provider) run(ctx context.Context, req *engine.LLMRequest, s *streamSta
 	}
 	s.abortText = errAbortedReading
 	defer resp.Body.Close()
+	llm.NotifyResponse(req, resp)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		b, _ := io.ReadAll(resp.Body)
 		return errors.New(formatHTTPError(resp.StatusCode, b))

@@ -70,6 +70,7 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 		opts = append(opts, option.WithHeader(k, v))
 	}
 	res, err := oahttp.Post(ctx, strings.TrimRight(req.Model.BaseURL, "/")+"/", "chat/completions", opts...)
+	llm.NotifyResponse(req, res)
 	if err != nil {
 		if ctx.Err() != nil {
 			return b.Fail(engine.StopAborted, llm.ErrAborted)

@@ -95,6 +95,7 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 		return b.Fail(engine.StopAborted, ErrAbortedRequest)
 	}
 	res, err := oahttp.Post(ctx, strings.TrimRight(m.BaseURL, "/")+"/", "responses", opts...)
+	llm.NotifyResponse(req, res)
 	if err != nil {
 		if ctx.Err() != nil {
 			return b.Fail(engine.StopAborted, ErrAbortedRequest)

@@ -1,0 +1,52 @@
+package jsruntime
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+)
+
+var _ interface {
+	BeforeProviderRequest(context.Context, json.RawMessage) json.RawMessage
+	AfterProviderResponse(context.Context, int, map[string]string)
+} = hooks{}
+
+// BeforeProviderRequest runs "before_provider_request": each handler sees
+// the current payload and any value it returns replaces it for the next.
+func (h hooks) BeforeProviderRequest(ctx context.Context, body json.RawMessage) json.RawMessage {
+	a := h.a
+	if !a.HasHandlers("before_provider_request") {
+		return nil
+	}
+	out, err := a.dispatch(ctx, "before_provider_request", ordered{{"type", "before_provider_request"}, {"payload", body}})
+	if err != nil || out == "" {
+		return nil
+	}
+	var r struct {
+		Payload json.RawMessage `json:"payload"`
+	}
+	if json.Unmarshal([]byte(out), &r) != nil || len(r.Payload) == 0 || jsonEqual(r.Payload, body) {
+		return nil
+	}
+	return r.Payload
+}
+
+// AfterProviderResponse runs "after_provider_response" with the status and
+// the response headers (lower-case names, in sorted order since HTTP
+// headers have none).
+func (h hooks) AfterProviderResponse(ctx context.Context, status int, headers map[string]string) {
+	a := h.a
+	if !a.HasHandlers("after_provider_response") {
+		return
+	}
+	names := make([]string, 0, len(headers))
+	for k := range headers {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	hs := make(ordered, 0, len(names))
+	for _, k := range names {
+		hs = append(hs, Field{k, headers[k]})
+	}
+	a.Emit(ctx, "after_provider_response", Field{"status", status}, Field{"headers", hs})
+}
