@@ -1,29 +1,47 @@
 package vmod
 
-import (
-	"embed"
-	"fmt"
+import _ "embed" // the module sources below are embedded strings
+
+// Each module's source is embedded as a string, which Go keeps in the
+// binary's read-only data: Sources refers to it without copying. Reading
+// them from an embed.FS at init copied ~280 KB on every start of pi, even
+// with no extension to load.
+var (
+	//go:embed js/typebox.js
+	typeboxJS string
+	//go:embed js/typebox_value.js
+	typeboxValueJS string
+	//go:embed js/typebox_compile.js
+	typeboxCompileJS string
+	//go:embed js/pi_ai.js
+	piAIJS string
+	//go:embed js/pi_ai_models.js
+	piAIModelsJS string
+	//go:embed js/pi_ai_oauth.js
+	piAIOAuthJS string
+	//go:embed js/pi_ai_providers.js
+	piAIProvidersJS string
+	//go:embed js/pi_agent_core.js
+	piAgentCoreJS string
+	//go:embed js/pi_tui.js
+	piTUIJS string
+	//go:embed js/pi_coding_agent.js
+	piCodingAgentJS string
 )
 
-//go:embed js/*.js
-var files embed.FS
-
-// fileOf maps each host module name to the file that implements it.
-var fileOf = map[string]string{
-	"typebox":                             "typebox.js",
-	"typebox/value":                       "typebox_value.js",
-	"typebox/compile":                     "typebox_compile.js",
-	"@earendil-works/pi-ai":               "pi_ai.js",
-	"@earendil-works/pi-ai/models":        "pi_ai_models.js",
-	"@earendil-works/pi-ai/oauth":         "pi_ai_oauth.js",
-	"@earendil-works/pi-ai/providers/all": "pi_ai_providers.js",
-	"@earendil-works/pi-agent-core":       "pi_agent_core.js",
-	"@earendil-works/pi-tui":              "pi_tui.js",
-	"@earendil-works/pi-coding-agent":     "pi_coding_agent.js",
-}
-
 // Sources maps a canonical module name to its CommonJS source text.
-var Sources = load()
+var Sources = map[string]string{
+	"typebox":                             typeboxJS,
+	"typebox/value":                       typeboxValueJS,
+	"typebox/compile":                     typeboxCompileJS,
+	"@earendil-works/pi-ai":               piAIJS,
+	"@earendil-works/pi-ai/models":        piAIModelsJS,
+	"@earendil-works/pi-ai/oauth":         piAIOAuthJS,
+	"@earendil-works/pi-ai/providers/all": piAIProvidersJS,
+	"@earendil-works/pi-agent-core":       piAgentCoreJS,
+	"@earendil-works/pi-tui":              piTUIJS,
+	"@earendil-works/pi-coding-agent":     piCodingAgentJS,
+}
 
 // Aliases maps the other names extensions import to a canonical name in
 // Sources: the legacy @mariozechner and @sinclair scopes, and pi-ai/compat,
@@ -51,18 +69,4 @@ func Canonical(name string) (string, bool) {
 	}
 	_, ok := Sources[name]
 	return name, ok
-}
-
-func load() map[string]string {
-	out := make(map[string]string, len(fileOf))
-	for name, file := range fileOf {
-		b, err := files.ReadFile("js/" + file)
-		if err != nil {
-			// The files are embedded at build time, so a missing one is a
-			// programming error in fileOf, not a runtime condition.
-			panic(fmt.Sprintf("vmod: %s: %v", name, err))
-		}
-		out[name] = string(b)
-	}
-	return out
 }
