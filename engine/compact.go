@@ -205,23 +205,29 @@ func (s *Session) checkCompaction(ctx context.Context, m *Message, skipAborted b
 	sameModel := m.Provider == model.Provider && m.Model == model.ID
 	window := model.ContextWindow
 	branch := s.store.Branch()
-	// A message from before the latest compaction has already been dealt
-	// with; its stale usage must not trigger another one.
-	for i := len(branch) - 1; i >= 0; i-- {
-		if branch[i].Type == EntryCompaction {
-			if ts, err := time.Parse(time.RFC3339Nano, branch[i].Timestamp); err == nil && m.Timestamp <= ts.UnixMilli() {
-				return false
-			}
-			break
-		}
-	}
-	proj := ProjectContext(branch)
 	entryID, at := "", -1
 	for i, e := range branch {
 		if e.Type == EntryMessage && e.Message == m {
 			entryID, at = e.ID, i
 		}
 	}
+	// A message from before the latest compaction has already been dealt
+	// with; its stale usage must not trigger another one. Position in the
+	// branch decides; timestamps only when the message is not stored,
+	// because a fast retry can share the compaction's millisecond.
+	for i := len(branch) - 1; i >= 0; i-- {
+		if branch[i].Type == EntryCompaction {
+			if at >= 0 {
+				if at < i {
+					return false
+				}
+			} else if ts, err := time.Parse(time.RFC3339Nano, branch[i].Timestamp); err == nil && m.Timestamp < ts.UnixMilli() {
+				return false
+			}
+			break
+		}
+	}
+	proj := ProjectContext(branch)
 	projected := entryID == ""
 	hasEdits := false
 	for _, ce := range proj {
