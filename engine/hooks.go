@@ -25,6 +25,11 @@ type InputResult struct {
 type BeforeAgentStartResult struct {
 	Messages     []*Message
 	SystemPrompt string
+	// Sections, when set, are the prompt rebuilt from the handlers'
+	// changes to systemPromptOptions; they replace the built sections
+	// (recorded as a system message patch) unless SystemPrompt forces a
+	// text.
+	Sections Sections
 }
 
 // ToolCallDecision is what "tool_call" handlers decided. Args, when set,

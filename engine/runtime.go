@@ -411,6 +411,9 @@ func (s *Session) runPrompt(ctx context.Context, provider Provider, apiKey, text
 	if err != nil {
 		res = nil
 	}
+	if res != nil && res.Sections != nil && res.SystemPrompt == "" {
+		sysMsg, sysText = s.systemMessageFor(history, infos, res.Sections)
+	}
 	if res != nil && res.SystemPrompt != "" {
 		sysText = res.SystemPrompt
 	}
@@ -600,11 +603,17 @@ func SectionsText(secs Sections) string {
 // prompt (nil when neither the prompt nor the tools changed) and the full
 // prompt text.
 func (s *Session) systemMessage(history []*Message, infos []ToolInfo) (*Message, string) {
-	cur, declared, _ := foldSystem(history)
 	var want Sections
 	if s.opts.SystemPrompt != nil {
 		want = s.opts.SystemPrompt(infos)
 	}
+	return s.systemMessageFor(history, infos, want)
+}
+
+// systemMessageFor is systemMessage for given sections (the prompt as
+// extensions rebuilt it in before_agent_start).
+func (s *Session) systemMessageFor(history []*Message, infos []ToolInfo, want Sections) (*Message, string) {
+	cur, declared, _ := foldSystem(history)
 	var patch Sections
 	for _, w := range want {
 		if v, ok := cur.Get(w.Name); !ok || w.Value == nil || v != *w.Value {

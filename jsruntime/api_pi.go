@@ -52,6 +52,14 @@ type APIOptions struct {
 	// ExtraCommands lists prompt templates and skills for pi.getCommands,
 	// after the extension commands.
 	ExtraCommands func() []CommandInfo
+	// PromptOptions returns before_agent_start's systemPromptOptions for
+	// the active tools, in the reference's shape (selectedTools,
+	// toolSnippets, sections, cwd, contextFiles, skills …); nil gives
+	// only {cwd}.
+	PromptOptions func(tools []engine.ToolInfo) json.RawMessage
+	// RenderPrompt rebuilds the prompt from systemPromptOptions that
+	// handlers changed; nil keeps the built prompt.
+	RenderPrompt func(options json.RawMessage) (engine.Sections, error)
 }
 
 // CommandInfo is one extension command as get_commands lists it.
@@ -265,6 +273,16 @@ func (a *API) bridge(vm *goja.Runtime) *goja.Object {
 		}
 	})
 	set("exec", a.exec)
+	set("renderPrompt", func(options string) (string, error) {
+		if a.opts.RenderPrompt == nil {
+			return "", errors.New("system prompt options are not supported here")
+		}
+		secs, err := a.opts.RenderPrompt(json.RawMessage(options))
+		if err != nil {
+			return "", err
+		}
+		return engine.SectionsText(secs), nil
+	})
 	return g
 }
 

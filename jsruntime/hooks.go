@@ -76,7 +76,17 @@ func (h hooks) BeforeAgentStart(ctx context.Context, prompt string, images []eng
 	if images != nil {
 		fields = append(fields, Field{"images", images})
 	}
-	fields = append(fields, Field{"systemPrompt", systemPrompt}, Field{"systemPromptOptions", ordered{{"cwd", a.opts.Cwd}}})
+	var options any = ordered{{"cwd", a.opts.Cwd}}
+	if a.opts.PromptOptions != nil {
+		var infos []engine.ToolInfo
+		if s := a.session(); s != nil {
+			for _, t := range s.Tools() {
+				infos = append(infos, t.Info())
+			}
+		}
+		options = a.opts.PromptOptions(infos)
+	}
+	fields = append(fields, Field{"systemPrompt", systemPrompt}, Field{"systemPromptOptions", options})
 	out, err := a.dispatch(ctx, "before_agent_start", ordered(fields))
 	if err != nil || out == "" {
 		return nil, err
@@ -88,7 +98,8 @@ func (h hooks) BeforeAgentStart(ctx context.Context, prompt string, images []eng
 			Display    *bool           `json:"display"`
 			Details    json.RawMessage `json:"details"`
 		} `json:"messages"`
-		SystemPrompt *string `json:"systemPrompt"`
+		SystemPrompt  *string         `json:"systemPrompt"`
+		PromptOptions json.RawMessage `json:"systemPromptOptions"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		return nil, err
@@ -96,6 +107,13 @@ func (h hooks) BeforeAgentStart(ctx context.Context, prompt string, images []eng
 	res := &engine.BeforeAgentStartResult{}
 	if r.SystemPrompt != nil {
 		res.SystemPrompt = *r.SystemPrompt
+	} else if len(r.PromptOptions) > 0 && a.opts.RenderPrompt != nil {
+		secs, err := a.opts.RenderPrompt(r.PromptOptions)
+		if err != nil {
+			a.reportError("", "before_agent_start", err.Error())
+		} else {
+			res.Sections = secs
+		}
 	}
 	now := time.Now().UnixMilli()
 	for _, m := range r.Messages {

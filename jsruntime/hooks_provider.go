@@ -50,3 +50,32 @@ func (h hooks) AfterProviderResponse(ctx context.Context, status int, headers ma
 	}
 	a.Emit(ctx, "after_provider_response", Field{"status", status}, Field{"headers", hs})
 }
+
+// ResourcePath is one path a resources_discover handler returned.
+type ResourcePath struct {
+	Path          string `json:"path"`
+	ExtensionPath string `json:"extensionPath"`
+}
+
+// DiscoveredResources are the extra resources extensions contribute.
+type DiscoveredResources struct {
+	SkillPaths  []ResourcePath `json:"skillPaths"`
+	PromptPaths []ResourcePath `json:"promptPaths"`
+	ThemePaths  []ResourcePath `json:"themePaths"`
+}
+
+// DiscoverResources runs "resources_discover" (reason "startup" or
+// "reload") and returns the paths the handlers contributed; a handler
+// that throws is reported and skipped.
+func (a *API) DiscoverResources(ctx context.Context, cwd, reason string) DiscoveredResources {
+	var out DiscoveredResources
+	if !a.HasHandlers("resources_discover") {
+		return out
+	}
+	res, err := a.dispatch(ctx, "resources_discover", ordered{{"type", "resources_discover"}, {"cwd", cwd}, {"reason", reason}})
+	if err != nil || res == "" {
+		return out
+	}
+	_ = json.Unmarshal([]byte(res), &out)
+	return out
+}

@@ -33,6 +33,26 @@ type extHost struct {
 	// the error stream are wired, so its ctx.ui calls reach the client.
 	deferStart bool
 	pending    string
+	// promptBase is what the system prompt is built from, for
+	// before_agent_start's systemPromptOptions.
+	promptBase prompts.Options
+}
+
+// setPromptBase records the prompt options once the session's prompt is
+// set up.
+func (h *extHost) setPromptBase(o prompts.Options) {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	h.promptBase = o
+	h.mu.Unlock()
+}
+
+func (h *extHost) prompt() prompts.Options {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.promptBase
 }
 
 // errLoadFailed marks a fatal extension load failure already reported.
@@ -79,6 +99,12 @@ func (app *App) loadExtensions(ctx context.Context) error {
 			return builtins.New(name, cwd)
 		},
 		BuiltinNames: builtins.AllNames,
+		PromptOptions: func(tools []engine.ToolInfo) json.RawMessage {
+			return promptOptionsJSON(h.prompt(), tools)
+		},
+		RenderPrompt: func(options json.RawMessage) (engine.Sections, error) {
+			return renderPromptOptions(h.prompt(), options)
+		},
 		ExtraCommands: func() []jsruntime.CommandInfo {
 			var out []jsruntime.CommandInfo
 			for _, c := range app.promptCommands() {
@@ -344,4 +370,49 @@ func (h *extHost) isCommand(text string) bool {
 func (app *App) promptCommands() []prompts.CommandInfo {
 	out := prompts.TemplateCommands(app.templates)
 	return append(out, skills.Commands(app.skills)...)
+}
+
+// addExtensionResources runs resources_discover and adds the skills and
+// prompt templates the extensions point at after the discovered ones; a
+// name already taken keeps its first owner, as with --skill paths.
+// Themes have no use without the interactive UI and are ignored.
+func (app *App) addExtensionResources() {
+	h := app.ext
+	if !h.active() || !h.api.HasHandlers("resources_discover") {
+		return
+	}
+	res := h.api.DiscoverResources(context.Background(), app.cwd, "startup")
+	paths := func(rs []jsruntime.ResourcePath) []string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.Path)
+		}
+		return out
+	}
+	if sp := paths(res.SkillPaths); len(sp) > 0 {
+		extra, _ := skills.Discover(skills.Options{AgentDir: app.agentDir, Cwd: app.cwd, CLIPaths: sp, NoSkills: true})
+		have := map[string]bool{}
+		for _, s := range app.skills {
+			have[s.Name] = true
+		}
+		for _, s := range extra {
+			if !have[s.Name] {
+				have[s.Name] = true
+				app.skills = append(app.skills, s)
+			}
+		}
+	}
+	if pp := paths(res.PromptPaths); len(pp) > 0 {
+		extra, _ := prompts.LoadTemplates(prompts.TemplateOptions{AgentDir: app.agentDir, Cwd: app.cwd, CLIPaths: pp, NoTemplates: true})
+		have := map[string]bool{}
+		for _, t := range app.templates {
+			have[t.Name] = true
+		}
+		for _, t := range extra {
+			if !have[t.Name] {
+				have[t.Name] = true
+				app.templates = append(app.templates, t)
+			}
+		}
+	}
 }

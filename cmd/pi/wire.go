@@ -135,6 +135,7 @@ func (app *App) Runner() (Runner, error) {
 		return nil, errors.New(config.NoModelsAvailableMessage())
 	}
 	app.loadResources()
+	app.addExtensionResources()
 	tools, err := app.tools()
 	if err != nil {
 		return nil, err
@@ -201,6 +202,7 @@ func (app *App) systemPrompt() (func([]engine.ToolInfo) engine.Sections, error) 
 	opts := prompts.Options{Cwd: app.cwd, AgentDir: app.agentDir, DocsRoot: docsRoot(), CustomPrompt: custom,
 		Append: appendParts, ContextFiles: ctxFiles, NoContextFiles: app.args.NoContextFiles,
 		Skills: skills.ToPromptRefs(app.skills)}
+	app.ext.setPromptBase(opts)
 	return func(tools []engine.ToolInfo) engine.Sections {
 		o := opts
 		o.Tools = tools

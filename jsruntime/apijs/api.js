@@ -229,32 +229,39 @@
       return text !== ev.text || images !== ev.images ? { action: "transform", text, images } : { action: "continue" };
     },
     async before_agent_start(ev) {
-      let systemPrompt = ev.systemPrompt;
+      // Handlers may change systemPromptOptions in place; the prompt they
+      // see is rendered from the options as they stand, and a returned
+      // systemPrompt forces the text (later handlers see it).
       const options = ev.systemPromptOptions || { cwd: G.cwd };
+      const baseJSON = JSON.stringify(options);
+      const render = () => {
+        if (options.forceSystemPrompt !== undefined) return options.forceSystemPrompt;
+        const cur = JSON.stringify(options);
+        return cur === baseJSON ? ev.systemPrompt : G.renderPrompt(cur);
+      };
       const ctx = makeCtx(G.signal());
-      ctx.getSystemPrompt = () => systemPrompt;
+      ctx.getSystemPrompt = render;
       const messages = [];
-      let changed = false;
       for (const { ext, handlers } of snapshot("before_agent_start")) {
         for (const h of handlers) {
           try {
             G.enter(ext.path, "before_agent_start");
             const trigger = ev.message ? { messageType: "custom", message: ev.message } : { messageType: "user", prompt: ev.prompt, images: ev.images };
-            const event = { ...trigger, type: "before_agent_start", get systemPrompt() { return systemPrompt; }, systemPromptOptions: options };
+            const event = { ...trigger, type: "before_agent_start", get systemPrompt() { return render(); }, systemPromptOptions: options };
             const r = await h(event, ctx);
             if (r) {
               if (r.message) messages.push(r.message);
-              if (r.systemPrompt !== undefined) {
-                systemPrompt = r.systemPrompt;
-                changed = true;
-              }
+              if (r.systemPrompt !== undefined) options.forceSystemPrompt = r.systemPrompt;
             }
           } catch (e) {
             report(ext.path, "before_agent_start", e);
           }
         }
       }
-      return { messages, systemPrompt: changed ? systemPrompt : undefined };
+      const forced = options.forceSystemPrompt;
+      delete options.forceSystemPrompt;
+      const changed = JSON.stringify(options) !== baseJSON;
+      return { messages, systemPrompt: forced, systemPromptOptions: changed ? options : undefined };
     },
     async context(ev) {
       const ctx = makeCtx(G.signal());
@@ -346,6 +353,27 @@
       }
     }
     return { payload };
+  };
+
+  // resources_discover collects the skill, prompt and theme paths every
+  // handler returns, in handler order.
+  dispatchers.resources_discover = async function (ev) {
+    const ctx = makeCtx(G.signal());
+    const out = { skillPaths: [], promptPaths: [], themePaths: [] };
+    for (const { ext, handlers } of snapshot("resources_discover")) {
+      for (const h of handlers) {
+        try {
+          G.enter(ext.path, "resources_discover");
+          const r = await h({ type: "resources_discover", cwd: ev.cwd, reason: ev.reason }, ctx);
+          for (const k of ["skillPaths", "promptPaths", "themePaths"]) {
+            if (r && Array.isArray(r[k])) for (const p of r[k]) out[k].push({ path: String(p), extensionPath: ext.path });
+          }
+        } catch (e) {
+          report(ext.path, "resources_discover", e);
+        }
+      }
+    }
+    return out;
   };
 
   // dispatch runs one event and settles through Go callbacks.
