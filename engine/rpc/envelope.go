@@ -20,6 +20,9 @@ type Command struct {
 	Type    string
 	HasType bool
 	Raw     json.RawMessage
+	// TypeRaw is the type as sent when it was not a string (a number, an
+	// object); responses echo it in that form, as the reference does.
+	TypeRaw json.RawMessage
 }
 
 // DecodeError is a record that could not be read as a command. Response
@@ -62,13 +65,41 @@ func Decode(line []byte) (*Command, error) {
 			cmd.Type, cmd.HasType = t, true
 		}
 	} else if len(head.Type) > 0 && string(head.Type) != "null" {
-		// A non-string type is echoed as JavaScript would print it.
-		cmd.Type, cmd.HasType = string(head.Type), true
+		// A non-string type is named as JavaScript would print it and
+		// echoed as sent.
+		cmd.Type, cmd.HasType, cmd.TypeRaw = jsPrint(head.Type), true, head.Type
 	}
 	if !cmd.HasType {
 		return cmd, &DecodeError{Response: Response{ID: cmd.ID, Error: "Unknown command: undefined"}}
 	}
 	return cmd, nil
+}
+
+// jsPrint renders a JSON value the way JavaScript's String() does for the
+// values a type field may hold.
+func jsPrint(raw json.RawMessage) string {
+	switch raw[0] {
+	case '{':
+		return "[object Object]"
+	case '[':
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return string(raw)
+		}
+		parts := make([]string, len(items))
+		for i, it := range items {
+			var str string
+			switch {
+			case string(it) == "null":
+			case json.Unmarshal(it, &str) == nil:
+				parts[i] = str
+			default:
+				parts[i] = jsPrint(it)
+			}
+		}
+		return strings.Join(parts, ",")
+	}
+	return string(raw)
 }
 
 // Response is the reply to one command. Key order on the wire is id,
@@ -78,6 +109,9 @@ type Response struct {
 	ID         json.RawMessage
 	Command    string
 	HasCommand bool
+	// CommandRaw, when set, is written as the command instead of Command
+	// (a non-string type echoed as sent).
+	CommandRaw json.RawMessage
 	Success    bool
 	// Data is written when HasData is set, even when it is nil (the
 	// reference writes "data":null for cycle_model with nothing to cycle).
@@ -98,7 +132,7 @@ func OKNull(cmd *Command) Response {
 
 // Fail builds a failure response for cmd.
 func Fail(cmd *Command, err error) Response {
-	return Response{ID: cmd.ID, Command: cmd.Type, HasCommand: true, Error: err.Error()}
+	return Response{ID: cmd.ID, Command: cmd.Type, HasCommand: true, CommandRaw: cmd.TypeRaw, Error: err.Error()}
 }
 
 // MarshalJSON writes the response in the reference's key order.
@@ -113,6 +147,9 @@ func (r Response) MarshalJSON() ([]byte, error) {
 	b.WriteString(`"type":"response"`)
 	if r.HasCommand {
 		c, _ := engine.MarshalJSON(r.Command)
+		if len(r.CommandRaw) > 0 {
+			c = r.CommandRaw
+		}
 		b.WriteString(`,"command":`)
 		b.Write(c)
 	}
