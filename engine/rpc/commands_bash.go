@@ -88,9 +88,9 @@ func recordBash(sess *engine.Session, command string, res BashResult, exclude bo
 func (s *Server) trackBash(cancel context.CancelFunc) int {
 	s.bashMu.Lock()
 	defer s.bashMu.Unlock()
-	s.nextSub++
-	s.bashes[s.nextSub] = cancel
-	return s.nextSub
+	s.nextBash++
+	s.bashes[s.nextBash] = cancel
+	return s.nextBash
 }
 
 func (s *Server) untrackBash(id int) {

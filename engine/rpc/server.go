@@ -102,9 +102,9 @@ type Server struct {
 	hold    int
 	pending []engine.Event
 
-	bashMu  sync.Mutex
-	bashes  map[int]context.CancelFunc
-	nextSub int
+	bashMu   sync.Mutex
+	bashes   map[int]context.CancelFunc
+	nextBash int
 
 	wg  sync.WaitGroup
 	seq sequencer
@@ -158,9 +158,10 @@ func (s *Server) onEvent(e engine.Event) {
 	_ = s.out.WriteEvent(e)
 }
 
-// holdEvents starts buffering events; the returned release writes first
-// (the response, before the buffered events when before is false) in
-// order with the buffered events.
+// holdEvents starts buffering events. The returned release writes the
+// response and the buffered events, the events first when eventsFirst is
+// set (a queued or refused prompt) and after the response otherwise (a
+// started run, whose first event must follow the response).
 func (s *Server) holdEvents() (release func(resp Response, eventsFirst bool)) {
 	s.evMu.Lock()
 	s.hold++
