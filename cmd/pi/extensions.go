@@ -33,6 +33,9 @@ type extHost struct {
 	// the error stream are wired, so its ctx.ui calls reach the client.
 	deferStart bool
 	pending    string
+	// stop ends the process's main loop (RPC mode's Serve); ctx.shutdown()
+	// calls it once the session is idle.
+	stop func()
 	// promptBase is what the system prompt is built from, for
 	// before_agent_start's systemPromptOptions.
 	promptBase prompts.Options
@@ -99,6 +102,20 @@ func (app *App) loadExtensions(ctx context.Context) error {
 			return builtins.New(name, cwd)
 		},
 		BuiltinNames: builtins.AllNames,
+		Shutdown: func() {
+			// The reference defers the shutdown until the agent is idle:
+			// the current run (the tool that asked, the model's answer to
+			// it) finishes first.
+			if s := app.session(); s != nil {
+				_ = s.WaitIdle(context.Background())
+			}
+			h.mu.Lock()
+			stop := h.stop
+			h.mu.Unlock()
+			if stop != nil {
+				stop()
+			}
+		},
 		PromptOptions: func(tools []engine.ToolInfo) json.RawMessage {
 			return promptOptionsJSON(h.prompt(), tools)
 		},
@@ -227,6 +244,16 @@ func (h *extHost) bind(s *engine.Session, reason string) {
 	}
 	h.mu.Unlock()
 	h.api.Emit(ctx, "session_start", jsruntime.Field{Key: "reason", Value: reason})
+}
+
+// onStop sets what ctx.shutdown() ends.
+func (h *extHost) onStop(stop func()) {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	h.stop = stop
+	h.mu.Unlock()
 }
 
 // releaseStart emits a session_start held back by deferStart.

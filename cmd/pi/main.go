@@ -98,6 +98,7 @@ func run(argv []string) int {
 		return 1
 	}
 	if mode == ModeRPC {
+		app.ext.onStop(cancel)
 		code := make(chan int, 1)
 		go func() { code <- runRPC(ctx, app, os.Stdin, rpc.NewWriter(stdout)) }()
 		return waitWithSignals(code, app)
