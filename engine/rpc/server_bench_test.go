@@ -1,0 +1,40 @@
+package rpc
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/llm/faux"
+	"github.com/pi-go/pi/engine/session"
+)
+
+// BenchmarkServerStreamDeltas streams a reply of 10,000 one-character
+// text deltas through the whole server (faux provider, session runtime,
+// event forwarding, Writer) and reports deltas per second, the in-process
+// counterpart of bench/rpc.sh's streaming case.
+func BenchmarkServerStreamDeltas(b *testing.B) {
+	const deltas = 10000
+	text := strings.Repeat("x", deltas)
+	b.ReportAllocs()
+	for b.Loop() {
+		host := newTestHost(faux.New(faux.Turn{Text: text, ChunkSize: 1}))
+		store := session.InMemory(b.TempDir(), "")
+		sess, err := host.StartSession(store, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srv := NewServer(Options{Out: NewWriter(io.Discard), Session: sess, Store: store, Host: host})
+		srv.HandleLine(context.Background(), []byte(`{"id":"p","type":"prompt","message":"go"}`))
+		srv.wg.Wait()
+		if err := sess.WaitIdle(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		if got := sess.Messages(); len(got) == 0 || got[len(got)-1].Role != engine.RoleAssistant {
+			b.Fatal("no reply")
+		}
+	}
+	b.ReportMetric(float64(b.N*deltas)/b.Elapsed().Seconds(), "deltas/s")
+}
