@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"sync"
 	"time"
 
@@ -434,9 +435,34 @@ func fields(cmd *Command, v any) error {
 	if err := json.Unmarshal(cmd.Raw, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return fmt.Errorf("Invalid %s: expected %s, got %s", te.Field, te.Type.String(), te.Value)
+			return fmt.Errorf("Invalid %s: expected %s, got %s", te.Field, jsonKind(te.Type), te.Value)
 		}
 		return fmt.Errorf("Invalid command: %w", err)
 	}
 	return nil
+}
+
+// jsonKind names the JSON type a Go type decodes from, for error messages
+// a client can act on.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return "JSON value"
+		}
+		return "array"
+	case reflect.Struct, reflect.Map:
+		return "object"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "number"
+	}
+	return t.String()
 }

@@ -177,6 +177,13 @@ func TestTranscripts(t *testing.T) {
 				d.t.Errorf("bash executions in the request:\n%s", sent.String())
 			}
 		}},
+		{"images", driverOptions{turns: []faux.Turn{{Text: "A red dot."}}}, func(d *driver) {
+			img := msg{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
+			d.call(msg{"id": "st", "type": "steer", "message": "And this one.", "images": []any{img}})
+			d.call(msg{"id": "p", "type": "prompt", "message": "What is this?", "images": []any{img}})
+			d.event("agent_settled")
+			d.call(msg{"id": "bad", "type": "prompt", "message": "x", "images": "not a list"})
+		}},
 		{"no_model", driverOptions{noModel: true}, func(d *driver) {
 			d.call(msg{"id": "s", "type": "get_state"})
 			d.call(msg{"id": "p", "type": "prompt", "message": "hi"})
