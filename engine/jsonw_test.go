@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// referenceMarshal is the plain encoding/json path MarshalJSON's fast
+// paths must reproduce byte for byte.
+func referenceMarshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	b := buf.Bytes()
+	return unescapeLineSeparators(b[:len(b)-1]), nil
+}
+
+func TestMarshalJSONMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	one, reason := 1, StopToolUse
+	tests := []struct {
+		name string
+		v    any
+	}{
+		{"plain string", "hello"},
+		{"control bytes", "a\x00\x01\x08\x0c\n\r\t\x1f\x7f\"\\b"},
+		{"html and separators", "<a href='x'>&amp;</a>\u2028\u2029"},
+		{"invalid utf8", "bad\xff\xfe end \xe2\x80"},
+		{"escaped separator text", `\u2028 stays`},
+		{"unicode", "héllo 世界 😀"},
+		{"ints", []any{0, -1, 1 << 53}},
+		{"int64", int64(-1 << 62)},
+		{"bool", true},
+		{"nil", nil},
+		{"floats", []float64{0, -0.0, 1, 0.1, 1e-6, 9.99e-7, 1e20, 1e21, 123456789.125, 3e-12, -2.5e25}},
+		{"float top", 1e-7},
+		{"named string", reason},
+		{"nil pointer", (*int)(nil)},
+		{"int pointer", &one},
+		{"raw with spaces", json.RawMessage("{ \"a\" : [1, 2,\n3], \"s\": \"x y\\u2028\" }")},
+		{"raw compact", json.RawMessage(`{"a":"b c"}`)},
+		{"nil raw", json.RawMessage(nil)},
+		{"assistant event", AssistantEvent{Type: AETextDelta, ContentIndex: 2, Delta: "x\u2028<y>"}},
+		{"message update", MessageUpdate{Usage: Usage{Input: 5, Output: 3, TotalTokens: 8, Cost: Cost{Input: 0.000015, Total: 1e-7}},
+			AssistantMessageEvent: AssistantEvent{Type: AETextDelta, Delta: "d"}}},
+		{"tool call end", AssistantEvent{Type: AEToolCallEnd, ToolCall: &Content{Type: "toolCall", ID: "c1", Name: "bash", Arguments: json.RawMessage(`{"command": "echo hi"}`)}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			want, wantErr := referenceMarshal(tt.v)
+			got, err := MarshalJSON(tt.v)
+			if (err != nil) != (wantErr != nil) {
+				t.Fatalf("err = %v, want %v", err, wantErr)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("MarshalJSON = %s\nwant          %s", got, want)
+			}
+		})
+	}
+}
+
+func TestMarshalJSONErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		v    any
+	}{
+		{"NaN", math.NaN()},
+		{"Inf", math.Inf(1)},
+		{"invalid raw", json.RawMessage(`{"a":`)},
+		{"empty raw", json.RawMessage{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if _, err := MarshalJSON(tt.v); err == nil {
+				t.Errorf("MarshalJSON(%v) succeeded, want an error", tt.v)
+			}
+		})
+	}
+}
+
+// TestAppendStringRandom compares string encoding with encoding/json on
+// random byte strings, invalid UTF-8 and control bytes included.
+func TestAppendStringRandom(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"a", " ", "\"", "\\", "\n", "\x00", "\x1f", "\x7f", "<", "&", "é", "\u2028", "\u2029", "\xff", "\xe2\x80", "😀", "\\u2028"}
+	for range 2000 {
+		var sb bytes.Buffer
+		for range r.IntN(12) {
+			sb.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		s := sb.String()
+		want, _ := referenceMarshal(s)
+		if got := appendString(nil, s); !bytes.Equal(got, want) {
+			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// BenchmarkMarshalMessageUpdate measures the wire encoding of one streamed
+// text delta, the record written most often.
+func BenchmarkMarshalMessageUpdate(b *testing.B) {
+	reasoning := 0
+	ev := MessageUpdate{
+		Usage:                 Usage{Input: 120, Output: 7, TotalTokens: 127, Reasoning: &reasoning, Cost: Cost{Input: 0.00012, Output: 0.00007, Total: 0.00019}},
+		AssistantMessageEvent: AssistantEvent{Type: AETextDelta, ContentIndex: 0, Delta: "x"},
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := MarshalEvent(ev); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
