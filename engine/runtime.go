@@ -630,7 +630,11 @@ func (s *Session) systemMessageFor(history []*Message, infos []ToolInfo, want Se
 	for _, in := range infos {
 		active[in.Name] = true
 		if !declared[in.Name] {
-			added = append(added, ToolDecl{Name: in.Name, Description: in.Description, Parameters: in.Parameters, ConstrainedSampling: constrainedSampling})
+			cs := constrainedSampling
+			if in.OwnSampling {
+				cs = in.ConstrainedSampling
+			}
+			added = append(added, ToolDecl{Name: in.Name, Description: in.Description, Parameters: in.Parameters, ConstrainedSampling: cs})
 		}
 	}
 	_, _, order := foldSystem(history)

@@ -20,6 +20,12 @@ type ToolInfo struct {
 	PromptGuidelines []string
 	// Sequential forces every call of the batch to run one at a time.
 	Sequential bool
+	// OwnSampling marks a tool that brings its own ConstrainedSampling
+	// (possibly none), as extension tools do; the transcript records it
+	// with the tool's declaration. Built-in tools leave both unset and get
+	// the reference's default, {"type":"json_schema","strict":"prefer"}.
+	OwnSampling         bool
+	ConstrainedSampling json.RawMessage
 }
 
 // ToolCall is one call the model made.

@@ -111,13 +111,17 @@ func (a *API) registerTool(path, def string) {
 		ExecutionMode    string          `json:"executionMode"`
 		DefaultActive    *bool           `json:"defaultActive"`
 		Exposure         string          `json:"exposure"`
+		// ConstrainedSampling is recorded with the tool's declaration;
+		// extension tools have none unless they copy a built-in's.
+		ConstrainedSampling json.RawMessage `json:"constrainedSampling"`
 	}
 	if err := json.Unmarshal([]byte(def), &d); err != nil {
 		return
 	}
 	t := &ExtTool{api: a, path: path, defaultActive: d.DefaultActive == nil || *d.DefaultActive,
 		info: engine.ToolInfo{Name: d.Name, Label: d.Label, Description: d.Description, Parameters: d.Parameters,
-			PromptSnippet: d.PromptSnippet, PromptGuidelines: d.PromptGuidelines, Sequential: d.ExecutionMode == "sequential"}}
+			PromptSnippet: d.PromptSnippet, PromptGuidelines: d.PromptGuidelines, Sequential: d.ExecutionMode == "sequential",
+			OwnSampling: true, ConstrainedSampling: d.ConstrainedSampling}}
 	if d.Exposure != "" && d.Exposure != "direct" && d.Exposure != "model-only" {
 		t.defaultActive = false
 	}

@@ -68,6 +68,11 @@ func (a *API) toolObject(vm *goja.Runtime, t engine.Tool, keepPrompt bool) (goja
 		}
 	}
 	_ = def.Set("parameters", params)
+	// Built-in definitions carry the default constrained-sampling mode,
+	// which a spread re-registration keeps.
+	if cs, err := vm.RunString(`({ type: "json_schema", strict: "prefer" })`); err == nil {
+		_ = def.Set("constrainedSampling", cs)
+	}
 	if info.PromptSnippet != "" && keepPrompt {
 		_ = def.Set("promptSnippet", info.PromptSnippet)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/pi-go/pi/builtins"
@@ -304,8 +305,17 @@ func (app *App) extensionCommands() []prompts.CommandInfo {
 			if source == "" {
 				source = "cli"
 			}
+			// Resources of the user and project scopes name the folder
+			// they were found under, as the reference labels skills.
+			var baseDir string
+			switch scope {
+			case jsruntime.ScopeProject:
+				baseDir = filepath.Join(app.cwd, ".pi")
+			case jsruntime.ScopeUser:
+				baseDir = app.agentDir
+			}
 			out = append(out, prompts.CommandInfo{Name: c.Name, Description: c.Description, Source: "extension",
-				SourceInfo: &prompts.SourceInfo{Path: c.Path, Source: source, Scope: scope, Origin: "top-level"},
+				SourceInfo: &prompts.SourceInfo{Path: c.Path, Source: source, Scope: scope, Origin: "top-level", BaseDir: baseDir},
 				Location:   prompts.SeedLocation(scope), Path: c.Path})
 		}
 	}

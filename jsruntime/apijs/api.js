@@ -485,6 +485,7 @@
           name: def.name, label: def.label, description: def.description, parameters: p,
           promptSnippet: def.promptSnippet, promptGuidelines: def.promptGuidelines,
           executionMode: def.executionMode, defaultActive: def.defaultActive, exposure: def.exposure,
+          constrainedSampling: def.constrainedSampling,
         }));
       },
       registerCommand(name, options) {

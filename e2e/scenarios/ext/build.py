@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Writes the extension scenarios (*.json next to this file) from the
+sources in src/. Each scenario carries its extension's source in "files",
+so the conformance harness can run it in a fresh project folder; run this
+after editing a source, then re-record the expected transcripts:
+
+    python3 build.py
+    python3 ../../../../shared/conformance/suite.py --pi "$REF" \
+        --scenarios . --update-expected ext_
+"""
+import json
+import pathlib
+
+HERE = pathlib.Path(__file__).parent
+
+
+def src(name: str) -> str:
+    return (HERE / "src" / name).read_text()
+
+
+def settle(id_: str) -> dict:
+    return {"all": [{"response": id_}, {"event": "agent_settled"}]}
+
+
+def prompt(name: str, id_: str, message: str, wait=None, timeout=None) -> dict:
+    step = {"name": name, "send": {"id": id_, "type": "prompt", "message": message},
+            "wait": wait if wait is not None else settle(id_)}
+    if timeout:
+        step["timeout_s"] = timeout
+    return step
+
+
+COMMANDS = {"name": "commands", "send": {"id": "c1", "type": "get_commands"}, "timeout_s": 60}
+
+SCENARIOS = {
+    "ext_permission_gate": {
+        "description": "A tool_call gate holds 'rm -rf' and asks through ctx.ui.select: 'Yes' lets the command run, 'No' blocks it with the extension's reason.",
+        "args": ["-e", "exts/permission-gate.ts"],
+        "files": {"exts/permission-gate.ts": src("permission-gate.ts"), "build/out.txt": "artifact\n"},
+        "mock": {"turns": [
+            {"tool_calls": [{"name": "bash", "arguments": {"command": "rm -rf build && echo removed"}}]},
+            {"text": "The build folder is gone."},
+            {"tool_calls": [{"name": "bash", "arguments": {"command": "rm -rf build"}}]},
+            {"text": "It was blocked."},
+        ], "fallback_text": "ok"},
+        "steps": [
+            prompt("prompt allowed", "p1", "Delete the build folder.",
+                   {"all": [{"response": "p1"}, {"event": "extension_ui_request", "match": {"method": "select"}}]}, 60),
+            {"name": "answer yes", "ui_respond": {"method": "select", "value": "Yes"}, "wait": {"event": "agent_settled"}},
+            prompt("prompt blocked", "p2", "Do it again.",
+                   {"all": [{"response": "p2"}, {"event": "extension_ui_request", "match": {"method": "select"}}]}),
+            {"name": "answer no", "ui_respond": {"method": "select", "value": "No"}, "wait": {"event": "agent_settled"}},
+        ],
+    },
+    "ext_typebox_tool": {
+        "description": "A tool declared with typebox (Type.Object, Optional, Array, StringEnum) reaches the model with its schema; the model calls it and gets its text result.",
+        "args": ["-e", "exts/typebox-tool.ts"],
+        "files": {"exts/typebox-tool.ts": src("typebox-tool.ts")},
+        "mock": {"turns": [
+            {"tool_calls": [{"name": "add_numbers", "arguments": {"a": 2, "b": 3, "format": "verbose", "tags": ["x"]}}]},
+            {"text": "The sum is 5."},
+        ], "fallback_text": "ok"},
+        "steps": [COMMANDS, prompt("prompt", "p1", "Add 2 and 3.")],
+    },
+    "ext_input_transform": {
+        "description": "An input handler rewrites '?quick …' before the model sees it and answers 'ping' itself (notify, no LLM request); other text passes unchanged.",
+        "args": ["-e", "exts/input-transform.ts"],
+        "files": {"exts/input-transform.ts": src("input-transform.ts")},
+        "mock": {"turns": [{"text": "Goroutines are light threads."}, {"text": "Plain answer."}], "fallback_text": "ok"},
+        "steps": [
+            prompt("transformed", "p1", "?quick what is a goroutine", timeout=60),
+            prompt("handled", "p2", "ping", {"response": "p2", "then_quiet_ms": 400}),
+            prompt("unchanged", "p3", "hello there"),
+        ],
+    },
+    "ext_command_select": {
+        "description": "An extension command asks ctx.ui.select, then pi.sendUserMessage sends a prompt built from the choice; a cancelled dialog only notifies.",
+        "args": ["-e", "exts/command-select.ts"],
+        "files": {"exts/command-select.ts": src("command-select.ts")},
+        "mock": {"turns": [{"text": "Channels pass values between goroutines."}], "fallback_text": "ok"},
+        "steps": [
+            COMMANDS,
+            prompt("command", "p1", "/topic briefly", {"event": "extension_ui_request", "match": {"method": "select"}}),
+            {"name": "choose", "ui_respond": {"method": "select", "value": "channels"},
+             "wait": {"all": [{"response": "p1"}, {"event": "agent_settled"}]}},
+            prompt("command again", "p2", "/topic", {"event": "extension_ui_request", "match": {"method": "select"}}),
+            {"name": "cancel", "ui_respond": {"method": "select", "cancelled": True},
+             "wait": {"response": "p2", "then_quiet_ms": 400}},
+        ],
+    },
+}
+
+# A project-local extension loads only in a trusted project. The reference
+# looks in .pi/extensions; we also look in .pi/agent/extensions, where the
+# expected transcript is the .pi/extensions one with the path moved.
+for where, rel in (("pi", ".pi/extensions"), ("pi_agent", ".pi/agent/extensions")):
+    for trust, args in (("untrusted", []), ("approved", ["--approve"])):
+        SCENARIOS[f"ext_project_{where}_{trust}"] = {
+            "description": f"A project-local extension in {rel} " + (
+                "does not load without project trust (no command, no tool)." if trust == "untrusted"
+                else "loads with --approve: its command is listed and its tool reaches the model.")
+            + (" The reference does not look in .pi/agent/extensions; the expected transcript is the .pi/extensions one." if where == "pi_agent" else ""),
+            "args": args,
+            "files": {f"{rel}/project-local.ts": src("project-local.ts")},
+            "mock": {"turns": [{"text": "Hello."}], "fallback_text": "ok"},
+            "steps": [COMMANDS, prompt("prompt", "p1", "hi")],
+        }
+
+for name, sc in SCENARIOS.items():
+    (HERE / f"{name}.json").write_text(json.dumps(sc, indent=1, ensure_ascii=False) + "\n")
+    print("wrote", name)
