@@ -280,18 +280,30 @@ function getDeclaredTools(messages) {
 
 // ---------------------------------------------------------------- errors
 
-const OVERFLOW_PATTERNS = [
-  /prompt is too long/i, /exceeds? the (?:maximum )?context (?:length|window)/i, /context[_ ]length[_ ]exceeded/i,
-  /maximum context length/i, /too many tokens/i, /input (?:is )?too long/i, /token limit/i, /request too large/i,
-  /reduce the length/i, /context window/i,
+// The error patterns are compiled on first use rather than as literals:
+// goja compiles literals while parsing the module, which every extension
+// importing pi-ai would pay for at startup.
+const overflowSources = [
+  "prompt is too long", "exceeds? the (?:maximum )?context (?:length|window)", "context[_ ]length[_ ]exceeded",
+  "maximum context length", "too many tokens", "input (?:is )?too long", "token limit", "request too large",
+  "reduce the length", "context window",
 ];
-const NON_OVERFLOW_PATTERNS = [/rate limit/i, /too many requests/i, /throttl/i, /quota/i];
+const nonOverflowSources = ["rate limit", "too many requests", "throttl", "quota"];
+let overflowPatterns, nonOverflowPatterns, retryablePattern;
+function patterns() {
+  if (!overflowPatterns) {
+    overflowPatterns = overflowSources.map((p) => new RegExp(p, "i"));
+    nonOverflowPatterns = nonOverflowSources.map((p) => new RegExp(p, "i"));
+    retryablePattern = new RegExp("overloaded|rate.?limit|too many requests|429|500|502|503|504|529|timeout|timed out|ECONNRESET|socket hang up|network|fetch failed|terminated|internal server error|service unavailable|bad gateway", "i");
+  }
+}
 
-function getOverflowPatterns() { return OVERFLOW_PATTERNS.slice(); }
+function getOverflowPatterns() { patterns(); return overflowPatterns.slice(); }
 
 function isContextOverflow(message, contextWindow) {
   if (message.stopReason === "error" && message.errorMessage) {
-    if (!NON_OVERFLOW_PATTERNS.some((p) => p.test(message.errorMessage)) && OVERFLOW_PATTERNS.some((p) => p.test(message.errorMessage))) {
+    patterns();
+    if (!nonOverflowPatterns.some((p) => p.test(message.errorMessage)) && overflowPatterns.some((p) => p.test(message.errorMessage))) {
       return true;
     }
   }
@@ -302,12 +314,11 @@ function isContextOverflow(message, contextWindow) {
   return false;
 }
 
-const RETRYABLE = /overloaded|rate.?limit|too many requests|429|500|502|503|504|529|timeout|timed out|ECONNRESET|socket hang up|network|fetch failed|terminated|internal server error|service unavailable|bad gateway/i;
-
 function isRetryableAssistantError(message) {
   if (!message || message.stopReason !== "error" || !message.errorMessage) return false;
   if (isContextOverflow(message)) return false;
-  return RETRYABLE.test(message.errorMessage);
+  patterns();
+  return retryablePattern.test(message.errorMessage);
 }
 
 function formatThrownValue(value) {

@@ -86,17 +86,27 @@ function Equal(a, b) {
   return false;
 }
 
-const formats = {
-  email: /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i,
-  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-  "date-time": /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:?\d{2})$/,
-  date: /^\d{4}-\d{2}-\d{2}$/,
-  time: /^\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:?\d{2})?$/,
-  uri: /^[a-z][a-z0-9+.-]*:[^\s]*$/i,
-  url: /^[a-z][a-z0-9+.-]*:\/\/[^\s]*$/i,
-  ipv4: /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$/,
-  hostname: /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i,
+// Format patterns are kept as sources and compiled on first use: goja
+// compiles a regular expression literal while parsing the module, and
+// some of these (hostname's bounded repeats under /i) cost tens of
+// milliseconds, paid by every extension that imports typebox/value.
+const formatSources = {
+  email: ["^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$", "i"],
+  uuid: ["^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", "i"],
+  "date-time": ["^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:[Zz]|[+-]\\d{2}:?\\d{2})$", ""],
+  date: ["^\\d{4}-\\d{2}-\\d{2}$", ""],
+  time: ["^\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:[Zz]|[+-]\\d{2}:?\\d{2})?$", ""],
+  uri: ["^[a-z][a-z0-9+.-]*:[^\\s]*$", "i"],
+  url: ["^[a-z][a-z0-9+.-]*:\\/\\/[^\\s]*$", "i"],
+  ipv4: ["^(?:(?:25[0-5]|2[0-4]\\d|1?\\d?\\d)\\.){3}(?:25[0-5]|2[0-4]\\d|1?\\d?\\d)$", ""],
+  hostname: ["^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$", "i"],
 };
+const formatCache = {};
+function formatPattern(name) {
+  if (!hasOwn(formatSources, name)) return undefined;
+  if (!formatCache[name]) formatCache[name] = new RegExp(formatSources[name][0], formatSources[name][1]);
+  return formatCache[name];
+}
 
 // Validator walks a schema. When errors is null it stops at the first
 // failure (Check); otherwise it collects every error (Errors).
@@ -339,7 +349,7 @@ class Validator {
       ok = this.push(errors, "minLength", schemaPath, instancePath, { limit: schema.minLength });
       if (!collect) return false;
     }
-    if (typeof schema.format === "string" && formats[schema.format] && !formats[schema.format].test(value)) {
+    if (typeof schema.format === "string" && formatPattern(schema.format) && !formatPattern(schema.format).test(value)) {
       ok = this.push(errors, "format", schemaPath, instancePath, { format: schema.format });
       if (!collect) return false;
     }
