@@ -10,6 +10,11 @@ type Event interface {
 
 // MarshalEvent writes an event as the wire record of RPC and JSON modes.
 func MarshalEvent(e Event) ([]byte, error) {
+	if u, ok := e.(MessageUpdate); ok {
+		// The most frequent record of a stream, written without reflection.
+		return newObject().set("type", EvMessageUpdate).set("usage", u.Usage).
+			set("assistantMessageEvent", u.AssistantMessageEvent).bytes()
+	}
 	if m, ok := e.(json.Marshaler); ok {
 		return m.MarshalJSON()
 	}

@@ -65,6 +65,20 @@ func appendValue(dst []byte, v any) (out []byte, ok bool, err error) {
 			return append(dst, "null"...), true, nil
 		}
 		return appendCompact(dst, x)
+	case *int:
+		if x == nil {
+			return append(dst, "null"...), true, nil
+		}
+		return strconv.AppendInt(dst, int64(*x), 10), true, nil
+	case *bool:
+		if x == nil {
+			return append(dst, "null"...), true, nil
+		}
+		return strconv.AppendBool(dst, *x), true, nil
+	}
+	if a, isA := v.(jsonAppender); isA {
+		out, err := a.appendJSON(dst)
+		return out, true, err
 	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Pointer && rv.IsNil() {
@@ -97,6 +111,13 @@ func appendValue(dst []byte, v any) (out []byte, ok bool, err error) {
 		return appendValue(dst, rv.Elem().Interface())
 	}
 	return dst, false, nil
+}
+
+// jsonAppender is implemented by this package's hot wire types. Their
+// output is built with jsonObject, so it is valid and compact already and
+// is written into the enclosing buffer with no copy or re-validation.
+type jsonAppender interface {
+	appendJSON(dst []byte) ([]byte, error)
 }
 
 // appendCompact appends the marshaler output b as encoding/json would:
@@ -249,13 +270,24 @@ func unescapeLineSeparators(b []byte) []byte {
 // reference serialises objects in construction order and omits undefined
 // keys, which plain struct tags cannot express for union types.
 type jsonObject struct {
-	buf bytes.Buffer
-	err error
+	buf   []byte
+	start int // offset of this object's '{' in buf
+	err   error
 }
 
 func newObject() *jsonObject {
-	o := &jsonObject{}
-	o.buf.WriteByte('{')
+	// One allocation that fits most records (a text delta, a usage
+	// object) saves the repeated growth of a small buffer.
+	return newObjectAt(make([]byte, 0, 512))
+}
+
+// newObjectAt starts an object at the end of dst, so that a nested value
+// that implements jsonAppender writes straight into its parent's buffer.
+func newObjectAt(dst []byte) *jsonObject {
+	if dst == nil {
+		dst = make([]byte, 0, 256)
+	}
+	o := &jsonObject{buf: append(dst, '{'), start: len(dst)}
 	return o
 }
 
@@ -264,8 +296,8 @@ func (o *jsonObject) set(key string, v any) *jsonObject {
 	if o.err != nil {
 		return o
 	}
-	b := o.buf.AvailableBuffer()
-	if o.buf.Len() > 1 {
+	b := o.buf
+	if len(b) > o.start+1 {
 		b = append(b, ',')
 	}
 	b = appendString(b, key)
@@ -286,7 +318,7 @@ func (o *jsonObject) set(key string, v any) *jsonObject {
 		}
 		b = append(b, vb...)
 	}
-	o.buf.Write(b)
+	o.buf = b
 	return o
 }
 
@@ -332,8 +364,7 @@ func (o *jsonObject) bytes() ([]byte, error) {
 	if o.err != nil {
 		return nil, o.err
 	}
-	o.buf.WriteByte('}')
-	return o.buf.Bytes(), nil
+	return append(o.buf, '}'), nil
 }
 
 // withType returns the JSON object b with "type":t inserted as its first key.

@@ -23,7 +23,7 @@ func referenceMarshal(v any) ([]byte, error) {
 
 func TestMarshalJSONMatchesEncodingJSON(t *testing.T) {
 	t.Parallel()
-	one, reason := 1, StopToolUse
+	one, reason, yes := 1, StopToolUse, true
 	tests := []struct {
 		name string
 		v    any
@@ -49,6 +49,10 @@ func TestMarshalJSONMatchesEncodingJSON(t *testing.T) {
 		{"assistant event", AssistantEvent{Type: AETextDelta, ContentIndex: 2, Delta: "x\u2028<y>"}},
 		{"message update", MessageUpdate{Usage: Usage{Input: 5, Output: 3, TotalTokens: 8, Cost: Cost{Input: 0.000015, Total: 1e-7}},
 			AssistantMessageEvent: AssistantEvent{Type: AETextDelta, Delta: "d"}}},
+		{"usage nested cost", Usage{Input: 3, Reasoning: &one, Cost: Cost{Output: 0.25, TotalFromProvider: &yes}}},
+		{"usage trailing extras", Usage{Input: 3, CacheWrite1h: &one, TrailingExtras: true}},
+		{"usage pointer", &Usage{Output: 2}},
+		{"events in a slice", []any{AssistantEvent{Type: AETextStart}, Usage{}, Cost{Total: 1}}},
 		{"tool call end", AssistantEvent{Type: AEToolCallEnd, ToolCall: &Content{Type: "toolCall", ID: "c1", Name: "bash", Arguments: json.RawMessage(`{"command": "echo hi"}`)}}},
 	}
 	for _, tt := range tests {

@@ -42,6 +42,15 @@ type Cost struct {
 	TotalFromProvider *bool   `json:"totalFromProvider,omitempty"`
 }
 
+// MarshalJSON writes the cost in field order without reflection: it is
+// part of every streamed message_update record.
+func (c Cost) MarshalJSON() ([]byte, error) { return c.appendJSON(nil) }
+
+func (c Cost) appendJSON(dst []byte) ([]byte, error) {
+	return newObjectAt(dst).set("input", c.Input).set("output", c.Output).set("cacheRead", c.CacheRead).
+		set("cacheWrite", c.CacheWrite).set("total", c.Total).opt("totalFromProvider", c.TotalFromProvider).bytes()
+}
+
 // Usage counts the tokens of one assistant message. Reasoning tokens are
 // included in Output.
 type Usage struct {
@@ -61,8 +70,10 @@ type Usage struct {
 }
 
 // MarshalJSON writes the usage in the layout of the provider that made it.
-func (u Usage) MarshalJSON() ([]byte, error) {
-	o := newObject().set("input", u.Input).set("output", u.Output).set("cacheRead", u.CacheRead).set("cacheWrite", u.CacheWrite)
+func (u Usage) MarshalJSON() ([]byte, error) { return u.appendJSON(nil) }
+
+func (u Usage) appendJSON(dst []byte) ([]byte, error) {
+	o := newObjectAt(dst).set("input", u.Input).set("output", u.Output).set("cacheRead", u.CacheRead).set("cacheWrite", u.CacheWrite)
 	if !u.TrailingExtras {
 		o.opt("cacheWrite1h", u.CacheWrite1h).opt("reasoning", u.Reasoning)
 	}

@@ -35,8 +35,11 @@ type AssistantEvent struct {
 
 // MarshalJSON writes the wire form: the fields of the event's type, no
 // partial message.
-func (e AssistantEvent) MarshalJSON() ([]byte, error) {
-	o := newObject().set("type", e.Type)
+func (e AssistantEvent) MarshalJSON() ([]byte, error) { return e.appendJSON(nil) }
+
+// appendJSON writes the event into dst (see jsonAppender).
+func (e AssistantEvent) appendJSON(dst []byte) ([]byte, error) {
+	o := newObjectAt(dst).set("type", e.Type)
 	switch e.Type {
 	case AETextStart, AEThinkingStart:
 		o.set("contentIndex", e.ContentIndex)
