@@ -20,11 +20,14 @@ type Builder struct {
 	model   *engine.Model
 	emit    func(engine.AssistantEvent)
 	started time.Time
-	open    []bool            // per content index: block not yet ended
-	args    []strings.Builder // per content index: streamed tool-call JSON
-	text    int               // index of the current text block, or -1
-	think   int               // index of the current thinking block, or -1
-	done    bool
+	open    []bool // per content index: block not yet ended
+	// args holds, per content index, the streamed tool-call JSON or the
+	// text or thinking so far. Pointers, because a strings.Builder must
+	// not be copied once written and the slice grows as blocks are added.
+	args  []*strings.Builder
+	text  int // index of the current text block, or -1
+	think int // index of the current thinking block, or -1
+	done  bool
 }
 
 // NewBuilder returns a builder for one response of model. emit may be nil.
@@ -55,7 +58,7 @@ func (b *Builder) Start() { b.send(engine.AssistantEvent{Type: engine.AEStart}) 
 func (b *Builder) add(c engine.Content) int {
 	b.Msg.Content.Blocks = append(b.Msg.Content.Blocks, c)
 	b.open = append(b.open, true)
-	b.args = append(b.args, strings.Builder{})
+	b.args = append(b.args, &strings.Builder{})
 	return len(b.Msg.Content.Blocks) - 1
 }
 
@@ -81,8 +84,23 @@ func (b *Builder) AppendText(i int, delta string) {
 	if !b.valid(i, engine.ContentText) {
 		return
 	}
-	b.Msg.Content.Blocks[i].Text += delta
+	b.Msg.Content.Blocks[i].Text = b.grow(i, b.Msg.Content.Blocks[i].Text, delta)
 	b.send(engine.AssistantEvent{Type: engine.AETextDelta, ContentIndex: i, Delta: delta})
+}
+
+// grow returns cur+delta in amortised constant time: the block's builder
+// keeps the text so far, and the strings it hands out share its buffer
+// without copying (bytes already handed out are never rewritten). Adding
+// with += copied the whole text for every delta, quadratic in the reply.
+// If cur was replaced by other means, the builder restarts from it.
+func (b *Builder) grow(i int, cur, delta string) string {
+	sb := b.args[i]
+	if sb.String() != cur { // O(1) when both share the buffer
+		sb.Reset()
+		sb.WriteString(cur)
+	}
+	sb.WriteString(delta)
+	return sb.String()
 }
 
 // SetTextSignature records a signature on the text block at index i.
@@ -115,7 +133,7 @@ func (b *Builder) AppendThinking(i int, delta string) {
 	if !b.valid(i, engine.ContentThinking) {
 		return
 	}
-	b.Msg.Content.Blocks[i].Thinking += delta
+	b.Msg.Content.Blocks[i].Thinking = b.grow(i, b.Msg.Content.Blocks[i].Thinking, delta)
 	b.send(engine.AssistantEvent{Type: engine.AEThinkingDelta, ContentIndex: i, Delta: delta})
 }
 
