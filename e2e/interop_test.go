@@ -411,3 +411,180 @@ func TestSessionInterop(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordedSessionInterop opens session files the reference wrote
+// (testdata/interop/ref_session_<api>.jsonl, temp root replaced by <ROOT>)
+// with our binary and requires get_messages to equal the reference's own
+// answer on the same file, recorded next to it; then our binary appends a
+// prompt and reopens the file. It needs no reference, so CI checks the
+// reference-to-ours direction too; -update re-records the fixtures with
+// the reference.
+func TestRecordedSessionInterop(t *testing.T) {
+	t.Parallel()
+	for _, api := range apis {
+		t.Run(api, func(t *testing.T) {
+			t.Parallel()
+			base := filepath.Join("testdata", "interop", "ref_session_"+api)
+			if *update {
+				ref := needReference(t)
+				e := newInteropEnv(t, api)
+				file, _ := e.produce("ref", ref)
+				b, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The fixture keeps the facts of the reference's system
+				// message but not its wording; the reference then answers
+				// on the scrubbed file.
+				scrubbed := scrubProse(t, string(b))
+				if err := os.WriteFile(file, []byte(scrubbed), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				e.mock(`[]`)
+				p := e.start("ref-record", ref, "--session", file)
+				answer := normalizeData(t, e.root, p.call(map[string]any{"id": "m0", "type": "get_messages"}))
+				p.close()
+				if err := os.WriteFile(base+".jsonl", []byte(strings.ReplaceAll(scrubbed, e.root, "<ROOT>")), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(base+".messages.json", []byte(answer+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tmpl, err := os.ReadFile(base + ".jsonl")
+			if err != nil {
+				t.Fatalf("%v (record with -update)", err)
+			}
+			want, err := os.ReadFile(base + ".messages.json")
+			if err != nil {
+				t.Fatalf("%v (record with -update)", err)
+			}
+			e := newInteropEnv(t, api)
+			file := filepath.Join(e.root, "ref-session.jsonl")
+			if err := os.WriteFile(file, []byte(strings.ReplaceAll(string(tmpl), "<ROOT>", e.root)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			e.mock(`[{"text": "Appended by the other binary."}]`)
+			p := e.start("ours-open", []string{piBin}, "--session", file)
+			got := normalizeData(t, e.root, p.call(map[string]any{"id": "m1", "type": "get_messages"}))
+			if got != strings.TrimSuffix(string(want), "\n") {
+				t.Errorf("get_messages on the reference's file differs from the reference's answer\n%s", firstDiff(string(want), got))
+			}
+			p.prompt("p1", "One more.")
+			after := p.call(map[string]any{"id": "m2", "type": "get_messages"})
+			p.close()
+			e.mock(`[]`)
+			p = e.start("ours-reopen", []string{piBin}, "--session", file)
+			back := p.call(map[string]any{"id": "m3", "type": "get_messages"})
+			p.close()
+			if a, b := normalizeData(t, e.root, after), normalizeData(t, e.root, back); a != b || !strings.Contains(a, "Appended by the other binary.") {
+				t.Errorf("after appending, reopening gives other messages\n%s", firstDiff(a, b))
+			}
+		})
+	}
+}
+
+// scrubProse replaces the reference's own wording in the system messages
+// of a session file (prompt sections other than cwd, tool and parameter
+// descriptions) with "<prose>", keeping every other byte's meaning and
+// each object's key order.
+func scrubProse(t *testing.T, file string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSuffix(file, "\n"), "\n") {
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.UseNumber()
+		v, err := decodeOrdered(dec)
+		if err != nil {
+			t.Fatalf("bad session line %q: %v", line, err)
+		}
+		b.WriteString(encodeOrdered(scrub(v, false)))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func scrub(v any, prose bool) any {
+	switch x := v.(type) {
+	case []kv:
+		system := false
+		for _, p := range x {
+			if p.k == "role" && p.v == "system" {
+				system = true
+			}
+		}
+		out := make([]kv, len(x))
+		for i, p := range x {
+			switch {
+			case system && p.k == "sections":
+				out[i] = kv{p.k, scrubSections(p.v)}
+			case system && p.k == "toolsAdded":
+				out[i] = kv{p.k, scrub(p.v, true)}
+			case prose && p.k == "description":
+				if _, ok := p.v.(string); ok {
+					out[i] = kv{p.k, "<prose>"}
+					continue
+				}
+				out[i] = kv{p.k, scrub(p.v, prose)}
+			default:
+				out[i] = kv{p.k, scrub(p.v, prose)}
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = scrub(e, prose)
+		}
+		return out
+	}
+	return v
+}
+
+func scrubSections(v any) any {
+	obj, ok := v.([]kv)
+	if !ok {
+		return v
+	}
+	out := make([]kv, len(obj))
+	for i, p := range obj {
+		if _, isText := p.v.(string); isText && p.k != "cwd" {
+			out[i] = kv{p.k, "<prose>"}
+		} else {
+			out[i] = p
+		}
+	}
+	return out
+}
+
+// encodeOrdered writes a value read by decodeOrdered back as JSON the way
+// JSON.stringify would (key order kept, <>& not escaped).
+func encodeOrdered(v any) string {
+	switch x := v.(type) {
+	case []kv:
+		parts := make([]string, len(x))
+		for i, p := range x {
+			parts[i] = encodeOrdered(p.k) + ":" + encodeOrdered(p.v)
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = encodeOrdered(e)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	case string:
+		var buf strings.Builder
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(x)
+		return strings.TrimSuffix(buf.String(), "\n")
+	case json.Number:
+		return x.String()
+	case bool:
+		return fmt.Sprint(x)
+	case nil:
+		return "null"
+	}
+	return fmt.Sprint(v)
+}

@@ -205,7 +205,8 @@ func TestLiveJSONTools(t *testing.T) {
 
 // TestRecordedJSONTools compares our run of the json_tools scenarios with
 // the reference's transcripts recorded in testdata/interop (normalized,
-// literal prose), so CI checks the same facts without the reference.
+// with pi's own prose reduced to its skeleton, so none of the reference's
+// wording is kept), so CI checks the same facts without the reference.
 // Refresh them with: go test ./e2e -run TestRecordedJSONTools -update
 // (needs the reference).
 func TestRecordedJSONTools(t *testing.T) {
@@ -225,7 +226,7 @@ func TestRecordedJSONTools(t *testing.T) {
 					t.Fatalf("reference run: %v", err)
 				}
 				settleLLMRecords(t, raw)
-				c := exec.CommandContext(ctx, "python3", filepath.Join(harness, "normalize.py"), "--literal-prose", raw, "-o", want)
+				c := exec.CommandContext(ctx, "python3", filepath.Join(harness, "normalize.py"), raw, "-o", want)
 				if b, err := c.CombinedOutput(); err != nil {
 					t.Fatalf("normalize.py: %v\n%s", err, b)
 				}
