@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/pi-go/pi/engine/rpc"
 	"github.com/pi-go/pi/engine/session"
@@ -99,9 +100,16 @@ func run(argv []string) int {
 	}
 	if mode == ModeRPC {
 		app.ext.onStop(cancel)
+		// Batched: a streamed reply goes out in one write per burst of
+		// events instead of one per delta; flushed before the exit code.
+		out := rpc.NewBatchedWriter(stdout)
 		code := make(chan int, 1)
-		go func() { code <- runRPC(ctx, app, os.Stdin, rpc.NewWriter(stdout)) }()
-		return waitWithSignals(code, app)
+		go func() {
+			c := runRPC(ctx, app, os.Stdin, out)
+			_ = out.Flush()
+			code <- c
+		}()
+		return waitWithSignals(code, app, out.Flush)
 	}
 
 	stdin := ""
@@ -128,14 +136,18 @@ func run(argv []string) int {
 	go func() {
 		code <- RunPrint(ctx, runner, PrintOptions{JSON: mode == ModeJSON, Initial: initial, Rest: rest}, rpc.NewWriter(stdout), stdout, stderr)
 	}()
-	return waitWithSignals(code, app)
+	return waitWithSignals(code, app, nil)
 }
 
 // waitWithSignals waits for the run to finish. SIGINT aborts the current
 // run (the run then ends normally, with an aborted reply); SIGTERM and
 // SIGHUP end the process with 143 and 129 after closing the session so
 // that everything already completed is on disk.
-func waitWithSignals(code <-chan int, app *App) int {
+//
+// flush, when set, is given a moment to write queued records before a
+// signal ends the process; a reader that stopped reading cannot hold the
+// exit back beyond that.
+func waitWithSignals(code <-chan int, app *App, flush func() error) int {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
@@ -149,12 +161,30 @@ func waitWithSignals(code <-chan int, app *App) int {
 				app.Abort()
 			case syscall.SIGTERM:
 				app.Shutdown()
+				flushBriefly(flush)
 				return 143
 			case syscall.SIGHUP:
 				app.Shutdown()
+				flushBriefly(flush)
 				return 129
 			}
 		}
+	}
+}
+
+// flushBriefly waits up to a second for flush.
+func flushBriefly(flush func() error) {
+	if flush == nil {
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		_ = flush()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
 	}
 }
 
