@@ -1,11 +1,13 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
@@ -30,10 +32,21 @@ type chunk struct {
 	Model   string          `json:"model"`
 	Usage   json.RawMessage `json:"usage"`
 	Choices []struct {
-		Delta        map[string]json.RawMessage `json:"delta"`
-		FinishReason *string                    `json:"finish_reason"`
-		Usage        json.RawMessage            `json:"usage"`
+		Delta        delta           `json:"delta"`
+		FinishReason *string         `json:"finish_reason"`
+		Usage        json.RawMessage `json:"usage"`
 	} `json:"choices"`
+}
+
+// delta holds the fields of a choice's delta that pi reads, kept raw
+// until used: decoding into named fields instead of a map saves a map
+// and its entries for every streamed chunk.
+type delta struct {
+	Content          json.RawMessage `json:"content"`
+	ReasoningContent json.RawMessage `json:"reasoning_content"`
+	Reasoning        json.RawMessage `json:"reasoning"`
+	ReasoningText    json.RawMessage `json:"reasoning_text"`
+	ToolCalls        json.RawMessage `json:"tool_calls"`
 }
 
 type toolCallDelta struct {
@@ -135,17 +148,20 @@ func (p *Provider) read(ctx context.Context, b *llm.Builder, req *engine.LLMRequ
 			}
 			finished = true
 		}
-		d := choice.Delta
-		for _, f := range []string{"reasoning_content", "reasoning", "reasoning_text"} {
-			if s := stringField(d, f); s != "" {
-				b.Thinking(f, s)
+		d := &choice.Delta
+		for _, f := range [...]struct {
+			name string
+			raw  json.RawMessage
+		}{{"reasoning_content", d.ReasoningContent}, {"reasoning", d.Reasoning}, {"reasoning_text", d.ReasoningText}} {
+			if s := stringValue(f.raw); s != "" {
+				b.Thinking(f.name, s)
 				break
 			}
 		}
-		if s := stringField(d, "content"); s != "" {
+		if s := stringValue(d.Content); s != "" {
 			b.Text(s)
 		}
-		if raw, ok := d["tool_calls"]; ok {
+		if raw := d.ToolCalls; raw != nil {
 			var calls []toolCallDelta
 			_ = json.Unmarshal(raw, &calls)
 			for _, tc := range calls {
@@ -217,10 +233,13 @@ func streamError(err error) string {
 
 func hasValue(r json.RawMessage) bool { return len(r) > 0 && string(r) != "null" }
 
-func stringField(d map[string]json.RawMessage, k string) string {
-	raw, ok := d[k]
-	if !ok {
-		return ""
+// stringValue returns the JSON string raw holds, or "" for anything else.
+// A string without escapes, the usual streamed delta, is sliced out
+// directly; raw was validated when its chunk was decoded.
+func stringValue(raw json.RawMessage) string {
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' &&
+		bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return string(raw[1 : n-1])
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
