@@ -113,12 +113,42 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 		return nil, err
 	}
 	app.store = f
+	app.restoreSessionModel(f)
 	if c := f.Cwd(); c != "" && c != cwd {
 		// An opened session runs in its own directory.
 		app.cwd = c
 	}
 	app.prefetchResources()
 	return app, nil
+}
+
+// restoreSessionModel makes a reopened session go on with the model and
+// thinking level its branch last used, as the reference does, unless the
+// command line names them. A model that is no longer configured, or has
+// no credentials, leaves the resolved default in place.
+func (app *App) restoreSessionModel(f *session.File) {
+	branch := f.Branch()
+	if len(branch) == 0 {
+		return
+	}
+	sc := engine.BuildContext(branch)
+	a := app.args
+	if a.Model == "" && a.Provider == "" && sc.Model != nil && len(sc.Messages) > 0 {
+		if m := app.registry.Find(sc.Model.Provider, sc.Model.ModelID); m != nil && app.registry.HasConfiguredAuth(m.Provider) {
+			app.model = m
+		} else if app.model != nil {
+			fmt.Fprintf(app.stderr, "Could not restore model %s/%s. Using %s/%s\n", sc.Model.Provider, sc.Model.ModelID, app.model.Provider, app.model.ID)
+		}
+	}
+	if a.Thinking != "" {
+		return
+	}
+	for _, e := range branch {
+		if e.Type == engine.EntryThinkingLevelChange {
+			app.thinking = engine.ClampThinkingLevel(app.model, sc.ThinkingLevel)
+			return
+		}
+	}
 }
 
 // Cwd is the directory the session runs in.
