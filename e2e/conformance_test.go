@@ -1,14 +1,12 @@
 package e2e_test
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 )
 
 // conformanceDir is the shared conformance harness next to the repository
@@ -47,16 +45,7 @@ func TestConformanceScenarios(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(exp), ".jsonl")
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-			defer cancel()
-			out := t.TempDir()
-			c := exec.CommandContext(ctx, "python3", filepath.Join(harness, "suite.py"), "--pi", piBin,
-				"--scenarios", scenarios, "--out", out, "-q", filepath.Join(scenarios, name+".json"))
-			got, err := c.CombinedOutput()
-			if err != nil {
-				diff, _ := os.ReadFile(filepath.Join(out, name+".diff.txt"))
-				t.Fatalf("%v\n%s\n%s", err, got, diff)
-			}
+			runSuiteScenario(t, harness, scenarios, name)
 		})
 	}
 }

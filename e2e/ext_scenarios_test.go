@@ -1,15 +1,12 @@
 package e2e_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 )
 
 // extScenarioDir is e2e/scenarios/ext: extension scenarios whose expected
@@ -39,16 +36,7 @@ func TestExtensionScenarios(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(exp), ".jsonl")
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-			defer cancel()
-			out := t.TempDir()
-			c := exec.CommandContext(ctx, "python3", filepath.Join(harness, "suite.py"), "--pi", piBin,
-				"--scenarios", dir, "--out", out, "-q", filepath.Join(dir, name+".json"))
-			got, err := c.CombinedOutput()
-			if err != nil {
-				diff, _ := os.ReadFile(filepath.Join(out, name+".diff.txt"))
-				t.Fatalf("%v\n%s\n%s", err, got, diff)
-			}
+			runSuiteScenario(t, harness, dir, name)
 		})
 	}
 }
