@@ -59,6 +59,11 @@ func needHarness(t *testing.T) string {
 // needReference skips the test unless the reference pi is installed.
 func needReference(t *testing.T) []string {
 	t.Helper()
+	if os.Getenv("CI") != "" && os.Getenv("PI_REFERENCE_TESTS") == "" {
+		// Side-by-side runs with the live reference are a local check:
+		// CI compares against the transcripts recorded from it instead.
+		t.Skip("live reference comparison skipped in CI (set PI_REFERENCE_TESTS=1 to run it)")
+	}
 	ref := referenceCmd()
 	if ref == nil {
 		t.Skip("reference pi not installed (run ../shared/conformance/install-reference.sh; PI_REF_DIR selects the folder)")
