@@ -40,10 +40,6 @@ if [[ -z "$REF" ]]; then
   REF="$("$CONF/install-reference.sh")"
 fi
 
-now_ms() { date +%s%3N; }
-
-median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) {print "nan"} else if (NR%2) {print a[(NR+1)/2]} else {print int((a[NR/2]+a[NR/2+1])/2)}}'; }
-
 # start_mock SCRIPT: starts mockllm.py on a free port, sets PORT and MOCK_PID.
 start_mock() {
   local portfile="$WORK/port.$RANDOM"
@@ -60,33 +56,22 @@ make_home() {
   python3 "$CONF/pihome.py" --port "$PORT" --dir "$WORK/$1" | sed -n 's/^HOME=//p'
 }
 
-# run_env HOME CMD...: runs CMD with the throwaway home.
-run_env() {
-  local home="$1"; shift
-  env -i PATH="$PATH" HOME="$home" PI_CODING_AGENT_DIR="$home/.pi/agent" PI_OFFLINE=1 TERM=dumb "$@"
-}
-
-# bench_rpc NAME CMD: median ms of spawn → get_state response → exit.
+# bench_rpc NAME CMD: median ms of spawn → get_state response → exit
+# (timed by bench/timeit.py, which spawns CMD directly: no shell or
+# date(1) calls inside the measured interval).
 bench_rpc() {
-  local name="$1" cmd="$2" home times=()
+  local name="$1" cmd="$2" home
   home="$(make_home "rpc-$name")"
   mkdir -p "$WORK/proj-$name"
-  for _ in $(seq 1 "$RUNS"); do
-    local t0 t1 out
-    t0="$(now_ms)"
-    out="$(cd "$WORK/proj-$name" && echo '{"id":"s","type":"get_state"}' | run_env "$home" bash -c "$cmd --mode rpc --no-session" 2>/dev/null | head -c 100000 || true)"
-    t1="$(now_ms)"
-    if ! grep -q '"command":"get_state"' <<<"$out"; then
-      echo "skip"; return
-    fi
-    times+=($((t1 - t0)))
-  done
-  printf '%s\n' "${times[@]}" | median
+  local r
+  r="$(python3 "$ROOT/bench/timeit.py" -n "$RUNS" --cwd "$WORK/proj-$name" --home "$home" \
+    --stdin '{"id":"s","type":"get_state"}' --expect '"command":"get_state"' "$cmd" -- --mode rpc --no-session)"
+  if [[ "$r" == "fail" ]]; then echo "skip"; else echo "$r"; fi
 }
 
 # bench_print NAME CMD: median ms of a print-mode prompt with one tool call.
 bench_print() {
-  local name="$1" cmd="$2" home times=()
+  local name="$1" cmd="$2" home
   local script="$WORK/script-$name.json"
   python3 - "$RUNS" >"$script" <<'PY'
 import json, sys
@@ -100,18 +85,11 @@ PY
   start_mock "$script"
   home="$(make_home "print-$name")"
   mkdir -p "$WORK/proj-$name"
-  for _ in $(seq 1 "$RUNS"); do
-    local t0 t1 out
-    t0="$(now_ms)"
-    out="$(cd "$WORK/proj-$name" && run_env "$home" bash -c "$cmd --no-session -p 'Please run the tool'" </dev/null 2>/dev/null || true)"
-    t1="$(now_ms)"
-    if [[ "$out" != "Tool said: hi" ]]; then
-      stop_mock; echo "fail"; return
-    fi
-    times+=($((t1 - t0)))
-  done
+  local r
+  r="$(python3 "$ROOT/bench/timeit.py" -n "$RUNS" --cwd "$WORK/proj-$name" --home "$home" \
+    --expect-exact "Tool said: hi" "$cmd" -- --no-session -p 'Please run the tool')"
   stop_mock
-  printf '%s\n' "${times[@]}" | median
+  echo "$r"
 }
 
 ratio() {
