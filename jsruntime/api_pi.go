@@ -107,6 +107,8 @@ func NewAPI(opts APIOptions) *API {
 	if opts.Mode == "" {
 		opts.Mode = "print"
 	}
+	// api.js is parsed in the background while discovery and bundling run.
+	go func() { _, _ = compileCached("pi:api.js", apiJS, false) }()
 	a := &API{opts: opts, events: map[string]bool{}, flagValues: map[string]any{}, dialogs: map[int]context.CancelFunc{}}
 	a.ui = opts.UI
 	if a.ui == nil {
@@ -170,7 +172,11 @@ func (a *API) Bind(ctx context.Context, s *engine.Session) error {
 func (a *API) setup(r *Runtime) error {
 	a.rt = r
 	vm := r.vm
-	v, err := vm.RunScript("pi:api.js", apiJS)
+	prog, err := compileCached("pi:api.js", apiJS, false)
+	if err != nil {
+		return fmt.Errorf("api.js: %w", err)
+	}
+	v, err := vm.RunProgram(prog)
 	if err != nil {
 		return fmt.Errorf("api.js: %w", err)
 	}

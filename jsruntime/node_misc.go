@@ -312,7 +312,9 @@ func loadCrypto(r *Runtime) (goja.Value, error) {
 		return subtle.ConstantTimeCompare(x, y) == 1
 	})
 	_ = o.Set("getHashes", func() []string { return []string{"md5", "sha1", "sha256", "sha384", "sha512"} })
-	_ = o.Set("webcrypto", vm.Get("crypto"))
+	// The global crypto is built lazily from this module, so webcrypto is
+	// read from it on access rather than now.
+	_ = o.DefineAccessorProperty("webcrypto", vm.ToValue(func() goja.Value { return vm.Get("crypto") }), nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	return o, nil
 }
 

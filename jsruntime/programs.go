@@ -91,3 +91,16 @@ func (w *prewarmer) prelude() {
 	}
 	go func() { _, _ = compileCached("node:internal/prelude", string(b), true) }()
 }
+
+// Prewarm starts compiling, in the background, the host code nearly every
+// extension needs: the prelude, the API layer, and the pi and typebox
+// packages with the host modules they require. cmd/pi calls it first
+// thing when extensions are likely to load, so the parsing overlaps with
+// reading settings, models and the session before Load runs; compiled
+// programs are shared process-wide, so Load then finds them ready.
+func Prewarm() {
+	w := newPrewarmer(defaultVirtualSources())
+	w.prelude()
+	w.modules([]string{"events", "@earendil-works/pi-coding-agent", "typebox"}, func(s string) string { return s })
+	go func() { _, _ = compileCached("pi:api.js", apiJS, false) }()
+}

@@ -172,7 +172,9 @@ func Load(ctx context.Context, opts LoadOptions) (*Runtime, []LoadError, error) 
 	}
 	warm := newPrewarmer(virtual)
 	warm.prelude()
-	warm.modules([]string{"events", "util", "stream", "timers/promises", "pi:internal/fetch", "pi:internal/intl"}, func(s string) string { return s })
+	// The prelude needs only events (process); the other globals load
+	// their modules on first use.
+	warm.modules([]string{"events"}, func(s string) string { return s })
 	entries := make([]string, len(sources))
 	for i, s := range sources {
 		entries[i] = s.Path

@@ -453,3 +453,27 @@ func (app *App) addExtensionResources() {
 		}
 	}
 }
+
+// extensionsLikely is a cheap guess, before settings are read, whether
+// extensions will load: -e paths, or an extensions folder in the agent
+// directory or the project. It only decides whether to start parsing the
+// host code early (jsruntime.Prewarm); a wrong guess costs a little CPU or
+// a little latency, nothing else.
+func extensionsLikely(a *Args) bool {
+	if len(a.Extensions) > 0 {
+		return true
+	}
+	if a.NoExtensions {
+		return false
+	}
+	dirs := []string{filepath.Join(config.AgentDir(), "extensions")}
+	if cwd, err := os.Getwd(); err == nil {
+		dirs = append(dirs, filepath.Join(cwd, ".pi", "extensions"), filepath.Join(cwd, ".pi", "agent", "extensions"))
+	}
+	for _, d := range dirs {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return true
+		}
+	}
+	return false
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pi-go/pi/engine/rpc"
 	"github.com/pi-go/pi/engine/session"
+	"github.com/pi-go/pi/jsruntime"
 )
 
 func main() {
@@ -72,6 +73,9 @@ func run(argv []string) int {
 		return 1
 	}
 
+	if a.ListModels == nil && extensionsLikely(a) {
+		jsruntime.Prewarm()
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	app, err := Wire(ctx, a, mode, stderr)

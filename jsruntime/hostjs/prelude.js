@@ -4,6 +4,27 @@
   "use strict";
   const g = globalThis;
   const def = (name, value) => Object.defineProperty(g, name, { value, writable: true, configurable: true, enumerable: false });
+  // lazy defines globals whose host module is only loaded (parsed and run)
+  // when one of them is first read: most extensions never touch fetch,
+  // Intl or Buffer, and every module loaded costs startup time. load
+  // returns an object with a value for every name.
+  const lazy = (names, load) => {
+    let values;
+    const get = () => {
+      if (!values) {
+        values = load();
+        for (const n of names) def(n, values[n]);
+      }
+      return values;
+    };
+    for (const n of names) {
+      Object.defineProperty(g, n, {
+        configurable: true, enumerable: false,
+        get() { return get()[n]; },
+        set(v) { get(); def(n, v); },
+      });
+    }
+  };
 
   if (typeof Symbol.asyncIterator === "undefined") {
     // esbuild's for-await lowering also looks up this registered symbol.
@@ -175,7 +196,12 @@
   });
   def("process", process);
 
-  const util = require("util");
+  // util is loaded on the first console call.
+  let utilModule;
+  const util = {
+    format: (...a) => (utilModule || (utilModule = require("util"))).format(...a),
+    inspect: (...a) => (utilModule || (utilModule = require("util"))).inspect(...a),
+  };
   const out = (...a) => go.write(util.format(...a) + "\n");
   const counts = new Map(), timers = new Map();
   let indent = "";
@@ -195,27 +221,34 @@
   };
   def("console", console);
 
-  const B = require("buffer").Buffer;
-  // goja_nodejs's Buffer lacks some statics extensions use.
-  if (!B.isBuffer) B.isBuffer = (b) => b instanceof B;
-  if (!B.byteLength) B.byteLength = (s, enc) => typeof s === "string" ? B.from(s, enc).length : s.byteLength;
-  if (!B.isEncoding) B.isEncoding = (e) => ["utf8", "utf-8", "hex", "base64", "base64url", "ascii", "latin1", "binary", "ucs2", "utf16le"].includes(String(e).toLowerCase());
-  if (!B.allocUnsafe) B.allocUnsafe = (n) => B.alloc(n);
-  if (!B.allocUnsafeSlow) B.allocUnsafeSlow = (n) => B.alloc(n);
-  if (!B.compare) B.compare = (a, b) => { const n = Math.min(a.length, b.length); for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1; return a.length === b.length ? 0 : a.length < b.length ? -1 : 1; };
-  def("Buffer", B);
-  const url = require("url");
-  def("URL", url.URL);
-  def("URLSearchParams", url.URLSearchParams);
-  const nodeCrypto = require("crypto");
-  def("crypto", {
-    randomUUID: () => nodeCrypto.randomUUID(),
-    getRandomValues: (arr) => { const b = nodeCrypto.randomBytes(arr.byteLength); new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength).set(b); return arr; },
-    subtle: {},
+  lazy(["Buffer"], () => {
+    const B = require("buffer").Buffer;
+    // goja_nodejs's Buffer lacks some statics extensions use.
+    if (!B.isBuffer) B.isBuffer = (b) => b instanceof B;
+    if (!B.byteLength) B.byteLength = (s, enc) => typeof s === "string" ? B.from(s, enc).length : s.byteLength;
+    if (!B.isEncoding) B.isEncoding = (e) => ["utf8", "utf-8", "hex", "base64", "base64url", "ascii", "latin1", "binary", "ucs2", "utf16le"].includes(String(e).toLowerCase());
+    if (!B.allocUnsafe) B.allocUnsafe = (n) => B.alloc(n);
+    if (!B.allocUnsafeSlow) B.allocUnsafeSlow = (n) => B.alloc(n);
+    if (!B.compare) B.compare = (a, b) => { const n = Math.min(a.length, b.length); for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1; return a.length === b.length ? 0 : a.length < b.length ? -1 : 1; };
+    return { Buffer: B };
   });
-  const timersP = require("timers/promises");
-  void timersP;
-
-  require("pi:internal/fetch")(go.fetch, def);
-  def("Intl", require("pi:internal/intl"));
+  lazy(["URL", "URLSearchParams"], () => {
+    const url = require("url");
+    return { URL: url.URL, URLSearchParams: url.URLSearchParams };
+  });
+  lazy(["crypto"], () => {
+    const nodeCrypto = require("crypto");
+    return { crypto: {
+      randomUUID: () => nodeCrypto.randomUUID(),
+      getRandomValues: (arr) => { const b = nodeCrypto.randomBytes(arr.byteLength); new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength).set(b); return arr; },
+      subtle: {},
+    } };
+  });
+  const fetchNames = ["Headers", "Response", "Request", "fetch", "FormData", "Blob"];
+  lazy(fetchNames, () => {
+    const out = {};
+    require("pi:internal/fetch")(go.fetch, (name, value) => { out[name] = value; });
+    return out;
+  });
+  lazy(["Intl"], () => ({ Intl: require("pi:internal/intl") }));
 })(__go);
