@@ -5,6 +5,7 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // BashOutcome is the result of RunBash, the RPC `bash` command's
@@ -19,11 +20,13 @@ type BashOutcome struct {
 
 // ansiSeq matches the escape sequences terminals interpret: CSI, OSC
 // (ended by BEL or ST) and two-character escapes.
-var ansiSeq = regexp.MustCompile("\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(?:\x07|\x1b\\\\)|\x1b[@-Z\\\\-_]")
+var ansiSeq = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(?:\x07|\x1b\\\\)|\x1b[@-Z\\\\-_]")
+})
 
 // controlChars are removed from user bash output: they break width
 // computations in clients.
-var controlChars = regexp.MustCompile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufff9-\ufffb]")
+var controlChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufff9-\ufffb]") })
 
 // splitIncompleteANSI splits off a trailing escape sequence that may
 // continue in the next chunk.
@@ -33,7 +36,7 @@ func splitIncompleteANSI(s string) (string, string) {
 		return s, ""
 	}
 	rest := s[i:]
-	if loc := ansiSeq.FindStringIndex(rest); loc != nil && loc[0] == 0 {
+	if loc := ansiSeq().FindStringIndex(rest); loc != nil && loc[0] == 0 {
 		return s, ""
 	}
 	// An ESC followed by nothing that could end a sequence yet is kept
@@ -63,7 +66,7 @@ func RunBashWithConfig(ctx context.Context, cwd, command string, cfg ShellConfig
 	dec := &outputAccumulator{}
 	pendingANSI := ""
 	appendText := func(raw string) {
-		text := strings.ReplaceAll(controlChars.ReplaceAllString(ansiSeq.ReplaceAllString(raw, ""), ""), "\r", "")
+		text := strings.ReplaceAll(controlChars().ReplaceAllString(ansiSeq().ReplaceAllString(raw, ""), ""), "\r", "")
 		if text == "" {
 			return
 		}

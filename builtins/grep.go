@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/pi-go/pi/engine"
@@ -41,7 +42,7 @@ func NewGrep(cwd string) engine.Tool {
 	}}
 }
 
-var globDotSlash = regexp.MustCompile(`^(!?)(?:\./)+`)
+var globDotSlash = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(!?)(?:\./)+`) })
 
 func runGrep(ctx context.Context, cwd, pattern, p, glob string, ignoreCase, literal bool, ctxLines, limitArg *float64) (engine.ToolResult, error) {
 	if p == "" {
@@ -68,7 +69,7 @@ func runGrep(ctx context.Context, cwd, pattern, p, glob string, ignoreCase, lite
 	if err != nil {
 		return engine.ToolResult{}, failf("regex parse error:\n    %s\nerror: %s", pattern, err.Error())
 	}
-	glob = globDotSlash.ReplaceAllString(glob, "$1")
+	glob = globDotSlash().ReplaceAllString(glob, "$1")
 	negGlob := strings.HasPrefix(glob, "!")
 	globPat := strings.TrimPrefix(glob, "!")
 	globOK := func(rel string) bool {

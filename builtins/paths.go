@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -54,7 +55,7 @@ func ResolvePath(p, cwd string) string {
 	return filepath.Join(cwd, p)
 }
 
-var amPM = regexp.MustCompile(`(?i) (AM|PM)\.`)
+var amPM = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i) (AM|PM)\.`) })
 
 // resolveReadPath is ResolvePath plus the fallbacks for macOS file names:
 // screenshots use a narrow no-break space before AM/PM, the file system
@@ -67,7 +68,7 @@ func resolveReadPath(p, cwd string) string {
 	nfd := norm.NFD.String(resolved)
 	curly := func(s string) string { return strings.ReplaceAll(s, "'", "\u2019") }
 	for _, v := range []string{
-		amPM.ReplaceAllString(resolved, "\u202f$1."),
+		amPM().ReplaceAllString(resolved, "\u202f$1."),
 		nfd,
 		curly(resolved),
 		curly(nfd),

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pi-go/pi/engine"
 )
@@ -90,12 +91,12 @@ const (
 	skillsPathsHint = "Relative paths inside a skill are relative to its directory (the folder holding SKILL.md); pass absolute paths to tools."
 )
 
-var sectionNameRE = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+var sectionNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_-]*$`) })
 
 // ValidateSectionName reports whether an extension may use name as a
 // prompt section. The error text is the reference's.
 func ValidateSectionName(name string) error {
-	if !sectionNameRE.MatchString(name) || name == SectionPreamble {
+	if !sectionNameRE().MatchString(name) || name == SectionPreamble {
 		return fmt.Errorf("Invalid system prompt section name: %s", name)
 	}
 	return nil

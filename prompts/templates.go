@@ -255,7 +255,7 @@ func loadTemplateFile(cache *FileCache, path string) (Template, error) {
 }
 
 // commandPattern is the reference's test for "/name args".
-var commandPattern = regexp.MustCompile(`^/(\S+)(?:\s+([\s\S]*))?$`)
+var commandPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/(\S+)(?:\s+([\s\S]*))?$`) })
 
 // ExpandTemplate expands "/name args" when name is a template, and reports
 // whether it did. Any other text comes back unchanged.

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/pi-go/pi/engine"
@@ -127,17 +128,17 @@ func isSubsequence(q, text string) bool {
 }
 
 var (
-	lettersDigits = regexp.MustCompile(`^([a-z]+)([0-9]+)$`)
-	digitsLetters = regexp.MustCompile(`^([0-9]+)([a-z]+)$`)
+	lettersDigits = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z]+)([0-9]+)$`) })
+	digitsLetters = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]+)([a-z]+)$`) })
 )
 
 // swapAlphaDigits turns "gpt5" into "5gpt" and "5gpt" into "gpt5"; other
 // tokens give "".
 func swapAlphaDigits(t string) string {
-	if m := lettersDigits.FindStringSubmatch(t); m != nil {
+	if m := lettersDigits().FindStringSubmatch(t); m != nil {
 		return m[2] + m[1]
 	}
-	if m := digitsLetters.FindStringSubmatch(t); m != nil {
+	if m := digitsLetters().FindStringSubmatch(t); m != nil {
 		return m[2] + m[1]
 	}
 	return ""

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/pi-go/pi/engine"
 )
@@ -317,10 +318,12 @@ func selectFuzzy(matches []*engine.Model, usable func(string) bool) (refResult, 
 	return refResult{status: statusAmbiguous, candidates: tied, usableCount: uc}, true
 }
 
-var datedSuffix = regexp.MustCompile(`-\d{8}$`)
+var datedSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-\d{8}$`) })
 
 // isAlias prefers "claude-sonnet-4-5" over "claude-sonnet-4-5-20250929".
-func isAlias(id string) bool { return strings.HasSuffix(id, "-latest") || !datedSuffix.MatchString(id) }
+func isAlias(id string) bool {
+	return strings.HasSuffix(id, "-latest") || !datedSuffix().MatchString(id)
+}
 
 // bestFuzzyMatch picks an alias over a dated id, then the greatest id.
 func bestFuzzyMatch(ms []*engine.Model) *engine.Model {
