@@ -61,7 +61,9 @@ func (e *CompileError) Position() string {
 // hostModulePattern matches the packages the host provides at run time.
 // It must not match other @earendil-works packages (gondolin is a real npm
 // dependency), so the list is explicit.
-var hostModulePattern = regexp.MustCompile(`^(@earendil-works/pi-(coding-agent|ai|agent-core|tui)|@mariozechner/pi-(coding-agent|ai|agent-core|tui)|typebox|@sinclair/typebox)(/.*)?$`)
+var hostModulePattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(@earendil-works/pi-(coding-agent|ai|agent-core|tui)|@mariozechner/pi-(coding-agent|ai|agent-core|tui)|typebox|@sinclair/typebox)(/.*)?$`)
+})
 
 // supported lowers exactly the syntax goja lacks; everything else is kept
 // modern (an older target would reject BigInt literals).
@@ -86,17 +88,17 @@ var optionsFingerprint = func() string {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	return compilerVersion + "|" + hostModulePattern.String() + "|" + strings.Join(keys, ",")
+	return compilerVersion + "|" + hostModulePattern().String() + "|" + strings.Join(keys, ",")
 }()
 
-var sourceFilePattern = regexp.MustCompile(`\.(m|c)?(j|t)sx?$`)
+var sourceFilePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\.(m|c)?(j|t)sx?$`) })
 
 // hostPlugin keeps host packages out of the bundle; the runtime's require
 // resolves them from the module map.
 var hostPlugin = api.Plugin{
 	Name: "pi-host-modules",
 	Setup: func(b api.PluginBuild) {
-		b.OnResolve(api.OnResolveOptions{Filter: hostModulePattern.String()}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+		b.OnResolve(api.OnResolveOptions{Filter: hostModulePattern().String()}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{Path: a.Path, External: true}, nil
 		})
 	},
@@ -108,7 +110,7 @@ var hostPlugin = api.Plugin{
 var importMetaPlugin = api.Plugin{
 	Name: "pi-import-meta",
 	Setup: func(b api.PluginBuild) {
-		b.OnLoad(api.OnLoadOptions{Filter: sourceFilePattern.String(), Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+		b.OnLoad(api.OnLoadOptions{Filter: sourceFilePattern().String(), Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			src, err := os.ReadFile(a.Path)
 			if err != nil {
 				return api.OnLoadResult{}, err
@@ -130,11 +132,11 @@ var importMetaPlugin = api.Plugin{
 	},
 }
 
-var importMetaRef = regexp.MustCompile(`import\.meta\.(url|filename|dirname|dir)\b`)
+var importMetaRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`import\.meta\.(url|filename|dirname|dir)\b`) })
 
 func rewriteImportMeta(src, file string) string {
 	lit := func(s string) string { b, _ := json.Marshal(s); return string(b) }
-	return importMetaRef.ReplaceAllStringFunc(src, func(m string) string {
+	return importMetaRef().ReplaceAllStringFunc(src, func(m string) string {
 		switch strings.TrimPrefix(m, "import.meta.") {
 		case "url":
 			return lit(fileURL(file))
@@ -146,7 +148,9 @@ func rewriteImportMeta(src, file string) string {
 	})
 }
 
-var declaresDirnames = regexp.MustCompile(`\b(const|let|var|function)\s+__(dirname|filename)\b`)
+var declaresDirnames = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(const|let|var|function)\s+__(dirname|filename)\b`)
+})
 
 // injectDirnames gives a file its own __dirname and __filename, which the
 // bundle would otherwise share with the entry file. esbuild renames the
@@ -154,7 +158,7 @@ var declaresDirnames = regexp.MustCompile(`\b(const|let|var|function)\s+__(dirna
 // either name itself (the usual fileURLToPath(import.meta.url) idiom) is
 // left alone.
 func injectDirnames(src, file string) string {
-	if declaresDirnames.MatchString(src) {
+	if declaresDirnames().MatchString(src) {
 		return src
 	}
 	lit := func(s string) string { b, _ := json.Marshal(s); return string(b) }
@@ -311,7 +315,7 @@ func (c *Compiler) Compile(ctx context.Context, entry string) (*Bundle, error) {
 	return b, nil
 }
 
-var couldNotResolve = regexp.MustCompile(`^Could not resolve "([^"]+)"`)
+var couldNotResolve = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Could not resolve "([^"]+)"`) })
 
 func compileError(entry string, m api.Message) *CompileError {
 	e := &CompileError{File: entry, Text: m.Text}
@@ -322,7 +326,7 @@ func compileError(entry string, m api.Message) *CompileError {
 		}
 		e.Line, e.Column = m.Location.Line, m.Location.Column
 	}
-	if sm := couldNotResolve.FindStringSubmatch(m.Text); sm != nil {
+	if sm := couldNotResolve().FindStringSubmatch(m.Text); sm != nil {
 		e.Missing = sm[1]
 	}
 	return e

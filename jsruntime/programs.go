@@ -36,7 +36,7 @@ func wrapModule(src string) string {
 	return "(function(exports, require, module, __host){" + src + "\n})"
 }
 
-var requireCall = regexp.MustCompile(`require\("([^"]+)"\)`)
+var requireCall = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`require\("([^"]+)"\)`) })
 
 // prewarmer compiles host modules in the background so that parsing them
 // overlaps with bundling and with the evaluation of earlier extensions,
@@ -76,7 +76,7 @@ func (w *prewarmer) modules(names []string, canonical func(string) string) {
 		if !ok {
 			continue
 		}
-		for _, m := range requireCall.FindAllStringSubmatch(src, -1) {
+		for _, m := range requireCall().FindAllStringSubmatch(src, -1) {
 			names = append(names, m[1])
 		}
 		go func() { _, _ = compileCached(prog, src, false) }()

@@ -192,7 +192,7 @@ func Load(ctx context.Context, opts LoadOptions) (*Runtime, []LoadError, error) 
 		if c.Bundle != nil {
 			// Parse bundles in the background while earlier ones run.
 			go func(b *Bundle) { _, _ = compileCached(b.Entry, wrapBundle(b.Code), false) }(c.Bundle)
-			for _, m := range requireCall.FindAllStringSubmatch(c.Bundle.Code, -1) {
+			for _, m := range requireCall().FindAllStringSubmatch(c.Bundle.Code, -1) {
 				hostMods = append(hostMods, m[1])
 			}
 		}
