@@ -82,14 +82,14 @@ var supported = map[string]bool{
 
 // optionsFingerprint feeds the cache key so that a change of options
 // invalidates old bundles.
-var optionsFingerprint = func() string {
+var optionsFingerprint = sync.OnceValue(func() string {
 	keys := make([]string, 0, len(supported))
 	for k := range supported {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	return compilerVersion + "|" + hostModulePattern().String() + "|" + strings.Join(keys, ",")
-}()
+})
 
 var sourceFilePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\.(m|c)?(j|t)sx?$`) })
 
@@ -215,7 +215,7 @@ func hashBytes(b []byte) string {
 }
 
 func (c *Compiler) cachePath(entry string) string {
-	return filepath.Join(c.CacheDir, hashBytes([]byte(optionsFingerprint+"\x00"+entry))+".json")
+	return filepath.Join(c.CacheDir, hashBytes([]byte(optionsFingerprint()+"\x00"+entry))+".json")
 }
 
 // lookup returns the cached bundle when every input still has the hash it
