@@ -37,6 +37,8 @@ type extHost struct {
 	// stop ends the process's main loop (RPC mode's Serve); ctx.shutdown()
 	// calls it once the session is idle.
 	stop func()
+	// shutDown is set once session_shutdown has been emitted.
+	shutDown bool
 	// promptBase is what the system prompt is built from, for
 	// before_agent_start's systemPromptOptions.
 	promptBase prompts.Options
@@ -271,6 +273,13 @@ func (h *extHost) releaseStart() {
 // shutdown emits session_shutdown and stops the runtime.
 func (h *extHost) shutdown() {
 	if !h.active() {
+		return
+	}
+	h.mu.Lock()
+	done := h.shutDown
+	h.shutDown = true
+	h.mu.Unlock()
+	if done {
 		return
 	}
 	h.api.Emit(context.Background(), "session_shutdown", jsruntime.Field{Key: "reason", Value: "quit"})

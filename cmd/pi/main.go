@@ -110,6 +110,9 @@ func run(argv []string) int {
 		code := make(chan int, 1)
 		go func() {
 			c := runRPC(ctx, app, os.Stdin, out)
+			// session_shutdown handlers may still write (ctx.ui calls);
+			// they run before the last flush.
+			app.ext.shutdown()
 			_ = out.Flush()
 			code <- c
 		}()

@@ -157,6 +157,13 @@ func (s *Server) onEvent(e engine.Event) {
 		return
 	}
 	_ = s.out.WriteEvent(e)
+	if e.EventType() == engine.EvTurnStart {
+		// A turn's LLM request follows turn_start. Every record before it
+		// (the last tool updates and results) is on stdout first, as with
+		// the reference's synchronous writes, so a client that watches
+		// both stdout and the provider sees them in that order.
+		_ = s.out.Flush()
+	}
 }
 
 // holdEvents starts buffering events. The returned release writes the
