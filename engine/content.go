@@ -48,8 +48,11 @@ func ImageContent(data, mimeType string) Content {
 }
 
 // MarshalJSON writes the block with the reference's key order.
-func (c Content) MarshalJSON() ([]byte, error) {
-	o := newObject().set("type", c.Type)
+func (c Content) MarshalJSON() ([]byte, error) { return c.appendJSON(nil) }
+
+// appendJSON writes the block into dst (see jsonAppender).
+func (c Content) appendJSON(dst []byte) ([]byte, error) {
+	o := newObjectAt(dst).set("type", c.Type)
 	switch c.Type {
 	case ContentText:
 		o.set("text", c.Text).opt("textSignature", c.TextSignature)
@@ -135,18 +138,29 @@ func (c Contents) Text() string {
 }
 
 // MarshalJSON writes a string or an array.
-func (c Contents) MarshalJSON() ([]byte, error) {
+func (c Contents) MarshalJSON() ([]byte, error) { return c.appendJSON(nil) }
+
+// appendJSON writes the contents into dst (see jsonAppender), each block
+// straight into the same buffer.
+func (c Contents) appendJSON(dst []byte) ([]byte, error) {
 	if c.IsString {
 		s := ""
 		if len(c.Blocks) > 0 {
 			s = c.Blocks[0].Text
 		}
-		return MarshalJSON(s)
+		return appendString(dst, s), nil
 	}
-	if c.Blocks == nil {
-		return []byte("[]"), nil
+	dst = append(dst, '[')
+	for i, b := range c.Blocks {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = b.appendJSON(dst); err != nil {
+			return nil, err
+		}
 	}
-	return MarshalJSON(c.Blocks)
+	return append(dst, ']'), nil
 }
 
 // UnmarshalJSON accepts a string or an array of blocks.

@@ -10,10 +10,16 @@ type Event interface {
 
 // MarshalEvent writes an event as the wire record of RPC and JSON modes.
 func MarshalEvent(e Event) ([]byte, error) {
-	if u, ok := e.(MessageUpdate); ok {
-		// The most frequent record of a stream, written without reflection.
-		return newObject().set("type", EvMessageUpdate).set("usage", u.Usage).
-			set("assistantMessageEvent", u.AssistantMessageEvent).bytes()
+	// The records of every streamed reply are written without reflection:
+	// encoding/json would re-validate and copy the whole message.
+	switch x := e.(type) {
+	case MessageUpdate:
+		return newObject().set("type", EvMessageUpdate).set("usage", x.Usage).
+			set("assistantMessageEvent", x.AssistantMessageEvent).bytes()
+	case MessageStart:
+		return newObject().set("type", EvMessageStart).set("message", x.Message).bytes()
+	case MessageEnd:
+		return newObject().set("type", EvMessageEnd).set("message", x.Message).bytes()
 	}
 	if m, ok := e.(json.Marshaler); ok {
 		return m.MarshalJSON()

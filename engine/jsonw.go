@@ -76,13 +76,15 @@ func appendValue(dst []byte, v any) (out []byte, ok bool, err error) {
 		}
 		return strconv.AppendBool(dst, *x), true, nil
 	}
-	if a, isA := v.(jsonAppender); isA {
-		out, err := a.appendJSON(dst)
-		return out, true, err
-	}
+	// A nil pointer is null even when its element type has a value
+	// receiver MarshalJSON (calling it would dereference nil).
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Pointer && rv.IsNil() {
 		return append(dst, "null"...), true, nil
+	}
+	if a, isA := v.(jsonAppender); isA {
+		out, err := a.appendJSON(dst)
+		return out, true, err
 	}
 	if m, isM := v.(json.Marshaler); isM {
 		b, err := m.MarshalJSON()

@@ -53,6 +53,13 @@ func TestMarshalJSONMatchesEncodingJSON(t *testing.T) {
 		{"usage trailing extras", Usage{Input: 3, CacheWrite1h: &one, TrailingExtras: true}},
 		{"usage pointer", &Usage{Output: 2}},
 		{"events in a slice", []any{AssistantEvent{Type: AETextStart}, Usage{}, Cost{Total: 1}}},
+		{"assistant message", &Message{Role: RoleAssistant, Content: Blocks(TextContent("a\u2028<b>"),
+			Content{Type: ContentToolCall, ID: "t", Name: "bash", Arguments: json.RawMessage("{ \"command\" : \"ls\" }")}),
+			API: "openai-completions", Provider: "p", Model: "m", StopReason: StopToolUse, Usage: Usage{Output: 3}}},
+		{"user string contents", Message{Role: RoleUser, Content: StringContents("hi \"you\"")}},
+		{"empty contents", Contents{}},
+		{"nil message pointers", []*Message{nil, {Role: RoleUser, Content: Blocks()}}},
+		{"message end event", MessageEnd{Message: &Message{Role: RoleAssistant, Content: Blocks(TextContent("done"))}}},
 		{"tool call end", AssistantEvent{Type: AEToolCallEnd, ToolCall: &Content{Type: "toolCall", ID: "c1", Name: "bash", Arguments: json.RawMessage(`{"command": "echo hi"}`)}}},
 	}
 	for _, tt := range tests {
@@ -107,6 +114,39 @@ func TestAppendStringRandom(t *testing.T) {
 		if got := appendString(nil, s); !bytes.Equal(got, want) {
 			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
 		}
+	}
+}
+
+// TestMarshalEventFastPaths checks the events MarshalEvent writes by hand
+// against the generic path (encoding/json plus the leading type key).
+func TestMarshalEventFastPaths(t *testing.T) {
+	t.Parallel()
+	msg := &Message{Role: RoleAssistant, Content: Blocks(TextContent("x\u2028y")), StopReason: StopStop, Usage: Usage{Input: 1}}
+	tests := []struct {
+		name string
+		e    Event
+	}{
+		{"update", MessageUpdate{Usage: Usage{Output: 2}, AssistantMessageEvent: AssistantEvent{Type: AETextDelta, Delta: "d"}, Message: msg}},
+		{"start", MessageStart{Message: msg}},
+		{"end", MessageEnd{Message: msg}},
+		{"end without message", MessageEnd{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			body, err := referenceMarshal(tt.e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := withType(tt.e.EventType(), body)
+			got, err := MarshalEvent(tt.e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("MarshalEvent = %s\nwant         %s", got, want)
+			}
+		})
 	}
 }
 

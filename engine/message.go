@@ -247,8 +247,11 @@ func (m *Message) ToolCalls() []Content {
 }
 
 // MarshalJSON writes the message with the reference's key order per role.
-func (m Message) MarshalJSON() ([]byte, error) {
-	o := newObject().set("role", m.Role)
+func (m Message) MarshalJSON() ([]byte, error) { return m.appendJSON(nil) }
+
+// appendJSON writes the message into dst (see jsonAppender).
+func (m Message) appendJSON(dst []byte) ([]byte, error) {
+	o := newObjectAt(dst).set("role", m.Role)
 	switch m.Role {
 	case RoleSystem:
 		text := ""
