@@ -52,6 +52,9 @@ type APIOptions struct {
 	// ExtraCommands lists prompt templates and skills for pi.getCommands,
 	// after the extension commands.
 	ExtraCommands func() []CommandInfo
+	// MutationQueue serializes mutations of one file with the built-in
+	// tools' (withFileMutationQueue); nil keeps a queue inside the runtime.
+	MutationQueue func(path string, fn func() error) error
 	// PromptOptions returns before_agent_start's systemPromptOptions for
 	// the active tools, in the reference's shape (selectedTools,
 	// toolSnippets, sections, cwd, contextFiles, skills …); nil gives

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 
 	"github.com/dop251/goja"
 
@@ -29,6 +30,9 @@ func (a *API) installHostBuiltins(r *Runtime) {
 		}
 		return vm.ToValue(out)
 	})
+	if a.opts.MutationQueue != nil {
+		_ = host.Set("withFileMutationQueue", a.withFileMutationQueue)
+	}
 	if a.opts.Builtin == nil {
 		return
 	}
@@ -141,4 +145,65 @@ func (a *API) toolObject(vm *goja.Runtime, t engine.Tool, keepPrompt bool) (goja
 		return vm.ToValue(promise)
 	})
 	return def, nil
+}
+
+// withFileMutationQueue runs fn (which may return a promise) inside the
+// host's per-file mutation queue, so an extension's edit of a file waits
+// for the built-in tools' edits of it and the other way round. A goroutine
+// holds the queue slot while fn runs on the loop; the returned promise
+// settles with fn's outcome.
+func (a *API) withFileMutationQueue(path string, fn goja.Callable) goja.Value {
+	vm := a.rt.vm
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(a.opts.Cwd, path)
+	}
+	promise, resolve, reject := vm.NewPromise()
+	settle := a.rt.loop.Reserve()
+	go func() {
+		var value, failure goja.Value
+		failed := false
+		_ = a.opts.MutationQueue(path, func() error {
+			done := make(chan struct{})
+			ok := a.rt.loop.RunOnLoop(func(vm *goja.Runtime) {
+				finish := func(v goja.Value, bad bool) {
+					value, failed = v, bad
+					if bad {
+						failure = v
+					}
+					close(done)
+				}
+				v, err := fn(goja.Undefined())
+				if err != nil {
+					if ex, ok := err.(*goja.Exception); ok {
+						finish(ex.Value(), true)
+					} else {
+						finish(vm.NewGoError(err), true)
+					}
+					return
+				}
+				// Await whatever fn returned, promise or not.
+				res, _ := goja.AssertFunction(vm.Get("Promise").ToObject(vm).Get("resolve"))
+				p, err := res(vm.Get("Promise"), v)
+				if err != nil {
+					finish(vm.NewGoError(err), true)
+					return
+				}
+				then, _ := goja.AssertFunction(p.ToObject(vm).Get("then"))
+				_, _ = then(p, vm.ToValue(func(x goja.Value) { finish(x, false) }), vm.ToValue(func(x goja.Value) { finish(x, true) }))
+			})
+			if !ok {
+				return nil
+			}
+			<-done
+			return nil
+		})
+		settle(func(*goja.Runtime) {
+			if failed {
+				_ = reject(failure)
+				return
+			}
+			_ = resolve(value)
+		})
+	}()
+	return vm.ToValue(promise)
 }

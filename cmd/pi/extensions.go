@@ -119,6 +119,7 @@ func (app *App) loadExtensions(ctx context.Context) error {
 				stop()
 			}
 		},
+		MutationQueue: builtins.WithFileMutationQueue,
 		PromptOptions: func(tools []engine.ToolInfo) json.RawMessage {
 			return promptOptionsJSON(h.prompt(), tools)
 		},
