@@ -100,7 +100,6 @@ type Server struct {
 	// Events are held while a prompt is being accepted so that the
 	// response precedes the run's first event.
 	evMu    sync.Mutex
-	turns   int // turn_start events since the last agent_start
 	hold    int
 	pending []engine.Event
 
@@ -158,30 +157,13 @@ func (s *Server) onEvent(e engine.Event) {
 		return
 	}
 	_ = s.out.WriteEvent(e)
-	switch e.EventType() {
-	case engine.EvAgentStart:
-		s.turns = 0
-	case engine.EvTurnStart:
+	if e.EventType() == engine.EvTurnStart {
 		// A turn's LLM request follows turn_start. Every record before it
 		// (the last tool updates and results) is on stdout first, as with
 		// the reference's synchronous writes.
 		_ = s.out.Flush()
-		s.turns++
-		if s.turns > 1 {
-			// After tool calls the reference takes tens of milliseconds
-			// before its next request; we pause briefly too, so a client
-			// that watches stdout and the provider from different threads
-			// (the conformance driver does) reads the tool results before
-			// it sees the request. It costs one short pause per tool turn,
-			// next to the model's own latency.
-			time.Sleep(toolTurnGap)
-		}
 	}
 }
-
-// toolTurnGap is the pause before the request of a turn that follows tool
-// results (see onEvent).
-const toolTurnGap = 15 * time.Millisecond
 
 // holdEvents starts buffering events. The returned release writes the
 // response and the buffered events, the events first when eventsFirst is
