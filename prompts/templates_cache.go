@@ -52,6 +52,11 @@ type FileCache struct {
 	mu      sync.Mutex
 	cur     map[string]cachedFile
 	changed bool
+	// dirs holds directory descriptors (by path) that stats run relative
+	// to: resolving a short name under an open directory costs much less
+	// than walking the whole path from / again for each of a thousand
+	// files. They are closed by Save.
+	dirs sync.Map
 }
 
 // OpenFileCache loads the index at path. An empty path, a platform without
@@ -61,29 +66,39 @@ func OpenFileCache(path string) *FileCache {
 	if path == "" || !cacheSupported {
 		return nil
 	}
-	c := &FileCache{path: path, start: time.Now().UnixNano(), cur: map[string]cachedFile{}}
-	if data, err := readFileFast(path, false, false); err == nil {
+	c := &FileCache{path: path, start: time.Now().UnixNano()}
+	if data, err := readIndexFile(path); err == nil {
 		c.old = decodeIndex(data)
 	}
+	c.cur = make(map[string]cachedFile, len(c.old))
 	return c
 }
 
 // ReadResource returns the whole file.
-func (c *FileCache) ReadResource(path string) ([]byte, error) { return c.read(path, false, false) }
+func (c *FileCache) ReadResource(path string) ([]byte, error) {
+	return c.read(filepath.Dir(path), path, false, false)
+}
 
 // ReadFrontmatter returns a prefix of the file that holds its whole
 // frontmatter (ParseFrontmatter gives the same map for it as for the whole
 // file). noFollow refuses a symbolic link or other non-regular file, as
 // ReadPlainFile does.
 func (c *FileCache) ReadFrontmatter(path string, noFollow bool) ([]byte, error) {
-	return c.read(path, noFollow, true)
+	return c.read(filepath.Dir(path), path, noFollow, true)
 }
 
-func (c *FileCache) read(path string, noFollow, prefix bool) ([]byte, error) {
+// ReadFrontmatterIn is ReadFrontmatter for a path inside root: the stat
+// that validates a cached entry resolves the rest of the path from an open
+// descriptor of root, shared by every file read under it.
+func (c *FileCache) ReadFrontmatterIn(root, path string, noFollow bool) ([]byte, error) {
+	return c.read(root, path, noFollow, true)
+}
+
+func (c *FileCache) read(root, path string, noFollow, prefix bool) ([]byte, error) {
 	if c == nil {
 		return readFileFast(path, noFollow, prefix)
 	}
-	st, err := statFile(path, noFollow)
+	st, err := c.stat(root, path, noFollow)
 	if err != nil {
 		if noFollow {
 			return nil, err
@@ -117,6 +132,7 @@ func (c *FileCache) Save() error {
 	if c == nil {
 		return nil
 	}
+	c.closeDirs()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.changed && len(c.cur) == len(c.old) {
@@ -167,6 +183,46 @@ func encodeIndex(files map[string]cachedFile) []byte {
 	return b
 }
 
+// stat is statFile, relative to root's descriptor when path lies below
+// root and root can be opened; the result is the same either way.
+func (c *FileCache) stat(root, path string, noFollow bool) (fileStamp, error) {
+	if len(path) > len(root)+1 && path[len(root)] == filepath.Separator && path[:len(root)] == root {
+		if fd, ok := c.dirFD(root); ok {
+			return statFileAt(fd, path[len(root)+1:], path, noFollow)
+		}
+	}
+	return statFile(path, noFollow)
+}
+
+// dirFD returns an open descriptor for dir, opening it on first use; ok is
+// false when dir cannot be opened (the caller stats by full path then).
+func (c *FileCache) dirFD(dir string) (int, bool) {
+	if v, ok := c.dirs.Load(dir); ok {
+		fd := v.(int)
+		return fd, fd >= 0
+	}
+	fd := openDirFD(dir)
+	if v, loaded := c.dirs.LoadOrStore(dir, fd); loaded {
+		closeDirFD(fd)
+		fd = v.(int)
+	}
+	return fd, fd >= 0
+}
+
+// closeDirs closes the descriptors dirFD opened; later stats reopen them.
+func (c *FileCache) closeDirs() {
+	c.dirs.Range(func(k, v any) bool {
+		c.dirs.Delete(k)
+		closeDirFD(v.(int))
+		return true
+	})
+}
+
+// readIndexFile reads the index. Unlike readFileFast, which grows its
+// buffer from 4 KiB for small resources, os.ReadFile sizes the buffer from
+// an fstat, so an index of hundreds of KiB is one allocation and one read.
+func readIndexFile(path string) ([]byte, error) { return os.ReadFile(path) }
+
 var errBadIndex = errors.New("bad resource cache index")
 
 // decodeIndex reads an index; anything malformed gives an empty one, so a
@@ -176,7 +232,11 @@ func decodeIndex(b []byte) map[string]cachedFile {
 		return nil
 	}
 	b = b[len(cacheMagic):]
-	out := map[string]cachedFile{}
+	// One string holds every key, so the thousands of paths cost one
+	// allocation; data fields stay slices of b.
+	keys := string(b)
+	base := len(b)
+	out := make(map[string]cachedFile, 1024)
 	bytesField := func() ([]byte, error) {
 		n, k := binary.Uvarint(b)
 		if k <= 0 || n > uint64(len(b)-k) {
@@ -199,6 +259,8 @@ func decodeIndex(b []byte) map[string]cachedFile {
 		if err != nil {
 			return nil
 		}
+		end := base - len(b)
+		key := keys[end-len(p) : end]
 		var e cachedFile
 		if e.stamp.Size, err = varint(); err != nil {
 			return nil
@@ -222,7 +284,7 @@ func decodeIndex(b []byte) map[string]cachedFile {
 		if e.data, err = bytesField(); err != nil {
 			return nil
 		}
-		out[string(p)] = e
+		out[key] = e
 	}
 	return out
 }

@@ -71,7 +71,7 @@ func (w *walker) collect(dir string, m mode) []string {
 		}
 		if it.plainDir {
 			skill := filepath.Join(it.path, "SKILL.md")
-			if data, err := w.cache.ReadFrontmatter(skill, true); err == nil {
+			if data, err := w.cache.ReadFrontmatterIn(dir, skill, true); err == nil {
 				it.files, it.data = []string{skill}, data
 				return
 			}
