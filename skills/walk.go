@@ -42,6 +42,7 @@ func (w *walker) collect(dir string, m mode) []string {
 			}
 		}
 	}
+	clean := filepath.Clean(dir) == dir
 	items := make([]walkItem, 0, len(ents))
 	anyPlain := false
 	for _, e := range ents {
@@ -49,7 +50,7 @@ func (w *walker) collect(dir string, m mode) []string {
 		if strings.HasPrefix(name, ".") || name == "node_modules" {
 			continue
 		}
-		full := filepath.Join(dir, name)
+		full := join(dir, name, clean)
 		isDir, isFile := prompts.EntryKind(full, e)
 		switch {
 		case isFile && strings.HasSuffix(name, ".md") && m == modePi:
@@ -70,7 +71,8 @@ func (w *walker) collect(dir string, m mode) []string {
 			return
 		}
 		if it.plainDir {
-			skill := filepath.Join(it.path, "SKILL.md")
+			skill := it.path + string(filepath.Separator) + "SKILL.md"
+
 			if data, err := w.cache.ReadFrontmatterIn(dir, skill, true); err == nil {
 				it.files, it.data = []string{skill}, data
 				return
@@ -90,4 +92,14 @@ func (w *walker) collect(dir string, m mode) []string {
 		out = append(out, it.files...)
 	}
 	return out
+}
+
+// join is filepath.Join for a directory and a name read from it, without
+// Join's Clean pass when dir is already clean (a thousand skills make that
+// pass measurable).
+func join(dir, name string, clean bool) string {
+	if !clean || dir == "" || strings.HasSuffix(dir, string(filepath.Separator)) || name == "." || name == ".." {
+		return filepath.Join(dir, name)
+	}
+	return dir + string(filepath.Separator) + name
 }
