@@ -132,3 +132,58 @@ func TestReadFileFastLarge(t *testing.T) {
 	_, err = ReadPlainFile(dir)
 	assert.Error(t, err)
 }
+
+// TestFileCacheReadIn checks that stats relative to a root's descriptor
+// give what full-path stats give: a hit for an unchanged file, a re-read
+// for a rewritten one, a refused link with noFollow, and the full path in
+// errors.
+func TestFileCacheReadIn(t *testing.T) {
+	t.Parallel()
+	if !cacheSupported {
+		t.Skip("no resource cache on this platform")
+	}
+	dir := t.TempDir()
+	root := filepath.Join(dir, "skills")
+	skill := filepath.Join(root, "one", "SKILL.md")
+	writeFile(t, skill, "---\ndescription: one\n---\nbody\n")
+	link := filepath.Join(root, "two", "SKILL.md")
+	require.NoError(t, os.MkdirAll(filepath.Dir(link), 0o755))
+	require.NoError(t, os.Symlink(skill, link))
+	index := filepath.Join(dir, "cache", "resources.idx")
+
+	c := openTrusting(index)
+	got, err := c.ReadFrontmatterIn(root, skill, true)
+	require.NoError(t, err)
+	assert.Equal(t, "---\ndescription: one\n---\nbody\n", string(got))
+	_, err = c.ReadFrontmatterIn(root, link, true)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), link)
+	missing := filepath.Join(root, "none", "SKILL.md")
+	_, err = c.ReadFrontmatterIn(root, missing, true)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), missing)
+	require.NoError(t, c.Save())
+
+	tests := []struct {
+		name    string
+		rewrite string
+		want    string
+	}{
+		{name: "unchanged served from the index", want: "from index"},
+		{name: "rewritten file read again", rewrite: "---\ndescription: changed one\n---\nbody\n", want: "---\ndescription: changed one\n---\nbody\n"},
+	}
+	for _, tt := range tests {
+		c := openTrusting(index)
+		e, ok := c.old[skill]
+		require.True(t, ok, tt.name)
+		e.data = []byte("from index")
+		c.old[skill] = e
+		if tt.rewrite != "" {
+			writeFile(t, skill, tt.rewrite)
+		}
+		got, err := c.ReadFrontmatterIn(root, skill, true)
+		require.NoError(t, err, tt.name)
+		assert.Equal(t, tt.want, string(got), tt.name)
+		require.NoError(t, c.Save(), tt.name)
+	}
+}
