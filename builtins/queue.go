@@ -33,29 +33,50 @@ func mutationKey(path string) (string, error) {
 	return real, nil
 }
 
-// WithFileMutationQueue runs fn once every earlier mutation of the same
-// file (by realpath) has finished. Mutations of different files run in
-// parallel.
-func WithFileMutationQueue(path string, fn func() error) error {
+// ReserveFileMutation takes the next place in the queue of path's file at
+// once and returns wait, which blocks until every earlier mutation of the
+// file has finished, and release, which ends this one (calling it more
+// than once is harmless). Callers that queue from one thread but wait on
+// goroutines, like the extension host, reserve first so their order is the
+// order of their calls, not of goroutine scheduling.
+func ReserveFileMutation(path string) (wait func(), release func(), err error) {
 	key, err := mutationKey(path)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	done := make(chan struct{})
 	mutationQueue.Lock()
 	prev := mutationQueue.tails[key]
 	mutationQueue.tails[key] = done
 	mutationQueue.Unlock()
-	if prev != nil {
-		<-prev
-	}
-	defer func() {
-		mutationQueue.Lock()
-		if mutationQueue.tails[key] == done {
-			delete(mutationQueue.tails, key)
+	wait = func() {
+		if prev != nil {
+			<-prev
 		}
-		mutationQueue.Unlock()
-		close(done)
-	}()
+	}
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			mutationQueue.Lock()
+			if mutationQueue.tails[key] == done {
+				delete(mutationQueue.tails, key)
+			}
+			mutationQueue.Unlock()
+			close(done)
+		})
+	}
+	return wait, release, nil
+}
+
+// WithFileMutationQueue runs fn once every earlier mutation of the same
+// file (by realpath) has finished. Mutations of different files run in
+// parallel.
+func WithFileMutationQueue(path string, fn func() error) error {
+	wait, release, err := ReserveFileMutation(path)
+	if err != nil {
+		return err
+	}
+	defer release()
+	wait()
 	return fn()
 }

@@ -54,7 +54,10 @@ type APIOptions struct {
 	ExtraCommands func() []CommandInfo
 	// MutationQueue serializes mutations of one file with the built-in
 	// tools' (withFileMutationQueue); nil keeps a queue inside the runtime.
-	MutationQueue func(path string, fn func() error) error
+	// It reserves the file's next place at once (on the loop, so calls keep
+	// their order) and returns wait and release; see
+	// builtins.ReserveFileMutation.
+	MutationQueue func(path string) (wait func(), release func(), err error)
 	// PromptOptions returns before_agent_start's systemPromptOptions for
 	// the active tools, in the reference's shape (selectedTools,
 	// toolSnippets, sections, cwd, contextFiles, skills …); nil gives

@@ -30,7 +30,7 @@ export default function () {
 `
 	var api *API
 	h := runTS(t, map[string]string{"ext.ts": src}, func(o *LoadOptions) {
-		api = NewAPI(APIOptions{Mode: "print", Cwd: o.Cwd, MutationQueue: builtins.WithFileMutationQueue})
+		api = NewAPI(APIOptions{Mode: "print", Cwd: o.Cwd, MutationQueue: builtins.ReserveFileMutation})
 		o.Host = api.Host()
 	})
 	require.Empty(t, h.loadErrs)

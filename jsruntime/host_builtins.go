@@ -158,11 +158,18 @@ func (a *API) withFileMutationQueue(path string, fn goja.Callable) goja.Value {
 		path = filepath.Join(a.opts.Cwd, path)
 	}
 	promise, resolve, reject := vm.NewPromise()
+	wait, release, qerr := a.opts.MutationQueue(path)
+	if qerr != nil {
+		_ = reject(vm.NewGoError(qerr))
+		return vm.ToValue(promise)
+	}
 	settle := a.rt.loop.Reserve()
 	go func() {
 		var value, failure goja.Value
 		failed := false
-		_ = a.opts.MutationQueue(path, func() error {
+		_ = func() error {
+			defer release()
+			wait()
 			done := make(chan struct{})
 			ok := a.rt.loop.RunOnLoop(func(vm *goja.Runtime) {
 				finish := func(v goja.Value, bad bool) {
@@ -196,7 +203,7 @@ func (a *API) withFileMutationQueue(path string, fn goja.Callable) goja.Value {
 			}
 			<-done
 			return nil
-		})
+		}()
 		settle(func(*goja.Runtime) {
 			if failed {
 				_ = reject(failure)

@@ -119,7 +119,7 @@ func (app *App) loadExtensions(ctx context.Context) error {
 				stop()
 			}
 		},
-		MutationQueue: builtins.WithFileMutationQueue,
+		MutationQueue: builtins.ReserveFileMutation,
 		PromptOptions: func(tools []engine.ToolInfo) json.RawMessage {
 			return promptOptionsJSON(h.prompt(), tools)
 		},
