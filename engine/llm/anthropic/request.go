@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/llm"
 )
 
 // Beta features announced in the anthropic-beta header.
@@ -244,21 +245,4 @@ func convertTools(tools []engine.ToolInfo, o options) []obj {
 // Anthropic's pattern and length limit: every other character becomes an
 // underscore (one per UTF-16 unit, as in the reference) and the id is cut
 // at 64 characters.
-func normalizeToolCallID(id string) string {
-	var b strings.Builder
-	for _, r := range id {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
-			b.WriteRune(r)
-		case r > 0xFFFF:
-			b.WriteString("__")
-		default:
-			b.WriteByte('_')
-		}
-	}
-	out := b.String()
-	if len(out) > 64 {
-		out = out[:64]
-	}
-	return out
-}
+func normalizeToolCallID(id string) string { return llm.SanitizeID(id) }

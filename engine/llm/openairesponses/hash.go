@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/pi-go/pi/engine/llm"
 )
 
 // shortHash is the reference's short deterministic string hash (two
@@ -25,21 +27,4 @@ func shortHash(s string) string {
 // [A-Za-z0-9_-] becomes "_" (one per UTF-16 unit, as the reference's regex
 // sees them), the result is cut to 64 characters and trailing underscores
 // are dropped.
-func normalizeIDPart(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
-			b.WriteRune(r)
-		case r > 0xFFFF:
-			b.WriteString("__")
-		default:
-			b.WriteByte('_')
-		}
-	}
-	out := b.String()
-	if len(out) > 64 {
-		out = out[:64]
-	}
-	return strings.TrimRight(out, "_")
-}
+func normalizeIDPart(s string) string { return strings.TrimRight(llm.SanitizeID(s), "_") }
