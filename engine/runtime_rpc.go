@@ -46,7 +46,7 @@ func (s *Session) AppendMessage(m *Message) <-chan struct{} {
 // breaks folded to spaces) as a session_info entry and announces it with
 // session_info_changed. A blank name fails with ErrEmptySessionName.
 func (s *Session) SetSessionName(name string) (string, error) {
-	clean := foldLineBreaks(name)
+	clean := SanitizeSessionName(name)
 	if clean == "" {
 		return "", ErrEmptySessionName
 	}
@@ -57,9 +57,9 @@ func (s *Session) SetSessionName(name string) (string, error) {
 	return clean, nil
 }
 
-// foldLineBreaks replaces every run of CR/LF with one space and trims the
-// result, as the reference cleans session names.
-func foldLineBreaks(name string) string {
+// SanitizeSessionName replaces every run of CR/LF with one space and
+// trims the result, as the reference cleans session names.
+func SanitizeSessionName(name string) string {
 	var b strings.Builder
 	inBreak := false
 	for _, r := range name {

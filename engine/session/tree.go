@@ -177,22 +177,7 @@ func (f *File) AppendSessionInfo(name string) error {
 }
 
 // SanitizeName applies the reference's session-name cleanup.
-func SanitizeName(name string) string {
-	var b strings.Builder
-	inBreak := false
-	for _, r := range name {
-		if r == '\r' || r == '\n' {
-			if !inBreak {
-				b.WriteByte(' ')
-			}
-			inBreak = true
-			continue
-		}
-		inBreak = false
-		b.WriteRune(r)
-	}
-	return strings.TrimSpace(b.String())
-}
+func SanitizeName(name string) string { return engine.SanitizeSessionName(name) }
 
 // SessionName returns the latest session_info name, "" when unnamed.
 func (f *File) SessionName() string {
