@@ -137,7 +137,7 @@ func (s Sections) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads an object keeping key order.
 func (s *Sections) UnmarshalJSON(b []byte) error {
-	keys, vals, err := orderedObject(b)
+	keys, vals, err := SplitObject(b)
 	if err != nil {
 		return err
 	}
@@ -367,7 +367,7 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 		TokensBefore: w.TokensBefore,
 	}
 	if w.ErrorMessage != "" && w.RawStopReason != "" {
-		if keys, _, err := orderedObject(b); err == nil {
+		if keys, _, err := SplitObject(b); err == nil {
 			for _, k := range keys {
 				if k == "rawStopReason" {
 					m.RawStopFirst = true
@@ -409,8 +409,10 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// orderedObject splits a JSON object into its keys and raw values, in order.
-func orderedObject(b []byte) ([]string, []json.RawMessage, error) {
+// SplitObject splits a JSON object into its keys and raw values, in
+// order, so code that edits a record (migration, payload hooks) can keep
+// the key order JSON.stringify gave it.
+func SplitObject(b []byte) ([]string, []json.RawMessage, error) {
 	dec := json.NewDecoder(bytesReader(b))
 	dec.UseNumber()
 	tok, err := dec.Token()
@@ -434,6 +436,9 @@ func orderedObject(b []byte) ([]string, []json.RawMessage, error) {
 		}
 		keys = append(keys, k)
 		vals = append(vals, v)
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, nil, err
 	}
 	return keys, vals, nil
 }

@@ -3,7 +3,8 @@ package session
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+
+	"github.com/pi-go/pi/engine"
 )
 
 // object is a JSON object that keeps its key order and raw values. The
@@ -16,33 +17,11 @@ type object struct {
 }
 
 func parseObject(b []byte) (*object, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	tok, err := dec.Token()
+	keys, vals, err := engine.SplitObject(b)
 	if err != nil {
 		return nil, err
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, fmt.Errorf("not a JSON object")
-	}
-	o := &object{}
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		k, _ := kt.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		o.keys = append(o.keys, k)
-		o.vals = append(o.vals, v)
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	return o, nil
+	return &object{keys: keys, vals: vals}, nil
 }
 
 func (o *object) index(k string) int {

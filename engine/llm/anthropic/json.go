@@ -75,27 +75,13 @@ func (o obj) MarshalJSON() ([]byte, error) {
 // orderedObject splits a JSON object into its members, raw values kept, so a
 // body returned by a payload hook can be adjusted without reordering it.
 func orderedObject(b []byte) (obj, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	tok, err := dec.Token()
+	keys, vals, err := engine.SplitObject(b)
 	if err != nil {
 		return nil, err
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, fmt.Errorf("expected a JSON object")
-	}
-	var out obj
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		k, _ := kt.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, kv{k, v})
+	out := make(obj, len(keys))
+	for i, k := range keys {
+		out[i] = kv{k, vals[i]}
 	}
 	return out, nil
 }
