@@ -40,6 +40,12 @@ type Model struct {
 	// out catalog models and models.json models with different key orders
 	// (see MarshalJSON in model_json.go); it is not serialised itself.
 	Catalog bool `json:"-"`
+	// Raw, when set, is the model's whole JSON form. A model an extension
+	// registers (pi.registerProvider) is the extension's own definition
+	// object with api, provider and baseUrl filled in, so its keys and
+	// their order are the extension's; the fields above still drive
+	// requests.
+	Raw json.RawMessage `json:"-"`
 }
 
 // SupportsImages reports whether the model accepts image input.

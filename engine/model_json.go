@@ -8,6 +8,9 @@ package engine
 // thinkingLevelMap, compat, promptCache, inputLimits and "type":"chat".
 // Optional fields are omitted when empty in both layouts.
 func (m Model) MarshalJSON() ([]byte, error) {
+	if len(m.Raw) > 0 {
+		return m.Raw, nil
+	}
 	o := newObject().
 		set("id", m.ID).
 		set("name", m.Name).
