@@ -28,6 +28,7 @@ func isTerminal(f *os.File) bool {
 
 // run is the whole program; it returns the exit code.
 func run(argv []string) int {
+	startTrace.step("main")
 	stderr := io.Writer(os.Stderr)
 	a := ParseArgs(argv)
 	for _, d := range a.Diagnostics {
@@ -78,6 +79,7 @@ func run(argv []string) int {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	startTrace.step("args")
 	app, err := Wire(ctx, a, mode, stderr)
 	if err != nil {
 		return reportStartupError(stderr, err)
@@ -91,6 +93,7 @@ func run(argv []string) int {
 			return reportStartupError(stderr, err)
 		}
 		defer app.ext.shutdown()
+		startTrace.step("extensions")
 	}
 
 	if a.ListModels != nil {

@@ -61,6 +61,7 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 	if err != nil {
 		return nil, fmt.Errorf("Error: %w", err)
 	}
+	startTrace.step("settings")
 	flags := config.TrustFlags{Approve: a.Approve != nil && *a.Approve, NoApprove: a.Approve != nil && !*a.Approve}
 	app.trusted, err = config.ProjectTrusted(app.agentDir, cwd, flags, app.settings)
 	if err != nil {
@@ -71,6 +72,7 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 			return nil, fmt.Errorf("Error: %w", err)
 		}
 	}
+	startTrace.step("trust")
 	for _, w := range app.settings.Warnings() {
 		fmt.Fprintln(stderr, "Warning:", w)
 	}
@@ -79,6 +81,7 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 		fmt.Fprintln(stderr, "Warning: errors loading models.json:", e)
 	}
 	app.registry = reg
+	startTrace.step("models")
 	if a.ListModels != nil {
 		return app, nil
 	}
@@ -98,6 +101,7 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 		return nil, err
 	}
 	app.model, app.thinking = model, level
+	startTrace.step("resolve")
 	f, selWarnings, err := session.Select(session.SelectOptions{
 		AgentDir: app.agentDir, Cwd: cwd,
 		SessionDir: a.SessionDir, EnvSessionDir: os.Getenv("PI_CODING_AGENT_SESSION_DIR"),
@@ -113,6 +117,7 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 		return nil, err
 	}
 	app.store = f
+	startTrace.step("session select")
 	app.restoreSessionModel(f)
 	if c := f.Cwd(); c != "" && c != cwd {
 		// An opened session runs in its own directory.
@@ -165,8 +170,10 @@ func (app *App) Runner() (Runner, error) {
 		return nil, errors.New(config.NoModelsAvailableMessage())
 	}
 	app.loadResources()
+	startTrace.step("resources")
 	app.addExtensionResources()
 	tools, err := app.tools()
+	startTrace.step("tools")
 	if err != nil {
 		return nil, err
 	}
@@ -174,6 +181,7 @@ func (app *App) Runner() (Runner, error) {
 	if err != nil {
 		return nil, err
 	}
+	startTrace.step("system prompt")
 	rs := engine.DefaultRuntimeSettings()
 	app.applyRuntimeSettings(&rs)
 	sess, err := engine.NewSession(engine.SessionOptions{
@@ -200,7 +208,9 @@ func (app *App) Runner() (Runner, error) {
 	app.mu.Lock()
 	app.sess = sess
 	app.mu.Unlock()
+	startTrace.step("session")
 	app.ext.bind(sess, "startup")
+	startTrace.step("ext bind")
 	return &sessionRunner{s: sess, store: app.store, expand: app.expandInput}, nil
 }
 

@@ -2,7 +2,6 @@ package config
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,9 +13,6 @@ import (
 
 	"github.com/pi-go/pi/engine"
 )
-
-//go:embed catalog.json
-var catalogJSON []byte
 
 // builtinEnvVars maps a built-in provider to the environment variables
 // holding its API key, in the reference's order of preference.
@@ -123,6 +119,8 @@ type Registry struct {
 	overrides  map[string]string
 	getenv     func(string) string
 	modelsPath string
+	// ext holds extension provider registrations (registered.go).
+	ext map[string]*extProvider
 }
 
 // LoadModels builds the registry from the built-in catalog,
@@ -188,21 +186,16 @@ func loadModels(agentDir string, getenv func(string) string) (*Registry, []error
 	return r, errs
 }
 
-// loadCatalog decodes the embedded built-in models, grouped by provider in
-// catalog order.
+// loadCatalog returns copies of the built-in models (catalog_gen.go),
+// grouped by provider in catalog order. Copies, because a registry may
+// change its models (models.json overrides) and the table is shared.
 func loadCatalog() (map[string][]*engine.Model, []string) {
-	var list []*engine.Model
-	if err := json.Unmarshal(catalogJSON, &list); err != nil {
-		panic(fmt.Sprintf("config: embedded catalog: %v", err))
-	}
-	out := map[string][]*engine.Model{}
-	var order []string
-	for _, m := range list {
-		m.Compat = compactRaw(m.Compat)
-		m.ThinkingLevelMap = compactRaw(m.ThinkingLevelMap)
-		m.InputLimits = compactRaw(m.InputLimits)
-		m.PromptCache = compactRaw(m.PromptCache)
-		m.Catalog = true
+	out := make(map[string][]*engine.Model, 8)
+	order := make([]string, 0, 8)
+	models := make([]engine.Model, len(catalog))
+	copy(models, catalog[:])
+	for i := range models {
+		m := &models[i]
 		if _, ok := out[m.Provider]; !ok {
 			order = append(order, m.Provider)
 		}
