@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 )
 
@@ -71,7 +72,7 @@ func (s *Session) Compact(ctx context.Context, customInstructions string) (*Comp
 	s.publish(CompactionStart{Reason: CompactionManual})
 	res, err := s.compactManual(cctx, customInstructions)
 	if err != nil {
-		aborted := cctx.Err() != nil
+		aborted := cctx.Err() != nil || errors.Is(err, errCancelledByExtension)
 		end := CompactionEnd{Reason: CompactionManual, Aborted: aborted}
 		if aborted {
 			err = ErrCompactionCancelled
@@ -80,6 +81,7 @@ func (s *Session) Compact(ctx context.Context, customInstructions string) (*Comp
 		}
 		done()
 		s.publish(end)
+		s.compactFailed(ctx, end, err)
 		return nil, err
 	}
 	done()
@@ -97,50 +99,102 @@ func (s *Session) compactManual(ctx context.Context, customInstructions string) 
 	if s.opts.Compactor == nil {
 		return nil, errNoCompactor
 	}
-	prep, err := s.opts.Compactor.Prepare(s.store.Branch(), s.compactionSettings())
+	branch := s.store.Branch()
+	prep, err := s.opts.Compactor.Prepare(branch, s.compactionSettings())
 	if err != nil {
 		return nil, err
 	}
-	return s.summarizeAndRecord(ctx, model, prep, CompactionManual, customInstructions)
+	return s.summarizeAndRecord(ctx, model, prep, branch, CompactionManual, customInstructions, false)
 }
 
 // summarizeAndRecord generates the summary of a plan, appends the
 // compaction entry and rebuilds the transcript from the branch.
-func (s *Session) summarizeAndRecord(ctx context.Context, model *Model, prep *CompactionPreparation, reason, customInstructions string) (*CompactionResult, error) {
-	provider, apiKey, err := s.resolveProvider(model)
-	if err != nil {
-		return nil, err
+// The extensions' session_before_compact handlers may cancel it or supply
+// the compaction themselves; session_compact follows a saved entry and
+// session_compact_failed any failure (see compactFailed).
+func (s *Session) summarizeAndRecord(ctx context.Context, model *Model, prep *CompactionPreparation, branch []*Entry, reason, customInstructions string, willRetry bool) (*CompactionResult, error) {
+	sh := SessionHooksOf(s.hooks)
+	var ext *ExtensionCompaction
+	if sh != nil {
+		r := sh.BeforeCompact(ctx, BeforeCompactEvent{Preparation: prep, BranchEntries: branch,
+			CustomInstructions: customInstructions, Reason: reason, WillRetry: willRetry})
+		if r != nil && r.Cancel {
+			return nil, errCancelledByExtension
+		}
+		if r != nil {
+			ext = r.Compaction
+		}
 	}
-	s.mu.Lock()
-	retry, thinking := s.settings.Retry, s.thinking
-	s.mu.Unlock()
-	sum, err := s.opts.Compactor.Summarize(ctx, prep, SummaryRequest{
-		Provider: provider, Model: model, APIKey: apiKey, ThinkingLevel: thinking,
-		CustomInstructions: customInstructions, Retry: retry, Sleep: s.sleep,
-		Source: "compaction", Reason: reason, Emit: s.publish,
-	})
-	if err != nil {
-		return nil, err
+	var sum *Summary
+	firstKept, tokensBefore := prep.FirstKeptEntryID, prep.TokensBefore
+	if ext != nil {
+		sum = &Summary{Text: ext.Summary, Details: ext.Details}
+		firstKept, tokensBefore = ext.FirstKeptEntryID, ext.TokensBefore
+	} else {
+		provider, apiKey, err := s.resolveProvider(model)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		retry, thinking := s.settings.Retry, s.thinking
+		s.mu.Unlock()
+		sum, err = s.opts.Compactor.Summarize(ctx, prep, SummaryRequest{
+			Provider: provider, Model: model, APIKey: apiKey, ThinkingLevel: thinking,
+			CustomInstructions: customInstructions, Retry: retry, Sleep: s.sleep,
+			Source: "compaction", Reason: reason, Emit: s.publish,
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	if ctx.Err() != nil {
 		return nil, ErrCompactionCancelled
 	}
-	fromHook := false
+	fromHook := ext != nil
 	e := &Entry{
-		Type: EntryCompaction, Summary: sum.Text, FirstKeptEntryID: prep.FirstKeptEntryID,
-		TokensBefore: prep.TokensBefore, Details: sum.Details, FromHook: &fromHook, SystemMessage: prep.SystemMessage,
+		Type: EntryCompaction, Summary: sum.Text, FirstKeptEntryID: firstKept,
+		TokensBefore: tokensBefore, Details: sum.Details, FromHook: &fromHook, SystemMessage: prep.SystemMessage,
 	}
-	if sum.Usage != nil {
+	switch {
+	case sum.Usage != nil:
 		e.Usage = mustJSON(*sum.Usage)
+	case ext != nil && len(ext.Usage) > 0 && string(ext.Usage) != "null":
+		e.Usage = ext.Usage
+		var u Usage
+		if json.Unmarshal(ext.Usage, &u) == nil {
+			sum.Usage = &u
+		}
 	}
 	if err := s.store.Append(e); err != nil {
 		return nil, err
 	}
 	s.Reload()
+	if sh != nil {
+		sh.Compacted(ctx, e, fromHook, reason, willRetry)
+	}
 	return &CompactionResult{
-		Summary: sum.Text, FirstKeptEntryID: prep.FirstKeptEntryID, TokensBefore: prep.TokensBefore,
+		Summary: sum.Text, FirstKeptEntryID: firstKept, TokensBefore: tokensBefore,
 		EstimatedTokensAfter: s.opts.Compactor.MessagesTokens(s.Messages()), Usage: sum.Usage, Details: sum.Details,
 	}, nil
+}
+
+// errCancelledByExtension is a compaction a session_before_compact handler
+// cancelled; it reads as the reference's "Compaction cancelled" and
+// counts as aborted.
+var errCancelledByExtension = &cancelledError{}
+
+type cancelledError struct{}
+
+func (*cancelledError) Error() string { return ErrCompactionCancelled.Error() }
+
+// compactFailed runs session_compact_failed after a failed compaction.
+func (s *Session) compactFailed(ctx context.Context, end CompactionEnd, err error) {
+	sh := SessionHooksOf(s.hooks)
+	if sh == nil {
+		return
+	}
+	sh.CompactFailed(ctx, CompactFailedEvent{Reason: end.Reason, ErrorMessage: end.ErrorMessage, Aborted: end.Aborted,
+		WillRetry: false, FromExtension: false})
 }
 
 // autoCompact runs a threshold or overflow compaction. Nothing is
@@ -154,16 +208,17 @@ func (s *Session) autoCompact(ctx context.Context, reason string, willRetry bool
 	if model == nil || s.opts.Compactor == nil {
 		return false
 	}
-	prep, err := s.opts.Compactor.Prepare(s.store.Branch(), s.compactionSettings())
+	branch := s.store.Branch()
+	prep, err := s.opts.Compactor.Prepare(branch, s.compactionSettings())
 	if err != nil {
 		return false
 	}
 	cctx, done := s.beginCompaction(ctx, false)
 	defer done()
 	s.publish(CompactionStart{Reason: reason})
-	res, err := s.summarizeAndRecord(cctx, model, prep, reason, "")
+	res, err := s.summarizeAndRecord(cctx, model, prep, branch, reason, "", willRetry)
 	if err != nil {
-		aborted := cctx.Err() != nil
+		aborted := cctx.Err() != nil || errors.Is(err, errCancelledByExtension)
 		end := CompactionEnd{Reason: reason, Aborted: aborted}
 		if !aborted {
 			if reason == CompactionOverflow {
@@ -174,6 +229,7 @@ func (s *Session) autoCompact(ctx context.Context, reason string, willRetry bool
 		}
 		done()
 		s.publish(end)
+		s.compactFailed(ctx, end, err)
 		return false
 	}
 	done()

@@ -31,10 +31,11 @@ func argString(a []json.RawMessage, i int) string {
 	return s
 }
 
-// call answers a synchronous bridge call on the loop goroutine. It must
-// never wait for the session's event delivery (the session may be waiting
-// for this very loop), so actions that publish events run in the
-// background.
+// call answers a synchronous bridge call on the loop goroutine. Actions
+// take effect here and now, in program order, as the reference's do: their
+// records reach subscribers before the event whose handler took them. They
+// never wait for extension hooks (the session may be waiting for this very
+// loop); events they raise are queued on the loop (api_order.go).
 func (a *API) call(name string, raw json.RawMessage) (any, error) {
 	s := a.session()
 	av := args(raw)
@@ -161,7 +162,7 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 		return string(s.ThinkingLevel()), nil
 	case "setThinkingLevel":
 		level := engine.ThinkingLevel(argString(av, 0))
-		go s.SetThinkingLevel(level)
+		s.SetThinkingLevel(level)
 		return nil, nil
 	case "getActiveTools":
 		names := []string{}
@@ -194,27 +195,28 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 		a.mu.Lock()
 		a.name = &n
 		a.mu.Unlock()
-		go func() { _, _ = s.SetSessionName(n) }()
+		_, _ = s.SetSessionName(n)
 		return nil, nil
 	case "appendEntry":
 		e := &engine.Entry{Type: engine.EntryCustom, CustomType: argString(av, 0)}
 		if len(av) > 1 && string(av[1]) != "null" {
 			e.Data = av[1]
 		}
-		go func() { _ = s.AppendEntry(e) }()
-		return nil, nil
+		return nil, s.AppendEntry(e)
 	case "setLabel":
-		e := &engine.Entry{Type: engine.EntryLabel, TargetID: argString(av, 0)}
+		var label *string
 		if len(av) > 1 && string(av[1]) != "null" {
 			l := argString(av, 1)
-			e.Label = &l
+			label = &l
 		}
-		go func() { _ = s.AppendEntry(e) }()
-		return nil, nil
+		return nil, s.AppendLabel(argString(av, 0), label)
 	case "sendMessage":
 		return nil, a.sendMessage(s, av)
 	case "sendUserMessage":
 		return nil, a.sendUserMessage(s, av)
+	}
+	if v, ok, err := a.sessionWriteCall(s, name, av); ok {
+		return v, err
 	}
 	if v, ok, err := a.sessionManagerCall(s, name, av); ok {
 		return v, err
@@ -223,7 +225,8 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 }
 
 // sendMessage delivers {customType, content, display, details} as a
-// custom message in the background.
+// custom message at once; a failure is an extension error, as the
+// reference catches it.
 func (a *API) sendMessage(s *engine.Session, av []json.RawMessage) error {
 	var msg struct {
 		CustomType string          `json:"customType"`
@@ -249,11 +252,9 @@ func (a *API) sendMessage(s *engine.Session, av []json.RawMessage) error {
 		}
 		m.Content = c
 	}
-	go func() {
-		if err := s.SendCustom(m, opts.DeliverAs, opts.TriggerTurn); err != nil {
-			a.reportError("", "sendMessage", err.Error())
-		}
-	}()
+	if err := s.SendCustom(m, opts.DeliverAs, opts.TriggerTurn); err != nil {
+		a.reportError("<runtime>", "send_message", err.Error())
+	}
 	return nil
 }
 
@@ -326,12 +327,11 @@ func (a *API) callAsync(ctx context.Context, name string, raw json.RawMessage) (
 		fields = append(fields, Field{"source", "set"})
 		a.Emit(ctx, "model_select", fields...)
 		return true, nil
-	case "compact":
-		return nil, errors.New("Compaction is not available to extensions in this build")
-	case "newSession", "fork", "navigateTree", "switchSession":
-		return map[string]bool{"cancelled": true}, nil
 	case "reload":
 		return nil, nil
+	}
+	if v, ok, err := a.sessionCallAsync(ctx, name, raw); ok {
+		return v, err
 	}
 	return nil, fmt.Errorf("pi: unknown async host call %q", name)
 }

@@ -93,6 +93,8 @@ type API struct {
 
 	// Set on the loop during Setup; read-only afterwards.
 	makePi, dispatchFn, executeFn, commandListFn, runCommandFn, bindFn goja.Callable
+	// loopGID is the loop goroutine's id (api_order.go).
+	loopGID uint64
 
 	mu         sync.Mutex
 	sess       *engine.Session
@@ -105,6 +107,9 @@ type API struct {
 	turnIndex  int
 	dialogs    map[int]context.CancelFunc
 	nextDialog int
+	// sessions replaces the session for the command context's
+	// newSession, fork and switchSession (api_session.go).
+	sessions engine.SessionController
 }
 
 // NewAPI returns the API layer; it does nothing until Host() is passed to
@@ -177,6 +182,7 @@ func (a *API) Bind(ctx context.Context, s *engine.Session) error {
 // the Go bridge and installs the Go-backed host functions.
 func (a *API) setup(r *Runtime) error {
 	a.rt = r
+	a.loopGID = goid()
 	vm := r.vm
 	prog, err := compileCached("pi:api.js", apiJS, false)
 	if err != nil {
@@ -333,6 +339,12 @@ func (a *API) dispatch(ctx context.Context, typ string, payload any) (string, er
 	b, err := engine.MarshalJSON(payload)
 	if err != nil {
 		return "", err
+	}
+	if a.onLoop() {
+		// An action of a running handler raised this event; waiting for
+		// the loop from the loop would deadlock (api_order.go).
+		a.dispatchQueued(typ, string(b))
+		return "", nil
 	}
 	return a.callJS(ctx, func(vm *goja.Runtime, ok, fail goja.Value) error {
 		_, err := a.dispatchFn(goja.Undefined(), vm.ToValue(typ), vm.ToValue(string(b)), ok, fail)

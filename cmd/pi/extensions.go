@@ -361,6 +361,19 @@ func (app *App) wireRPCExtensions(srv *rpc.Server, out *rpc.Writer) {
 		_ = out.WriteEvent(e)
 	}
 	h.mu.Unlock()
+	// Session switches (RPC commands and the extensions' own
+	// ctx.newSession/fork/switchSession) run the session_* events.
+	if sh := engine.SessionHooksOf(h.api.Hooks()); sh != nil {
+		srv.Sessions = rpc.SessionHooks{
+			BeforeSwitch: sh.BeforeSwitch,
+			BeforeFork:   sh.BeforeFork,
+			Teardown:     sh.Shutdown,
+			Switched: func(_ *engine.Session, reason, prev string) {
+				sh.Started(context.Background(), reason, prev)
+			},
+		}
+	}
+	h.api.SetSessionController(srv)
 	h.releaseStart()
 }
 

@@ -34,6 +34,9 @@ type SessionHooks struct {
 	// Switched reports the new runtime after a switch (reason "new",
 	// "resume" or "fork") and the previous session file ("" in memory).
 	Switched func(sess *engine.Session, reason, previousSessionFile string)
+	// Teardown runs after the old session stopped and before the new one
+	// starts (session_shutdown with the reason and the new file).
+	Teardown func(ctx context.Context, reason, targetSessionFile string)
 }
 
 type cancelledData struct {
@@ -51,6 +54,9 @@ func (s *Server) replaceSession(ctx context.Context, store *session.File, reason
 	wait, cancel := context.WithTimeout(ctx, 5*time.Second)
 	_ = old.Close(wait)
 	cancel()
+	if s.Sessions.Teardown != nil {
+		s.Sessions.Teardown(ctx, reason, store.Path())
+	}
 	sess, err := s.opts.Host.StartSession(store, old)
 	if err != nil {
 		return fmt.Errorf("start session: %w", err)
@@ -72,24 +78,37 @@ func handleNewSession(ctx context.Context, s *Server, cmd *Command) *Response {
 	if err := fields(cmd, &f); err != nil {
 		return fail(cmd, err)
 	}
+	cancelled, err := s.NewSession(ctx, f.ParentSession)
+	if err != nil {
+		return fail(cmd, err)
+	}
+	return ok(cmd, cancelledData{cancelled})
+}
+
+var _ engine.SessionController = (*Server)(nil)
+
+// NewSession replaces the current session with an empty one, unless a
+// session_before_switch handler cancels (the RPC new_session command and
+// the extensions' ctx.newSession).
+func (s *Server) NewSession(ctx context.Context, parentSession string) (bool, error) {
 	if h := s.Sessions.BeforeSwitch; h != nil && h(ctx, "new", "") {
-		return ok(cmd, cancelledData{true})
+		return true, nil
 	}
 	_, store := s.current()
 	var ns *session.File
 	if store.Persisted() {
 		var err error
-		ns, err = session.Create(store.Dir(), store.Cwd(), session.CreateOptions{ParentSession: f.ParentSession})
+		ns, err = session.Create(store.Dir(), store.Cwd(), session.CreateOptions{ParentSession: parentSession})
 		if err != nil {
-			return fail(cmd, err)
+			return false, err
 		}
 	} else {
 		ns = session.InMemory(store.Cwd(), "")
 	}
 	if err := s.replaceSession(ctx, ns, "new"); err != nil {
-		return fail(cmd, err)
+		return false, err
 	}
-	return ok(cmd, cancelledData{false})
+	return false, nil
 }
 
 func handleSwitchSession(ctx context.Context, s *Server, cmd *Command) *Response {
@@ -102,12 +121,22 @@ func handleSwitchSession(ctx context.Context, s *Server, cmd *Command) *Response
 	if f.SessionPath == nil || *f.SessionPath == "" {
 		return fail(cmd, errors.New("Invalid sessionPath: expected a path"))
 	}
-	path, err := filepath.Abs(*f.SessionPath)
+	cancelled, err := s.SwitchSession(ctx, *f.SessionPath)
 	if err != nil {
 		return fail(cmd, err)
 	}
+	return ok(cmd, cancelledData{cancelled})
+}
+
+// SwitchSession opens another session file (created when missing),
+// unless a session_before_switch handler cancels.
+func (s *Server) SwitchSession(ctx context.Context, sessionPath string) (bool, error) {
+	path, err := filepath.Abs(sessionPath)
+	if err != nil {
+		return false, err
+	}
 	if h := s.Sessions.BeforeSwitch; h != nil && h(ctx, "resume", path) {
-		return ok(cmd, cancelledData{true})
+		return true, nil
 	}
 	_, store := s.current()
 	var ns *session.File
@@ -121,18 +150,50 @@ func handleSwitchSession(ctx context.Context, s *Server, cmd *Command) *Response
 		ns, err = session.Open(path)
 	}
 	if err != nil {
-		return fail(cmd, err)
+		return false, err
 	}
 	if c := ns.Cwd(); c != "" {
 		if st, err := os.Stat(c); err != nil || !st.IsDir() {
 			_ = ns.Close()
-			return fail(cmd, fmt.Errorf("Session working directory does not exist: %s", c))
+			return false, fmt.Errorf("Session working directory does not exist: %s", c)
 		}
 	}
 	if err := s.replaceSession(ctx, ns, "resume"); err != nil {
-		return fail(cmd, err)
+		return false, err
 	}
-	return ok(cmd, cancelledData{false})
+	return false, nil
+}
+
+// Fork starts a new session from entryID (ctx.fork): position "before"
+// needs a user message and leaves it out, returning its text; "at" keeps
+// the path up to and including the entry. A session_before_fork handler
+// may cancel first.
+func (s *Server) Fork(ctx context.Context, entryID, position string) (bool, string, error) {
+	if position == "" {
+		position = "before"
+	}
+	if h := s.Sessions.BeforeFork; h != nil && h(ctx, entryID, position) {
+		return true, "", nil
+	}
+	_, store := s.current()
+	if _, found := store.Get(entryID); !found {
+		return false, "", session.ErrInvalidForkEntry
+	}
+	var ns *session.File
+	var text string
+	var err error
+	if position == "at" {
+		ns, err = store.BranchedSession(entryID)
+	} else {
+		ns, text, err = store.Fork(entryID)
+	}
+	if err != nil {
+		return false, "", err
+	}
+	if err := s.replaceSession(ctx, ns, "fork"); err != nil {
+		return false, "", err
+	}
+	return false, text, nil
 }
 
 type forkData struct {

@@ -129,6 +129,15 @@
     sessionManager[m] = (...a) => call("sm." + m, a);
   }
   sessionManager.buildSessionContext = () => call("sm.buildSessionContext", []);
+  // The session manager ctx.newSession's setup callback writes through.
+  const writableSessionManager = Object.assign(Object.create(sessionManager), {
+    appendMessage: (message) => call("smw.appendMessage", [message]),
+    appendCustomEntry: (customType, data) => call("smw.appendCustomEntry", [customType, data]),
+    appendSessionInfo: (name) => call("smw.appendSessionInfo", [name]),
+    appendLabelChange: (targetId, label) => call("smw.appendLabelChange", [targetId, label]),
+    appendCustomMessageEntry: (customType, content, display, details) =>
+      call("smw.appendCustomMessageEntry", [customType, content, display, details]),
+  });
   const modelRegistry = {
     find: (provider, id) => call("models.find", [provider, id]),
     getAll: () => call("models.getAll", []) || [],
@@ -176,10 +185,28 @@
     const ctx = makeCtx(undefined);
     ctx.getSystemPromptOptions = () => call("getSystemPromptOptions") || { cwd: G.cwd };
     ctx.waitForIdle = () => callAsync("waitForIdle");
-    ctx.newSession = async (opts) => callAsync("newSession", opts || {});
-    ctx.fork = async (entryId, opts) => callAsync("fork", { entryId, ...(opts || {}) });
+    // Session replacement (api_session.go): the runtime stays, bound to
+    // the new session; setup writes to it before withSession runs.
+    const replaced = async (r, opts) => {
+      if (r && !r.cancelled && opts && typeof opts.withSession === "function") {
+        const rctx = makeCommandCtx();
+        rctx.sendMessage = async (message, o) => { call("sendMessage", [message, o || {}]); };
+        rctx.sendUserMessage = async (content, o) => { call("sendUserMessage", [content, o || {}]); };
+        await opts.withSession(rctx);
+      }
+      return r;
+    };
+    ctx.newSession = async (opts) => {
+      const r = await callAsync("newSession", { parentSession: opts && opts.parentSession });
+      if (r && !r.cancelled && opts && typeof opts.setup === "function") {
+        await opts.setup(writableSessionManager);
+        await callAsync("refreshContext");
+      }
+      return replaced(r, opts);
+    };
+    ctx.fork = async (entryId, opts) => replaced(await callAsync("fork", { entryId, position: (opts && opts.position) || "before" }), opts);
     ctx.navigateTree = async (targetId, opts) => callAsync("navigateTree", { targetId, ...(opts || {}) });
-    ctx.switchSession = async (path) => callAsync("switchSession", { path });
+    ctx.switchSession = async (path, opts) => replaced(await callAsync("switchSession", { path }), opts);
     ctx.reload = async () => { await callAsync("reload"); };
     return ctx;
   }

@@ -1,0 +1,355 @@
+package jsruntime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// This file is the session-lifecycle half of the extension API: the
+// session_before_* / session_* events (engine.SessionHooks) and the
+// command context's session control (ctx.newSession, ctx.fork,
+// ctx.switchSession, ctx.navigateTree, ctx.compact).
+
+var _ engine.SessionHooks = hooks{}
+
+// SetSessionController gives the command context a way to replace the
+// session (the RPC server in RPC mode). Without one, ctx.newSession,
+// ctx.fork and ctx.switchSession answer {cancelled: true}.
+func (a *API) SetSessionController(c engine.SessionController) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.sessions = c
+}
+
+func (a *API) sessionController() engine.SessionController {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.sessions
+}
+
+// beforeResult dispatches a session_before_* event and decodes what the
+// handlers returned ("" when nothing).
+func (h hooks) beforeResult(ctx context.Context, typ string, fields []Field, out any) bool {
+	a := h.a
+	if !a.HasHandlers(typ) {
+		return false
+	}
+	res, err := a.dispatch(ctx, typ, orderedEvent(typ, fields))
+	if err != nil {
+		if !errors.Is(err, context.Canceled) {
+			a.reportError("", typ, err.Error())
+		}
+		return false
+	}
+	if res == "" {
+		return false
+	}
+	return json.Unmarshal([]byte(res), out) == nil
+}
+
+type cancelResult struct {
+	Cancel bool `json:"cancel"`
+}
+
+// BeforeSwitch runs session_before_switch.
+func (h hooks) BeforeSwitch(ctx context.Context, reason, target string) bool {
+	fields := []Field{{"reason", reason}}
+	if target != "" {
+		fields = append(fields, Field{"targetSessionFile", target})
+	}
+	var r cancelResult
+	return h.beforeResult(ctx, "session_before_switch", fields, &r) && r.Cancel
+}
+
+// BeforeFork runs session_before_fork.
+func (h hooks) BeforeFork(ctx context.Context, entryID, position string) bool {
+	var r cancelResult
+	return h.beforeResult(ctx, "session_before_fork", []Field{{"entryId", entryID}, {"position", position}}, &r) && r.Cancel
+}
+
+// preparationJSON is a compaction plan in the reference's shape; the file
+// sets become arrays (iterable like the reference's Sets).
+func preparationJSON(p *engine.CompactionPreparation) ordered {
+	msgs := func(m []*engine.Message) []*engine.Message {
+		if m == nil {
+			return []*engine.Message{}
+		}
+		return m
+	}
+	keys := func(m map[string]bool) []string {
+		out := []string{}
+		for k := range m {
+			out = append(out, k)
+		}
+		return out
+	}
+	o := ordered{{"firstKeptEntryId", p.FirstKeptEntryID}, {"messagesToSummarize", msgs(p.MessagesToSummarize)},
+		{"turnPrefixMessages", msgs(p.TurnPrefixMessages)}, {"isSplitTurn", p.IsSplitTurn}, {"tokensBefore", p.TokensBefore}}
+	if p.PreviousSummary != "" {
+		o = append(o, Field{"previousSummary", p.PreviousSummary})
+	}
+	o = append(o,
+		Field{"fileOps", ordered{{"read", keys(p.FileOps.Read)}, {"written", keys(p.FileOps.Written)}, {"edited", keys(p.FileOps.Edited)}}},
+		Field{"settings", ordered{{"enabled", p.Settings.Enabled}, {"reserveTokens", p.Settings.ReserveTokens}, {"keepRecentTokens", p.Settings.KeepRecentTokens}}})
+	return o
+}
+
+// BeforeCompact runs session_before_compact: {cancel: true} stops the
+// compaction, {compaction: {...}} supplies it.
+func (h hooks) BeforeCompact(ctx context.Context, ev engine.BeforeCompactEvent) *engine.BeforeCompactResult {
+	branch := ev.BranchEntries
+	if branch == nil {
+		branch = []*engine.Entry{}
+	}
+	fields := []Field{{"preparation", preparationJSON(ev.Preparation)}, {"branchEntries", branch}}
+	if ev.CustomInstructions != "" {
+		fields = append(fields, Field{"customInstructions", ev.CustomInstructions})
+	}
+	fields = append(fields, Field{"reason", ev.Reason}, Field{"willRetry", ev.WillRetry})
+	var r struct {
+		Cancel     bool `json:"cancel"`
+		Compaction *struct {
+			Summary          string          `json:"summary"`
+			FirstKeptEntryID string          `json:"firstKeptEntryId"`
+			TokensBefore     int             `json:"tokensBefore"`
+			Usage            json.RawMessage `json:"usage"`
+			Details          json.RawMessage `json:"details"`
+		} `json:"compaction"`
+	}
+	if !h.beforeResult(ctx, "session_before_compact", fields, &r) {
+		return nil
+	}
+	out := &engine.BeforeCompactResult{Cancel: r.Cancel}
+	if c := r.Compaction; c != nil {
+		out.Compaction = &engine.ExtensionCompaction{Summary: c.Summary, FirstKeptEntryID: c.FirstKeptEntryID,
+			TokensBefore: c.TokensBefore, Usage: c.Usage, Details: c.Details}
+	}
+	return out
+}
+
+// Compacted runs session_compact.
+func (h hooks) Compacted(ctx context.Context, entry *engine.Entry, fromExtension bool, reason string, willRetry bool) {
+	h.a.Emit(ctx, "session_compact", Field{"compactionEntry", entry}, Field{"fromExtension", fromExtension},
+		Field{"reason", reason}, Field{"willRetry", willRetry})
+}
+
+// CompactFailed runs session_compact_failed.
+func (h hooks) CompactFailed(ctx context.Context, ev engine.CompactFailedEvent) {
+	fields := []Field{{"reason", ev.Reason}}
+	if ev.ErrorMessage != "" {
+		fields = append(fields, Field{"errorMessage", ev.ErrorMessage})
+	}
+	fields = append(fields, Field{"aborted", ev.Aborted}, Field{"willRetry", ev.WillRetry}, Field{"fromExtension", ev.FromExtension})
+	h.a.Emit(ctx, "session_compact_failed", fields...)
+}
+
+// BeforeTree runs session_before_tree.
+func (h hooks) BeforeTree(ctx context.Context, p engine.TreePreparation) *engine.BeforeTreeResult {
+	entries := p.EntriesToSummarize
+	if entries == nil {
+		entries = []*engine.Entry{}
+	}
+	nullable := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
+	prep := ordered{{"targetId", p.TargetID}, {"oldLeafId", nullable(p.OldLeafID)}, {"commonAncestorId", nullable(p.CommonAncestorID)},
+		{"entriesToSummarize", entries}, {"userWantsSummary", p.UserWantsSummary}}
+	if p.CustomInstructions != nil {
+		prep = append(prep, Field{"customInstructions", *p.CustomInstructions})
+	}
+	if p.ReplaceInstructions != nil {
+		prep = append(prep, Field{"replaceInstructions", *p.ReplaceInstructions})
+	}
+	if p.Label != nil {
+		prep = append(prep, Field{"label", *p.Label})
+	}
+	var r struct {
+		Cancel bool    `json:"cancel"`
+		Label  *string `json:"label"`
+	}
+	if !h.beforeResult(ctx, "session_before_tree", []Field{{"preparation", prep}}, &r) {
+		return nil
+	}
+	return &engine.BeforeTreeResult{Cancel: r.Cancel, Label: r.Label}
+}
+
+// Tree runs session_tree.
+func (h hooks) Tree(ctx context.Context, newLeafID, oldLeafID string) {
+	nullable := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
+	h.a.Emit(ctx, "session_tree", Field{"newLeafId", nullable(newLeafID)}, Field{"oldLeafId", nullable(oldLeafID)})
+}
+
+// Shutdown runs session_shutdown.
+func (h hooks) Shutdown(ctx context.Context, reason, target string) {
+	fields := []Field{{"reason", reason}}
+	if target != "" {
+		fields = append(fields, Field{"targetSessionFile", target})
+	}
+	h.a.Emit(ctx, "session_shutdown", fields...)
+}
+
+// Started runs session_start for a replacement session.
+func (h hooks) Started(ctx context.Context, reason, previous string) {
+	fields := []Field{{"reason", reason}}
+	if previous != "" {
+		fields = append(fields, Field{"previousSessionFile", previous})
+	}
+	h.a.Emit(ctx, "session_start", fields...)
+}
+
+// sessionCallAsync answers the command context's session control. It runs
+// on its own goroutine (callAsync), so the hooks it triggers can use the
+// loop while the calling handler awaits.
+func (a *API) sessionCallAsync(ctx context.Context, name string, raw json.RawMessage) (any, bool, error) {
+	ctl := a.sessionController()
+	switch name {
+	case "newSession":
+		var p struct {
+			ParentSession string `json:"parentSession"`
+		}
+		_ = json.Unmarshal(raw, &p)
+		if ctl == nil {
+			return ordered{{"cancelled", true}}, true, nil
+		}
+		cancelled, err := ctl.NewSession(ctx, p.ParentSession)
+		return ordered{{"cancelled", cancelled}}, true, err
+	case "switchSession":
+		var p struct {
+			Path string `json:"path"`
+		}
+		_ = json.Unmarshal(raw, &p)
+		if ctl == nil {
+			return ordered{{"cancelled", true}}, true, nil
+		}
+		cancelled, err := ctl.SwitchSession(ctx, p.Path)
+		return ordered{{"cancelled", cancelled}}, true, err
+	case "fork":
+		var p struct {
+			EntryID  string `json:"entryId"`
+			Position string `json:"position"`
+		}
+		_ = json.Unmarshal(raw, &p)
+		if ctl == nil {
+			return ordered{{"cancelled", true}}, true, nil
+		}
+		cancelled, text, err := ctl.Fork(ctx, p.EntryID, p.Position)
+		if err != nil || cancelled {
+			return ordered{{"cancelled", cancelled}}, true, err
+		}
+		out := ordered{{"cancelled", false}}
+		if p.Position != "at" {
+			out = append(out, Field{"selectedText", text})
+		}
+		return out, true, nil
+	case "navigateTree":
+		s := a.session()
+		if s == nil {
+			return nil, true, errNoSession
+		}
+		var p struct {
+			TargetID            string  `json:"targetId"`
+			Summarize           bool    `json:"summarize"`
+			CustomInstructions  *string `json:"customInstructions"`
+			ReplaceInstructions *bool   `json:"replaceInstructions"`
+			Label               *string `json:"label"`
+		}
+		_ = json.Unmarshal(raw, &p)
+		res, err := s.NavigateTree(ctx, p.TargetID, engine.NavigateOptions{Summarize: p.Summarize,
+			CustomInstructions: p.CustomInstructions, ReplaceInstructions: p.ReplaceInstructions, Label: p.Label})
+		if err != nil {
+			return nil, true, err
+		}
+		if res.Cancelled {
+			return ordered{{"cancelled", true}}, true, nil
+		}
+		out := ordered{}
+		if res.EditorText != nil {
+			out = append(out, Field{"editorText", *res.EditorText})
+		}
+		return append(out, Field{"cancelled", false}), true, nil
+	case "compact":
+		s := a.session()
+		if s == nil {
+			return nil, true, errNoSession
+		}
+		var p struct {
+			CustomInstructions string `json:"customInstructions"`
+		}
+		_ = json.Unmarshal(raw, &p)
+		res, err := s.Compact(ctx, p.CustomInstructions)
+		if err != nil {
+			return nil, true, err
+		}
+		return res, true, nil
+	case "refreshContext":
+		if s := a.session(); s != nil {
+			s.Reload()
+		}
+		return nil, true, nil
+	}
+	return nil, false, nil
+}
+
+// sessionWriteCall answers the setup callback's session manager
+// (ctx.newSession({setup})): entries appended straight to the new
+// session's store, without events, as the reference's SessionManager
+// writes do. It returns the new entry's id.
+func (a *API) sessionWriteCall(s *engine.Session, name string, av []json.RawMessage) (any, bool, error) {
+	var e *engine.Entry
+	switch name {
+	case "smw.appendMessage":
+		var m engine.Message
+		if len(av) == 0 || json.Unmarshal(av[0], &m) != nil {
+			return nil, true, errors.New("appendMessage: invalid message")
+		}
+		e = &engine.Entry{Type: engine.EntryMessage, Message: &m}
+	case "smw.appendCustomEntry":
+		e = &engine.Entry{Type: engine.EntryCustom, CustomType: argString(av, 0)}
+		if len(av) > 1 && string(av[1]) != "null" {
+			e.Data = av[1]
+		}
+	case "smw.appendSessionInfo":
+		n := engine.SanitizeSessionName(argString(av, 0))
+		e = &engine.Entry{Type: engine.EntrySessionInfo, Name: &n}
+	case "smw.appendLabelChange":
+		e = &engine.Entry{Type: engine.EntryLabel, TargetID: argString(av, 0)}
+		if len(av) > 1 && string(av[1]) != "null" {
+			l := argString(av, 1)
+			e.Label = &l
+		}
+	case "smw.appendCustomMessageEntry":
+		e = &engine.Entry{Type: engine.EntryCustomMessage, CustomType: argString(av, 0)}
+		if len(av) > 1 {
+			var c engine.Contents
+			if json.Unmarshal(av[1], &c) == nil {
+				e.Content = &c
+			}
+		}
+		d := true
+		if len(av) > 2 {
+			_ = json.Unmarshal(av[2], &d)
+		}
+		e.Display = d
+		if len(av) > 3 && string(av[3]) != "null" {
+			e.Details = av[3]
+		}
+	default:
+		return nil, false, nil
+	}
+	if err := s.Store().Append(e); err != nil {
+		return nil, true, fmt.Errorf("%s: %w", name[len("smw."):], err)
+	}
+	return e.ID, true, nil
+}
