@@ -41,3 +41,11 @@ func (s *Session) RefreshModel(m *Model) {
 		s.model = m
 	}
 }
+
+// WasAborted reports whether the latest run was aborted; it stays true
+// after that run ends, until the next one starts.
+func (s *Session) WasAborted() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.aborted
+}

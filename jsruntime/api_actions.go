@@ -39,6 +39,12 @@ func argString(a []json.RawMessage, i int) string {
 func (a *API) call(name string, raw json.RawMessage) (any, error) {
 	s := a.session()
 	av := args(raw)
+	if v, ok, err := a.providerCall(name, av); ok {
+		return v, err
+	}
+	if v, ok, err := a.ctxCall(name, av); ok {
+		return v, err
+	}
 	switch name {
 	case "getFlag":
 		a.mu.Lock()
@@ -59,36 +65,6 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 		return a.opts.Settings(), nil
 	case "getCommands":
 		return a.commandsForJS(), nil
-	case "registerProvider", "unregisterProvider":
-		// Provider registration needs the model registry of cmd/pi; it is
-		// accepted here so that loading continues.
-		return nil, nil
-	case "models.find":
-		if a.opts.Models == nil {
-			return nil, nil
-		}
-		if m := a.opts.Models.Find(argString(av, 0), argString(av, 1)); m != nil {
-			return m, nil
-		}
-		return nil, nil
-	case "models.getAll":
-		if a.opts.Models == nil {
-			return []*engine.Model{}, nil
-		}
-		return a.opts.Models.All(), nil
-	case "models.getAvailable":
-		if a.opts.Models == nil {
-			return []*engine.Model{}, nil
-		}
-		return a.opts.Models.Available(), nil
-	case "models.hasConfiguredAuth":
-		var m engine.Model
-		if len(av) > 0 {
-			_ = json.Unmarshal(av[0], &m)
-		}
-		return a.opts.Models != nil && a.opts.Models.HasAuth(&m), nil
-	case "models.getApiKeyAndHeaders", "models.getApiKeyForProvider", "models.getProvider", "models.getProviderAuthStatus":
-		return nil, nil
 	case "ui.notify":
 		var p struct{ Message, Type string }
 		_ = json.Unmarshal(raw, &p)
@@ -133,7 +109,7 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 	}
 	if s == nil {
 		switch name {
-		case "model", "getContextUsage", "getSystemPrompt", "sm.getSessionName", "getSessionName":
+		case "model", "sm.getSessionName", "getSessionName":
 			return nil, nil
 		case "isIdle":
 			return true, nil
@@ -154,10 +130,6 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 	case "abort":
 		go s.Abort()
 		return nil, nil
-	case "getContextUsage":
-		return nil, nil
-	case "getSystemPrompt":
-		return "", nil
 	case "getThinkingLevel":
 		return string(s.ThinkingLevel()), nil
 	case "setThinkingLevel":

@@ -107,6 +107,14 @@ type API struct {
 	turnIndex  int
 	dialogs    map[int]context.CancelFunc
 	nextDialog int
+	// Provider registrations queued while loading, and whether they now
+	// apply at once (api_provider.go).
+	provPending []pendingProvider
+	provLive    bool
+	// runIDs numbers the session's runs for ctx.signal (api_ctx.go).
+	runIDs ctxRuns
+	// bridgeObj is the G object api.js holds (set on the loop in setup).
+	bridgeObj *goja.Object
 	// sessions replaces the session for the command context's
 	// newSession, fork and switchSession (api_session.go).
 	sessions engine.SessionController
@@ -196,7 +204,8 @@ func (a *API) setup(r *Runtime) error {
 	if !ok {
 		return errors.New("api.js: not a function")
 	}
-	glue, err := factory(goja.Undefined(), a.bridge(vm))
+	a.bridgeObj = a.bridge(vm)
+	glue, err := factory(goja.Undefined(), a.bridgeObj)
 	if err != nil {
 		return fmt.Errorf("api.js: %w", err)
 	}
@@ -229,7 +238,7 @@ func (a *API) bridge(vm *goja.Runtime) *goja.Object {
 	set("enter", func(path, event string) { a.rt.loop.owner, a.rt.loop.event = path, event })
 	set("reportError", a.reportError)
 	set("hasUI", func() bool { return a.currentUI().HasUI() })
-	set("signal", func() goja.Value { return goja.Undefined() })
+	set("runState", a.runState)
 	set("handlersChanged", func(event string, has bool) {
 		a.mu.Lock()
 		a.events[event] = has

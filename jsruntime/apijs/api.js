@@ -12,6 +12,21 @@
   const parse = (s) => (s === undefined || s === null || s === "" ? undefined : JSON.parse(s));
   const enc = (v) => JSON.stringify(v === undefined ? null : v);
   const call = (name, args) => parse(G.call(name, enc(args)));
+
+  // ctx.signal is the running agent's AbortSignal, one per run (Go numbers
+  // the runs); undefined while the session is idle.
+  let run = { id: "", ac: undefined };
+  G.signal = () => {
+    const st = G.runState();
+    if (!st) return undefined;
+    const [id, aborted] = st.split(":");
+    if (run.id !== id) run = { id, ac: new AbortController() };
+    if (aborted === "1" && !run.ac.signal.aborted) run.ac.abort();
+    return run.ac.signal;
+  };
+  G.abortRun = (id) => {
+    if (run.id === id && !run.ac.signal.aborted) run.ac.abort();
+  };
   const callAsync = (name, args) =>
     new Promise((resolve, reject) => G.callAsync(name, enc(args), (s) => resolve(parse(s)), (m) => reject(new Error(m))));
   const errMsg = (e) => (e instanceof Error ? e.message : String(e));
@@ -138,23 +153,85 @@
     appendCustomMessageEntry: (customType, content, display, details) =>
       call("smw.appendCustomMessageEntry", [customType, content, display, details]),
   });
-  const modelRegistry = {
-    find: (provider, id) => call("models.find", [provider, id]),
-    getAll: () => call("models.getAll", []) || [],
-    getAvailable: () => call("models.getAvailable", []) || [],
-    hasConfiguredAuth: (m) => !!call("models.hasConfiguredAuth", [m]),
-    getApiKeyAndHeaders: async (m) => call("models.getApiKeyAndHeaders", [m]),
-    getApiKey: async (m) => (call("models.getApiKeyAndHeaders", [m]) || {}).apiKey,
-    getApiKeyForProvider: async (p) => call("models.getApiKeyForProvider", [p]),
-    isUsingOAuth: () => false,
-    getProvider: (p) => call("models.getProvider", [p]),
-    getProviderDisplayName: (p) => p,
-    getProviderAuthStatus: (p) => call("models.getProviderAuthStatus", [p]),
-    getError: () => undefined,
-    refresh() {},
-    registerProvider: (name, config) => call("registerProvider", [name, config]),
-    unregisterProvider: (name) => call("unregisterProvider", [name]),
-  };
+  // ctx.modelRegistry: a class instance as in the reference (methods on
+  // the prototype). Model operations the Go side has no counterpart for
+  // (streaming, images, classifiers) fail clearly instead of hanging.
+  const registeredConfigs = new Map();
+  const unsupported = (what) => new Error(`modelRegistry.${what} is not supported by this build`);
+  class ModelRegistry {
+    refresh() { return Promise.resolve({ aborted: false, errors: new Map() }); }
+    getError() { return undefined; }
+    getAll() { return call("models.getAll", []) || []; }
+    getAvailable() { return call("models.getAvailable", []) || []; }
+    find(provider, modelId) { return call("models.find", [provider, modelId]); }
+    findOfType(type, provider, modelId) { return type === "chat" ? this.find(provider, modelId) : undefined; }
+    hasConfiguredAuth(model) { return !!call("models.hasConfiguredAuth", [model]); }
+    async getApiKeyAndHeaders(model) { return call("models.getApiKeyAndHeaders", [model]); }
+    getProviderAuthStatus(provider) { return call("models.getProviderAuthStatus", [provider]); }
+    getProvider(provider) { return call("models.getProvider", [provider]); }
+    stream() { throw unsupported("stream"); }
+    streamSimple() { throw unsupported("streamSimple"); }
+    complete() { return Promise.reject(unsupported("complete")); }
+    getModelsOfType(type, provider) {
+      if (type !== "chat") return [];
+      const all = this.getAll();
+      return provider === undefined ? all : all.filter((m) => m.provider === provider);
+    }
+    async getAvailableOfType(type, provider) {
+      if (type !== "chat") return [];
+      const all = this.getAvailable();
+      return provider === undefined ? all : all.filter((m) => m.provider === provider);
+    }
+    getModelOfType(type, provider, modelId) { return this.findOfType(type, provider, modelId); }
+    classify() { return Promise.reject(unsupported("classify")); }
+    generateImages() { return Promise.reject(unsupported("generateImages")); }
+    getProviderDisplayName(provider) { return call("models.getProviderDisplayName", [provider]) ?? provider; }
+    async getProviderAuth(provider) { return call("models.getProviderAuth", [provider]); }
+    async getApiKeyForProvider(provider) { return call("models.getApiKeyForProvider", [provider]); }
+    isUsingOAuth() { return false; }
+    registerProvider(name, config) { registerProvider("", name, config); }
+    unregisterProvider(name) { unregisterProvider(name); }
+    registerVirtualModel() { throw unsupported("registerVirtualModel"); }
+    unregisterVirtualModel() {}
+    getRegisteredProviderConfig(name) { return registeredConfigs.get(name); }
+    getRegisteredNativeProvider() { return undefined; }
+    getRegisteredProviderIds() { return call("models.getRegisteredProviderIds", []) || []; }
+  }
+  const modelRegistry = new ModelRegistry();
+
+  // registerProvider is the config form of pi.registerProvider. Fields that
+  // are functions (a JS stream, an OAuth flow, model refresh) cannot reach
+  // the Go providers: they are reported as extension errors naming the
+  // field, and a custom stream refuses the whole registration.
+  function registerProvider(path, name, config) {
+    if (typeof name !== "string") {
+      const id = name && typeof name === "object" ? name.id : String(name);
+      throw new Error(`Provider ${id}: native provider objects are not supported by this build`);
+    }
+    if (!config) throw new Error("Provider config is required when registering by name");
+    if (config.streamSimple !== undefined && !config.api) {
+      throw new Error(`Provider ${name}: "api" is required when registering streamSimple.`);
+    }
+    for (const field of ["streamSimple", "oauth", "refreshModels"]) {
+      if (config[field] !== undefined) {
+        report(path, "register_provider", new Error(`Provider ${name}: "${field}" is not supported by this build`));
+      }
+    }
+    if (config.streamSimple !== undefined) return;
+    const prev = registeredConfigs.get(name) || {};
+    const merged = { ...prev };
+    for (const [k, v] of Object.entries(config)) if (v !== undefined) merged[k] = v;
+    try {
+      call("registerProvider", [name, config, path]);
+    } catch (e) {
+      throw new Error(errMsg(e));
+    }
+    registeredConfigs.set(name, merged);
+  }
+  function unregisterProvider(name) {
+    registeredConfigs.delete(name);
+    call("unregisterProvider", [name]);
+  }
 
   function makeCtx(signal) {
     return {
@@ -204,8 +281,16 @@
       }
       return replaced(r, opts);
     };
-    ctx.fork = async (entryId, opts) => replaced(await callAsync("fork", { entryId, position: (opts && opts.position) || "before" }), opts);
-    ctx.navigateTree = async (targetId, opts) => callAsync("navigateTree", { targetId, ...(opts || {}) });
+    // Like the reference's print and RPC hosts, fork and navigateTree
+    // answer only {cancelled}.
+    ctx.fork = async (entryId, opts) => {
+      const r = await replaced(await callAsync("fork", { entryId, position: (opts && opts.position) || "before" }), opts);
+      return { cancelled: !!(r && r.cancelled) };
+    };
+    ctx.navigateTree = async (targetId, opts) => {
+      const r = await callAsync("navigateTree", { targetId, ...(opts || {}) });
+      return { cancelled: !!(r && r.cancelled) };
+    };
     ctx.switchSession = async (path, opts) => replaced(await callAsync("switchSession", { path }), opts);
     ctx.reload = async () => { await callAsync("reload"); };
     return ctx;
@@ -215,6 +300,10 @@
   async function emit(event) {
     const ctx = makeCtx(G.signal());
     const isBefore = /^session_before_/.test(event.type);
+    if ((event.type === "session_before_compact" || event.type === "session_before_tree") && typeof AbortController === "function") {
+      // The reference hands these handlers the operation's abort signal.
+      event.signal = new AbortController().signal;
+    }
     let result;
     for (const { ext, handlers } of snapshot(event.type)) {
       for (const h of handlers) {
@@ -477,7 +566,7 @@
     G.enter(found.ext.path, "command:" + name);
     Promise.resolve()
       .then(() => found.c.handler(args, makeCommandCtx()))
-      .then(() => ok("true"), (e) => { report(found.ext.path, `command:${name}`, e); ok("true"); });
+      .then(() => ok("true"), (e) => { report(`command:${name}`, "command", e); ok("true"); });
   }
 
   // ---- pi --------------------------------------------------------------------
@@ -559,14 +648,8 @@
       getThinkingLevel: action(() => call("getThinkingLevel")),
       setThinkingLevel: action((level) => { call("setThinkingLevel", [level]); }),
       getSettings: action(() => call("getSettings") || {}),
-      registerProvider(name, config) {
-        if (typeof name === "object" && name) {
-          report(path, "register_provider", new Error("Native provider objects are not supported by this build"));
-          return;
-        }
-        call("registerProvider", [name, config || {}]);
-      },
-      unregisterProvider(name) { call("unregisterProvider", [name]); },
+      registerProvider(name, config) { registerProvider(path, name, config); },
+      unregisterProvider(name) { unregisterProvider(name); },
       registerVirtualModel() {},
       unregisterVirtualModel() {},
       registerMcpServer() {},

@@ -1,0 +1,279 @@
+package jsruntime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// ProviderRegistry is what pi.registerProvider and the provider-facing
+// members of ctx.modelRegistry need beyond ModelSource. cmd/pi's model
+// registry implements both; a ModelSource without it rejects
+// registrations.
+type ProviderRegistry interface {
+	// RegisterProvider applies the configuration form of
+	// pi.registerProvider; the error is the reference's message.
+	RegisterProvider(name string, config json.RawMessage) error
+	UnregisterProvider(name string)
+	// RequestAuth is the key and headers a request to m carries.
+	RequestAuth(m *engine.Model) (apiKey string, headers map[string]string, err error)
+	// APIKey is the provider's resolved key; ok is false without one.
+	APIKey(provider string) (string, bool)
+	// AuthStatus is getProviderAuthStatus's object ({configured, source?,
+	// label?}).
+	AuthStatus(provider string) any
+	ProviderDisplayName(provider string) string
+	RegisteredProviderIDs() []string
+}
+
+// pendingProvider is a registration made while extensions load. The
+// reference queues these until its model registry exists and applies them,
+// in order, before the model is chosen; FlushProviders does that here.
+type pendingProvider struct {
+	path   string
+	name   string
+	config json.RawMessage
+}
+
+// ProviderLoadError is a registration queued during loading that the
+// registry refused. The reference stops at start-up on it.
+type ProviderLoadError struct {
+	Path string
+	Err  error
+}
+
+func (e *ProviderLoadError) Error() string {
+	return fmt.Sprintf("Extension %q error: %s", e.Path, e.Err.Error())
+}
+
+func (e *ProviderLoadError) Unwrap() error { return e.Err }
+
+func (a *API) providers() ProviderRegistry {
+	p, _ := a.opts.Models.(ProviderRegistry)
+	return p
+}
+
+// FlushProviders applies the registrations queued while extensions loaded
+// and makes later ones take effect at once. It stops at the first one the
+// registry refuses and returns it as a *ProviderLoadError.
+func (a *API) FlushProviders() error {
+	a.mu.Lock()
+	pending := a.provPending
+	a.provPending = nil
+	a.provLive = true
+	a.mu.Unlock()
+	reg := a.providers()
+	for _, p := range pending {
+		if reg == nil {
+			return &ProviderLoadError{Path: p.path, Err: errors.New("provider registration is not available here")}
+		}
+		if err := reg.RegisterProvider(p.name, p.config); err != nil {
+			return &ProviderLoadError{Path: p.path, Err: err}
+		}
+	}
+	return nil
+}
+
+// registerProvider queues a registration during loading or applies it.
+// Applied registrations refresh the session's model when it belongs to
+// the provider, so requests follow a new baseUrl.
+func (a *API) registerProvider(path, name string, config json.RawMessage) error {
+	a.mu.Lock()
+	if !a.provLive {
+		a.provPending = append(a.provPending, pendingProvider{path: path, name: name, config: config})
+		a.mu.Unlock()
+		return nil
+	}
+	a.mu.Unlock()
+	reg := a.providers()
+	if reg == nil {
+		return errors.New("provider registration is not available here")
+	}
+	if err := reg.RegisterProvider(name, config); err != nil {
+		return err
+	}
+	a.refreshSessionModel()
+	return nil
+}
+
+func (a *API) unregisterProvider(name string) {
+	a.mu.Lock()
+	if !a.provLive {
+		kept := a.provPending[:0]
+		for _, p := range a.provPending {
+			if p.name != name {
+				kept = append(kept, p)
+			}
+		}
+		a.provPending = kept
+		a.mu.Unlock()
+		return
+	}
+	a.mu.Unlock()
+	if reg := a.providers(); reg != nil {
+		reg.UnregisterProvider(name)
+		a.refreshSessionModel()
+	}
+}
+
+func (a *API) refreshSessionModel() {
+	s := a.session()
+	if s == nil || a.opts.Models == nil {
+		return
+	}
+	if cur := s.Model(); cur != nil {
+		s.RefreshModel(a.opts.Models.Find(cur.Provider, cur.ID))
+	}
+}
+
+// providerCall answers pi.registerProvider and ctx.modelRegistry. ok is
+// false for other names.
+func (a *API) providerCall(name string, av []json.RawMessage) (v any, ok bool, err error) {
+	models := a.opts.Models
+	model := func() *engine.Model {
+		if len(av) == 0 {
+			return nil
+		}
+		var m engine.Model
+		if json.Unmarshal(av[0], &m) != nil || m.Provider == "" {
+			return nil
+		}
+		if models != nil {
+			if found := models.Find(m.Provider, m.ID); found != nil {
+				return found
+			}
+		}
+		return &m
+	}
+	switch name {
+	case "registerProvider":
+		var cfg json.RawMessage = json.RawMessage("{}")
+		if len(av) > 1 {
+			cfg = av[1]
+		}
+		return nil, true, a.registerProvider(argString(av, 2), argString(av, 0), cfg)
+	case "unregisterProvider":
+		a.unregisterProvider(argString(av, 0))
+		return nil, true, nil
+	case "models.find":
+		if models == nil {
+			return nil, true, nil
+		}
+		if m := models.Find(argString(av, 0), argString(av, 1)); m != nil {
+			return m, true, nil
+		}
+		return nil, true, nil
+	case "models.getAll":
+		if models == nil {
+			return []*engine.Model{}, true, nil
+		}
+		return nonNilModels(models.All()), true, nil
+	case "models.getAvailable":
+		if models == nil {
+			return []*engine.Model{}, true, nil
+		}
+		return nonNilModels(models.Available()), true, nil
+	case "models.hasConfiguredAuth":
+		m := model()
+		return m != nil && models != nil && models.HasAuth(m), true, nil
+	case "models.getApiKeyAndHeaders":
+		return a.apiKeyAndHeaders(model()), true, nil
+	case "models.getApiKeyForProvider":
+		if reg := a.providers(); reg != nil {
+			if k, ok := reg.APIKey(argString(av, 0)); ok {
+				return k, true, nil
+			}
+		}
+		return nil, true, nil
+	case "models.getProviderAuth":
+		p := argString(av, 0)
+		reg := a.providers()
+		if reg == nil {
+			return nil, true, nil
+		}
+		k, ok := reg.APIKey(p)
+		if !ok {
+			return nil, true, nil
+		}
+		auth := ordered{{"apiKey", k}}
+		if _, hdrs, err := reg.RequestAuth(&engine.Model{Provider: p}); err == nil && len(hdrs) > 0 {
+			auth = append(auth, Field{"headers", hdrs})
+		}
+		return ordered{{"auth", auth}, {"source", "configured API key"}}, true, nil
+	case "models.getProviderAuthStatus":
+		if reg := a.providers(); reg != nil {
+			return reg.AuthStatus(argString(av, 0)), true, nil
+		}
+		return map[string]bool{"configured": false}, true, nil
+	case "models.getProviderDisplayName":
+		if reg := a.providers(); reg != nil {
+			return reg.ProviderDisplayName(argString(av, 0)), true, nil
+		}
+		return argString(av, 0), true, nil
+	case "models.getProvider":
+		return a.providerInfo(argString(av, 0)), true, nil
+	case "models.getRegisteredProviderIds":
+		if reg := a.providers(); reg != nil {
+			return nonNilStrings(reg.RegisteredProviderIDs()), true, nil
+		}
+		return []string{}, true, nil
+	}
+	return nil, false, nil
+}
+
+// apiKeyAndHeaders is getApiKeyAndHeaders(model): {ok, apiKey?, headers?}
+// or {ok: false, error}.
+func (a *API) apiKeyAndHeaders(m *engine.Model) any {
+	reg := a.providers()
+	if m == nil || reg == nil {
+		return ordered{{"ok", true}}
+	}
+	key, hdrs, err := reg.RequestAuth(m)
+	if err != nil {
+		return ordered{{"ok", false}, {"error", err.Error()}}
+	}
+	out := ordered{{"ok", true}}
+	if key != "" {
+		out = append(out, Field{"apiKey", key})
+	}
+	if len(hdrs) > 0 {
+		out = append(out, Field{"headers", hdrs})
+	}
+	return out
+}
+
+// providerInfo is getProvider(id): a plain description of a provider that
+// has models, or undefined. The reference returns its provider object;
+// extensions read its id, name and baseUrl.
+func (a *API) providerInfo(id string) any {
+	if a.opts.Models == nil || id == "" {
+		return nil
+	}
+	for _, m := range a.opts.Models.All() {
+		if m.Provider != id {
+			continue
+		}
+		name := id
+		if reg := a.providers(); reg != nil {
+			name = reg.ProviderDisplayName(id)
+		}
+		return ordered{{"id", id}, {"name", name}, {"baseUrl", m.BaseURL}}
+	}
+	return nil
+}
+
+func nonNilModels(ms []*engine.Model) []*engine.Model {
+	if ms == nil {
+		return []*engine.Model{}
+	}
+	return ms
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
