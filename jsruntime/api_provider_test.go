@@ -19,8 +19,10 @@ import (
 // testRegistry adapts config.Registry the way cmd/pi does.
 type testRegistry struct{ *config.Registry }
 
-func (r testRegistry) HasAuth(m *engine.Model) bool { return m != nil && r.HasConfiguredAuth(m.Provider) }
-func (r testRegistry) AuthStatus(p string) any      { return r.ProviderAuthStatus(p) }
+func (r testRegistry) HasAuth(m *engine.Model) bool {
+	return m != nil && r.HasConfiguredAuth(m.Provider)
+}
+func (r testRegistry) AuthStatus(p string) any { return r.ProviderAuthStatus(p) }
 
 var _ ProviderRegistry = testRegistry{}
 
