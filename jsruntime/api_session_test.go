@@ -1,0 +1,144 @@
+package jsruntime
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/llm/faux"
+)
+
+// fakeController stands in for the RPC server: it consults the session
+// hooks as the server does and keeps the current session.
+type fakeController struct {
+	hooks engine.SessionHooks
+	mu    sync.Mutex
+	calls []string
+}
+
+func (c *fakeController) record(s string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls = append(c.calls, s)
+}
+
+func (c *fakeController) NewSession(ctx context.Context, parent string) (bool, error) {
+	c.record("new " + parent)
+	return c.hooks.BeforeSwitch(ctx, "new", ""), nil
+}
+
+func (c *fakeController) SwitchSession(ctx context.Context, path string) (bool, error) {
+	c.record("switch " + path)
+	return c.hooks.BeforeSwitch(ctx, "resume", path), nil
+}
+
+func (c *fakeController) Fork(ctx context.Context, id, position string) (bool, string, error) {
+	c.record("fork " + position)
+	return c.hooks.BeforeFork(ctx, id, position), "text", nil
+}
+
+// notes returns the ui.notify messages in order.
+func (u *scriptedUI) notes() []string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	var out []string
+	for _, c := range u.calls {
+		if m, ok := strings.CutPrefix(c, "notify:"); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func TestAPISessionControlFromCommand(t *testing.T) {
+	t.Parallel()
+	src := `export default function (pi) {
+  pi.on("session_before_switch", (e) => { if (e.reason === "resume") return { cancel: true }; });
+  pi.on("session_before_fork", (e) => ({ cancel: e.position === "at" }));
+  pi.registerCommand("go", { handler: async (args, ctx) => {
+    let r;
+    switch (args) {
+    case "new":
+      r = await ctx.newSession({ parentSession: "/p.jsonl", setup: async (sm) => { sm.appendCustomEntry("seed", { a: 1 }); },
+        withSession: async (c) => { ctx.ui.notify("with " + typeof c.sendUserMessage); } });
+      break;
+    case "switch": r = await ctx.switchSession("/x.jsonl", { withSession: async () => ctx.ui.notify("never") }); break;
+    case "fork": r = await ctx.fork("e1"); break;
+    case "clone": r = await ctx.fork("e1", { position: "at" }); break;
+    }
+    ctx.ui.notify(args + " " + JSON.stringify(r));
+  } });
+}`
+	cases := []struct {
+		arg   string
+		call  string
+		notes []string
+	}{
+		{"new", "new /p.jsonl", []string{"with function", `new {"cancelled":false}`}},
+		{"switch", "switch /x.jsonl", []string{`switch {"cancelled":true}`}},
+		{"fork", "fork before", []string{`fork {"cancelled":false}`}},
+		{"clone", "fork at", []string{`clone {"cancelled":true}`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.arg, func(t *testing.T) {
+			t.Parallel()
+			ui := &scriptedUI{}
+			h := newAPIHarness(t, src, ui)
+			ctl := &fakeController{hooks: engine.SessionHooksOf(h.api.Hooks())}
+			require.NotNil(t, ctl.hooks)
+			h.api.SetSessionController(ctl)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			disp, err := h.sess.Prompt(ctx, "/go "+tc.arg, nil, engine.PromptOptions{})
+			require.NoError(t, err)
+			assert.Equal(t, engine.DispositionHandled, disp)
+			h.settle(t)
+			assert.Equal(t, []string{tc.call}, ctl.calls)
+			assert.Equal(t, tc.notes, ui.notes())
+			assert.Empty(t, h.extErrors())
+			if tc.arg == "new" {
+				var seeded bool
+				for _, e := range h.store.Entries() {
+					seeded = seeded || (e.Type == engine.EntryCustom && e.CustomType == "seed" && string(e.Data) == `{"a":1}`)
+				}
+				assert.True(t, seeded, "setup's entry is in the session")
+			}
+		})
+	}
+}
+
+func TestAPINavigateTreeAndEvents(t *testing.T) {
+	t.Parallel()
+	src := `export default function (pi) {
+  pi.on("session_before_tree", (e, ctx) => { ctx.ui.notify("before " + Object.keys(e.preparation).join(",") + " signal=" + typeof e.signal); });
+  pi.on("session_tree", (e, ctx) => { ctx.ui.notify("tree " + (e.newLeafId !== e.oldLeafId) + " " + typeof e.oldLeafId); });
+  pi.registerCommand("nav", { handler: async (args, ctx) => {
+    const first = ctx.sessionManager.getBranch().find((x) => x.type === "message" && x.message.role === "user");
+    ctx.ui.notify("nav " + JSON.stringify(await ctx.navigateTree(first.id, { summarize: false })));
+    ctx.ui.notify("missing " + await ctx.navigateTree("nope").catch((e) => e.message));
+  } });
+}`
+	ui := &scriptedUI{}
+	h := newAPIHarness(t, src, ui, faux.Turn{Text: "hi"})
+	h.prompt(t, "hello")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err := h.sess.Prompt(ctx, "/nav", nil, engine.PromptOptions{})
+	require.NoError(t, err)
+	h.settle(t)
+	assert.Equal(t, []string{
+		"before targetId,oldLeafId,commonAncestorId,entriesToSummarize,userWantsSummary signal=object",
+		"tree true string",
+		`nav {"cancelled":false}`,
+		"missing Entry nope not found",
+	}, ui.notes())
+	for _, m := range h.sess.Messages() {
+		assert.Equal(t, engine.RoleSystem, m.Role, "the leaf moved before the first user message")
+	}
+}
