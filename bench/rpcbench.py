@@ -164,6 +164,18 @@ def bench_stream(argv: list[str], env: dict, cwd: str, runs: int, deltas: int) -
             "rss_mib": statistics.median(rss) / 1024}
 
 
+def bench_floor(path: str, runs: int) -> float:
+    """Median spawn -> first line of a floor binary (bench/floor.sh), ms."""
+    ts = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        p = subprocess.Popen([path], stdout=subprocess.PIPE)
+        p.stdout.readline()
+        ts.append(time.perf_counter() - t0)
+        p.wait()
+    return statistics.median(ts) * 1000
+
+
 def fmt(v, spec="{:.1f}"):
     return spec.format(v) if isinstance(v, (int, float)) else str(v)
 
@@ -175,6 +187,7 @@ def main() -> int:
     ap.add_argument("-n", "--runs", type=int, default=20, help="runs of the ready benchmark")
     ap.add_argument("--stream-runs", type=int, default=5)
     ap.add_argument("--deltas", type=int, default=10000)
+    ap.add_argument("--floor", help="directory with the hello and deps binaries of bench/floor.sh")
     args = ap.parse_args()
 
     text = "".join(chr(ord("a") + i % 26) for i in range(args.deltas))
@@ -210,6 +223,10 @@ def main() -> int:
     row("(a) CPU user+sys, whole run (ms, median)", "ready", "cpu_ms")
     row("(a) peak RSS (MiB, median)", "ready", "rss_mib")
     row("(a) peak RSS (MiB, max)", "ready", "rss_max_mib")
+    if args.floor:
+        for name, what in (("hello", "Go hello world"), ("deps", "pi's deps, no pi code")):
+            ms = bench_floor(os.path.join(args.floor, name), args.runs)
+            print(f"{'(floor) ' + what + ', spawn->exit (ms)':<42} {ms:>12.1f} {'-':>12} {'':>9}")
     row("(b) text deltas per second (median)", "stream", "deltas_per_s", "{:.0f}", higher_better=True)
     row("(b) prompt -> agent_settled (ms)", "stream", "ms")
     row("(b) peak RSS while streaming (MiB)", "stream", "rss_mib")
