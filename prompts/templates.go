@@ -84,11 +84,12 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 		seen[r.Keys.Key(p.Path)] = true
 	}
 	var diags []Diagnostic
-	var jobs []templateJob
+	jobs := make([]templateJob, 0, len(paths)+len(opts.CLIPaths))
 	for _, p := range paths {
-		meta := p.Meta
-		meta.Path = p.Path
-		jobs = append(jobs, templateJob{path: p.Path, info: meta})
+		j := templateJob{path: p.Path}
+		j.tmpl.SourceInfo = p.Meta
+		j.tmpl.SourceInfo.Path = p.Path
+		jobs = append(jobs, j)
 	}
 	globalDir := filepath.Join(agentDir, "prompts")
 	projectDir := filepath.Join(projectBase, "prompts")
@@ -121,15 +122,15 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 			for _, e := range ents {
 				full := filepath.Join(abs, e.Name())
 				if _, isFile := EntryKind(full, e); isFile && strings.HasSuffix(e.Name(), ".md") {
-					jobs = append(jobs, templateJob{path: full, info: cliInfo(full, false)})
+					jobs = append(jobs, templateJob{path: full, tmpl: Template{SourceInfo: cliInfo(full, false)}})
 				}
 			}
 		case st.Mode().IsRegular() && strings.HasSuffix(abs, ".md"):
-			jobs = append(jobs, templateJob{path: abs, info: cliInfo(abs, false)})
+			jobs = append(jobs, templateJob{path: abs, tmpl: Template{SourceInfo: cliInfo(abs, false)}})
 		}
 	}
 	loadTemplateJobs(opts.Cache, jobs)
-	var templates []Template
+	templates := make([]Template, 0, len(jobs))
 	byName := make(map[string]int, len(jobs))
 	var collisions []Diagnostic
 	for _, j := range jobs {
@@ -160,29 +161,45 @@ func promptDirEntries(keys *PathKeys, dir string) []string {
 		return nil
 	}
 	real := ""
+	clean := filepath.Clean(dir) == dir
 	out := make([]string, 0, len(ents))
 	for _, e := range ents {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") || name == "node_modules" || !strings.HasSuffix(name, ".md") {
 			continue
 		}
-		full := filepath.Join(dir, name)
+		full := joinName(dir, name, clean)
 		if _, isFile := EntryKind(full, e); isFile {
 			out = append(out, full)
 			if e.Type().IsRegular() {
 				if real == "" {
 					real = keys.Dir(dir)
 				}
-				keys.Note(full, filepath.Join(real, name))
+				// A directory that is its own real path gives each file
+				// its path as its key, without another string.
+				key := full
+				if real != dir {
+					key = filepath.Join(real, name)
+				}
+				keys.Note(full, key)
 			}
 		}
 	}
 	return out
 }
 
+// templateJob is one file to load; tmpl arrives with its SourceInfo set.
+// joinName is filepath.Join for a directory and a name read from it,
+// without Join's Clean pass when dir is already clean.
+func joinName(dir, name string, clean bool) string {
+	if !clean || dir == "" || strings.HasSuffix(dir, string(filepath.Separator)) || name == "." || name == ".." {
+		return filepath.Join(dir, name)
+	}
+	return dir + string(filepath.Separator) + name
+}
+
 type templateJob struct {
 	path string
-	info SourceInfo
 	tmpl Template
 	diag *Diagnostic
 }
@@ -197,7 +214,7 @@ func loadTemplateJobs(cache *FileCache, jobs []templateJob) {
 			j.diag = &Diagnostic{Type: "warning", Message: err.Error(), Path: j.path}
 			return
 		}
-		t.SourceInfo = j.info
+		t.SourceInfo = j.tmpl.SourceInfo
 		j.tmpl = t
 	})
 }
@@ -232,12 +249,19 @@ func loadTemplateFile(cache *FileCache, path string) (Template, error) {
 	if err != nil {
 		return Template{}, err
 	}
-	fm, body, err := ParseFrontmatter(string(raw))
+	t := Template{Name: strings.TrimSuffix(filepath.Base(path), ".md"), FilePath: path}
+	body, err := frontmatterStrings(ResourceString(raw), func(key, value string) {
+		switch key {
+		case "description":
+			t.Description = value
+		case "argument-hint":
+			t.ArgumentHint = value
+		}
+	})
 	if err != nil {
 		return Template{}, err
 	}
-	t := Template{Name: strings.TrimSuffix(filepath.Base(path), ".md"), Content: body, FilePath: path}
-	t.Description, _ = fm["description"].(string)
+	t.Content = body
 	if t.Description == "" {
 		for line := range strings.SplitSeq(body, "\n") {
 			if TrimJS(line) == "" {
@@ -250,7 +274,6 @@ func loadTemplateFile(cache *FileCache, path string) (Template, error) {
 			break
 		}
 	}
-	t.ArgumentHint, _ = fm["argument-hint"].(string)
 	return t, nil
 }
 

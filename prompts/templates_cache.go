@@ -3,13 +3,15 @@ package prompts
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // fileStamp identifies one version of a file: a rewrite changes the
@@ -46,11 +48,17 @@ const (
 // instead of an open, a read and a close. A nil *FileCache reads files
 // directly. Methods are safe for concurrent use.
 type FileCache struct {
-	path    string
-	start   int64
-	old     map[string]cachedFile
-	mu      sync.Mutex
-	cur     map[string]cachedFile
+	path  string
+	start int64
+	// old is the index read at open; used marks the entries this run
+	// looked at and found current, so Save knows whether anything changed
+	// without building a second map of thousands of entries.
+	old   index
+	used  []atomic.Bool
+	nUsed atomic.Int64
+	mu    sync.Mutex
+	// fresh holds what this run read from disk and may keep.
+	fresh   map[string]cachedFile
 	changed bool
 	// dirs holds directory descriptors (by path) that stats run relative
 	// to: resolving a short name under an open directory costs much less
@@ -70,7 +78,7 @@ func OpenFileCache(path string) *FileCache {
 	if data, err := readIndexFile(path); err == nil {
 		c.old = decodeIndex(data)
 	}
-	c.cur = make(map[string]cachedFile, len(c.old))
+	c.used = make([]atomic.Bool, c.old.len())
 	return c
 }
 
@@ -106,11 +114,13 @@ func (c *FileCache) read(root, path string, noFollow, prefix bool) ([]byte, erro
 		// Let the read report the error as it would without a cache.
 		return readFileFast(path, false, prefix)
 	}
-	if e, ok := c.old[path]; ok && e.stamp == st && e.prefix == prefix {
-		c.mu.Lock()
-		c.cur[path] = e
-		c.mu.Unlock()
-		return e.data, nil
+	if i := c.old.find(path); i >= 0 {
+		if e, ok := c.old.entry(i); ok && e.stamp == st && e.prefix == prefix {
+			if c.used[i].CompareAndSwap(false, true) {
+				c.nUsed.Add(1)
+			}
+			return e.data, nil
+		}
 	}
 	data, err := readFileFast(path, noFollow, prefix)
 	if err != nil {
@@ -119,7 +129,10 @@ func (c *FileCache) read(root, path string, noFollow, prefix bool) ([]byte, erro
 	c.mu.Lock()
 	c.changed = true
 	if len(data) <= maxCachedFile && c.start-st.Mtime > racyWindow {
-		c.cur[path] = cachedFile{stamp: st, prefix: prefix, data: data}
+		if c.fresh == nil {
+			c.fresh = make(map[string]cachedFile)
+		}
+		c.fresh[path] = cachedFile{stamp: st, prefix: prefix, data: data}
 	}
 	c.mu.Unlock()
 	return data, nil
@@ -135,22 +148,37 @@ func (c *FileCache) Save() error {
 	c.closeDirs()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.changed && len(c.cur) == len(c.old) {
+	if !c.changed && int(c.nUsed.Load()) == c.old.len() {
 		return nil
+	}
+	keep := make(map[string]cachedFile, int(c.nUsed.Load())+len(c.fresh))
+	for i := range c.used {
+		if c.used[i].Load() {
+			if e, ok := c.old.entry(i); ok {
+				keep[c.old.key(i)] = e
+			}
+		}
+	}
+	// What was read from disk wins over an entry the same run also found
+	// current earlier (the file changed in between).
+	for p, e := range c.fresh {
+		keep[p] = e
 	}
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 		return err
 	}
 	tmp := c.path + ".tmp" + strconv.Itoa(os.Getpid())
-	if err := os.WriteFile(tmp, encodeIndex(c.cur), 0o644); err != nil {
+	data := encodeIndex(keep)
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, c.path); err != nil {
 		os.Remove(tmp)
 		return err
 	}
-	c.old, c.changed = c.cur, false
-	c.cur = make(map[string]cachedFile, len(c.old))
+	c.old, c.changed, c.fresh = decodeIndex(data), false, nil
+	c.used = make([]atomic.Bool, c.old.len())
+	c.nUsed.Store(0)
 	return nil
 }
 
@@ -223,70 +251,129 @@ func (c *FileCache) closeDirs() {
 // an fstat, so an index of hundreds of KiB is one allocation and one read.
 func readIndexFile(path string) ([]byte, error) { return os.ReadFile(path) }
 
-var errBadIndex = errors.New("bad resource cache index")
+// index is a decoded index file: the records stay where they were read
+// and only their offsets are collected, so opening an index of thousands
+// of entries costs one small slice instead of a map of copies; an entry is
+// decoded when a lookup finds it. Records are in key order (encodeIndex
+// sorts them), so a lookup is a binary search.
+type index struct {
+	// buf holds the records; it is never written to, so keys and data are
+	// handed out as views of it.
+	buf  []byte
+	offs []uint32
+}
 
-// decodeIndex reads an index; anything malformed gives an empty one, so a
-// damaged file only costs a cold start.
-func decodeIndex(b []byte) map[string]cachedFile {
-	if !bytes.HasPrefix(b, []byte(cacheMagic)) {
-		return nil
+func (x index) len() int { return len(x.offs) }
+
+// key is record i's path, a view of buf.
+func (x *index) key(i int) string {
+	b := x.buf[x.offs[i]:]
+	n, k := binary.Uvarint(b)
+	return unsafe.String(&b[k], int(n))
+}
+
+// find returns the record whose key is path, or -1.
+func (x *index) find(path string) int {
+	i := sort.Search(len(x.offs), func(i int) bool { return x.key(i) >= path })
+	if i < len(x.offs) && x.key(i) == path {
+		return i
 	}
-	b = b[len(cacheMagic):]
-	// One string holds every key, so the thousands of paths cost one
-	// allocation; data fields stay slices of b.
-	keys := string(b)
-	base := len(b)
-	out := make(map[string]cachedFile, 1024)
-	bytesField := func() ([]byte, error) {
-		n, k := binary.Uvarint(b)
-		if k <= 0 || n > uint64(len(b)-k) {
-			return nil, errBadIndex
-		}
-		v := b[k : k+int(n)]
-		b = b[k+int(n):]
-		return v, nil
+	return -1
+}
+
+// entry decodes record i; ok is false for a malformed record.
+func (x *index) entry(i int) (cachedFile, bool) {
+	b := x.buf[x.offs[i]:]
+	n, k := binary.Uvarint(b)
+	b = b[k+int(n):]
+	var e cachedFile
+	var ok bool
+	if e.stamp.Size, b, ok = varint(b); !ok {
+		return e, false
 	}
-	varint := func() (int64, error) {
-		v, k := binary.Varint(b)
-		if k <= 0 {
-			return 0, errBadIndex
-		}
-		b = b[k:]
-		return v, nil
+	ino, k := binary.Uvarint(b)
+	if k <= 0 {
+		return e, false
 	}
-	for len(b) > 0 {
-		p, err := bytesField()
-		if err != nil {
-			return nil
-		}
-		end := base - len(b)
-		key := keys[end-len(p) : end]
-		var e cachedFile
-		if e.stamp.Size, err = varint(); err != nil {
-			return nil
-		}
-		ino, k := binary.Uvarint(b)
-		if k <= 0 {
-			return nil
-		}
-		b = b[k:]
-		e.stamp.Ino = ino
-		if e.stamp.Mtime, err = varint(); err != nil {
-			return nil
-		}
-		if e.stamp.Ctime, err = varint(); err != nil {
-			return nil
-		}
-		if len(b) == 0 {
-			return nil
-		}
-		e.prefix, b = b[0] == 1, b[1:]
-		if e.data, err = bytesField(); err != nil {
-			return nil
-		}
-		out[key] = e
+	e.stamp.Ino, b = ino, b[k:]
+	if e.stamp.Mtime, b, ok = varint(b); !ok {
+		return e, false
 	}
-	return out
+	if e.stamp.Ctime, b, ok = varint(b); !ok {
+		return e, false
+	}
+	if len(b) == 0 {
+		return e, false
+	}
+	e.prefix, b = b[0] == 1, b[1:]
+	n, k = binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return e, false
+	}
+	e.data = b[k : k+int(n) : k+int(n)]
+	return e, true
+}
+
+func varint(b []byte) (int64, []byte, bool) {
+	v, k := binary.Varint(b)
+	if k <= 0 {
+		return 0, b, false
+	}
+	return v, b[k:], true
+}
+
+// skipVarint returns b after one varint, or nil when there is none.
+func skipVarint(b []byte) []byte {
+	for i := 0; i < len(b) && i < binary.MaxVarintLen64; i++ {
+		if b[i] < 0x80 {
+			return b[i+1:]
+		}
+	}
+	return nil
+}
+
+// decodeIndex indexes the records of an index file; anything malformed
+// (a truncated record, keys out of order) gives an empty index, so a
+// damaged file only costs a cold start. Only the framing is checked here;
+// the fields of a record are decoded when it is looked up.
+func decodeIndex(b []byte) index {
+	if len(b) < len(cacheMagic) || string(b[:len(cacheMagic)]) != cacheMagic || len(b)-len(cacheMagic) > math.MaxUint32 {
+		return index{}
+	}
+	x := index{buf: b[len(cacheMagic):]}
+	// Records average well over 100 bytes; this bound avoids regrowing.
+	x.offs = make([]uint32, 0, len(x.buf)/96+1)
+	prev := ""
+	for off := 0; off < len(x.buf); {
+		rec := x.buf[off:]
+		n, k := binary.Uvarint(rec)
+		if k <= 0 || n == 0 || n > uint64(len(rec)-k) {
+			return index{}
+		}
+		key := unsafe.String(&rec[k], int(n))
+		if key <= prev {
+			return index{}
+		}
+		prev = key
+		rest := rec[k+int(n):]
+		for range 4 {
+			if rest = skipVarint(rest); rest == nil {
+				return index{}
+			}
+		}
+		if len(rest) == 0 {
+			return index{}
+		}
+		rest = rest[1:]
+		n, k = binary.Uvarint(rest)
+		if k <= 0 || n > uint64(len(rest)-k) {
+			return index{}
+		}
+		rest = rest[k+int(n):]
+		x.offs = append(x.offs, uint32(off))
+		off = len(x.buf) - len(rest)
+	}
+	return x
 }
 
 // frontmatterPrefix returns how much of b a frontmatter reader needs, or -1

@@ -3,6 +3,7 @@ package prompts
 import (
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,6 +19,24 @@ func openTrusting(path string) *FileCache {
 		c.start = time.Now().Add(time.Minute).UnixNano()
 	}
 	return c
+}
+
+// plant replaces the cached contents of path in c's index (which must hold
+// it), so a test can tell an answer from the index from a read of the file.
+func plant(t *testing.T, c *FileCache, path, data string) {
+	t.Helper()
+	all := make(map[string]cachedFile, c.old.len())
+	for i := range c.old.len() {
+		e, ok := c.old.entry(i)
+		require.True(t, ok)
+		all[c.old.key(i)] = e
+	}
+	e, ok := all[path]
+	require.True(t, ok, "index holds %s", path)
+	e.data = []byte(data)
+	all[path] = e
+	c.old = decodeIndex(encodeIndex(all))
+	c.used = make([]atomic.Bool, c.old.len())
 }
 
 func TestFileCache(t *testing.T) {
@@ -44,10 +63,8 @@ func TestFileCache(t *testing.T) {
 	// A warm run serves both from the index: prove it by reading through
 	// a cache whose entries were planted with other contents.
 	c = openTrusting(index)
-	require.Len(t, c.old, 2)
-	e := c.old[a]
-	e.data = []byte("from index")
-	c.old[a] = e
+	require.Equal(t, 2, c.old.len())
+	plant(t, c, a, "from index")
 	got, err = c.ReadResource(a)
 	require.NoError(t, err)
 	assert.Equal(t, "from index", string(got))
@@ -72,7 +89,7 @@ func TestFileCache(t *testing.T) {
 	_, err = c.ReadFrontmatter(b, true)
 	require.NoError(t, err)
 	require.NoError(t, c.Save())
-	assert.NotContains(t, OpenFileCache(index).old, a)
+	assert.Equal(t, -1, OpenFileCache(index).old.find(a))
 
 	// Links are refused with noFollow, missing files report the open error.
 	link := filepath.Join(dir, "link.md")
@@ -85,7 +102,7 @@ func TestFileCache(t *testing.T) {
 
 	// A damaged index is an empty one.
 	require.NoError(t, os.WriteFile(index, []byte(cacheMagic+"\xff\xff"), 0o644))
-	assert.Empty(t, OpenFileCache(index).old)
+	assert.Zero(t, OpenFileCache(index).old.len())
 }
 
 func TestFrontmatterPrefix(t *testing.T) {
@@ -174,10 +191,7 @@ func TestFileCacheReadIn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c := openTrusting(index)
-		e, ok := c.old[skill]
-		require.True(t, ok, tt.name)
-		e.data = []byte("from index")
-		c.old[skill] = e
+		plant(t, c, skill, "from index")
 		if tt.rewrite != "" {
 			writeFile(t, skill, tt.rewrite)
 		}
@@ -186,4 +200,100 @@ func TestFileCacheReadIn(t *testing.T) {
 		assert.Equal(t, tt.want, string(got), tt.name)
 		require.NoError(t, c.Save(), tt.name)
 	}
+}
+
+// TestDecodeIndexDamage checks that an index that is truncated, has keys out
+// of order or repeated, or an empty key decodes as empty (a cold start),
+// and that a good one finds every key and only those.
+func TestDecodeIndexDamage(t *testing.T) {
+	t.Parallel()
+	good := encodeIndex(map[string]cachedFile{
+		"/a/x.md": {stamp: fileStamp{Size: 3, Ino: 7, Mtime: 1, Ctime: 2}, data: []byte("abc")},
+		"/b/y.md": {stamp: fileStamp{Size: 1, Ino: 8, Mtime: 3, Ctime: 4}, prefix: true, data: []byte("z")},
+	})
+	x := decodeIndex(good)
+	require.Equal(t, 2, x.len())
+	for i, k := range []string{"/a/x.md", "/b/y.md"} {
+		assert.Equal(t, i, x.find(k))
+	}
+	assert.Equal(t, -1, x.find("/a"))
+	assert.Equal(t, -1, x.find("/c"))
+	e, ok := x.entry(1)
+	require.True(t, ok)
+	assert.Equal(t, cachedFile{stamp: fileStamp{Size: 1, Ino: 8, Mtime: 3, Ctime: 4}, prefix: true, data: []byte("z")}, e)
+
+	rec := func(key string) []byte {
+		return encodeIndex(map[string]cachedFile{key: {data: []byte("d")}})[len(cacheMagic):]
+	}
+	join := func(parts ...[]byte) []byte {
+		out := []byte(cacheMagic)
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	cases := map[string][]byte{
+		"truncated":    good[:len(good)-1],
+		"out of order": join(rec("/b"), rec("/a")),
+		"repeated":     join(rec("/a"), rec("/a")),
+		"empty key":    join(rec("")),
+		"no magic":     good[1:],
+	}
+	for name, data := range cases {
+		assert.Zero(t, decodeIndex(data).len(), name)
+	}
+}
+
+// TestFileCacheSaveKeepsUsed checks that Save keeps the entries a run found
+// current and what it read anew, drops the ones it did not look at, and
+// writes nothing when a run used every entry and read nothing.
+func TestFileCacheSaveKeepsUsed(t *testing.T) {
+	t.Parallel()
+	if !cacheSupported {
+		t.Skip("no resource cache on this platform")
+	}
+	dir := t.TempDir()
+	index := filepath.Join(dir, "idx")
+	files := map[string]string{}
+	for _, n := range []string{"a.md", "b.md", "c.md"} {
+		files[n] = filepath.Join(dir, n)
+		writeFile(t, files[n], n)
+	}
+	c := openTrusting(index)
+	for _, n := range []string{"a.md", "b.md", "c.md"} {
+		_, err := c.ReadResource(files[n])
+		require.NoError(t, err)
+	}
+	require.NoError(t, c.Save())
+	require.Equal(t, 3, OpenFileCache(index).old.len())
+
+	// Every entry used, nothing read: the file is left alone.
+	st0, err := os.Stat(index)
+	require.NoError(t, err)
+	old := st0.ModTime().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(index, old, old))
+	c = openTrusting(index)
+	for _, n := range []string{"a.md", "b.md", "c.md"} {
+		_, err := c.ReadResource(files[n])
+		require.NoError(t, err)
+	}
+	require.NoError(t, c.Save())
+	st1, err := os.Stat(index)
+	require.NoError(t, err)
+	assert.True(t, st1.ModTime().Equal(old), "index not rewritten")
+
+	// b unused, c rewritten: a stays, b goes, c holds the new text.
+	writeFile(t, files["c.md"], "c, rewritten")
+	c = openTrusting(index)
+	for _, n := range []string{"a.md", "c.md"} {
+		_, err := c.ReadResource(files[n])
+		require.NoError(t, err)
+	}
+	require.NoError(t, c.Save())
+	x := OpenFileCache(index).old
+	require.Equal(t, 2, x.len())
+	assert.Equal(t, -1, x.find(files["b.md"]))
+	e, ok := x.entry(x.find(files["c.md"]))
+	require.True(t, ok)
+	assert.Equal(t, "c, rewritten", string(e.data))
 }

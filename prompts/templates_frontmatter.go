@@ -19,26 +19,36 @@ import (
 // a YAML mapping yields an empty map. A YAML syntax error is returned, and
 // callers turn it into a diagnostic.
 func ParseFrontmatter(content string) (map[string]any, string, error) {
-	text := normalizeNewlines(strings.TrimPrefix(content, "\uFEFF"))
-	if !strings.HasPrefix(text, "---") {
-		return map[string]any{}, text, nil
-	}
-	end := strings.Index(text[3:], "\n---")
-	if end < 0 {
-		return map[string]any{}, text, nil
-	}
-	end += 3
-	body := TrimJS(text[end+4:])
-	yamlText := ""
-	if end > 4 {
-		yamlText = text[4:end]
-	}
+	yamlText, body := splitFrontmatter(content)
 	if yamlText == "" {
 		return map[string]any{}, body, nil
 	}
 	if fm, ok := parseSimpleYAML(yamlText); ok {
 		return fm, body, nil
 	}
+	return parseFullYAML(yamlText, body)
+}
+
+// splitFrontmatter is ParseFrontmatter's split of content into the YAML
+// text (empty when there is none) and the body.
+func splitFrontmatter(content string) (yamlText, body string) {
+	text := normalizeNewlines(strings.TrimPrefix(content, "\uFEFF"))
+	if !strings.HasPrefix(text, "---") {
+		return "", text
+	}
+	end := strings.Index(text[3:], "\n---")
+	if end < 0 {
+		return "", text
+	}
+	end += 3
+	body = TrimJS(text[end+4:])
+	if end > 4 {
+		yamlText = text[4:end]
+	}
+	return yamlText, body
+}
+
+func parseFullYAML(yamlText, body string) (map[string]any, string, error) {
 	var parsed any
 	if err := yaml.Unmarshal([]byte(yamlText), &parsed); err != nil {
 		return nil, body, fmt.Errorf("parse frontmatter: %w", err)
@@ -48,6 +58,31 @@ func ParseFrontmatter(content string) (map[string]any, string, error) {
 		fm = map[string]any{}
 	}
 	return fm, body, nil
+}
+
+// frontmatterStrings is ParseFrontmatter for a caller that needs only the
+// string values of a few keys: it calls field for each key whose value is
+// a string, and in the common simple shape builds no map (a thousand
+// templates at start-up make the maps measurable).
+func frontmatterStrings(content string, field func(key, value string)) (string, error) {
+	yamlText, body := splitFrontmatter(content)
+	var buf [8]yamlPair
+	if pairs, ok := simpleYAMLPairs(yamlText, buf[:0]); ok {
+		for _, p := range pairs {
+			field(p.key, p.value)
+		}
+		return body, nil
+	}
+	fm, body, err := parseFullYAML(yamlText, body)
+	if err != nil {
+		return body, err
+	}
+	for k, v := range fm {
+		if s, ok := v.(string); ok {
+			field(k, s)
+		}
+	}
+	return body, nil
 }
 
 // StripFrontmatter returns the body of a Markdown resource (see
@@ -104,7 +139,23 @@ func utf16Prefix(s string, n int) string {
 // scalars, comments, values YAML would read as a number, bool or null)
 // makes it give up, and the caller uses the full parser.
 func parseSimpleYAML(text string) (map[string]any, bool) {
-	fm := make(map[string]any, 4)
+	var buf [8]yamlPair
+	pairs, ok := simpleYAMLPairs(text, buf[:0])
+	if !ok {
+		return nil, false
+	}
+	fm := make(map[string]any, len(pairs))
+	for _, p := range pairs {
+		fm[p.key] = p.value
+	}
+	return fm, true
+}
+
+type yamlPair struct{ key, value string }
+
+// simpleYAMLPairs is parseSimpleYAML's scan: the key/value pairs in order,
+// appended to out, or false when the text is not of the simple shape.
+func simpleYAMLPairs(text string, out []yamlPair) ([]yamlPair, bool) {
 	for line := range strings.SplitSeq(text, "\n") {
 		if line == "" {
 			continue
@@ -126,12 +177,14 @@ func parseSimpleYAML(text string) (map[string]any, bool) {
 		} else if !plainScalar(value) {
 			return nil, false
 		}
-		if _, dup := fm[key]; dup {
-			return nil, false
+		for _, p := range out {
+			if p.key == key {
+				return nil, false
+			}
 		}
-		fm[key] = value
+		out = append(out, yamlPair{key, value})
 	}
-	return fm, true
+	return out, true
 }
 
 // plainScalar reports whether YAML would read v as this exact string.

@@ -3,6 +3,7 @@ package prompts
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -125,7 +126,9 @@ func (k *PathKeys) Dir(dir string) string {
 // symbolic link below a resolved directory, so Key needs no system call.
 func (k *PathKeys) Note(p, key string) {
 	if k.known == nil {
-		k.known = map[string]string{}
+		// Notes come from directory walks, a skills or prompts folder at
+		// a time: start big enough for a large one instead of regrowing.
+		k.known = make(map[string]string, 256)
 	}
 	k.known[p] = key
 }
@@ -157,6 +160,18 @@ type Resolver struct {
 	index   map[string]int
 	// Keys resolves real paths for de-duplication; callers may reuse it.
 	Keys PathKeys
+}
+
+// grow makes room for n more entries at once, so a folder of a thousand
+// files does not regrow the list and the map step by step.
+func (r *Resolver) grow(n int) {
+	if n < 16 {
+		return
+	}
+	if r.index == nil {
+		r.index = make(map[string]int, n)
+	}
+	r.entries = slices.Grow(r.entries, n)
 }
 
 // Add records a path unless it is already known.
@@ -204,6 +219,7 @@ func (r *Resolver) AddSettings(entries []string, base, home string, meta SourceI
 // AddAuto records auto-discovered files, each enabled unless the scope's
 // settings filters exclude it.
 func (r *Resolver) AddAuto(files []string, meta SourceInfo, overrides []string, base string) {
+	r.grow(len(files))
 	for _, f := range files {
 		r.Add(f, meta, enabledByOverrides(f, overrides, base))
 	}

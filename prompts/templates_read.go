@@ -3,6 +3,7 @@ package prompts
 import (
 	"errors"
 	"io/fs"
+	"unsafe"
 )
 
 // errNotRegular marks a path that is not a regular file (a directory, a
@@ -21,3 +22,13 @@ func ReadResource(path string) ([]byte, error) { return readFileFast(path, false
 // the last component and anything that is not a regular file, so a caller
 // that walked only real directories to reach it knows its real path.
 func ReadPlainFile(path string) ([]byte, error) { return readFileFast(path, true, false) }
+
+// ResourceString views the bytes ReadResource, ReadPlainFile or a
+// FileCache returned as a string without copying them. Those bytes are
+// never written to again (a read gets a buffer of its own, the index keeps
+// its records as read), so strings cut from the view, such as a template's
+// body or a skill's description, stay valid; a caller must not modify raw
+// afterwards.
+func ResourceString(raw []byte) string {
+	return unsafe.String(unsafe.SliceData(raw), len(raw))
+}

@@ -4,8 +4,15 @@ package prompts
 
 import (
 	"errors"
+	"sync"
 	"syscall"
 )
+
+// readBufs holds the scratch buffers readFileFast reads into. Results are
+// copied out at their exact size: a start-up that reads a thousand small
+// files would otherwise leave a thousand 4 KiB buffers behind, and every
+// fresh page of heap costs a page fault.
+var readBufs = sync.Pool{New: func() any { b := make([]byte, 4096); return &b }}
 
 // readFileFast reads a small resource file with raw system calls. Start-up
 // reads every skill and template, and os.ReadFile costs an fstat, a
@@ -36,7 +43,9 @@ func readFileFast(path string, noFollow, prefix bool) ([]byte, error) {
 		return nil, &pathError{Op: "open", Path: path, Err: err}
 	}
 	defer syscall.Close(fd)
-	buf := make([]byte, 4096)
+	pooled := readBufs.Get().(*[]byte)
+	defer readBufs.Put(pooled)
+	buf := *pooled
 	n := 0
 	for {
 		m, err := syscall.Read(fd, buf[n:])
@@ -55,7 +64,7 @@ func readFileFast(path string, noFollow, prefix bool) ([]byte, error) {
 		}
 		if prefix {
 			if k := frontmatterPrefix(buf[:n]); k >= 0 {
-				return buf[:k], nil
+				return exact(buf[:k], pooled), nil
 			}
 		}
 		buf = append(buf, make([]byte, len(buf))...)
@@ -68,5 +77,16 @@ func readFileFast(path string, noFollow, prefix bool) ([]byte, error) {
 			return nil, &pathError{Op: "read", Path: path, Err: errNotRegular}
 		}
 	}
-	return buf[:n], nil
+	return exact(buf[:n], pooled), nil
+}
+
+// exact returns b in a slice of its own size, copying it when it lies in
+// the pooled scratch buffer.
+func exact(b []byte, pooled *[]byte) []byte {
+	if len(b) > 0 && len(*pooled) > 0 && &b[0] != &(*pooled)[0] {
+		return b
+	}
+	out := make([]byte, len(b))
+	copy(out, b)
+	return out
 }

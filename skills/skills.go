@@ -65,9 +65,11 @@ type Options struct {
 type job struct {
 	path   string
 	source string
-	meta   *prompts.SourceInfo
-	skill  *Skill
-	diags  []Diagnostic
+	// meta is the place the file was found in, when hasMeta.
+	meta    prompts.SourceInfo
+	hasMeta bool
+	skill   *Skill
+	diags   []Diagnostic
 	// group ties the files of one --skill directory to its position.
 	group int
 }
@@ -113,10 +115,12 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 		userSkills := filepath.Join(agentDir, "skills")
 		r.AddAuto(collectEntries(userSkills, modePi, userSkills), meta("auto", "user", agentDir), opts.SettingsGlobal, agentDir)
 		r.AddAuto(collectEntries(userAgents, modeAgents, userAgents), meta("auto", "user", filepath.Dir(userAgents)), opts.SettingsGlobal, filepath.Dir(userAgents))
-		for _, e := range r.Enabled() {
+		enabled := r.Enabled()
+		jobs = make([]job, 0, len(enabled)+len(opts.CLIPaths))
+		seen = make(map[string]bool, len(enabled)+len(opts.CLIPaths))
+		for _, e := range enabled {
 			seen[r.Keys.Key(e.Path)] = true
-			m := e.Meta
-			jobs = append(jobs, job{path: e.Path, source: "path", meta: &m, group: -1})
+			jobs = append(jobs, job{path: e.Path, source: "path", meta: e.Meta, hasMeta: true, group: -1})
 		}
 	}
 	for gi, raw := range opts.CLIPaths {
@@ -153,10 +157,10 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 		if j.diags != nil {
 			return
 		}
-		if j.meta == nil && !strings.HasSuffix(j.path, ".md") {
+		if !j.hasMeta && !strings.HasSuffix(j.path, ".md") {
 			return
 		}
-		if j.meta != nil && !strings.HasSuffix(j.path, ".md") {
+		if j.hasMeta && !strings.HasSuffix(j.path, ".md") {
 			j.diags = []Diagnostic{{Type: "warning", Message: "skill path is not a markdown file", Path: j.path}}
 			return
 		}
@@ -169,17 +173,17 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 			}
 		}
 		j.skill, j.diags = loadFile(j.path, j.source, data)
-		if j.skill != nil && j.meta != nil {
-			info := *j.meta
+		if j.skill != nil && j.hasMeta {
+			info := j.meta
 			info.Path = j.skill.FilePath
 			j.skill.SourceInfo = info
 			j.skill.Source = info.Scope
 		}
 	})
-	var skills []Skill
+	skills := make([]Skill, 0, len(jobs))
 	var diags, collisions []Diagnostic
-	byName := map[string]int{}
-	loaded := map[string]bool{}
+	byName := make(map[string]int, len(jobs))
+	loaded := make(map[string]bool, len(jobs))
 	for _, j := range jobs {
 		diags = append(diags, j.diags...)
 		if j.skill == nil {
@@ -291,7 +295,7 @@ func loadFile(path, source string, data []byte) (*Skill, []Diagnostic) {
 		}
 	}
 	declared := filepath.Base(path) == "SKILL.md"
-	fm, _, err := prompts.ParseFrontmatter(string(raw))
+	fm, _, err := prompts.ParseFrontmatter(prompts.ResourceString(raw))
 	if err != nil {
 		if declared {
 			return nil, []Diagnostic{{Type: "warning", Message: err.Error(), Path: path}}

@@ -80,14 +80,21 @@ func (w *walker) collect(dir string, m mode) []string {
 		}
 		it.files = collectEntries(it.path, m, dir)
 	})
-	var out []string
+	out := make([]string, 0, len(items))
 	for _, it := range items {
 		if it.data != nil {
 			if w.data == nil {
 				w.data = make(map[string][]byte, len(items))
 			}
 			w.data[it.files[0]] = it.data
-			w.keys.Note(it.files[0], filepath.Join(real, it.name, "SKILL.md"))
+			// When the directory is its own real path (no link above it),
+			// the file's path is its key; sharing the string saves a
+			// thousand joins.
+			key := it.files[0]
+			if real != dir {
+				key = filepath.Join(real, it.name, "SKILL.md")
+			}
+			w.keys.Note(it.files[0], key)
 		}
 		out = append(out, it.files...)
 	}
