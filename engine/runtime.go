@@ -225,9 +225,29 @@ func (s *Session) Subscribe(fn func(Event)) (unsubscribe func()) {
 	}
 }
 
-// publish delivers e to every subscriber in order. A panicking subscriber
-// is skipped so it cannot kill the loop.
+// publish delivers e to the extensions first and then to every
+// subscriber, as the reference awaits its extension handlers before its
+// listeners see an event: whatever a handler records (entry_appended,
+// session_info_changed …) reaches the subscribers before the event that
+// triggered it. session_info_changed goes the other way round, listeners
+// first, because the reference emits it to extensions without waiting.
+// The hooks run outside emitMu so that a handler's own actions can
+// notify subscribers synchronously from the extension loop.
 func (s *Session) publish(e Event) {
+	if _, ok := e.(SessionInfoChanged); ok {
+		s.notify(e)
+		s.hooks.Event(context.Background(), e)
+		return
+	}
+	s.hooks.Event(context.Background(), e)
+	s.notify(e)
+}
+
+// notify delivers e to every subscriber in order, without the extension
+// hooks. A panicking subscriber is skipped so it cannot kill the loop.
+// Subscribers must never wait for the extension loop: the loop itself
+// calls notify for the actions extensions take.
+func (s *Session) notify(e Event) {
 	s.mu.Lock()
 	subs := append([]subscriber(nil), s.subs...)
 	s.mu.Unlock()
@@ -239,7 +259,6 @@ func (s *Session) publish(e Event) {
 			sub.fn(e)
 		}()
 	}
-	s.hooks.Event(context.Background(), e)
 }
 
 func (s *Session) queueUpdate() {
@@ -263,8 +282,11 @@ func (s *Session) loopEmit(e Event) {
 		s.mu.Lock()
 		s.messages = append(s.messages, m)
 		s.mu.Unlock()
-		_ = s.store.Append(&Entry{Type: EntryMessage, Message: m})
+		// The reference persists a message after its extensions and
+		// listeners have seen message_end, so entries a handler appends
+		// there precede the message in the session file.
 		s.publish(e)
+		_ = s.store.Append(&Entry{Type: EntryMessage, Message: m})
 		if m.Role == RoleAssistant && m.StopReason != StopError && m.StopReason != StopAborted {
 			s.mu.Lock()
 			attempt := s.retryAttempt

@@ -284,6 +284,13 @@ func (h hooks) Event(ctx context.Context, e engine.Event) {
 		}
 		payload = json.RawMessage(b)
 	}
+	if typ == engine.EvSessionInfoChanged && a.rt != nil {
+		// The reference emits it to extensions without waiting.
+		if b, err := engine.MarshalJSON(payload); err == nil {
+			a.dispatchQueued(typ, string(b))
+		}
+		return
+	}
 	if _, err := a.dispatch(ctx, typ, payload); err != nil && !errors.Is(err, context.Canceled) {
 		a.reportError("", typ, err.Error())
 	}

@@ -1,0 +1,49 @@
+package jsruntime
+
+import (
+	"bytes"
+	"runtime"
+	"strconv"
+
+	"github.com/dop251/goja"
+)
+
+// The extension loop runs handlers while the session may be waiting for
+// them (an event dispatch holds up the run until its handlers settle). The
+// actions those handlers take (appendEntry, setSessionName, sendMessage …)
+// therefore take effect synchronously on the loop, so that their records
+// come before the event being dispatched, as in the reference; an event
+// they raise in turn cannot wait for the loop it runs on, and is queued
+// behind the running task instead, which is what the reference's
+// fire-and-forget emits (session_info_changed) amount to.
+
+// goid returns the calling goroutine's id, read from its stack header
+// ("goroutine 123 [running]:"). Go has no public accessor; this is only
+// used to detect a call that arrives on the loop goroutine itself.
+func goid() uint64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b = bytes.TrimPrefix(b, []byte("goroutine "))
+	if i := bytes.IndexByte(b, ' '); i > 0 {
+		b = b[:i]
+	}
+	id, _ := strconv.ParseUint(string(b), 10, 64)
+	return id
+}
+
+// onLoop reports whether the caller runs on the extension loop.
+func (a *API) onLoop() bool {
+	return a.rt != nil && a.loopGID != 0 && goid() == a.loopGID
+}
+
+// dispatchQueued runs one event's handlers in a later loop task without
+// waiting for them; a failure is reported as an extension error.
+func (a *API) dispatchQueued(typ, payload string) {
+	a.rt.loop.RunOnLoop(func(vm *goja.Runtime) {
+		ok := vm.ToValue(func(string) {})
+		fail := vm.ToValue(func(m string) { a.reportError("", typ, m) })
+		if _, err := a.dispatchFn(goja.Undefined(), vm.ToValue(typ), vm.ToValue(payload), ok, fail); err != nil {
+			a.reportError("", typ, errorMessage(err))
+		}
+	})
+}
