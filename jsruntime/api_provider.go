@@ -26,6 +26,9 @@ type ProviderRegistry interface {
 	AuthStatus(provider string) any
 	ProviderDisplayName(provider string) string
 	RegisteredProviderIDs() []string
+	// HeaderOrder sorts a request's header names into the order the
+	// configuration gave them.
+	HeaderOrder(provider string, names []string) []string
 }
 
 // pendingProvider is a registration made while extensions load. The
@@ -199,7 +202,7 @@ func (a *API) providerCall(name string, av []json.RawMessage) (v any, ok bool, e
 		}
 		auth := ordered{{"apiKey", k}}
 		if _, hdrs, err := reg.RequestAuth(&engine.Model{Provider: p}); err == nil && len(hdrs) > 0 {
-			auth = append(auth, Field{"headers", hdrs})
+			auth = append(auth, Field{"headers", orderedHeaders(reg, p, hdrs)})
 		}
 		return ordered{{"auth", auth}, {"source", "configured API key"}}, true, nil
 	case "models.getProviderAuthStatus":
@@ -239,7 +242,20 @@ func (a *API) apiKeyAndHeaders(m *engine.Model) any {
 		out = append(out, Field{"apiKey", key})
 	}
 	if len(hdrs) > 0 {
-		out = append(out, Field{"headers", hdrs})
+		out = append(out, Field{"headers", orderedHeaders(reg, m.Provider, hdrs)})
+	}
+	return out
+}
+
+// orderedHeaders lays headers out in their configured order.
+func orderedHeaders(reg ProviderRegistry, provider string, hdrs map[string]string) ordered {
+	names := make([]string, 0, len(hdrs))
+	for k := range hdrs {
+		names = append(names, k)
+	}
+	var out ordered
+	for _, k := range reg.HeaderOrder(provider, names) {
+		out = append(out, Field{k, hdrs[k]})
 	}
 	return out
 }

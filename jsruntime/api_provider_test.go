@@ -24,6 +24,10 @@ func (r testRegistry) HasAuth(m *engine.Model) bool {
 }
 func (r testRegistry) AuthStatus(p string) any { return r.ProviderAuthStatus(p) }
 
+func (r testRegistry) HeaderOrder(p string, names []string) []string {
+	return r.Registry.HeaderOrder(p, names)
+}
+
 var _ ProviderRegistry = testRegistry{}
 
 // providerHarness loads src with a real model registry, flushes the
@@ -96,7 +100,7 @@ const providerExt = `
 const note = (ctx, tag, v) => ctx.ui.notify(tag + "=" + JSON.stringify(v === undefined ? "<undefined>" : v));
 export default function (pi) {
   pi.registerProvider("acme", {
-    baseUrl: "http://127.0.0.1:9/v1", apiKey: "K1", api: "openai-completions", headers: { "X-A": "a" },
+    baseUrl: "http://127.0.0.1:9/v1", apiKey: "K1", api: "openai-completions", headers: { "X-Z": "z", "X-A": "a" },
     models: [{ id: "m1", name: "One", contextWindow: 1000, maxTokens: 100 }, { id: "m2", compat: { x: 1 } }],
   });
   pi.registerProvider("gone", { baseUrl: "http://x/v1", apiKey: "k", api: "openai-completions", models: [{ id: "g" }] });
@@ -136,7 +140,7 @@ func TestRegisterProviderThroughExtension(t *testing.T) {
 		{"gone", `"<undefined>"`},
 		{"avail", `["m1","m2"]`},
 		{"promise", `true`},
-		{"akh", `{"ok":true,"apiKey":"K1","headers":{"X-A":"a"}}`},
+		{"akh", `{"ok":true,"apiKey":"K1","headers":{"X-Z":"z","X-A":"a"}}`},
 		{"akp", `"K1"`},
 		{"akpNone", `"<undefined>"`},
 		{"status", `{"configured":true,"source":"fallback"}`},

@@ -94,6 +94,9 @@ func run(argv []string) int {
 		}
 		defer app.ext.shutdown()
 		startTrace.step("extensions")
+		if err := app.resolveModel(); err != nil {
+			return reportStartupError(stderr, err)
+		}
 	}
 
 	if a.ListModels != nil {

@@ -1,12 +1,18 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/llm/anthropic"
 	"github.com/pi-go/pi/engine/llm/openai"
 	"github.com/pi-go/pi/engine/llm/openairesponses"
+	"github.com/pi-go/pi/engine/rpc"
+	"github.com/pi-go/pi/jsruntime"
 )
 
 // providerFor returns the adapter for a wire API.
@@ -20,4 +26,85 @@ func providerFor(api string) (engine.Provider, error) {
 		return openairesponses.New(), nil
 	}
 	return nil, fmt.Errorf("no provider for API %q", api)
+}
+
+// providerFor is providerFor with the registry's headers on every
+// request: provider and model headers from models.json or an extension's
+// registerProvider, resolved per request as the reference does.
+func (app *App) providerFor(api string) (engine.Provider, error) {
+	p, err := providerFor(api)
+	if err != nil || app.registry == nil {
+		return p, err
+	}
+	reg := app.registry
+	return engine.ProviderFunc(func(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
+		if _, hdrs, err := reg.RequestAuth(req.Model); err == nil && len(hdrs) > 0 {
+			r := *req
+			r.Headers = make(map[string]string, len(hdrs)+len(req.Headers))
+			for k, v := range hdrs {
+				r.Headers[k] = v
+			}
+			for k, v := range req.Headers {
+				r.Headers[k] = v
+			}
+			req = &r
+		}
+		return p.Stream(ctx, req, emit)
+	}), nil
+}
+
+// resolveModel applies the providers extensions registered while loading,
+// then chooses the model and thinking level, as the reference does: a
+// provider an extension registers can be the default or --model's. A
+// registration the registry refuses stops the start.
+func (app *App) resolveModel() error {
+	if app.ext.active() {
+		if err := app.ext.api.FlushProviders(); err != nil {
+			return fmt.Errorf("Error: %w", err)
+		}
+	}
+	a := app.args
+	model, level, warnings, err := config.Resolve(app.registry, app.settings, config.SelectFlags{
+		Provider: a.Provider, Model: a.Model, Thinking: string(a.Thinking), APIKey: a.APIKey, Models: a.Models,
+	})
+	for _, w := range warnings {
+		fmt.Fprintln(app.stderr, "Warning:", w)
+	}
+	if nm := (config.NoModelsError{}); err != nil && app.mode == ModeRPC && errors.As(err, &nm) {
+		// RPC mode starts anyway, as the reference does: clients see a
+		// placeholder model and prompts fail until a model is configured.
+		fmt.Fprintln(app.stderr, "Warning:", err.Error())
+		model, level, err = rpc.PlaceholderModel(), engine.ThinkingOff, nil
+	}
+	if err != nil {
+		return err
+	}
+	app.model, app.thinking = model, level
+	startTrace.step("resolve")
+	if app.store != nil {
+		app.restoreSessionModel(app.store)
+	}
+	return nil
+}
+
+// The model registry is also what pi.registerProvider and the provider
+// members of ctx.modelRegistry work on.
+var _ jsruntime.ProviderRegistry = registryModels{}
+
+func (m registryModels) RegisterProvider(name string, cfg json.RawMessage) error {
+	return m.r.RegisterProvider(name, cfg)
+}
+func (m registryModels) UnregisterProvider(name string) { m.r.UnregisterProvider(name) }
+func (m registryModels) RequestAuth(model *engine.Model) (string, map[string]string, error) {
+	return m.r.RequestAuth(model)
+}
+func (m registryModels) APIKey(provider string) (string, bool) { return m.r.APIKey(provider) }
+func (m registryModels) AuthStatus(provider string) any        { return m.r.ProviderAuthStatus(provider) }
+func (m registryModels) ProviderDisplayName(provider string) string {
+	return m.r.ProviderDisplayName(provider)
+}
+func (m registryModels) RegisteredProviderIDs() []string { return m.r.RegisteredProviderIDs() }
+
+func (m registryModels) HeaderOrder(provider string, names []string) []string {
+	return m.r.HeaderOrder(provider, names)
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/compaction"
 	"github.com/pi-go/pi/engine/config"
-	"github.com/pi-go/pi/engine/rpc"
 	"github.com/pi-go/pi/engine/session"
 	"github.com/pi-go/pi/prompts"
 	"github.com/pi-go/pi/skills"
@@ -46,8 +45,9 @@ type App struct {
 	closing bool
 }
 
-// Wire loads settings and models, resolves the model and selects the
-// session store. Errors are startup failures (exit 1 unless they carry
+// Wire loads settings and models and selects the session store; the
+// model is resolved once extensions have registered their providers
+// (resolveModel). Errors are startup failures (exit 1 unless they carry
 // another code).
 func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, error) {
 	cwd, err := os.Getwd()
@@ -85,23 +85,6 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 	if a.ListModels != nil {
 		return app, nil
 	}
-	model, level, warnings, err := config.Resolve(reg, app.settings, config.SelectFlags{
-		Provider: a.Provider, Model: a.Model, Thinking: string(a.Thinking), APIKey: a.APIKey, Models: a.Models,
-	})
-	for _, w := range warnings {
-		fmt.Fprintln(stderr, "Warning:", w)
-	}
-	if nm := (config.NoModelsError{}); err != nil && mode == ModeRPC && errors.As(err, &nm) {
-		// RPC mode starts anyway, as the reference does: clients see a
-		// placeholder model and prompts fail until a model is configured.
-		fmt.Fprintln(stderr, "Warning:", err.Error())
-		model, level, err = rpc.PlaceholderModel(), engine.ThinkingOff, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	app.model, app.thinking = model, level
-	startTrace.step("resolve")
 	f, selWarnings, err := session.Select(session.SelectOptions{
 		AgentDir: app.agentDir, Cwd: cwd,
 		SessionDir: a.SessionDir, EnvSessionDir: os.Getenv("PI_CODING_AGENT_SESSION_DIR"),
@@ -118,7 +101,6 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 	}
 	app.store = f
 	startTrace.step("session select")
-	app.restoreSessionModel(f)
 	if c := f.Cwd(); c != "" && c != cwd {
 		// An opened session runs in its own directory.
 		app.cwd = c
@@ -186,7 +168,7 @@ func (app *App) Runner() (Runner, error) {
 	app.applyRuntimeSettings(&rs)
 	sess, err := engine.NewSession(engine.SessionOptions{
 		Store: app.store, Cwd: app.cwd, Model: app.model, ThinkingLevel: app.thinking,
-		Tools: tools, ProviderFor: providerFor,
+		Tools: tools, ProviderFor: app.providerFor,
 		APIKey: func(m *engine.Model) (string, error) {
 			key, _, err := app.registry.RequestAuth(m)
 			if err != nil {

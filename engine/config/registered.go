@@ -34,6 +34,8 @@ type extProvider struct {
 	cfg        ExtProviderConfig
 	baseModels []*engine.Model
 	baseAuth   *providerAuth // nil when the provider did not exist
+	// headerKeys is the order of cfg.Headers as the extension wrote them.
+	headerKeys []string
 }
 
 // extDef is the part of an extension model definition the registry reads.
@@ -114,6 +116,9 @@ func (r *Registry) RegisterProvider(name string, raw json.RawMessage) error {
 		return err
 	}
 	ep.cfg = cfg
+	if next.Headers != nil {
+		ep.headerKeys = objectKeys(raw, "headers")
+	}
 	r.ext[name] = ep
 	r.replaceProviderModels(name, models)
 	r.auth[name] = overlayAuth(ep.baseAuth, cfg)
@@ -136,6 +141,53 @@ func (r *Registry) UnregisterProvider(name string) {
 	} else {
 		delete(r.auth, name)
 	}
+}
+
+// HeaderOrder orders the header names a request to provider carries: the
+// configured ones (whose order models.json does not keep) by name, then
+// an extension's in the order it wrote them, then Authorization.
+func (r *Registry) HeaderOrder(provider string, names []string) []string {
+	r.mu.RLock()
+	var ext []string
+	if ep := r.ext[provider]; ep != nil {
+		ext = ep.headerKeys
+	}
+	r.mu.RUnlock()
+	rank := func(n string) int {
+		if n == "Authorization" {
+			return len(ext) + 1
+		}
+		if i := slices.Index(ext, n); i >= 0 {
+			return i + 1
+		}
+		return 0
+	}
+	out := slices.Clone(names)
+	slices.SortStableFunc(out, func(a, b string) int {
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+// objectKeys returns the keys of the object at key k of a JSON object, in
+// order.
+func objectKeys(raw json.RawMessage, k string) []string {
+	keys, vals, err := engine.SplitObject(raw)
+	if err != nil {
+		return nil
+	}
+	i := slices.Index(keys, k)
+	if i < 0 {
+		return nil
+	}
+	inner, _, err := engine.SplitObject(vals[i])
+	if err != nil {
+		return nil
+	}
+	return inner
 }
 
 // RegisteredProviderIDs lists the providers extensions registered.
