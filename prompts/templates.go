@@ -86,9 +86,8 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 	var diags []Diagnostic
 	jobs := make([]templateJob, 0, len(paths)+len(opts.CLIPaths))
 	for _, p := range paths {
-		j := templateJob{path: p.Path}
-		j.tmpl.SourceInfo = p.Meta
-		j.tmpl.SourceInfo.Path = p.Path
+		j := templateJob{path: p.Path, info: p.Meta}
+		j.info.Path = p.Path
 		jobs = append(jobs, j)
 	}
 	globalDir := filepath.Join(agentDir, "prompts")
@@ -122,31 +121,34 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 			for _, e := range ents {
 				full := filepath.Join(abs, e.Name())
 				if _, isFile := EntryKind(full, e); isFile && strings.HasSuffix(e.Name(), ".md") {
-					jobs = append(jobs, templateJob{path: full, tmpl: Template{SourceInfo: cliInfo(full, false)}})
+					jobs = append(jobs, templateJob{path: full, info: cliInfo(full, false)})
 				}
 			}
 		case st.Mode().IsRegular() && strings.HasSuffix(abs, ".md"):
-			jobs = append(jobs, templateJob{path: abs, tmpl: Template{SourceInfo: cliInfo(abs, false)}})
+			jobs = append(jobs, templateJob{path: abs, info: cliInfo(abs, false)})
 		}
 	}
-	loadTemplateJobs(opts.Cache, jobs)
-	templates := make([]Template, 0, len(jobs))
+	loaded := loadTemplateJobs(opts.Cache, jobs)
+	// The result is loaded compacted in place: entry k is written only
+	// after entries 0..k have been read.
+	templates := loaded[:0]
 	byName := make(map[string]int, len(jobs))
 	var collisions []Diagnostic
-	for _, j := range jobs {
+	for i, j := range jobs {
 		if j.diag != nil {
 			diags = append(diags, *j.diag)
 			continue
 		}
-		if i, ok := byName[j.tmpl.Name]; ok {
+		t := &loaded[i]
+		if w, ok := byName[t.Name]; ok {
 			collisions = append(collisions, Diagnostic{
-				Type: "collision", Message: `name "/` + j.tmpl.Name + `" collision`, Path: j.path,
-				Collision: &Collision{ResourceType: "prompt", Name: j.tmpl.Name, WinnerPath: templates[i].FilePath, LoserPath: j.path},
+				Type: "collision", Message: `name "/` + t.Name + `" collision`, Path: j.path,
+				Collision: &Collision{ResourceType: "prompt", Name: t.Name, WinnerPath: templates[w].FilePath, LoserPath: j.path},
 			})
 			continue
 		}
-		byName[j.tmpl.Name] = len(templates)
-		templates = append(templates, j.tmpl)
+		byName[t.Name] = len(templates)
+		templates = append(templates, *t)
 	}
 	return templates, append(diags, collisions...)
 }
@@ -163,6 +165,7 @@ func promptDirEntries(keys *PathKeys, dir string) []string {
 	real := ""
 	clean := filepath.Clean(dir) == dir
 	out := make([]string, 0, len(ents))
+	keys.Grow(len(ents))
 	for _, e := range ents {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") || name == "node_modules" || !strings.HasSuffix(name, ".md") {
@@ -188,7 +191,6 @@ func promptDirEntries(keys *PathKeys, dir string) []string {
 	return out
 }
 
-// templateJob is one file to load; tmpl arrives with its SourceInfo set.
 // joinName is filepath.Join for a directory and a name read from it,
 // without Join's Clean pass when dir is already clean.
 func joinName(dir, name string, clean bool) string {
@@ -198,15 +200,17 @@ func joinName(dir, name string, clean bool) string {
 	return dir + string(filepath.Separator) + name
 }
 
+// templateJob is one file to load and where it was found.
 type templateJob struct {
 	path string
-	tmpl Template
+	info SourceInfo
 	diag *Diagnostic
 }
 
-// loadTemplateJobs reads and parses the files concurrently; start-up with
-// many templates is dominated by file reads.
-func loadTemplateJobs(cache *FileCache, jobs []templateJob) {
+// loadTemplateJobs reads and parses the files concurrently (start-up with
+// many templates is dominated by file reads); template i is job i's.
+func loadTemplateJobs(cache *FileCache, jobs []templateJob) []Template {
+	out := make([]Template, len(jobs))
 	ParallelEach(len(jobs), func(i int) {
 		j := &jobs[i]
 		t, err := loadTemplateFile(cache, j.path)
@@ -214,9 +218,10 @@ func loadTemplateJobs(cache *FileCache, jobs []templateJob) {
 			j.diag = &Diagnostic{Type: "warning", Message: err.Error(), Path: j.path}
 			return
 		}
-		t.SourceInfo = j.tmpl.SourceInfo
-		j.tmpl = t
+		t.SourceInfo = j.info
+		out[i] = t
 	})
+	return out
 }
 
 // ParallelEach calls fn(0..n-1) on a bounded number of goroutines.

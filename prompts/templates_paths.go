@@ -122,13 +122,26 @@ func (k *PathKeys) Dir(dir string) string {
 	return real
 }
 
+// Grow makes room for n more notes at once: a directory walk knows how
+// many files it will note, and a map of a thousand grown step by step
+// leaves its smaller copies behind.
+func (k *PathKeys) Grow(n int) {
+	if k.known == nil {
+		k.known = make(map[string]string, n)
+	} else if len(k.known)+n > 2*len(k.known)+8 {
+		m := make(map[string]string, len(k.known)+n)
+		for p, key := range k.known {
+			m[p] = key
+		}
+		k.known = m
+	}
+}
+
 // Note records the key of a file whose path is known to contain no
 // symbolic link below a resolved directory, so Key needs no system call.
 func (k *PathKeys) Note(p, key string) {
 	if k.known == nil {
-		// Notes come from directory walks, a skills or prompts folder at
-		// a time: start big enough for a large one instead of regrowing.
-		k.known = make(map[string]string, 256)
+		k.known = map[string]string{}
 	}
 	k.known[p] = key
 }
@@ -225,8 +238,9 @@ func (r *Resolver) AddAuto(files []string, meta SourceInfo, overrides []string, 
 	}
 }
 
-// Enabled returns the enabled paths in precedence order, one per real path.
-// ranks orders the metadata kinds; entries keep insertion order within a rank.
+// Enabled returns the enabled paths in precedence order, one per real path:
+// project settings entries, project auto-discovered, user settings, user
+// auto-discovered; entries keep insertion order within a rank.
 func (r *Resolver) Enabled() []ResolvedPath {
 	rank := func(m SourceInfo) int {
 		n := 2
@@ -238,27 +252,42 @@ func (r *Resolver) Enabled() []ResolvedPath {
 		}
 		return n
 	}
-	out := make([]ResolvedPath, 0, len(r.entries))
+	// Order indices, not entries: the common case (one folder of a
+	// thousand files, all enabled) then returns the entries as they are.
+	order := make([]int32, 0, len(r.entries))
 	for want := 0; want < 4; want++ {
-		for _, e := range r.entries {
-			if rank(e.Meta) == want {
-				out = append(out, e)
+		for i := range r.entries {
+			if rank(r.entries[i].Meta) == want {
+				order = append(order, int32(i))
 			}
 		}
 	}
-	seen := make(map[string]bool, len(out))
-	kept := out[:0]
-	for _, e := range out {
+	seen := make(map[string]bool, len(order))
+	keep := order[:0]
+	same := true
+	for n, i := range order {
+		e := &r.entries[i]
 		k := r.Keys.Key(e.Path)
 		if seen[k] {
+			same = false
 			continue
 		}
 		seen[k] = true
 		if e.Enabled {
-			kept = append(kept, e)
+			same = same && int(i) == n
+			keep = append(keep, i)
+		} else {
+			same = false
 		}
 	}
-	return kept
+	if same && len(keep) == len(r.entries) {
+		return r.entries[:len(r.entries):len(r.entries)]
+	}
+	out := make([]ResolvedPath, len(keep))
+	for n, i := range keep {
+		out[n] = r.entries[i]
+	}
+	return out
 }
 
 func isPattern(s string) bool {

@@ -152,6 +152,9 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 			jobs = append(jobs, job{path: abs, group: gi, diags: []Diagnostic{{Type: "warning", Message: "skill path is not a markdown file", Path: abs}}})
 		}
 	}
+	// Skills are loaded into one slab, which becomes the result compacted
+	// in place: a thousand skills cost one allocation, not two each.
+	slab := make([]Skill, len(jobs))
 	prompts.ParallelEach(len(jobs), func(i int) {
 		j := &jobs[i]
 		if j.diags != nil {
@@ -172,7 +175,10 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 				return
 			}
 		}
-		j.skill, j.diags = loadFile(j.path, j.source, data)
+		var ok bool
+		if ok, j.diags = loadFileInto(&slab[i], j.path, j.source, data); ok {
+			j.skill = &slab[i]
+		}
 		if j.skill != nil && j.hasMeta {
 			info := j.meta
 			info.Path = j.skill.FilePath
@@ -180,7 +186,7 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 			j.skill.Source = info.Scope
 		}
 	})
-	skills := make([]Skill, 0, len(jobs))
+	skills := slab[:0]
 	var diags, collisions []Diagnostic
 	byName := make(map[string]int, len(jobs))
 	loaded := make(map[string]bool, len(jobs))
@@ -287,25 +293,36 @@ func collectEntries(dir string, m mode, root string) []string {
 // are silently not skills; a SKILL.md without one is reported.
 // data is the file's contents when a directory walk already read them.
 func loadFile(path, source string, data []byte) (*Skill, []Diagnostic) {
+	s := new(Skill)
+	ok, diags := loadFileInto(s, path, source, data)
+	if !ok {
+		return nil, diags
+	}
+	return s, diags
+}
+
+// loadFileInto is loadFile writing the skill into s; ok says whether it
+// loaded.
+func loadFileInto(s *Skill, path, source string, data []byte) (bool, []Diagnostic) {
 	raw := data
 	if raw == nil {
 		var err error
 		if raw, err = prompts.ReadResource(path); err != nil {
-			return nil, []Diagnostic{{Type: "warning", Message: err.Error(), Path: path}}
+			return false, []Diagnostic{{Type: "warning", Message: err.Error(), Path: path}}
 		}
 	}
 	declared := filepath.Base(path) == "SKILL.md"
 	fm, _, err := prompts.ParseFrontmatter(prompts.ResourceString(raw))
 	if err != nil {
 		if declared {
-			return nil, []Diagnostic{{Type: "warning", Message: err.Error(), Path: path}}
+			return false, []Diagnostic{{Type: "warning", Message: err.Error(), Path: path}}
 		}
-		return nil, nil
+		return false, nil
 	}
 	desc, isString := fm["description"].(string)
 	hasDesc := isString && prompts.TrimJS(desc) != ""
 	if !declared && !hasDesc {
-		return nil, nil
+		return false, nil
 	}
 	var diags []Diagnostic
 	warn := func(msg string) { diags = append(diags, Diagnostic{Type: "warning", Message: msg, Path: path}) }
@@ -323,9 +340,9 @@ func loadFile(path, source string, data []byte) (*Skill, []Diagnostic) {
 		warn(msg)
 	}
 	if !hasDesc {
-		return nil, diags
+		return false, diags
 	}
-	s := &Skill{
+	*s = Skill{
 		Name: name, Description: desc, FilePath: path, BaseDir: dir, Source: source,
 		DisableModelInvocation: fm["disable-model-invocation"] == true,
 		Frontmatter:            fm,
@@ -334,7 +351,7 @@ func loadFile(path, source string, data []byte) (*Skill, []Diagnostic) {
 	if source == "user" || source == "project" {
 		s.SourceInfo.Scope = source
 	}
-	return s, diags
+	return true, diags
 }
 
 // validateName returns the reference's warnings for a skill name.

@@ -81,6 +81,7 @@ func (w *walker) collect(dir string, m mode) []string {
 		it.files = collectEntries(it.path, m, dir)
 	})
 	out := make([]string, 0, len(items))
+	w.keys.Grow(len(items))
 	for _, it := range items {
 		if it.data != nil {
 			if w.data == nil {
