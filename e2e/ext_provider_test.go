@@ -1,0 +1,107 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// providerExt registers provider "acme" on the mock with the wire API and
+// base URL it is given, a literal key and a header, and two models: one
+// fully described, one with only an id.
+const providerExt = `export default function (pi) {
+  pi.registerProvider("acme", {
+    baseUrl: "__BASE__", apiKey: "ACME-KEY", api: "__API__", headers: { "X-Acme": "on" },
+    models: [
+      { id: "m1", name: "Acme One", reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 100000, maxTokens: 1000 },
+      { id: "m2", compat: { supportsDeveloperRole: false } },
+    ],
+  });
+}
+`
+
+// TestRegisterProviderEndToEnd drives the built binary with an extension
+// that registers a provider: --model selects it at start-up, requests go
+// to its baseUrl with its key and headers through its wire API,
+// get_available_models lists its models in the definition's own key order,
+// and set_model switches to them.
+func TestRegisterProviderEndToEnd(t *testing.T) {
+	t.Parallel()
+	for _, api := range apis {
+		t.Run(api, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, api, `[{"text":"from acme"},{"text":"from acme again"}]`, nil)
+			base := e.srv.URL()
+			if api == "anthropic-messages" {
+				base = e.srv.BaseURL()
+			}
+			src := strings.NewReplacer("__BASE__", base, "__API__", api).Replace(providerExt)
+			e.write("acme.ts", src)
+
+			r := e.run("", "-p", "--model", "acme/m1", "-e", "acme.ts", "hello")
+			if r.code != 0 || !strings.Contains(r.stdout, "from acme") {
+				t.Fatalf("print run: code %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+			}
+			reqs := e.srv.Requests()
+			if len(reqs) != 1 {
+				t.Fatalf("want 1 request, got %d", len(reqs))
+			}
+			h := lowerKeys(reqs[0].Headers)
+			if h["x-acme"] != "on" {
+				t.Errorf("header X-Acme not sent: %v", h)
+			}
+			if h["authorization"] != "Bearer ACME-KEY" && h["x-api-key"] != "ACME-KEY" {
+				t.Errorf("key not sent: %v", h)
+			}
+			var body struct {
+				Model string `json:"model"`
+			}
+			_ = json.Unmarshal(reqs[0].Body, &body)
+			if body.Model != "m1" {
+				t.Errorf("request model %q, want m1", body.Model)
+			}
+
+			stdin := `{"id":"1","type":"get_available_models"}` + "\n" +
+				`{"id":"2","type":"set_model","provider":"acme","modelId":"m2"}` + "\n"
+			r = e.run(stdin, "--mode", "rpc", "-e", "acme.ts")
+			var models, set string
+			for _, line := range strings.Split(r.stdout, "\n") {
+				switch {
+				case strings.Contains(line, `"id":"1"`):
+					models = line
+				case strings.Contains(line, `"id":"2"`):
+					set = line
+				}
+			}
+			wantM2 := `{"id":"m2","compat":{"supportsDeveloperRole":false},"api":"` + api + `","provider":"acme","baseUrl":"` + base + `"}`
+			wantM1 := `{"id":"m1","name":"Acme One","reasoning":false,"input":["text"],"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0},"contextWindow":100000,"maxTokens":1000,"api":"` + api + `","provider":"acme","baseUrl":"` + base + `"}`
+			if !strings.Contains(models, wantM1+","+wantM2) {
+				t.Errorf("get_available_models lacks the acme models in their own key order:\n%s", models)
+			}
+			if !strings.Contains(set, `"success":true,"data":`+wantM2) {
+				t.Errorf("set_model: %s\nstderr: %s", set, r.stderr)
+			}
+		})
+	}
+}
+
+// TestRegisterProviderLoadFailure checks that a registration refused
+// during loading stops the start with the reference's message.
+func TestRegisterProviderLoadFailure(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "openai-completions", `[]`, nil)
+	e.write("bad.ts", `export default function (pi) { pi.registerProvider("badp", { models: [{ id: "b" }] }); }`)
+	r := e.run("", "-p", "-e", "bad.ts", "hello")
+	want := `error: Provider badp, model b: no "api" specified. Set it at model level or provider level.`
+	if r.code != 1 || !strings.HasPrefix(r.stderr, "Error: Extension \"") || !strings.Contains(r.stderr, want) {
+		t.Fatalf("code %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+func lowerKeys(h map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range h {
+		out[strings.ToLower(k)] = v
+	}
+	return out
+}
