@@ -353,3 +353,117 @@ func (a *API) sessionWriteCall(s *engine.Session, name string, av []json.RawMess
 	}
 	return e.ID, true, nil
 }
+
+// textNoContinuation is the reference's error for a continuation request
+// with nothing for the model to answer.
+const textNoContinuation = "turn_end requested continuation without runnable model context"
+
+// turnEndBoundary dispatches turn_end as the reference's boundary event
+// and applies what the handlers returned: "custom" drafts are appended at
+// once; "custom_message" drafts join the context, as steering messages
+// when the handlers asked to continue (so the loop makes one more
+// request) and for the next prompt otherwise.
+func (a *API) turnEndBoundary(ctx context.Context, ev engine.TurnEnd, turn int) {
+	s := a.session()
+	results := ev.ToolResults
+	if results == nil {
+		results = []*engine.Message{}
+	}
+	msgID, resultIDs := "", []string{}
+	if s != nil {
+		isResult := map[*engine.Message]bool{}
+		for _, r := range results {
+			isResult[r] = true
+		}
+		for _, e := range s.Store().Branch() {
+			if e.Type != engine.EntryMessage {
+				continue
+			}
+			if e.Message == ev.Message {
+				msgID = e.ID
+			} else if isResult[e.Message] {
+				resultIDs = append(resultIDs, e.ID)
+			}
+		}
+	}
+	outcome := "completed"
+	if ev.Message != nil {
+		switch ev.Message.StopReason {
+		case engine.StopAborted:
+			outcome = "aborted"
+		case engine.StopError:
+			outcome = "error"
+		}
+	}
+	queued := s != nil && s.PendingCount() > 0
+	canContinue := len(results) > 0 || queued
+	fields := []Field{{"turnIndex", turn}, {"message", ev.Message}, {"toolResults", results}}
+	if msgID != "" {
+		fields = append(fields, Field{"messageEntryId", msgID})
+	}
+	fields = append(fields, Field{"toolResultEntryIds", resultIDs}, Field{"outcome", outcome},
+		Field{"entries", []any{}}, Field{"continue", false},
+		Field{"context", ordered{{"pendingMessages", []any{}}, {"canContinue", canContinue}}})
+	out, err := a.dispatch(ctx, "turn_end", orderedEvent("turn_end", fields))
+	if err != nil {
+		if !errors.Is(err, context.Canceled) {
+			a.reportError("", "turn_end", err.Error())
+		}
+		return
+	}
+	if out == "" || s == nil {
+		return
+	}
+	var r struct {
+		Entries []struct {
+			Type       string          `json:"type"`
+			CustomType string          `json:"customType"`
+			Data       json.RawMessage `json:"data"`
+			Content    json.RawMessage `json:"content"`
+			Display    *bool           `json:"display"`
+			Details    json.RawMessage `json:"details"`
+		} `json:"entries"`
+		Continue bool `json:"continue"`
+	}
+	if json.Unmarshal([]byte(out), &r) != nil {
+		return
+	}
+	var msgs []*engine.Message
+	for _, d := range r.Entries {
+		switch d.Type {
+		case engine.EntryCustom:
+			e := &engine.Entry{Type: engine.EntryCustom, CustomType: d.CustomType}
+			if len(d.Data) > 0 && string(d.Data) != "null" {
+				e.Data = d.Data
+			}
+			if err := s.AppendEntry(e); err != nil {
+				a.reportError("<boundary>", "turn_end", err.Error())
+			}
+		case engine.EntryCustomMessage:
+			m := &engine.Message{Role: engine.RoleCustom, CustomType: d.CustomType, Display: d.Display == nil || *d.Display, Details: d.Details}
+			var c engine.Contents
+			if json.Unmarshal(d.Content, &c) != nil {
+				a.reportError("<boundary>", "turn_end", "invalid custom_message content")
+				continue
+			}
+			m.Content = c
+			msgs = append(msgs, m)
+		default:
+			a.reportError("<boundary>", "turn_end", fmt.Sprintf("unsupported boundary entry type %q", d.Type))
+		}
+	}
+	cont := r.Continue && outcome == "completed"
+	if cont && !canContinue && len(msgs) == 0 {
+		a.reportError("<boundary>", "turn_end", textNoContinuation)
+		cont = false
+	}
+	deliver := "nextTurn"
+	if cont {
+		deliver = "steer"
+	}
+	for _, m := range msgs {
+		if err := s.SendCustom(m, deliver, false); err != nil {
+			a.reportError("<boundary>", "turn_end", err.Error())
+		}
+	}
+}

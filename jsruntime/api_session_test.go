@@ -142,3 +142,35 @@ func TestAPINavigateTreeAndEvents(t *testing.T) {
 		assert.Equal(t, engine.RoleSystem, m.Role, "the leaf moved before the first user message")
 	}
 }
+
+func TestAPITurnEndBoundary(t *testing.T) {
+	t.Parallel()
+	src := `export default function (pi) {
+  let n = 0;
+  pi.on("turn_end", (e, ctx) => {
+    n++;
+    ctx.ui.notify(n + " " + e.outcome + " " + typeof e.messageEntryId + " " + e.context.canContinue + " " + e.continue);
+    if (n === 1) return { entries: [{ type: "custom_message", customType: "nudge", content: "keep going", display: true }, { type: "custom", customType: "mark", data: { n } }], continue: true };
+    if (n === 2) return { continue: true };
+  });
+}`
+	ui := &scriptedUI{}
+	h := newAPIHarness(t, src, ui, faux.Turn{Text: "one"}, faux.Turn{Text: "two"}, faux.Turn{Text: "three"})
+	h.prompt(t, "hello")
+	assert.Equal(t, []string{"1 completed string false false", "2 completed string false false"}, ui.notes())
+	var roles []string
+	for _, m := range h.sess.Messages() {
+		if m.Role != engine.RoleSystem {
+			roles = append(roles, m.Role+":"+m.CustomType)
+		}
+	}
+	assert.Equal(t, []string{"user:", "assistant:", "custom:nudge", "assistant:"}, roles, "one continuation with the nudge in context")
+	var marked bool
+	for _, e := range h.store.Entries() {
+		marked = marked || (e.Type == engine.EntryCustom && e.CustomType == "mark")
+	}
+	assert.True(t, marked)
+	errs := h.extErrors()
+	require.Len(t, errs, 1)
+	assert.Equal(t, ExtensionError{Path: "<boundary>", Event: "turn_end", Error: textNoContinuation}, errs[0])
+}

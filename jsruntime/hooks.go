@@ -264,11 +264,10 @@ func (h hooks) Event(ctx context.Context, e engine.Event) {
 	case engine.TurnStart:
 		payload = orderedEvent(typ, []Field{{"turnIndex", turn}, {"timestamp", time.Now().UnixMilli()}})
 	case engine.TurnEnd:
-		results := ev.ToolResults
-		if results == nil {
-			results = []*engine.Message{}
-		}
-		payload = orderedEvent(typ, []Field{{"turnIndex", turn}, {"message", ev.Message}, {"toolResults", results}})
+		// turn_end is a boundary whose handlers may add entries and ask
+		// for one more request (api_session.go).
+		a.turnEndBoundary(ctx, ev, turn)
+		return
 	case engine.AgentEnd:
 		msgs := ev.Messages
 		if msgs == nil {

@@ -471,6 +471,29 @@
     return { payload };
   };
 
+  // turn_end is a boundary: each handler sees the entries and continue
+  // flag proposed so far, and a returned field replaces it.
+  dispatchers.turn_end = async function (ev) {
+    const ctx = makeCtx(G.signal());
+    let entries = [];
+    let cont = false;
+    for (const { ext, handlers } of snapshot("turn_end")) {
+      for (const h of handlers) {
+        try {
+          G.enter(ext.path, "turn_end");
+          const r = await h({ ...ev, entries: entries.slice(), continue: cont }, ctx);
+          if (r && typeof r === "object") {
+            if (Array.isArray(r.entries)) entries = r.entries;
+            if (r.continue !== undefined) cont = !!r.continue;
+          }
+        } catch (e) {
+          report(ext.path, "turn_end", e);
+        }
+      }
+    }
+    return entries.length > 0 || cont ? { entries, continue: cont } : undefined;
+  };
+
   // resources_discover collects the skill, prompt and theme paths every
   // handler returns, in handler order.
   dispatchers.resources_discover = async function (ev) {
