@@ -36,14 +36,23 @@ func (a *API) onLoop() bool {
 	return a.rt != nil && a.loopGID != 0 && goid() == a.loopGID
 }
 
-// dispatchQueued runs one event's handlers in a later loop task without
-// waiting for them; a failure is reported as an extension error.
+// dispatchQueued starts one event's handlers without waiting for them; a
+// failure is reported as an extension error. On the loop the handlers are
+// scheduled as promise jobs of the running task, so they run before the
+// handler that raised the event is reported settled, as the reference's
+// un-awaited emit runs its handlers before the emitting handler's caller
+// resumes; elsewhere they run in a new loop task.
 func (a *API) dispatchQueued(typ, payload string) {
-	a.rt.loop.RunOnLoop(func(vm *goja.Runtime) {
+	run := func(vm *goja.Runtime) {
 		ok := vm.ToValue(func(string) {})
 		fail := vm.ToValue(func(m string) { a.reportError("", typ, m) })
 		if _, err := a.dispatchFn(goja.Undefined(), vm.ToValue(typ), vm.ToValue(payload), ok, fail); err != nil {
 			a.reportError("", typ, errorMessage(err))
 		}
-	})
+	}
+	if a.onLoop() {
+		run(a.rt.vm)
+		return
+	}
+	a.rt.loop.RunOnLoop(run)
 }

@@ -123,8 +123,9 @@ func TestActionOrdering(t *testing.T) {
 }
 
 // TestSessionInfoChangedReachesHandlers checks that a handler renaming the
-// session from session_info_changed's own handler does not deadlock: the
-// event is queued behind the running handler.
+// session from session_info_changed's own handler does not deadlock, and
+// that the nested rename lands before the agent_end that started it, as
+// the reference's un-awaited emit runs its handlers first.
 func TestSessionInfoChangedReachesHandlers(t *testing.T) {
 	t.Parallel()
 	src := `export default function (pi) {
@@ -135,9 +136,9 @@ func TestSessionInfoChangedReachesHandlers(t *testing.T) {
 	h.prompt(t, "hi")
 	require.Eventually(t, func() bool {
 		tr := h.trace()
-		return len(tr) > 0 && tr[len(tr)-1] == "name:two"
+		return len(tr) > 0 && tr[len(tr)-1] == "agent_settled"
 	}, 10*time.Second, 10*time.Millisecond, "trace %v, errors %v", h.trace(), h.extErrors())
-	assert.Equal(t, []string{"agent_start", "message_end:system", "message_end:user", "message_end:assistant", "name:one", "agent_end", "agent_settled", "name:two"}, h.trace())
+	assert.Equal(t, []string{"agent_start", "message_end:system", "message_end:user", "message_end:assistant", "name:one", "name:two", "agent_end", "agent_settled"}, h.trace())
 }
 
 // TestSetLabel checks setLabel's target check and that it announces no
