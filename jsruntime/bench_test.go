@@ -8,10 +8,11 @@ import (
 	"testing"
 )
 
-// benchExamples are five reference examples of different weights: a tool
-// with typebox, a gate, a stateful tool with pi-tui imports, a
-// multi-file extension and one using fs and the file mutation queue.
-var benchExamples = []string{"hello.ts", "permission-gate.ts", "todo.ts", "plan-mode", "tool-override.ts"}
+// benchExamples are the five reference examples bench/extbench.py starts
+// the binary with: typebox and pi-ai (todo), pi-tui components (question),
+// a tool_call gate (permission-gate), fs and the pi-coding-agent helpers
+// (tool-override) and node:path (protected-paths).
+var benchExamples = []string{"todo.ts", "question.ts", "permission-gate.ts", "tool-override.ts", "protected-paths.ts"}
 
 func benchLoad(b *testing.B, agentDir func() string, freshProcess bool) {
 	b.Helper()

@@ -6,6 +6,8 @@ import (
 
 	"github.com/dop251/goja"
 	nodebuffer "github.com/dop251/goja_nodejs/buffer"
+
+	"github.com/pi-go/pi/jsruntime/vmod"
 )
 
 // moduleLoader builds a host module's exports. It runs on the loop, once
@@ -60,7 +62,9 @@ var nodeBuiltins = map[string]moduleLoader{
 
 // buildModuleMap makes the one map: Node built-ins and their node: names,
 // the pi packages and their legacy names, typebox and @sinclair/typebox.
-func buildModuleMap(virtual map[string]string) map[string]moduleDef {
+// lazy makes the vmod packages that allow it load on first use (see
+// lazyLoader); it is off when a test supplies its own sources.
+func buildModuleMap(virtual map[string]string, lazy bool) map[string]moduleDef {
 	m := map[string]moduleDef{}
 	for name, load := range nodeBuiltins {
 		m[name] = moduleDef{load: load}
@@ -70,7 +74,11 @@ func buildModuleMap(virtual map[string]string) map[string]moduleDef {
 	m["module"] = moduleDef{load: loadModuleModule}
 	m["node:module"] = moduleDef{alias: "module"}
 	for name, src := range virtual {
-		m[name] = moduleDef{load: virtualLoader(name, src)}
+		load := virtualLoader(name, src)
+		if names, ok := vmod.ExportNames(name); ok && lazy {
+			load = lazyLoader(name, names, load)
+		}
+		m[name] = moduleDef{load: load}
 	}
 	for name, target := range virtualAliases() {
 		if _, ok := m[name]; !ok {
@@ -144,6 +152,73 @@ func (r *Runtime) nodeError(code, msg string) *goja.Object {
 func virtualLoader(name, src string) moduleLoader {
 	return func(r *Runtime) (goja.Value, error) {
 		return r.evalCommonJS("host:"+name, wrapModule(src), r.host)
+	}
+}
+
+// lazyExportsSrc builds the stand-in exports of a lazy module: one
+// accessor per export name that evaluates the real module on first read
+// (or write) and forwards to it. __esModule is a plain value, as in the
+// real module, so esbuild's interop helper can test it without loading
+// anything.
+const lazyExportsSrc = `(function (names, load) {
+  const o = {};
+  for (const n of names) {
+    if (n === "__esModule") { Object.defineProperty(o, n, { value: true }); continue; }
+    Object.defineProperty(o, n, {
+      get() { return load()[n]; },
+      set(v) { load()[n] = v; },
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  return o;
+})`
+
+// lazyLoader defers a vmod module until one of its exports is read.
+// Extensions import pi-tui and pi-coding-agent for renderers, UI
+// components and tool helpers that a headless start never calls, so
+// compiling those packages (tens of KB of JS each) is the largest cost of
+// a start with extensions; with the stand-in, import costs nothing and the
+// module is compiled and run at its first real use. The stand-in has the
+// real module's property names in the same order, so Object.keys, export *
+// and esbuild's namespace copies see the same shape.
+func lazyLoader(name string, names []string, real moduleLoader) moduleLoader {
+	return func(r *Runtime) (goja.Value, error) {
+		prg, err := compileCached("pi:internal/lazy-exports", lazyExportsSrc, true)
+		if err != nil {
+			return nil, err
+		}
+		fnv, err := r.vm.RunProgram(prg)
+		if err != nil {
+			return nil, err
+		}
+		build, ok := goja.AssertFunction(fnv)
+		if !ok {
+			return nil, fmt.Errorf("lazy exports of %s: builder is not a function", name)
+		}
+		var exports goja.Value
+		loading := false
+		load := func() goja.Value {
+			if exports != nil {
+				return exports
+			}
+			if loading {
+				panic(r.vm.NewGoError(fmt.Errorf("loading module %q: circular use during its own evaluation", name)))
+			}
+			loading = true
+			v, err := real(r)
+			loading = false
+			if err != nil {
+				panic(r.vm.NewGoError(fmt.Errorf("loading module %q: %w", name, err)))
+			}
+			exports = v
+			return v
+		}
+		list := make([]any, len(names))
+		for i, n := range names {
+			list[i] = n
+		}
+		return build(goja.Undefined(), r.vm.NewArray(list...), r.vm.ToValue(load))
 	}
 }
 

@@ -2,10 +2,15 @@ package jsruntime
 
 import (
 	"crypto/sha256"
+	"fmt"
+	"os"
 	"regexp"
 	"sync"
+	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/pi-go/pi/jsruntime/vmod"
 )
 
 // programCache holds compiled programs process-wide. A *goja.Program is
@@ -21,13 +26,25 @@ type programEntry struct {
 	err  error
 }
 
+// traceCompile prints each compilation (program, size, time) to stderr
+// when PI_TRACE_STARTUP is set, as cmd/pi does for its start-up steps:
+// compiling JS is the largest cost of a start with extensions, and this
+// shows which programs a start compiles.
+var traceCompile = os.Getenv("PI_TRACE_STARTUP") != ""
+
 // compileCached compiles src under name, reusing an earlier (or running)
 // compilation of the same name and source.
 func compileCached(name, src string, strict bool) (*goja.Program, error) {
 	key := sha256.Sum256([]byte(name + "\x00" + src))
 	v, _ := programCache.LoadOrStore(key, &programEntry{})
 	e := v.(*programEntry)
-	e.once.Do(func() { e.p, e.err = goja.Compile(name, src, strict) })
+	e.once.Do(func() {
+		t0 := time.Now()
+		e.p, e.err = goja.Compile(name, src, strict)
+		if traceCompile {
+			fmt.Fprintf(os.Stderr, "trace js compile %-40s %7d B %7.2f ms\n", name, len(src), float64(time.Since(t0).Microseconds())/1000)
+		}
+	})
 	return e.p, e.err
 }
 
@@ -72,6 +89,12 @@ func (w *prewarmer) modules(names []string, canonical func(string) string) {
 			continue
 		}
 		w.seen[name] = true
+		if _, lazy := vmod.ExportNames(name); lazy && !eagerPackages[name] {
+			// A lazy package is compiled when an export is first read,
+			// which a headless start often never does; parsing it
+			// speculatively would cost CPU and heap on every start.
+			continue
+		}
 		prog, src, ok := w.job(name)
 		if !ok {
 			continue
@@ -83,6 +106,11 @@ func (w *prewarmer) modules(names []string, canonical func(string) string) {
 	}
 }
 
+// eagerPackages are lazy packages worth compiling ahead anyway: nearly
+// every extension reads typebox's Type while it loads (tool parameter
+// schemas), so parsing it in the background saves the loop that time.
+var eagerPackages = map[string]bool{"typebox": true}
+
 // prelude starts compiling the prelude itself.
 func (w *prewarmer) prelude() {
 	b, err := hostJS.ReadFile("hostjs/prelude.js")
@@ -93,14 +121,14 @@ func (w *prewarmer) prelude() {
 }
 
 // Prewarm starts compiling, in the background, the host code nearly every
-// extension needs: the prelude, the API layer, and the pi and typebox
-// packages with the host modules they require. cmd/pi calls it first
+// extension needs: the prelude, the API layer and typebox (the other pi
+// packages load lazily, see lazyLoader). cmd/pi calls it first
 // thing when extensions are likely to load, so the parsing overlaps with
 // reading settings, models and the session before Load runs; compiled
 // programs are shared process-wide, so Load then finds them ready.
 func Prewarm() {
 	w := newPrewarmer(defaultVirtualSources())
 	w.prelude()
-	w.modules([]string{"events", "@earendil-works/pi-coding-agent", "typebox"}, func(s string) string { return s })
+	w.modules([]string{"events", "typebox"}, func(s string) string { return s })
 	go func() { _, _ = compileCached("pi:api.js", apiJS, false) }()
 }

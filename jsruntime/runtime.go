@@ -118,7 +118,7 @@ func New(opts LoadOptions) (*Runtime, error) {
 	if virtual == nil {
 		virtual = defaultVirtualSources()
 	}
-	r.modules = buildModuleMap(virtual)
+	r.modules = buildModuleMap(virtual, opts.VirtualSources == nil)
 	vm := goja.New()
 	vm.SetFieldNameMapper(goja.UncapFieldNameMapper())
 	r.vm = vm

@@ -1,12 +1,14 @@
 // Stream and watcher parts of fs, written over the Go-backed ops. The
 // enclosing wrapper passes the fs module being built as `fs`.
 "use strict";
-const { Readable, Writable } = require("stream");
+// stream is loaded on first use: most extensions that import fs never
+// open a stream, and compiling stream would cost every start that much.
+const stream = () => require("stream");
 const EventEmitter = require("events");
 fs.createReadStream = function (path, opts) {
   if (typeof opts === "string") opts = { encoding: opts };
   opts = opts || {};
-  const r = new Readable();
+  const r = new (stream().Readable)();
   r.path = path; r.bytesRead = 0;
   if (opts.encoding) r.setEncoding(opts.encoding);
   fs.readFile(path, (err, buf) => {
@@ -24,7 +26,7 @@ fs.createWriteStream = function (path, opts) {
   if (typeof opts === "string") opts = { encoding: opts };
   opts = opts || {};
   if (!opts.flags || opts.flags[0] !== "a") fs.writeFileSync(path, "");
-  const w = new Writable({ write(chunk, enc, cb) { try { fs.appendFileSync(path, chunk); w.bytesWritten += chunk.length; cb(); } catch (e) { cb(e); } } });
+  const w = new (stream().Writable)({ write(chunk, enc, cb) { try { fs.appendFileSync(path, chunk); w.bytesWritten += chunk.length; cb(); } catch (e) { cb(e); } } });
   w.path = path; w.bytesWritten = 0;
   queueMicrotask(() => { w.emit("open"); w.emit("ready"); });
   return w;
@@ -52,5 +54,11 @@ fs.promises.open = async function (path, flags) {
 };
 fs.Stats = function Stats() {};
 fs.Dirent = function Dirent() {};
-fs.ReadStream = Readable;
-fs.WriteStream = Writable;
+for (const [name, cls] of [["ReadStream", "Readable"], ["WriteStream", "Writable"]]) {
+  Object.defineProperty(fs, name, {
+    get() { return stream()[cls]; },
+    set(v) { Object.defineProperty(fs, name, { value: v, writable: true, enumerable: true, configurable: true }); },
+    enumerable: true,
+    configurable: true,
+  });
+}

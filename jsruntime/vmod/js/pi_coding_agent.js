@@ -510,45 +510,68 @@ class Theme {
 }
 
 // Inert components: extensions construct them (some subclass CustomEditor at
-// module load), and headless pi-go never renders them.
-class DynamicBorder extends tui.Container {
-  constructor(color) { super(); this.color = color; }
-}
+// module load), and headless pi-go never renders them. They extend pi-tui
+// classes, so they are made on first use: an extension that imports this
+// package only for helpers such as getAgentDir then never loads pi-tui.
+let tuiComponents;
+function components_() {
+  if (tuiComponents) return tuiComponents;
+  class DynamicBorder extends tui.Container {
+    constructor(color) { super(); this.color = color; }
+  }
 
-class BorderedLoader extends tui.Container {
-  constructor(tuiRef, theme, message, options) {
-    super();
-    this.message = message;
-    this.options = options;
-    this.aborted = false;
-    this.onAbort = undefined;
-    this.controller = typeof AbortController === "function" ? new AbortController() : undefined;
-    this.signal = this.controller ? this.controller.signal : undefined;
+  class BorderedLoader extends tui.Container {
+    constructor(tuiRef, theme, message, options) {
+      super();
+      this.message = message;
+      this.options = options;
+      this.aborted = false;
+      this.onAbort = undefined;
+      this.controller = typeof AbortController === "function" ? new AbortController() : undefined;
+      this.signal = this.controller ? this.controller.signal : undefined;
+    }
+    abort() {
+      this.aborted = true;
+      if (this.controller) this.controller.abort();
+      if (typeof this.onAbort === "function") this.onAbort();
+    }
+    dispose() {}
   }
-  abort() {
-    this.aborted = true;
-    if (this.controller) this.controller.abort();
-    if (typeof this.onAbort === "function") this.onAbort();
-  }
-  dispose() {}
-}
 
-class CustomEditor extends tui.Editor {
-  constructor(tuiRef, theme, keybindings, options) {
-    super(tuiRef, theme, options);
-    this.keybindings = keybindings;
-    this.actionHandlers = new Map();
-    this.onEscape = undefined;
-    this.onCtrlD = undefined;
-    this.onPasteImage = undefined;
+  class CustomEditor extends tui.Editor {
+    constructor(tuiRef, theme, keybindings, options) {
+      super(tuiRef, theme, options);
+      this.keybindings = keybindings;
+      this.actionHandlers = new Map();
+      this.onEscape = undefined;
+      this.onCtrlD = undefined;
+      this.onPasteImage = undefined;
+    }
+    onAction(action, handler) { this.actionHandlers.set(action, handler); }
   }
-  onAction(action, handler) { this.actionHandlers.set(action, handler); }
+  tuiComponents = { DynamicBorder: DynamicBorder, BorderedLoader: BorderedLoader, CustomEditor: CustomEditor };
+  return tuiComponents;
 }
 
 function inertComponent(name) {
   const C = class extends tui.Container {};
   Object.defineProperty(C, "name", { value: name });
   return C;
+}
+
+// lazyExport defines exports[name] as an accessor that makes its value on
+// first read and keeps it, so the value's identity is stable.
+function lazyExport(name, make) {
+  let made = false, value;
+  Object.defineProperty(exports, name, {
+    get() {
+      if (!made) { value = make(); made = true; }
+      return value;
+    },
+    set(v) { value = v; made = true; },
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 function truncateToVisualLines(text, maxLines, width) {
@@ -659,9 +682,9 @@ const values = {
   getLanguageFromPath: getLanguageFromPath,
   initTheme: initTheme,
   Theme: Theme,
-  DynamicBorder: DynamicBorder,
-  BorderedLoader: BorderedLoader,
-  CustomEditor: CustomEditor,
+  get DynamicBorder() { return components_().DynamicBorder; },
+  get BorderedLoader() { return components_().BorderedLoader; },
+  get CustomEditor() { return components_().CustomEditor; },
   truncateToVisualLines: truncateToVisualLines,
   createEventBus: createEventBus,
   createSyntheticSourceInfo: createSyntheticSourceInfo,
@@ -698,7 +721,8 @@ const functions = ["buildContextEntries", "buildSessionContext", "buildSessionPr
   "wrapRegisteredTools"];
 
 Object.defineProperty(exports, "__esModule", { value: true });
-for (const name of components) exports[name] = inertComponent(name);
+for (const name of components) lazyExport(name, () => inertComponent(name));
 for (const name of classes) exports[name] = typeof host[name] === "function" ? host[name] : unsupportedClass(name);
 for (const name of functions) exports[name] = typeof host[name] === "function" ? host[name] : notSupported(name);
-for (const name of Object.keys(values)) exports[name] = values[name];
+// Copied as descriptors, so the accessors of the tui components stay lazy.
+for (const name of Object.keys(values)) Object.defineProperty(exports, name, Object.getOwnPropertyDescriptor(values, name));
