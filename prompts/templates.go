@@ -79,9 +79,14 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 		r.AddAuto(promptDirEntries(&r.Keys, filepath.Join(agentDir, "prompts")), meta, opts.SettingsGlobal, agentDir)
 		paths = r.Enabled()
 	}
-	seen := make(map[string]bool, len(paths)+len(opts.CLIPaths))
-	for _, p := range paths {
-		seen[r.Keys.Key(p.Path)] = true
+	// Only --prompt-template paths are checked against what was
+	// discovered, so without them the set is not built.
+	var seen map[string]bool
+	if len(opts.CLIPaths) > 0 {
+		seen = make(map[string]bool, len(paths)+len(opts.CLIPaths))
+		for _, p := range paths {
+			seen[r.Keys.Key(p.Path)] = true
+		}
 	}
 	var diags []Diagnostic
 	jobs := make([]templateJob, 0, len(paths)+len(opts.CLIPaths))

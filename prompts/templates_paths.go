@@ -262,17 +262,29 @@ func (r *Resolver) Enabled() []ResolvedPath {
 			}
 		}
 	}
-	seen := make(map[string]bool, len(order))
+	// Paths are unique (Add), so when every key is its path, as for files
+	// a directory walk vouched for, no two entries share a real path and
+	// the set of keys is not needed.
+	var seen map[string]bool
+	keys := make([]string, len(order))
+	for n, i := range order {
+		p := r.entries[i].Path
+		if keys[n] = r.Keys.Key(p); keys[n] != p && seen == nil {
+			seen = make(map[string]bool, len(order))
+		}
+	}
 	keep := order[:0]
 	same := true
 	for n, i := range order {
 		e := &r.entries[i]
-		k := r.Keys.Key(e.Path)
-		if seen[k] {
-			same = false
-			continue
+		if seen != nil {
+			k := keys[n]
+			if seen[k] {
+				same = false
+				continue
+			}
+			seen[k] = true
 		}
-		seen[k] = true
 		if e.Enabled {
 			same = same && int(i) == n
 			keep = append(keep, i)

@@ -117,9 +117,15 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 		r.AddAuto(collectEntries(userAgents, modeAgents, userAgents), meta("auto", "user", filepath.Dir(userAgents)), opts.SettingsGlobal, filepath.Dir(userAgents))
 		enabled := r.Enabled()
 		jobs = make([]job, 0, len(enabled)+len(opts.CLIPaths))
-		seen = make(map[string]bool, len(enabled)+len(opts.CLIPaths))
+		// Only --skill paths are checked against what was discovered, so
+		// without them the thousand-entry set is not built.
+		if len(opts.CLIPaths) > 0 {
+			seen = make(map[string]bool, len(enabled)+len(opts.CLIPaths))
+		}
 		for _, e := range enabled {
-			seen[r.Keys.Key(e.Path)] = true
+			if seen != nil {
+				seen[r.Keys.Key(e.Path)] = true
+			}
 			jobs = append(jobs, job{path: e.Path, source: "path", meta: e.Meta, hasMeta: true, group: -1})
 		}
 	}
@@ -189,15 +195,22 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 	skills := slab[:0]
 	var diags, collisions []Diagnostic
 	byName := make(map[string]int, len(jobs))
-	loaded := make(map[string]bool, len(jobs))
+	// Discovered files are one per real path already (Resolver.Enabled);
+	// only files under --skill directories can repeat one.
+	var loaded map[string]bool
+	if len(opts.CLIPaths) > 0 {
+		loaded = make(map[string]bool, len(jobs))
+	}
 	for _, j := range jobs {
 		diags = append(diags, j.diags...)
 		if j.skill == nil {
 			continue
 		}
-		key := r.Keys.Key(j.skill.FilePath)
-		if loaded[key] {
-			continue
+		key := ""
+		if loaded != nil {
+			if key = r.Keys.Key(j.skill.FilePath); loaded[key] {
+				continue
+			}
 		}
 		if i, ok := byName[j.skill.Name]; ok {
 			collisions = append(collisions, Diagnostic{
@@ -207,7 +220,9 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 			continue
 		}
 		byName[j.skill.Name] = len(skills)
-		loaded[key] = true
+		if loaded != nil {
+			loaded[key] = true
+		}
 		skills = append(skills, *j.skill)
 	}
 	return skills, append(diags, collisions...)
