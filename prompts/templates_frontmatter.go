@@ -60,10 +60,36 @@ func parseFullYAML(yamlText, body string) (map[string]any, string, error) {
 	return fm, body, nil
 }
 
-// frontmatterStrings is ParseFrontmatter for a caller that needs only the
-// string values of a few keys: it calls field for each key whose value is
-// a string, and in the common simple shape builds no map (a thousand
-// templates at start-up make the maps measurable).
+// ScanFrontmatter is ParseFrontmatter for a caller that needs a few keys,
+// not the map: it calls field once per key and returns the body. For a
+// string value, str is the string and val is nil; for any other value
+// (numbers, booleans, lists, which only the full YAML parser produces) str
+// is empty and val is the value. In the common simple shape no map is
+// built, which a thousand skills at start-up make worth it.
+func ScanFrontmatter(content string, field func(key, str string, val any)) (string, error) {
+	yamlText, body := splitFrontmatter(content)
+	var buf [8]yamlPair
+	if pairs, ok := simpleYAMLPairs(yamlText, buf[:0]); ok {
+		for _, p := range pairs {
+			field(p.key, p.value, nil)
+		}
+		return body, nil
+	}
+	fm, body, err := parseFullYAML(yamlText, body)
+	if err != nil {
+		return body, err
+	}
+	for k, v := range fm {
+		if s, ok := v.(string); ok {
+			field(k, s, nil)
+		} else {
+			field(k, "", v)
+		}
+	}
+	return body, nil
+}
+
+// frontmatterStrings is ScanFrontmatter for string values only.
 func frontmatterStrings(content string, field func(key, value string)) (string, error) {
 	yamlText, body := splitFrontmatter(content)
 	var buf [8]yamlPair

@@ -29,9 +29,6 @@ type Skill struct {
 	Source                 string
 	DisableModelInvocation bool
 	SourceInfo             prompts.SourceInfo
-	// Frontmatter keeps every frontmatter key (license, compatibility,
-	// metadata, allowed-tools, …).
-	Frontmatter map[string]any
 }
 
 // Diagnostic is a prompts.Diagnostic; skills report the same shape.
@@ -327,14 +324,26 @@ func loadFileInto(s *Skill, path, source string, data []byte) (bool, []Diagnosti
 		}
 	}
 	declared := filepath.Base(path) == "SKILL.md"
-	fm, _, err := prompts.ParseFrontmatter(prompts.ResourceString(raw))
+	// Only three keys matter at load; scanning for them spares a map per
+	// skill (the reference keeps no other frontmatter on a skill either).
+	var name, desc string
+	var isString, disable bool
+	_, err := prompts.ScanFrontmatter(prompts.ResourceString(raw), func(key, str string, val any) {
+		switch key {
+		case "name":
+			name = str
+		case "description":
+			desc, isString = str, val == nil
+		case "disable-model-invocation":
+			disable = val == true
+		}
+	})
 	if err != nil {
 		if declared {
 			return false, []Diagnostic{{Type: "warning", Message: err.Error(), Path: path}}
 		}
 		return false, nil
 	}
-	desc, isString := fm["description"].(string)
 	hasDesc := isString && prompts.TrimJS(desc) != ""
 	if !declared && !hasDesc {
 		return false, nil
@@ -347,7 +356,6 @@ func loadFileInto(s *Skill, path, source string, data []byte) (bool, []Diagnosti
 		warn(fmt.Sprintf("description exceeds %d characters (%d)", maxDescriptionLength, n))
 	}
 	dir := filepath.Dir(path)
-	name, _ := fm["name"].(string)
 	if name == "" {
 		name = filepath.Base(dir)
 	}
@@ -359,8 +367,7 @@ func loadFileInto(s *Skill, path, source string, data []byte) (bool, []Diagnosti
 	}
 	*s = Skill{
 		Name: name, Description: desc, FilePath: path, BaseDir: dir, Source: source,
-		DisableModelInvocation: fm["disable-model-invocation"] == true,
-		Frontmatter:            fm,
+		DisableModelInvocation: disable,
 	}
 	s.SourceInfo = prompts.SourceInfo{Path: path, Source: "local", Scope: "temporary", Origin: "top-level", BaseDir: dir}
 	if source == "user" || source == "project" {
