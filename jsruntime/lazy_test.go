@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"testing"
 
 	"github.com/dop251/goja"
@@ -96,6 +97,61 @@ func TestLazyExportNames(t *testing.T) {
 		want, ok := vmod.ExportNames(k)
 		if !ok || !slices.Equal(want, got[k]) {
 			t.Errorf("%s: exports.json is stale (go test ./jsruntime -run TestLazyExportNames -update)", k)
+		}
+	}
+}
+
+// TestLazyModules checks the stand-ins: importing a package evaluates
+// nothing, the stand-in has the real names in order, reading an export
+// evaluates the package once and forwards to its real values.
+func TestLazyModules(t *testing.T) {
+	t.Parallel()
+	r, err := New(LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	tests := []struct {
+		name, script string
+		want         string
+		evaluated    []string
+	}{
+		{"import only", `const t = require("@earendil-works/pi-tui"); String(t.__esModule)`, "true", nil},
+		{"names in order", `JSON.stringify(Object.getOwnPropertyNames(require("@earendil-works/pi-tui")))`, "", nil},
+		{"pi-coding-agent helpers leave pi-tui alone", `typeof require("@earendil-works/pi-coding-agent").getAgentDir`, "function", []string{"@earendil-works/pi-coding-agent"}},
+		{"read evaluates", `typeof require("@earendil-works/pi-tui").Text`, "function", []string{"@earendil-works/pi-coding-agent", "@earendil-works/pi-tui"}},
+		{"identity", `const m = require("@earendil-works/pi-tui"); String(m.Text === m.Text && new m.Text("x") instanceof m.Text)`, "true", []string{"@earendil-works/pi-coding-agent", "@earendil-works/pi-tui"}},
+		{"legacy name shares the stand-in", `String(require("@mariozechner/pi-tui") === require("@earendil-works/pi-tui"))`, "true", []string{"@earendil-works/pi-coding-agent", "@earendil-works/pi-tui"}},
+		{"components load pi-tui", `const m = require("@earendil-works/pi-coding-agent"); String(new m.DynamicBorder() instanceof require("@earendil-works/pi-tui").Container && m.DynamicBorder === m.DynamicBorder)`, "true", []string{"@earendil-works/pi-coding-agent", "@earendil-works/pi-tui"}},
+	}
+	names, _ := vmod.ExportNames("@earendil-works/pi-tui")
+	namesJSON, _ := json.Marshal(names)
+	tests[1].want = string(namesJSON)
+	// The cases run in order on one runtime: each sees what earlier ones
+	// evaluated.
+	for _, tc := range tests {
+		var got string
+		var evaluated []string
+		err := r.loop.do(context.Background(), func(vm *goja.Runtime) error {
+			_ = vm.Set("require", r.requireFn)
+			// Each script in its own function scope, so their consts do
+			// not collide.
+			v, err := vm.RunString("(() => eval(" + strconv.Quote(tc.script) + "))()")
+			if err != nil {
+				return err
+			}
+			got = v.String()
+			evaluated = append([]string(nil), r.evaluated...)
+			return nil
+		}, true)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.name, got, tc.want)
+		}
+		if !slices.Equal(evaluated, tc.evaluated) {
+			t.Errorf("%s: evaluated %v, want %v", tc.name, evaluated, tc.evaluated)
 		}
 	}
 }

@@ -212,6 +212,7 @@ func lazyLoader(name string, names []string, real moduleLoader) moduleLoader {
 				panic(r.vm.NewGoError(fmt.Errorf("loading module %q: %w", name, err)))
 			}
 			exports = v
+			r.evaluated = append(r.evaluated, name)
 			return v
 		}
 		list := make([]any, len(names))

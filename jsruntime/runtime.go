@@ -72,6 +72,9 @@ type Runtime struct {
 	stderr    io.Writer
 	modules   map[string]moduleDef
 	loaded    map[string]goja.Value
+	// evaluated lists the lazy packages whose real module has run (see
+	// lazyLoader), for tests and start-up diagnostics.
+	evaluated []string
 	requireFn *goja.Object
 	host      *goja.Object
 
