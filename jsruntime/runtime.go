@@ -66,12 +66,12 @@ func (e *LoadError) Unwrap() error { return e.Err }
 
 // Runtime is the shared goja runtime with every loaded extension.
 type Runtime struct {
-	vm        *goja.Runtime
-	loop      *Loop
-	opts      LoadOptions
-	stderr    io.Writer
-	modules   map[string]moduleDef
-	loaded    map[string]goja.Value
+	vm      *goja.Runtime
+	loop    *Loop
+	opts    LoadOptions
+	stderr  io.Writer
+	modules map[string]moduleDef
+	loaded  map[string]goja.Value
 	// evaluated lists the lazy packages whose real module has run (see
 	// lazyLoader), for tests and start-up diagnostics.
 	evaluated []string
