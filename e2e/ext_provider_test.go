@@ -85,6 +85,20 @@ func TestRegisterProviderEndToEnd(t *testing.T) {
 	}
 }
 
+// TestRegisterProviderListModels checks that --list-models shows the
+// models an extension registers, as the reference does.
+func TestRegisterProviderListModels(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "openai-completions", `[]`, nil)
+	e.write("acme.ts", strings.NewReplacer("__BASE__", e.srv.URL(), "__API__", "openai-completions").Replace(providerExt))
+	r := e.run("", "--list-models", "acme", "-e", "acme.ts")
+	want := "provider  model  context  max-out  thinking  images\n" +
+		"acme      m1     100K     1K       no        no    \n"
+	if r.code != 0 || !strings.HasPrefix(r.stdout, want) {
+		t.Fatalf("code %d\nstdout:\n%s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+}
+
 // TestRegisterProviderLoadFailure checks that a registration refused
 // during loading stops the start with the reference's message.
 func TestRegisterProviderLoadFailure(t *testing.T) {

@@ -85,23 +85,25 @@ func run(argv []string) int {
 		return reportStartupError(stderr, err)
 	}
 	defer app.Close()
-	if a.ListModels == nil {
-		if err := app.loadExtensions(ctx); err != nil {
-			if errors.Is(err, errLoadFailed) {
-				return 1
-			}
-			return reportStartupError(stderr, err)
+	// Extensions load before the model list and the model choice: the
+	// providers they register take part in both.
+	if err := app.loadExtensions(ctx); err != nil {
+		if errors.Is(err, errLoadFailed) {
+			return 1
 		}
-		defer app.ext.shutdown()
-		startTrace.step("extensions")
-		if err := app.resolveModel(); err != nil {
-			return reportStartupError(stderr, err)
-		}
+		return reportStartupError(stderr, err)
 	}
-
+	startTrace.step("extensions")
 	if a.ListModels != nil {
+		if err := app.flushProviders(); err != nil {
+			return reportStartupError(stderr, err)
+		}
 		fmt.Fprint(stdout, app.ListModels(*a.ListModels))
 		return 0
+	}
+	defer app.ext.shutdown()
+	if err := app.resolveModel(); err != nil {
+		return reportStartupError(stderr, err)
 	}
 	if len(a.UnknownFlags) > 0 {
 		// No extension claimed these flags.

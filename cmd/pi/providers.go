@@ -58,10 +58,8 @@ func (app *App) providerFor(api string) (engine.Provider, error) {
 // provider an extension registers can be the default or --model's. A
 // registration the registry refuses stops the start.
 func (app *App) resolveModel() error {
-	if app.ext.active() {
-		if err := app.ext.api.FlushProviders(); err != nil {
-			return fmt.Errorf("Error: %w", err)
-		}
+	if err := app.flushProviders(); err != nil {
+		return err
 	}
 	a := app.args
 	model, level, warnings, err := config.Resolve(app.registry, app.settings, config.SelectFlags{
@@ -83,6 +81,18 @@ func (app *App) resolveModel() error {
 	startTrace.step("resolve")
 	if app.store != nil {
 		app.restoreSessionModel(app.store)
+	}
+	return nil
+}
+
+// flushProviders applies the provider registrations queued while
+// extensions loaded.
+func (app *App) flushProviders() error {
+	if !app.ext.active() {
+		return nil
+	}
+	if err := app.ext.api.FlushProviders(); err != nil {
+		return fmt.Errorf("Error: %w", err)
 	}
 	return nil
 }
