@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -225,4 +226,39 @@ func joinText(blocks []Content) string {
 		}
 	}
 	return b.String()
+}
+
+// beforeSettle runs agent_before_settle after a run that was not aborted
+// and reports whether the handlers asked for another run.
+func (s *Session) beforeSettle(ctx context.Context, last *Message) bool {
+	sh, ok := s.hooks.(SettleHooks)
+	if !ok || ctx.Err() != nil {
+		return false
+	}
+	s.mu.Lock()
+	aborted := s.aborted
+	s.mu.Unlock()
+	if aborted || (last != nil && last.StopReason == StopAborted) {
+		return false
+	}
+	outcome := "completed"
+	if last != nil && last.StopReason == StopError {
+		outcome = "error"
+	}
+	return sh.BeforeSettle(ctx, outcome)
+}
+
+// AppendCustomMessageEntry records a custom message drafted at a boundary
+// (agent_before_settle) as a custom_message entry, announced only with
+// entry_appended as the reference commits boundary drafts, and rebuilds
+// the transcript so that the next run's context holds it. It must not be
+// called while the loop is mid-run.
+func (s *Session) AppendCustomMessageEntry(customType string, content Contents, display bool, details json.RawMessage) error {
+	e := &Entry{Type: EntryCustomMessage, CustomType: customType, Content: &content, Display: display, Details: details}
+	if err := s.store.Append(e); err != nil {
+		return fmt.Errorf("append custom_message entry: %w", err)
+	}
+	s.Reload()
+	s.publish(EntryAppended{Entry: e})
+	return nil
 }

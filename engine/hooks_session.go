@@ -91,6 +91,15 @@ type BeforeTreeResult struct {
 	Label  *string
 }
 
+// SettleHooks is the optional part of Hooks that runs
+// "agent_before_settle" once a run has nothing more to do (not after an
+// abort). outcome is "completed" or "error"; a true answer makes the
+// session continue with one more run over the current context (the
+// handlers may have queued messages for it).
+type SettleHooks interface {
+	BeforeSettle(ctx context.Context, outcome string) (continueRun bool)
+}
+
 // SessionHooksOf returns h's SessionHooks, or nil when it has none.
 func SessionHooksOf(h Hooks) SessionHooks {
 	if sh, ok := h.(SessionHooks); ok {

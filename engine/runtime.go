@@ -498,6 +498,9 @@ func (s *Session) runWithRetry(ctx context.Context, provider Provider, apiKey st
 			if ctx.Err() == nil && s.checkCompaction(ctx, last, true) && ctx.Err() == nil {
 				continue
 			}
+			if s.beforeSettle(ctx, last) {
+				continue
+			}
 			return
 		}
 		attempt++

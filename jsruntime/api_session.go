@@ -356,7 +356,8 @@ func (a *API) sessionWriteCall(s *engine.Session, name string, av []json.RawMess
 
 // textNoContinuation is the reference's error for a continuation request
 // with nothing for the model to answer.
-const textNoContinuation = "turn_end requested continuation without runnable model context"
+// (prefixed with the event's name).
+const textNoContinuation = " requested continuation without runnable model context"
 
 // turnEndBoundary dispatches turn_end as the reference's boundary event
 // and applies what the handlers returned: "custom" drafts are appended at
@@ -404,15 +405,26 @@ func (a *API) turnEndBoundary(ctx context.Context, ev engine.TurnEnd, turn int) 
 	fields = append(fields, Field{"toolResultEntryIds", resultIDs}, Field{"outcome", outcome},
 		Field{"entries", []any{}}, Field{"continue", false},
 		Field{"context", ordered{{"pendingMessages", []any{}}, {"canContinue", canContinue}}})
-	out, err := a.dispatch(ctx, "turn_end", orderedEvent("turn_end", fields))
+	a.boundary(ctx, "turn_end", fields, canContinue, outcome == "completed")
+}
+
+// boundary dispatches a boundary event (turn_end, agent_before_settle),
+// records the drafts its handlers returned and reports whether the agent
+// should make one more request: "custom" drafts are appended at once;
+// "custom_message" drafts join the context, as steering messages when the
+// handlers asked to continue (the loop drains them into its next request)
+// and for the next prompt otherwise.
+func (a *API) boundary(ctx context.Context, typ string, fields []Field, canContinue, completed bool) bool {
+	s := a.session()
+	out, err := a.dispatch(ctx, typ, orderedEvent(typ, fields))
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
-			a.reportError("", "turn_end", err.Error())
+			a.reportError("", typ, err.Error())
 		}
-		return
+		return false
 	}
 	if out == "" || s == nil {
-		return
+		return false
 	}
 	var r struct {
 		Entries []struct {
@@ -426,7 +438,7 @@ func (a *API) turnEndBoundary(ctx context.Context, ev engine.TurnEnd, turn int) 
 		Continue bool `json:"continue"`
 	}
 	if json.Unmarshal([]byte(out), &r) != nil {
-		return
+		return false
 	}
 	var msgs []*engine.Message
 	for _, d := range r.Entries {
@@ -437,25 +449,35 @@ func (a *API) turnEndBoundary(ctx context.Context, ev engine.TurnEnd, turn int) 
 				e.Data = d.Data
 			}
 			if err := s.AppendEntry(e); err != nil {
-				a.reportError("<boundary>", "turn_end", err.Error())
+				a.reportError("<boundary>", typ, err.Error())
 			}
 		case engine.EntryCustomMessage:
 			m := &engine.Message{Role: engine.RoleCustom, CustomType: d.CustomType, Display: d.Display == nil || *d.Display, Details: d.Details}
 			var c engine.Contents
 			if json.Unmarshal(d.Content, &c) != nil {
-				a.reportError("<boundary>", "turn_end", "invalid custom_message content")
+				a.reportError("<boundary>", typ, "invalid custom_message content")
 				continue
 			}
 			m.Content = c
 			msgs = append(msgs, m)
 		default:
-			a.reportError("<boundary>", "turn_end", fmt.Sprintf("unsupported boundary entry type %q", d.Type))
+			a.reportError("<boundary>", typ, fmt.Sprintf("unsupported boundary entry type %q", d.Type))
 		}
 	}
-	cont := r.Continue && outcome == "completed"
+	cont := r.Continue && completed
 	if cont && !canContinue && len(msgs) == 0 {
-		a.reportError("<boundary>", "turn_end", textNoContinuation)
+		a.reportError("<boundary>", typ, typ+textNoContinuation)
 		cont = false
+	}
+	if typ == "agent_before_settle" {
+		// Between runs the drafts become entries at once, and the next
+		// run starts from the rebuilt context.
+		for _, m := range msgs {
+			if err := s.AppendCustomMessageEntry(m.CustomType, m.Content, m.Display, m.Details); err != nil {
+				a.reportError("<boundary>", typ, err.Error())
+			}
+		}
+		return cont
 	}
 	deliver := "nextTurn"
 	if cont {
@@ -463,7 +485,23 @@ func (a *API) turnEndBoundary(ctx context.Context, ev engine.TurnEnd, turn int) 
 	}
 	for _, m := range msgs {
 		if err := s.SendCustom(m, deliver, false); err != nil {
-			a.reportError("<boundary>", "turn_end", err.Error())
+			a.reportError("<boundary>", typ, err.Error())
 		}
 	}
+	return cont
+}
+
+var _ engine.SettleHooks = hooks{}
+
+// BeforeSettle runs agent_before_settle as a boundary.
+func (h hooks) BeforeSettle(ctx context.Context, outcome string) bool {
+	a := h.a
+	if !a.HasHandlers("agent_before_settle") {
+		return false
+	}
+	s := a.session()
+	canContinue := s != nil && s.PendingCount() > 0
+	fields := []Field{{"outcome", outcome}, {"entries", []any{}}, {"continue", false},
+		{"context", ordered{{"pendingMessages", []any{}}, {"canContinue", canContinue}}}}
+	return a.boundary(ctx, "agent_before_settle", fields, canContinue, true)
 }

@@ -172,5 +172,37 @@ func TestAPITurnEndBoundary(t *testing.T) {
 	assert.True(t, marked)
 	errs := h.extErrors()
 	require.Len(t, errs, 1)
-	assert.Equal(t, ExtensionError{Path: "<boundary>", Event: "turn_end", Error: textNoContinuation}, errs[0])
+	assert.Equal(t, ExtensionError{Path: "<boundary>", Event: "turn_end", Error: "turn_end" + textNoContinuation}, errs[0])
+}
+
+func TestAPIAgentBeforeSettleContinues(t *testing.T) {
+	t.Parallel()
+	src := `export default function (pi) {
+  let n = 0;
+  pi.on("agent_before_settle", (e, ctx) => {
+    n++;
+    ctx.ui.notify(n + " " + e.outcome + " " + e.continue + " " + e.entries.length);
+    if (n === 1) return { entries: [{ type: "custom_message", customType: "nudge", content: "keep going", display: true }], continue: true };
+    if (n === 2) return { continue: true };
+  });
+}`
+	ui := &scriptedUI{}
+	h := newAPIHarness(t, src, ui, faux.Turn{Text: "one"}, faux.Turn{Text: "two"}, faux.Turn{Text: "three"})
+	h.prompt(t, "hello")
+	assert.Equal(t, []string{"1 completed false 0", "2 completed false 0"}, ui.notes())
+	var roles []string
+	for _, m := range h.sess.Messages() {
+		if m.Role != engine.RoleSystem {
+			roles = append(roles, m.Role+":"+m.CustomType)
+		}
+	}
+	assert.Equal(t, []string{"user:", "assistant:", "custom:nudge", "assistant:"}, roles)
+	var entry bool
+	for _, e := range h.store.Entries() {
+		entry = entry || (e.Type == engine.EntryCustomMessage && e.CustomType == "nudge")
+	}
+	assert.True(t, entry, "the draft is a custom_message entry")
+	errs := h.extErrors()
+	require.Len(t, errs, 1)
+	assert.Equal(t, "agent_before_settle"+textNoContinuation, errs[0].Error)
 }

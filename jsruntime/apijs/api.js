@@ -471,28 +471,31 @@
     return { payload };
   };
 
-  // turn_end is a boundary: each handler sees the entries and continue
-  // flag proposed so far, and a returned field replaces it.
-  dispatchers.turn_end = async function (ev) {
+  // turn_end and agent_before_settle are boundaries: each handler sees
+  // the entries and continue flag proposed so far, and a returned field
+  // replaces it.
+  const boundary = (type) => async function (ev) {
     const ctx = makeCtx(G.signal());
     let entries = [];
     let cont = false;
-    for (const { ext, handlers } of snapshot("turn_end")) {
+    for (const { ext, handlers } of snapshot(type)) {
       for (const h of handlers) {
         try {
-          G.enter(ext.path, "turn_end");
+          G.enter(ext.path, type);
           const r = await h({ ...ev, entries: entries.slice(), continue: cont }, ctx);
           if (r && typeof r === "object") {
             if (Array.isArray(r.entries)) entries = r.entries;
             if (r.continue !== undefined) cont = !!r.continue;
           }
         } catch (e) {
-          report(ext.path, "turn_end", e);
+          report(ext.path, type, e);
         }
       }
     }
     return entries.length > 0 || cont ? { entries, continue: cont } : undefined;
   };
+  dispatchers.turn_end = boundary("turn_end");
+  dispatchers.agent_before_settle = boundary("agent_before_settle");
 
   // resources_discover collects the skill, prompt and theme paths every
   // handler returns, in handler order.
