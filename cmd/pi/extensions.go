@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/pi-go/pi/builtins"
@@ -42,6 +43,30 @@ type extHost struct {
 	// promptBase is what the system prompt is built from, for
 	// before_agent_start's systemPromptOptions.
 	promptBase prompts.Options
+	// afterStart runs once the startup session_start handlers are done:
+	// resources_discover follows them, as in the reference.
+	afterStart func()
+}
+
+// setAfterStart sets what runs after the startup session_start.
+func (h *extHost) setAfterStart(fn func()) {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	h.afterStart = fn
+	h.mu.Unlock()
+}
+
+// runAfterStart runs afterStart once.
+func (h *extHost) runAfterStart() {
+	h.mu.Lock()
+	fn := h.afterStart
+	h.afterStart = nil
+	h.mu.Unlock()
+	if fn != nil {
+		fn()
+	}
 }
 
 // setPromptBase records the prompt options once the session's prompt is
@@ -248,6 +273,9 @@ func (h *extHost) bind(s *engine.Session, reason string) {
 	}
 	h.mu.Unlock()
 	h.api.Emit(ctx, "session_start", jsruntime.Field{Key: "reason", Value: reason})
+	if reason == "startup" {
+		h.runAfterStart()
+	}
 }
 
 // onStop sets what ctx.shutdown() ends.
@@ -268,6 +296,9 @@ func (h *extHost) releaseStart() {
 	h.mu.Unlock()
 	if reason != "" {
 		h.api.Emit(context.Background(), "session_start", jsruntime.Field{Key: "reason", Value: reason})
+		if reason == "startup" {
+			h.runAfterStart()
+		}
 	}
 }
 
@@ -375,6 +406,9 @@ func (app *App) wireRPCExtensions(srv *rpc.Server, out *rpc.Writer) {
 	}
 	h.api.SetSessionController(srv)
 	h.releaseStart()
+	// resources_discover ran after session_start and may have added
+	// skills and templates.
+	srv.SetResources(app.templates, app.skills)
 }
 
 // registryModels adapts the model registry to ctx.modelRegistry.
@@ -432,49 +466,74 @@ func (app *App) promptCommands() []prompts.CommandInfo {
 	return append(out, skills.Commands(app.skills)...)
 }
 
-// addExtensionResources runs resources_discover and adds the skills and
-// prompt templates the extensions point at after the discovered ones; a
-// name already taken keeps its first owner, as with --skill paths.
-// Themes have no use without the interactive UI and are ignored.
+// promptSkills is the skills section's list for the system prompt.
+func (app *App) promptSkills() []prompts.SkillRef {
+	app.mu.Lock()
+	defer app.mu.Unlock()
+	return skills.ToPromptRefs(app.skills)
+}
+
+// addExtensionResources runs resources_discover (after the startup
+// session_start, as the reference does) and adds the skills and prompt
+// templates the extensions point at after the discovered ones; a name
+// already taken keeps its first owner, as with --skill paths. Themes have
+// no use without the interactive UI and are ignored.
 func (app *App) addExtensionResources() {
 	h := app.ext
 	if !h.active() || !h.api.HasHandlers("resources_discover") {
 		return
 	}
+	defer func() {
+		refs := app.promptSkills()
+		h.mu.Lock()
+		h.promptBase.Skills = refs
+		h.mu.Unlock()
+	}()
 	res := h.api.DiscoverResources(context.Background(), app.cwd, "startup")
-	paths := func(rs []jsruntime.ResourcePath) []string {
-		var out []string
-		for _, r := range rs {
-			out = append(out, r.Path)
-		}
-		return out
+	haveSkill := map[string]bool{}
+	for _, s := range app.skills {
+		haveSkill[s.Name] = true
 	}
-	if sp := paths(res.SkillPaths); len(sp) > 0 {
-		extra, _ := skills.Discover(skills.Options{AgentDir: app.agentDir, Cwd: app.cwd, CLIPaths: sp, NoSkills: true})
-		have := map[string]bool{}
-		for _, s := range app.skills {
-			have[s.Name] = true
-		}
+	for _, r := range res.SkillPaths {
+		extra, _ := skills.Discover(skills.Options{AgentDir: app.agentDir, Cwd: app.cwd, CLIPaths: []string{r.Path}, NoSkills: true})
 		for _, s := range extra {
-			if !have[s.Name] {
-				have[s.Name] = true
+			if !haveSkill[s.Name] {
+				haveSkill[s.Name] = true
+				s.SourceInfo = extensionSourceInfo(s.SourceInfo, r.ExtensionPath)
+				app.mu.Lock()
 				app.skills = append(app.skills, s)
+				app.mu.Unlock()
 			}
 		}
 	}
-	if pp := paths(res.PromptPaths); len(pp) > 0 {
-		extra, _ := prompts.LoadTemplates(prompts.TemplateOptions{AgentDir: app.agentDir, Cwd: app.cwd, CLIPaths: pp, NoTemplates: true})
-		have := map[string]bool{}
-		for _, t := range app.templates {
-			have[t.Name] = true
-		}
+	haveTemplate := map[string]bool{}
+	for _, t := range app.templates {
+		haveTemplate[t.Name] = true
+	}
+	for _, r := range res.PromptPaths {
+		extra, _ := prompts.LoadTemplates(prompts.TemplateOptions{AgentDir: app.agentDir, Cwd: app.cwd, CLIPaths: []string{r.Path}, NoTemplates: true})
 		for _, t := range extra {
-			if !have[t.Name] {
-				have[t.Name] = true
+			if !haveTemplate[t.Name] {
+				haveTemplate[t.Name] = true
+				t.SourceInfo = extensionSourceInfo(t.SourceInfo, r.ExtensionPath)
+				app.mu.Lock()
 				app.templates = append(app.templates, t)
+				app.mu.Unlock()
 			}
 		}
 	}
+}
+
+// extensionSourceInfo labels a resource an extension contributed the way
+// the reference does: source "extension:<file name without .ts/.js>",
+// scope temporary, base directory the extension's own directory.
+func extensionSourceInfo(info prompts.SourceInfo, extPath string) prompts.SourceInfo {
+	name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(extPath), ".ts"), ".js")
+	info.Source = "extension:" + name
+	info.Scope = "temporary"
+	info.Origin = "top-level"
+	info.BaseDir = filepath.Dir(extPath)
+	return info
 }
 
 // extensionsLikely is a cheap guess, before settings are read, whether

@@ -153,7 +153,7 @@ func (app *App) Runner() (Runner, error) {
 	}
 	app.loadResources()
 	startTrace.step("resources")
-	app.addExtensionResources()
+	app.ext.setAfterStart(app.addExtensionResources)
 	tools, err := app.tools()
 	startTrace.step("tools")
 	if err != nil {
@@ -228,6 +228,9 @@ func (app *App) systemPrompt() (func([]engine.ToolInfo) engine.Sections, error) 
 	return func(tools []engine.ToolInfo) engine.Sections {
 		o := opts
 		o.Tools = tools
+		// Extensions may add skills after session_start
+		// (addExtensionResources), so the list is read per build.
+		o.Skills = app.promptSkills()
 		return prompts.Build(o)
 	}, nil
 }
