@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/dop251/goja"
@@ -20,19 +21,20 @@ import (
 
 var update = flag.Bool("update", false, "rewrite generated files (vmod/js/exports.json)")
 
-// realExportNames evaluates every vmod module eagerly and returns the own
-// property names of the modules that may load lazily (a plain exports
-// object whose only non-enumerable property is __esModule === true).
-func realExportNames(t *testing.T) map[string][]string {
+// realExportNames evaluates every vmod package eagerly and returns how
+// the packages that may load lazily (a plain exports object whose only
+// non-enumerable property is __esModule === true) export: their own
+// property names, and those their core module exports with the same value.
+func realExportNames(t *testing.T) map[string]vmod.LazyExports {
 	t.Helper()
 	r, err := New(LoadOptions{VirtualSources: defaultVirtualSources()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	out := map[string][]string{}
+	out := map[string]vmod.LazyExports{}
 	err = r.loop.do(context.Background(), func(vm *goja.Runtime) error {
-		check, err := vm.RunString(`(function (o) {
+		check, err := vm.RunString(`(function (o, core) {
 			if (o === null || typeof o !== "object" || Object.getPrototypeOf(o) !== Object.prototype) return null;
 			const names = Object.getOwnPropertyNames(o);
 			for (const n of names) {
@@ -40,21 +42,37 @@ func realExportNames(t *testing.T) map[string][]string {
 				if (n === "__esModule" ? (d.value !== true || d.enumerable) : !d.enumerable) return null;
 			}
 			if (Object.getOwnPropertySymbols(o).length) return null;
-			return names;
+			const coreNames = core ? names.filter((n) => n !== "__esModule" &&
+				Object.prototype.hasOwnProperty.call(core, n) && core[n] !== undefined && core[n] === o[n]) : [];
+			return { names, coreNames };
 		})`)
 		if err != nil {
 			return err
 		}
 		fn, _ := goja.AssertFunction(check)
 		for name := range defaultVirtualSources() {
-			v, err := fn(goja.Undefined(), r.require(name))
+			if strings.HasPrefix(name, "pi:internal/") {
+				continue // internal parts are required eagerly by their package
+			}
+			core := goja.Undefined()
+			if c, ok := vmod.Cores[name]; ok {
+				core = r.require(c)
+			}
+			v, err := fn(goja.Undefined(), r.require(name), core)
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
-			var names []string
-			if err := vm.ExportTo(v, &names); err == nil && names != nil {
-				out[name] = names
+			if goja.IsNull(v) {
+				continue
 			}
+			var ex vmod.LazyExports
+			if err := vm.ExportTo(v, &ex); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			if len(ex.CoreNames) == 0 {
+				ex.CoreNames = nil
+			}
+			out[name] = ex
 		}
 		return nil
 	}, true)
@@ -80,8 +98,8 @@ func TestLazyExportNames(t *testing.T) {
 		buf.WriteString("{\n")
 		for i, k := range keys {
 			kb, _ := json.Marshal(k)
-			nb, _ := json.Marshal(got[k])
-			fmt.Fprintf(&buf, "  %s: %s", kb, nb)
+			eb, _ := json.Marshal(got[k])
+			fmt.Fprintf(&buf, "  %s: %s", kb, eb)
 			if i < len(keys)-1 {
 				buf.WriteString(",")
 			}
@@ -94,8 +112,8 @@ func TestLazyExportNames(t *testing.T) {
 		return
 	}
 	for _, k := range keys {
-		want, ok := vmod.ExportNames(k)
-		if !ok || !slices.Equal(want, got[k]) {
+		want, ok := vmod.Lazy(k)
+		if !ok || !slices.Equal(want.Names, got[k].Names) || !slices.Equal(want.CoreNames, got[k].CoreNames) {
 			t.Errorf("%s: exports.json is stale (go test ./jsruntime -run TestLazyExportNames -update)", k)
 		}
 	}
@@ -118,17 +136,21 @@ func TestLazyModules(t *testing.T) {
 	}{
 		{"import only", `const t = require("@earendil-works/pi-tui"); String(t.__esModule)`, "true", nil},
 		{"names in order", `JSON.stringify(Object.getOwnPropertyNames(require("@earendil-works/pi-tui")))`, "", nil},
-		{"pi-coding-agent helpers leave pi-tui alone", `typeof require("@earendil-works/pi-coding-agent").getAgentDir`, "function", []string{"@earendil-works/pi-coding-agent"}},
-		{"read evaluates", `typeof require("@earendil-works/pi-tui").Text`, "function", []string{"@earendil-works/pi-coding-agent", "@earendil-works/pi-tui"}},
-		{"identity", `const m = require("@earendil-works/pi-tui"); String(m.Text === m.Text && new m.Text("x") instanceof m.Text)`, "true", []string{"@earendil-works/pi-coding-agent", "@earendil-works/pi-tui"}},
-		{"legacy name shares the stand-in", `String(require("@mariozechner/pi-tui") === require("@earendil-works/pi-tui"))`, "true", []string{"@earendil-works/pi-coding-agent", "@earendil-works/pi-tui"}},
-		{"components load pi-tui", `const m = require("@earendil-works/pi-coding-agent"); String(new m.DynamicBorder() instanceof require("@earendil-works/pi-tui").Container && m.DynamicBorder === m.DynamicBorder)`, "true", []string{"@earendil-works/pi-coding-agent", "@earendil-works/pi-tui"}},
+		{"core names come from the core", `const m = require("@earendil-works/pi-coding-agent"); typeof m.getAgentDir + typeof m.withFileMutationQueue + typeof require("@earendil-works/pi-ai").StringEnum`, "functionfunctionfunction", []string{"typebox"}},
+		{"other names evaluate the package", `typeof require("@earendil-works/pi-coding-agent").parseFrontmatter`, "function", []string{"typebox", "@earendil-works/pi-coding-agent"}},
+		{"core and package values are one", `const m = require("@earendil-works/pi-coding-agent"); String(m.getAgentDir === require("pi:internal/coding-agent-core").getAgentDir)`, "true", []string{"typebox", "@earendil-works/pi-coding-agent"}},
+		{"pi-coding-agent leaves pi-tui alone", `typeof require("@earendil-works/pi-coding-agent").convertToLlm`, "function", []string{"typebox", "@earendil-works/pi-coding-agent"}},
+		{"read evaluates", `typeof require("@earendil-works/pi-tui").Text`, "function", []string{"typebox", "@earendil-works/pi-coding-agent", "@earendil-works/pi-tui"}},
+		{"identity", `const m = require("@earendil-works/pi-tui"); String(m.Text === m.Text && new m.Text("x") instanceof m.Text)`, "true", []string{"typebox", "@earendil-works/pi-coding-agent", "@earendil-works/pi-tui"}},
+		{"legacy name shares the stand-in", `String(require("@mariozechner/pi-tui") === require("@earendil-works/pi-tui"))`, "true", []string{"typebox", "@earendil-works/pi-coding-agent", "@earendil-works/pi-tui"}},
+		{"components load pi-tui", `const m = require("@earendil-works/pi-coding-agent"); String(new m.DynamicBorder() instanceof require("@earendil-works/pi-tui").Container && m.DynamicBorder === m.DynamicBorder)`, "true", []string{"typebox", "@earendil-works/pi-coding-agent", "@earendil-works/pi-tui"}},
+		{"a write reaches the package", `const m = require("@earendil-works/pi-ai"); m.StringEnum = 1; String(m.StringEnum)`, "1", []string{"typebox", "@earendil-works/pi-coding-agent", "@earendil-works/pi-tui", "@earendil-works/pi-ai"}},
 	}
-	names, _ := vmod.ExportNames("@earendil-works/pi-tui")
-	namesJSON, _ := json.Marshal(names)
+	tuiExports, _ := vmod.Lazy("@earendil-works/pi-tui")
+	namesJSON, _ := json.Marshal(tuiExports.Names)
 	tests[1].want = string(namesJSON)
 	// The cases run in order on one runtime: each sees what earlier ones
-	// evaluated.
+	// evaluated. pi-ai's core needs typebox for its Type export.
 	for _, tc := range tests {
 		var got string
 		var evaluated []string

@@ -75,8 +75,8 @@ func buildModuleMap(virtual map[string]string, lazy bool) map[string]moduleDef {
 	m["node:module"] = moduleDef{alias: "module"}
 	for name, src := range virtual {
 		load := virtualLoader(name, src)
-		if names, ok := vmod.ExportNames(name); ok && lazy {
-			load = lazyLoader(name, names, load)
+		if ex, ok := vmod.Lazy(name); ok && lazy {
+			load = lazyLoader(name, ex, vmod.Cores[name], load)
 		}
 		m[name] = moduleDef{load: load}
 	}
@@ -157,16 +157,26 @@ func virtualLoader(name, src string) moduleLoader {
 
 // lazyExportsSrc builds the stand-in exports of a lazy module: one
 // accessor per export name that evaluates the real module on first read
-// (or write) and forwards to it. __esModule is a plain value, as in the
-// real module, so esbuild's interop helper can test it without loading
-// anything.
-const lazyExportsSrc = `(function (names, load) {
+// and forwards to it, or, for the names its core module exports too,
+// reads them from the core. __esModule is a plain value, as in the real
+// module, so esbuild's interop helper can test it without loading
+// anything. A write goes to the real module, and the name is read from
+// there afterwards.
+const lazyExportsSrc = `(function (names, load, coreNames, loadCore) {
   const o = {};
+  const fromCore = new Set(coreNames);
+  const forward = (n) => ({
+    get() { return load()[n]; },
+    set(v) { load()[n] = v; },
+    enumerable: true,
+    configurable: true,
+  });
   for (const n of names) {
     if (n === "__esModule") { Object.defineProperty(o, n, { value: true }); continue; }
+    if (!fromCore.has(n)) { Object.defineProperty(o, n, forward(n)); continue; }
     Object.defineProperty(o, n, {
-      get() { return load()[n]; },
-      set(v) { load()[n] = v; },
+      get() { return loadCore()[n]; },
+      set(v) { Object.defineProperty(o, n, forward(n)); load()[n] = v; },
       enumerable: true,
       configurable: true,
     });
@@ -179,10 +189,12 @@ const lazyExportsSrc = `(function (names, load) {
 // components and tool helpers that a headless start never calls, so
 // compiling those packages (tens of KB of JS each) is the largest cost of
 // a start with extensions; with the stand-in, import costs nothing and the
-// module is compiled and run at its first real use. The stand-in has the
-// real module's property names in the same order, so Object.keys, export *
-// and esbuild's namespace copies see the same shape.
-func lazyLoader(name string, names []string, real moduleLoader) moduleLoader {
+// module is compiled and run at its first real use. The names a small core
+// module provides too (StringEnum, getAgentDir …) are served by the core
+// alone. The stand-in has the real module's property names in the same
+// order, so Object.keys, export * and esbuild's namespace copies see the
+// same shape.
+func lazyLoader(name string, ex vmod.LazyExports, core string, real moduleLoader) moduleLoader {
 	return func(r *Runtime) (goja.Value, error) {
 		prg, err := compileCached("pi:internal/lazy-exports", lazyExportsSrc, true)
 		if err != nil {
@@ -215,12 +227,17 @@ func lazyLoader(name string, names []string, real moduleLoader) moduleLoader {
 			r.evaluated = append(r.evaluated, name)
 			return v
 		}
-		list := make([]any, len(names))
-		for i, n := range names {
-			list[i] = n
-		}
-		return build(goja.Undefined(), r.vm.NewArray(list...), r.vm.ToValue(load))
+		loadCore := func() goja.Value { return r.require(core) }
+		return build(goja.Undefined(), stringArray(r.vm, ex.Names), r.vm.ToValue(load), stringArray(r.vm, ex.CoreNames), r.vm.ToValue(loadCore))
 	}
+}
+
+func stringArray(vm *goja.Runtime, list []string) goja.Value {
+	out := make([]any, len(list))
+	for i, s := range list {
+		out[i] = s
+	}
+	return vm.NewArray(out...)
 }
 
 // hostJSModule evaluates one of our own JS modules from hostjs/.

@@ -89,7 +89,7 @@ func (w *prewarmer) modules(names []string, canonical func(string) string) {
 			continue
 		}
 		w.seen[name] = true
-		if _, lazy := vmod.ExportNames(name); lazy && !eagerPackages[name] {
+		if _, lazy := vmod.Lazy(name); lazy && !eagerPackages[name] {
 			// A lazy package is compiled when an export is first read,
 			// which a headless start often never does; parsing it
 			// speculatively would cost CPU and heap on every start.

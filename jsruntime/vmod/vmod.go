@@ -27,6 +27,10 @@ var (
 	piTUIJS string
 	//go:embed js/pi_coding_agent.js
 	piCodingAgentJS string
+	//go:embed js/pi_coding_agent_core.js
+	piCodingAgentCoreJS string
+	//go:embed js/pi_ai_core.js
+	piAICoreJS string
 )
 
 // Sources maps a canonical module name to its CommonJS source text.
@@ -41,6 +45,19 @@ var Sources = map[string]string{
 	"@earendil-works/pi-agent-core":       piAgentCoreJS,
 	"@earendil-works/pi-tui":              piTUIJS,
 	"@earendil-works/pi-coding-agent":     piCodingAgentJS,
+	// Internal parts of the packages above (see Cores).
+	"pi:internal/coding-agent-core": piCodingAgentCoreJS,
+	"pi:internal/ai-core":           piAICoreJS,
+}
+
+// Cores maps a package to its internal core module: a small module whose
+// exports the package re-exports unchanged. The runtime's lazy stand-in
+// for the package serves those names from the core, so the uses common
+// while extensions load (StringEnum, getAgentDir, tool factories, the
+// mutation queue) compile a few KB instead of the whole package.
+var Cores = map[string]string{
+	"@earendil-works/pi-coding-agent": "pi:internal/coding-agent-core",
+	"@earendil-works/pi-ai":           "pi:internal/ai-core",
 }
 
 // Aliases maps the other names extensions import to a canonical name in

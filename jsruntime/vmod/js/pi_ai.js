@@ -5,6 +5,7 @@
 "use strict";
 
 const typebox = require("typebox");
+const { StringEnum } = require("pi:internal/ai-core");
 const host = typeof __host === "object" && __host !== null ? __host : {};
 
 function notSupported(name) {
@@ -22,15 +23,6 @@ function hostCall(name) {
     }
     return host[name](...args);
   };
-}
-
-// StringEnum is the schema shape providers without anyOf/const support
-// accept: {type:"string", enum:[...]} plus description and default when truthy.
-function StringEnum(values, options) {
-  const schema = { type: "string", enum: values };
-  if (options && options.description) schema.description = options.description;
-  if (options && options.default) schema.default = options.default;
-  return schema;
 }
 
 function contentText(content, separator) {
