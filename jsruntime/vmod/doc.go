@@ -8,4 +8,10 @@
 // Go-provided functions (getAgentDir, createTool, truncateHead, ...). Every
 // module guards __host so it also loads in a bare runtime, which is how the
 // tests in this package run them.
+//
+// The runtime loads most packages lazily (see LazyExports): it builds their
+// exports from js/exports.json before evaluating them. After changing what
+// a module exports, regenerate that file with
+// `go test ./jsruntime -run TestLazyExportNames -update`; the test fails
+// while it is stale.
 package vmod
