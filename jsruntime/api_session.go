@@ -505,3 +505,24 @@ func (h hooks) BeforeSettle(ctx context.Context, outcome string) bool {
 		{"context", ordered{{"pendingMessages", []any{}}, {"canContinue", canContinue}}}}
 	return a.boundary(ctx, "agent_before_settle", fields, canContinue, true)
 }
+
+// ProjectTrust runs the project_trust handlers for cwd. decided is false
+// when no handler answered "yes" or "no"; remember asks the caller to
+// store the decision.
+func (a *API) ProjectTrust(ctx context.Context, cwd string) (decided, trusted, remember bool) {
+	if !a.HasHandlers("project_trust") {
+		return false, false, false
+	}
+	out, err := a.dispatch(ctx, "project_trust", orderedEvent("project_trust", []Field{{"cwd", cwd}}))
+	if err != nil || out == "" {
+		return false, false, false
+	}
+	var r struct {
+		Trusted  string `json:"trusted"`
+		Remember bool   `json:"remember"`
+	}
+	if json.Unmarshal([]byte(out), &r) != nil {
+		return false, false, false
+	}
+	return true, r.Trusted == "yes", r.Remember
+}

@@ -206,3 +206,30 @@ func TestAPIAgentBeforeSettleContinues(t *testing.T) {
 	require.Len(t, errs, 1)
 	assert.Equal(t, "agent_before_settle"+textNoContinuation, errs[0].Error)
 }
+
+func TestAPIProjectTrust(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name                       string
+		handlers                   string
+		decided, trusted, remember bool
+		errors                     int
+	}{
+		{"none", ``, false, false, false, 0},
+		{"undecided then yes", `pi.on("project_trust", () => ({ trusted: "undecided" }));
+  pi.on("project_trust", (e) => ({ trusted: e.cwd ? "yes" : "no", remember: true }));`, true, true, true, 0},
+		{"throw then no", `pi.on("project_trust", () => { throw new Error("boom"); });
+  pi.on("project_trust", () => ({ trusted: "no" }));
+  pi.on("project_trust", () => ({ trusted: "yes" }));`, true, false, false, 1},
+		{"only undecided", `pi.on("project_trust", () => undefined);`, false, false, false, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newAPIHarness(t, "export default function (pi) {\n  "+tc.handlers+"\n}", nil)
+			decided, trusted, remember := h.api.ProjectTrust(context.Background(), h.dir)
+			assert.Equal(t, []bool{tc.decided, tc.trusted, tc.remember}, []bool{decided, trusted, remember})
+			assert.Len(t, h.extErrors(), tc.errors)
+		})
+	}
+}

@@ -63,9 +63,17 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 	}
 	startTrace.step("settings")
 	flags := config.TrustFlags{Approve: a.Approve != nil && *a.Approve, NoApprove: a.Approve != nil && !*a.Approve}
-	app.trusted, err = config.ProjectTrusted(app.agentDir, cwd, flags, app.settings)
-	if err != nil {
-		return nil, fmt.Errorf("Error: %w", err)
+	// Without a flag, the user and CLI extensions' project_trust handlers
+	// decide an undecided project first (trust_ext.go).
+	decided := false
+	if !flags.Approve && !flags.NoApprove && config.NeedsTrust(cwd) {
+		app.trusted, decided = app.extensionTrust(ctx)
+	}
+	if !decided {
+		app.trusted, err = config.ProjectTrusted(app.agentDir, cwd, flags, app.settings)
+		if err != nil {
+			return nil, fmt.Errorf("Error: %w", err)
+		}
 	}
 	if app.trusted {
 		if app.settings, err = config.Load(app.agentDir, cwd, true); err != nil {

@@ -494,6 +494,23 @@
     }
     return entries.length > 0 || cont ? { entries, continue: cont } : undefined;
   };
+  // project_trust: the first handler answering "yes" or "no" decides;
+  // "undecided" (or nothing) leaves it to the next one.
+  dispatchers.project_trust = async function (ev) {
+    const ctx = makeCtx(undefined);
+    for (const { ext, handlers } of snapshot("project_trust")) {
+      for (const h of handlers) {
+        try {
+          G.enter(ext.path, "project_trust");
+          const r = await h({ type: "project_trust", cwd: ev.cwd }, ctx);
+          if (r && (r.trusted === "yes" || r.trusted === "no")) return { trusted: r.trusted, remember: r.remember === true };
+        } catch (e) {
+          report(ext.path, "project_trust", e);
+        }
+      }
+    }
+    return undefined;
+  };
   dispatchers.turn_end = boundary("turn_end");
   dispatchers.agent_before_settle = boundary("agent_before_settle");
 
