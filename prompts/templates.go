@@ -91,9 +91,7 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 	var diags []Diagnostic
 	jobs := make([]templateJob, 0, len(paths)+len(opts.CLIPaths))
 	for _, p := range paths {
-		j := templateJob{path: p.Path, info: p.Meta}
-		j.info.Path = p.Path
-		jobs = append(jobs, j)
+		jobs = append(jobs, templateJob{path: p.Path, info: p.Meta})
 	}
 	globalDir := filepath.Join(agentDir, "prompts")
 	projectDir := filepath.Join(projectBase, "prompts")
@@ -126,11 +124,11 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 			for _, e := range ents {
 				full := filepath.Join(abs, e.Name())
 				if _, isFile := EntryKind(full, e); isFile && strings.HasSuffix(e.Name(), ".md") {
-					jobs = append(jobs, templateJob{path: full, info: cliInfo(full, false)})
+					jobs = append(jobs, templateJob{path: full, info: new(cliInfo(full, false))})
 				}
 			}
 		case st.Mode().IsRegular() && strings.HasSuffix(abs, ".md"):
-			jobs = append(jobs, templateJob{path: abs, info: cliInfo(abs, false)})
+			jobs = append(jobs, templateJob{path: abs, info: new(cliInfo(abs, false))})
 		}
 	}
 	loaded := loadTemplateJobs(opts.Cache, jobs)
@@ -205,10 +203,11 @@ func joinName(dir, name string, clean bool) string {
 	return dir + string(filepath.Separator) + name
 }
 
-// templateJob is one file to load and where it was found.
+// templateJob is one file to load and where it was found (info is
+// shared with other jobs; its Path is set on the loaded template).
 type templateJob struct {
 	path string
-	info SourceInfo
+	info *SourceInfo
 	diag *Diagnostic
 }
 
@@ -223,7 +222,8 @@ func loadTemplateJobs(cache *FileCache, jobs []templateJob) []Template {
 			j.diag = &Diagnostic{Type: "warning", Message: err.Error(), Path: j.path}
 			return
 		}
-		t.SourceInfo = j.info
+		t.SourceInfo = *j.info
+		t.SourceInfo.Path = j.path
 		out[i] = t
 	})
 	return out

@@ -159,9 +159,12 @@ func PathWithin(parent, child string) bool {
 
 // ResolvedPath is one file the resolver found, with the metadata of the
 // place it was found in and whether settings filters leave it enabled.
+// Meta is shared by every file found in the same place (a thousand copies
+// of it would be most of a large folder's entries): read it, never modify
+// it; its Path is not the file's.
 type ResolvedPath struct {
 	Path     string
-	Meta     SourceInfo
+	Meta     *SourceInfo
 	Enabled  bool
 	Settings bool
 }
@@ -189,6 +192,10 @@ func (r *Resolver) grow(n int) {
 
 // Add records a path unless it is already known.
 func (r *Resolver) Add(path string, meta SourceInfo, enabled bool) {
+	r.add(path, &meta, enabled)
+}
+
+func (r *Resolver) add(path string, meta *SourceInfo, enabled bool) {
 	if r.index == nil {
 		r.index = map[string]int{}
 	}
@@ -224,8 +231,9 @@ func (r *Resolver) AddSettings(entries []string, base, home string, meta SourceI
 		}
 	}
 	enabled := applyPatterns(files, patterns, base)
+	m := &meta
 	for _, f := range files {
-		r.Add(f, meta, enabled[f])
+		r.add(f, m, enabled[f])
 	}
 }
 
@@ -233,8 +241,9 @@ func (r *Resolver) AddSettings(entries []string, base, home string, meta SourceI
 // settings filters exclude it.
 func (r *Resolver) AddAuto(files []string, meta SourceInfo, overrides []string, base string) {
 	r.grow(len(files))
+	m := &meta
 	for _, f := range files {
-		r.Add(f, meta, enabledByOverrides(f, overrides, base))
+		r.add(f, m, enabledByOverrides(f, overrides, base))
 	}
 }
 
@@ -257,7 +266,7 @@ func (r *Resolver) Enabled() []ResolvedPath {
 	order := make([]int32, 0, len(r.entries))
 	for want := 0; want < 4; want++ {
 		for i := range r.entries {
-			if rank(r.entries[i].Meta) == want {
+			if rank(*r.entries[i].Meta) == want {
 				order = append(order, int32(i))
 			}
 		}

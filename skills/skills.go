@@ -62,11 +62,11 @@ type Options struct {
 type job struct {
 	path   string
 	source string
-	// meta is the place the file was found in, when hasMeta.
-	meta    prompts.SourceInfo
-	hasMeta bool
-	skill   *Skill
-	diags   []Diagnostic
+	// meta is the place the file was found in (shared, read only), nil
+	// for --skill paths.
+	meta  *prompts.SourceInfo
+	skill *Skill
+	diags []Diagnostic
 	// group ties the files of one --skill directory to its position.
 	group int
 }
@@ -123,7 +123,7 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 			if seen != nil {
 				seen[r.Keys.Key(e.Path)] = true
 			}
-			jobs = append(jobs, job{path: e.Path, source: "path", meta: e.Meta, hasMeta: true, group: -1})
+			jobs = append(jobs, job{path: e.Path, source: "path", meta: e.Meta, group: -1})
 		}
 	}
 	for gi, raw := range opts.CLIPaths {
@@ -163,10 +163,10 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 		if j.diags != nil {
 			return
 		}
-		if !j.hasMeta && !strings.HasSuffix(j.path, ".md") {
+		if j.meta == nil && !strings.HasSuffix(j.path, ".md") {
 			return
 		}
-		if j.hasMeta && !strings.HasSuffix(j.path, ".md") {
+		if j.meta != nil && !strings.HasSuffix(j.path, ".md") {
 			j.diags = []Diagnostic{{Type: "warning", Message: "skill path is not a markdown file", Path: j.path}}
 			return
 		}
@@ -182,8 +182,8 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 		if ok, j.diags = loadFileInto(&slab[i], j.path, j.source, data); ok {
 			j.skill = &slab[i]
 		}
-		if j.skill != nil && j.hasMeta {
-			info := j.meta
+		if j.skill != nil && j.meta != nil {
+			info := *j.meta
 			info.Path = j.skill.FilePath
 			j.skill.SourceInfo = info
 			j.skill.Source = info.Scope

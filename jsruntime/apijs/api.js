@@ -169,9 +169,9 @@
     async getApiKeyAndHeaders(model) { return call("models.getApiKeyAndHeaders", [model]); }
     getProviderAuthStatus(provider) { return call("models.getProviderAuthStatus", [provider]); }
     getProvider(provider) { return call("models.getProvider", [provider]); }
-    stream() { throw unsupported("stream"); }
-    streamSimple() { throw unsupported("streamSimple"); }
-    complete() { return Promise.reject(unsupported("complete")); }
+    stream(model, context, options) { return eventStream(model, context, options); }
+    streamSimple(model, context, options) { return eventStream(model, context, options); }
+    complete(model, context, options) { return requestModel(model, context, options); }
     getModelsOfType(type, provider) {
       if (type !== "chat") return [];
       const all = this.getAll();
@@ -198,6 +198,69 @@
     getRegisteredProviderIds() { return call("models.getRegisteredProviderIds", []) || []; }
   }
   const modelRegistry = new ModelRegistry();
+
+  // requestModel runs one request through the Go providers with the
+  // registry's credentials and resolves with the final assistant message
+  // (a failure is a message with stopReason "error", as in pi-ai).
+  function requestModel(model, context, options, onEvent) {
+    const o = options || {};
+    const req = {
+      model, context: context || {},
+      options: {
+        maxTokens: o.maxTokens, temperature: o.temperature, reasoning: o.reasoning, reasoningEffort: o.reasoningEffort,
+        apiKey: o.apiKey, headers: o.headers, sessionId: o.sessionId,
+      },
+    };
+    return new Promise((resolve, reject) => {
+      const id = G.complete(enc(req), onEvent, (s) => resolve(parse(s)), (m) => reject(new Error(m)));
+      const signal = o.signal;
+      if (signal && typeof signal.addEventListener === "function") {
+        if (signal.aborted) G.cancelComplete(id);
+        else signal.addEventListener("abort", () => G.cancelComplete(id), { once: true });
+      }
+    });
+  }
+  // eventStream is an AssistantMessageEventStream: an async iterable of
+  // the request's events ending with done or error (carrying the final
+  // message), and result() for the message itself.
+  function eventStream(model, context, options) {
+    const queue = [];
+    const waiters = [];
+    let ended = false;
+    const push = (ev) => {
+      const w = waiters.shift();
+      if (w) w({ value: ev, done: false });
+      else queue.push(ev);
+    };
+    const onEvent = (s) => {
+      const ev = parse(s);
+      if (ev && ev.type !== "done" && ev.type !== "error") push(ev);
+    };
+    const final = requestModel(model, context, options, onEvent).then((message) => {
+      const failed = message.stopReason === "error" || message.stopReason === "aborted";
+      push(failed ? { type: "error", reason: message.stopReason, error: message } : { type: "done", reason: message.stopReason, message });
+      ended = true;
+      for (const w of waiters.splice(0)) w({ value: undefined, done: true });
+      return message;
+    }, (e) => {
+      ended = true;
+      for (const w of waiters.splice(0)) w({ value: undefined, done: true });
+      throw e;
+    });
+    final.catch(() => {});
+    return {
+      result: () => final,
+      [Symbol.asyncIterator]() {
+        return {
+          next() {
+            if (queue.length > 0) return Promise.resolve({ value: queue.shift(), done: false });
+            if (ended) return Promise.resolve({ value: undefined, done: true });
+            return new Promise((resolve) => waiters.push(resolve));
+          },
+        };
+      },
+    };
+  }
 
   // registerProvider is the config form of pi.registerProvider. Fields that
   // are functions (a JS stream, an OAuth flow, model refresh) cannot reach
