@@ -115,6 +115,8 @@ type API struct {
 	runIDs ctxRuns
 	// bridgeObj is the G object api.js holds (set on the loop in setup).
 	bridgeObj *goja.Object
+	// completions are modelRegistry requests in flight (api_complete.go).
+	completions completions
 	// sessions replaces the session for the command context's
 	// newSession, fork and switchSession (api_session.go).
 	sessions engine.SessionController
@@ -239,6 +241,8 @@ func (a *API) bridge(vm *goja.Runtime) *goja.Object {
 	set("reportError", a.reportError)
 	set("hasUI", func() bool { return a.currentUI().HasUI() })
 	set("runState", a.runState)
+	set("complete", a.complete)
+	set("cancelComplete", func(id int) { a.completions.done(id, true) })
 	set("handlersChanged", func(event string, has bool) {
 		a.mu.Lock()
 		a.events[event] = has

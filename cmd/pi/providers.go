@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/config"
@@ -117,4 +118,53 @@ func (m registryModels) RegisteredProviderIDs() []string { return m.r.Registered
 
 func (m registryModels) HeaderOrder(provider string, names []string) []string {
 	return m.r.HeaderOrder(provider, names)
+}
+
+// Complete runs one request for ctx.modelRegistry.complete and stream,
+// with the registry's key and headers unless the extension gave a key.
+func (m registryModels) Complete(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
+	fail := func(err error) *engine.Message {
+		msg := &engine.Message{
+			Role: engine.RoleAssistant, API: req.Model.API, Provider: req.Model.Provider, Model: req.Model.ID,
+			StopReason: engine.StopError, ErrorMessage: err.Error(), Content: engine.Contents{Blocks: []engine.Content{}},
+			Timestamp: time.Now().UnixMilli(),
+		}
+		emit(engine.AssistantEvent{Type: "error", Reason: engine.StopError, Partial: msg})
+		return msg
+	}
+	known := false
+	for _, x := range m.r.All() {
+		if x.Provider == req.Model.Provider {
+			known = true
+			break
+		}
+	}
+	if !known {
+		return fail(fmt.Errorf("Unknown provider: %s", req.Model.Provider))
+	}
+	p, err := providerFor(req.Model.API)
+	if err != nil {
+		return fail(err)
+	}
+	key, hdrs, err := m.r.RequestAuth(req.Model)
+	if err != nil {
+		return fail(err)
+	}
+	r := *req
+	if r.APIKey == "" {
+		if key == "" {
+			return fail(errors.New(config.NoAPIKeyMessage(req.Model.Provider)))
+		}
+		r.APIKey = key
+	}
+	if len(hdrs) > 0 {
+		r.Headers = make(map[string]string, len(hdrs)+len(req.Headers))
+		for k, v := range hdrs {
+			r.Headers[k] = v
+		}
+		for k, v := range req.Headers {
+			r.Headers[k] = v
+		}
+	}
+	return p.Stream(ctx, &r, emit)
 }
