@@ -24,6 +24,10 @@
     if (aborted === "1" && !run.ac.signal.aborted) run.ac.abort();
     return run.ac.signal;
   };
+  // runID is the current run's number ("" when idle); runPrompt is the
+  // system prompt before_agent_start settled on for run runPrompt.id.
+  const runID = () => (G.runState() || "").split(":")[0];
+  let runPrompt;
   G.abortRun = (id) => {
     if (run.id === id && !run.ac.signal.aborted) run.ac.abort();
   };
@@ -40,42 +44,134 @@
   }
 
   // ---- theme -------------------------------------------------------------
-  const FG = {
-    accent: 5, border: 4, borderAccent: 6, borderMuted: 8, success: 2, error: 1, warning: 3, muted: 8, dim: 8,
-    text: 7, thinkingText: 8, mdHeading: 3, mdLink: 4, mdLinkUrl: 8, mdCode: 5, mdCodeBlock: 2, mdCodeBlockBorder: 8,
-    mdQuote: 8, mdQuoteBorder: 8, mdHr: 8, mdListBullet: 5, toolDiffAdded: 2, toolDiffRemoved: 1, toolDiffContext: 8,
-    toolTitle: 7, toolOutput: 8, customMessageText: 8, customMessageLabel: 5, syntaxComment: 8, syntaxKeyword: 5,
-    syntaxFunction: 4, syntaxVariable: 7, syntaxString: 2, syntaxNumber: 3, syntaxType: 6, syntaxOperator: 7,
-    syntaxPunctuation: 8, bashMode: 2, thinkingOff: 8, thinkingMinimal: 8, thinkingLow: 4, thinkingMedium: 6,
-    thinkingHigh: 5, thinkingXhigh: 1, userMessageText: 7, searchMatchText: 8,
-  };
-  const BG = { selectedBg: 4, userMessageBg: 4, customMessageBg: 5, toolPendingBg: 8, toolSuccessBg: 2, toolErrorBg: 1, searchMatchBg: 3 };
-  const wrap = (open, close) => (text) => `\u001b[${open}m${text}\u001b[${close}m`;
-  const theme = {
-    name: "dark",
-    appearance: "dark",
+  // ctx.ui.theme outside the interactive UI is the reference's "system"
+  // theme generated without terminal colours: palette indices 0-15 for the
+  // coloured tokens, the terminal default (39/49) for the rest, some tokens
+  // faint (SGR 2). Like the reference's, it is a Proxy over an empty object
+  // that forwards reads to the theme instance, so Object.keys() and
+  // JSON.stringify() see nothing. bold/italic/… are chalk's, which colours
+  // nothing when stdout is not a terminal.
+  const THEME_FG = [
+    ["text", ""], ["userMessageText", ""], ["customMessageText", ""], ["toolTitle", ""], ["syntaxOperator", ""],
+    ["syntaxPunctuation", ""], ["muted", ""], ["dim", ""], ["thinkingText", ""], ["toolOutput", ""], ["mdLinkUrl", ""],
+    ["mdQuote", ""], ["mdQuoteBorder", ""], ["mdHr", ""], ["mdCodeBlockBorder", ""], ["toolDiffContext", ""],
+    ["syntaxComment", ""], ["scrollbarTrack", ""], ["scrollbarThumb", ""], ["searchMatchText", ""], ["borderMuted", ""],
+    ["accent", 5], ["borderAccent", 5], ["customMessageLabel", 5], ["mdCode", 5], ["mdListBullet", 5], ["syntaxType", 5],
+    ["border", 4], ["mdLink", 4], ["syntaxKeyword", 4], ["syntaxVariable", 6], ["success", 2], ["mdCodeBlock", 2],
+    ["toolDiffAdded", 2], ["bashMode", 2], ["syntaxNumber", 5], ["error", 1], ["toolDiffRemoved", 1], ["warning", 3],
+    ["mdHeading", 3], ["syntaxFunction", 3], ["syntaxString", 2], ["thinkingOff", ""], ["thinkingMinimal", 4],
+    ["thinkingLow", 4], ["thinkingMedium", 6], ["thinkingHigh", 5], ["thinkingXhigh", 13], ["thinkingMax", 1],
+  ];
+  const THEME_BG = ["selectedBg", "searchMatchBg", "userMessageBg", "customMessageBg", "toolPendingBg", "toolSuccessBg", "toolErrorBg"];
+  const THEME_DIM = ["customMessageText", "syntaxOperator", "syntaxPunctuation", "muted", "dim", "thinkingText", "toolOutput",
+    "mdLinkUrl", "mdQuote", "mdQuoteBorder", "mdHr", "mdCodeBlockBorder", "toolDiffContext", "syntaxComment", "scrollbarTrack",
+    "scrollbarThumb", "searchMatchText", "borderMuted", "thinkingOff"];
+  // terminalColorMode follows the reference's capability detection from
+  // the environment: truecolor hints and terminals known to support it.
+  function terminalColorMode() {
+    const env = (globalThis.process && globalThis.process.env) || {};
+    const low = (k) => String(env[k] || "").toLowerCase();
+    if (env.PI_TRUE_COLOR === "1") return "truecolor";
+    if (env.PI_TRUE_COLOR === "0") return "256color";
+    const prog = low("TERM_PROGRAM"), term = low("TERM"), ct = low("COLORTERM");
+    const hint = ct === "truecolor" || ct === "24bit" || term.endsWith("-direct");
+    if (env.TMUX || term.startsWith("tmux") || term.startsWith("screen") || prog === "herdr") return hint ? "truecolor" : "256color";
+    const known = prog === "rex" || (prog === "orca" && env.ORCA_IMAGE_PROTOCOL === "kitty") || env.KITTY_WINDOW_ID || prog === "kitty" ||
+      prog === "ghostty" || term.includes("ghostty") || env.GHOSTTY_RESOURCES_DIR || env.WEZTERM_PANE || prog === "wezterm" ||
+      prog === "warpterminal" || env.WARP_SESSION_ID || env.WARP_TERMINAL_SESSION_UUID || env.ITERM_SESSION_ID || prog === "iterm.app" ||
+      env.WT_SESSION || prog === "alacritty" || term.startsWith("alacritty") || env.ALACRITTY_WINDOW_ID || prog === "vscode" ||
+      prog === "zed" || low("TERMINAL_EMULATOR") === "jetbrains-jediterm";
+    return known || hint ? "truecolor" : "256color";
+  }
+  class Theme {
+    constructor() {
+      this.name = "system";
+      this.sourcePath = undefined;
+      this.sourceInfo = undefined;
+      this.mode = terminalColorMode();
+      this.fgAnsi = new Map();
+      this.bgAnsi = new Map();
+      this.concreteColors = {};
+      this.defaultForegroundTokens = [];
+      this.defaultBackgroundTokens = [];
+      this.dimTokens = new Set(THEME_DIM);
+      this.ownAppearance = "dark";
+      this.resolvedColors = undefined;
+      for (const [token, index] of THEME_FG) {
+        if (index === "") {
+          this.defaultForegroundTokens.push(token);
+          this.fgAnsi.set(token, "\u001b[39m");
+        } else {
+          this.concreteColors[token] = { kind: "indexed", index };
+          this.fgAnsi.set(token, `\u001b[38;5;${index}m`);
+        }
+      }
+      for (const token of THEME_BG) {
+        this.defaultBackgroundTokens.push(token);
+        this.bgAnsi.set(token, "\u001b[49m");
+      }
+    }
+    get appearance() { return this.ownAppearance; }
+    style(text, options) {
+      const { fg, bg } = options;
+      if (typeof fg === "string" && this.dimTokens.has(fg)) options = { ...options, dim: true };
+      let prefix = "", suffix = "";
+      if (fg !== undefined) {
+        prefix += typeof fg === "string" ? this.tokenAnsi(this.fgAnsi, fg) : "";
+        suffix = "\u001b[39m";
+      }
+      if (bg !== undefined) {
+        prefix += typeof bg === "string" ? this.tokenAnsi(this.bgAnsi, bg) : "";
+        suffix = `\u001b[49m${suffix}`;
+      }
+      if (options.bold) prefix += "\u001b[1m";
+      if (options.dim) prefix += "\u001b[2m";
+      if (options.bold || options.dim) suffix = `\u001b[22m${suffix}`;
+      const sgr = [["italic", 3, 23], ["underline", 4, 24], ["inverse", 7, 27], ["strikethrough", 9, 29]];
+      for (const [k, on, off] of sgr) {
+        if (options[k]) {
+          prefix += `\u001b[${on}m`;
+          suffix = `\u001b[${off}m${suffix}`;
+        }
+      }
+      return `${prefix}${text}${suffix}`;
+    }
     fg(color, text) {
-      const c = FG[color];
-      if (c === undefined) throw new Error(`Unknown theme color: ${color}`);
-      return `\u001b[38;5;${c}m${text}\u001b[39m`;
+      const ansi = this.tokenAnsi(this.fgAnsi, color);
+      if (this.dimTokens.has(color)) return `${ansi}\u001b[2m${text}\u001b[22;39m`;
+      return `${ansi}${text}\u001b[39m`;
+    }
+    bg(color, text) { return `${this.tokenAnsi(this.bgAnsi, color)}${text}\u001b[49m`; }
+    tokenAnsi(ansi, token) {
+      const value = ansi.get(token);
+      if (value === undefined) throw new Error(`Unknown theme color: ${token}`);
+      return value;
+    }
+    bold(text) { return String(text); }
+    italic(text) { return String(text); }
+    underline(text) { return String(text); }
+    inverse(text) { return String(text); }
+    strikethrough(text) { return String(text); }
+    getFgAnsi(color) {
+      const ansi = this.tokenAnsi(this.fgAnsi, color);
+      return this.dimTokens.has(color) ? `${ansi}\u001b[2m` : ansi;
+    }
+    getBgAnsi(color) { return this.tokenAnsi(this.bgAnsi, color); }
+    getColorMode() { return this.mode; }
+    getThinkingBorderColor(level) {
+      const token = { minimal: "thinkingMinimal", low: "thinkingLow", medium: "thinkingMedium", high: "thinkingHigh",
+        xhigh: "thinkingXhigh", max: "thinkingMax" }[level] || "thinkingOff";
+      return (str) => this.fg(token, str);
+    }
+    getBashModeBorderColor() { return (str) => this.fg("bashMode", str); }
+  }
+  let themeInstance;
+  const theme = new Proxy({}, {
+    get(_target, prop) {
+      if (!themeInstance) themeInstance = new Theme();
+      return themeInstance[prop];
     },
-    bg(color, text) {
-      const c = BG[color];
-      if (c === undefined) throw new Error(`Unknown theme background color: ${color}`);
-      return `\u001b[48;5;${c}m${text}\u001b[49m`;
-    },
-    bold: wrap(1, 22),
-    italic: wrap(3, 23),
-    underline: wrap(4, 24),
-    strikethrough: wrap(9, 29),
-    inverse: wrap(7, 27),
-    getFgAnsi(color) { return `\u001b[38;5;${FG[color] ?? 7}m`; },
-    getBgAnsi(color) { return `\u001b[48;5;${BG[color] ?? 0}m`; },
-    getColorMode() { return "256color"; },
-    getThinkingBorderColor() { return (s) => s; },
-    getBashModeBorderColor() { return (s) => s; },
-  };
-  theme.style = (styles, text) => (Array.isArray(styles) ? styles : [styles]).reduce((t, s) => (theme[s] ? theme[s](t) : t), text);
+  });
 
   // ---- ctx.ui --------------------------------------------------------------
   let uiDepth = 0;
@@ -318,7 +414,12 @@
         callAsync("compact", { customInstructions: opts && opts.customInstructions }).then(
           (r) => opts && opts.onComplete && opts.onComplete(r), (e) => opts && opts.onError && opts.onError(e));
       },
-      getSystemPrompt: () => call("getSystemPrompt") || "",
+      getSystemPrompt: () => {
+        // During a run the prompt is the one before_agent_start settled
+        // on; otherwise the session's for its active tools.
+        if (runPrompt && runPrompt.id && runPrompt.id === runID()) return runPrompt.text;
+        return call("getSystemPrompt") || "";
+      },
     };
   }
   function makeCommandCtx() {
@@ -437,6 +538,7 @@
           }
         }
       }
+      runPrompt = { id: runID(), text: render() };
       const forced = options.forceSystemPrompt;
       delete options.forceSystemPrompt;
       const changed = JSON.stringify(options) !== baseJSON;
