@@ -179,8 +179,9 @@ func TestCtxStateGetters(t *testing.T) {
 	src := `
 const note = (ctx, tag, v) => ctx.ui.notify(tag + "=" + JSON.stringify(v === undefined ? "<undefined>" : v));
 export default function (pi) {
-  pi.on("session_start", (_e, ctx) => {});
+  pi.on("before_agent_start", () => ({ systemPrompt: "forced prompt" }));
   pi.on("turn_end", (_e, ctx) => {
+    note(ctx, "turnPrompt", ctx.getSystemPrompt());
     note(ctx, "turnSignal", typeof ctx.signal + ":" + ctx.signal.aborted);
     note(ctx, "turnUsage", ctx.getContextUsage());
   });
@@ -203,6 +204,7 @@ export default function (pi) {
 	h.settle(t)
 	got = h.notes()
 	assert.Equal(t, `"object:false"`, got["turnSignal"])
+	assert.Equal(t, `"forced prompt"`, got["turnPrompt"], "during a run, the prompt before_agent_start settled on")
 	var u struct {
 		Tokens        int     `json:"tokens"`
 		ContextWindow int     `json:"contextWindow"`
