@@ -156,27 +156,31 @@ func virtualLoader(name, src string) moduleLoader {
 }
 
 // lazyExportsSrc builds the stand-in exports of a lazy module: one
-// accessor per export name that evaluates the real module on first read
-// and forwards to it, or, for the names its core module exports too,
-// reads them from the core. __esModule is a plain value, as in the real
-// module, so esbuild's interop helper can test it without loading
-// anything. A write goes to the real module, and the name is read from
-// there afterwards.
+// accessor per export name. The first read of a name that the core module
+// exports too is served from the core; any other first read or write
+// evaluates the real module and then turns every property of the stand-in
+// into a copy of the real one (same descriptor), so later reads are plain
+// property reads with no call into Go. __esModule is a plain value, as in
+// the real module, so esbuild's interop helper can test it without loading
+// anything.
 const lazyExportsSrc = `(function (names, load, coreNames, loadCore) {
   const o = {};
+  let real, core;
+  const full = () => {
+    if (real) return real;
+    real = load();
+    for (const n of names) {
+      if (n !== "__esModule") Object.defineProperty(o, n, Object.getOwnPropertyDescriptor(real, n));
+    }
+    return real;
+  };
   const fromCore = new Set(coreNames);
-  const forward = (n) => ({
-    get() { return load()[n]; },
-    set(v) { load()[n] = v; },
-    enumerable: true,
-    configurable: true,
-  });
   for (const n of names) {
     if (n === "__esModule") { Object.defineProperty(o, n, { value: true }); continue; }
-    if (!fromCore.has(n)) { Object.defineProperty(o, n, forward(n)); continue; }
+    const isCore = fromCore.has(n);
     Object.defineProperty(o, n, {
-      get() { return loadCore()[n]; },
-      set(v) { Object.defineProperty(o, n, forward(n)); load()[n] = v; },
+      get() { return isCore ? (core || (core = loadCore()))[n] : full()[n]; },
+      set(v) { full(); o[n] = v; },
       enumerable: true,
       configurable: true,
     });

@@ -89,7 +89,7 @@ func (w *prewarmer) modules(names []string, canonical func(string) string) {
 			continue
 		}
 		w.seen[name] = true
-		if _, lazy := vmod.Lazy(name); lazy && !eagerPackages[name] {
+		if _, lazy := vmod.Lazy(name); lazy {
 			// A lazy package is compiled when an export is first read,
 			// which a headless start often never does; parsing it
 			// speculatively would cost CPU and heap on every start.
@@ -105,11 +105,6 @@ func (w *prewarmer) modules(names []string, canonical func(string) string) {
 		go func() { _, _ = compileCached(prog, src, false) }()
 	}
 }
-
-// eagerPackages are lazy packages worth compiling ahead anyway: nearly
-// every extension reads typebox's Type while it loads (tool parameter
-// schemas), so parsing it in the background saves the loop that time.
-var eagerPackages = map[string]bool{"typebox": true}
 
 // prelude starts compiling the prelude itself.
 func (w *prewarmer) prelude() {

@@ -20,6 +20,11 @@ type LazyExports struct {
 	CoreNames []string `json:"coreNames,omitempty"`
 }
 
+// Eager are packages evaluated when required even though they could load
+// lazily: nearly every extension reads typebox's Type while it loads (tool
+// parameter schemas), so a stand-in would only add a layer.
+var Eager = map[string]bool{"typebox": true}
+
 // exportsJSON holds the LazyExports of each package. It is generated from
 // the modules themselves (go test ./jsruntime -run TestLazyExportNames
 // -update) and a test fails when it no longer matches them.
