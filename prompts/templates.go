@@ -120,7 +120,7 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 		case err != nil:
 			diags = append(diags, Diagnostic{Type: "error", Message: "Prompt template path does not exist", Path: abs})
 		case st.IsDir():
-			ents, _ := os.ReadDir(abs)
+			ents, _ := ReadDir(abs)
 			for _, e := range ents {
 				full := filepath.Join(abs, e.Name())
 				if _, isFile := EntryKind(full, e); isFile && strings.HasSuffix(e.Name(), ".md") {
@@ -161,7 +161,7 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 // get their real path noted in keys from the directory's, which saves an
 // Lstat per template later.
 func promptDirEntries(keys *PathKeys, dir string) []string {
-	ents, err := os.ReadDir(dir)
+	ents, err := ReadDir(dir)
 	if err != nil {
 		return nil
 	}

@@ -422,7 +422,7 @@ func matchesAnyExact(path string, patterns []string, base string) bool {
 // name a prompts directory load nested files).
 func CollectFiles(dir, ext string) []string {
 	var out []string
-	ents, err := os.ReadDir(dir)
+	ents, err := ReadDir(dir)
 	if err != nil {
 		return nil
 	}

@@ -269,7 +269,7 @@ const (
 // sub-directories are searched (dot names and node_modules skipped) and
 // standalone .md files are taken where the mode allows.
 func collectEntries(dir string, m mode, root string) []string {
-	ents, err := os.ReadDir(dir)
+	ents, err := prompts.ReadDir(dir)
 	if err != nil {
 		return nil
 	}

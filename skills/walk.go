@@ -1,7 +1,6 @@
 package skills
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -30,7 +29,7 @@ type walkItem struct {
 }
 
 func (w *walker) collect(dir string, m mode) []string {
-	ents, err := os.ReadDir(dir)
+	ents, err := prompts.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
