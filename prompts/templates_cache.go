@@ -6,8 +6,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -57,8 +59,10 @@ type FileCache struct {
 	used  []atomic.Bool
 	nUsed atomic.Int64
 	mu    sync.Mutex
-	// fresh holds what this run read from disk and may keep.
-	fresh   map[string]cachedFile
+	// fresh holds what this run read from disk and may keep, in the
+	// order read (a list: a cold start reads thousands of files, and Save
+	// sorts once).
+	fresh   []indexRecord
 	changed bool
 	// dirs holds directory descriptors (by path) that stats run relative
 	// to: resolving a short name under an open directory costs much less
@@ -129,10 +133,7 @@ func (c *FileCache) read(root, path string, noFollow, prefix bool) ([]byte, erro
 	c.mu.Lock()
 	c.changed = true
 	if len(data) <= maxCachedFile && c.start-st.Mtime > racyWindow {
-		if c.fresh == nil {
-			c.fresh = make(map[string]cachedFile)
-		}
-		c.fresh[path] = cachedFile{stamp: st, prefix: prefix, data: data}
+		c.fresh = append(c.fresh, indexRecord{path, cachedFile{stamp: st, prefix: prefix, data: data}})
 	}
 	c.mu.Unlock()
 	return data, nil
@@ -151,24 +152,33 @@ func (c *FileCache) Save() error {
 	if !c.changed && int(c.nUsed.Load()) == c.old.len() {
 		return nil
 	}
-	keep := make(map[string]cachedFile, int(c.nUsed.Load())+len(c.fresh))
+	keep := make([]indexRecord, 0, int(c.nUsed.Load())+len(c.fresh))
 	for i := range c.used {
 		if c.used[i].Load() {
 			if e, ok := c.old.entry(i); ok {
-				keep[c.old.key(i)] = e
+				keep = append(keep, indexRecord{c.old.key(i), e})
 			}
 		}
 	}
-	// What was read from disk wins over an entry the same run also found
-	// current earlier (the file changed in between).
-	for p, e := range c.fresh {
-		keep[p] = e
+	// What was read from disk comes after what the index held, and a
+	// later read after an earlier one: the last record of a path wins
+	// (the file changed in between).
+	keep = append(keep, c.fresh...)
+	slices.SortStableFunc(keep, func(a, b indexRecord) int { return strings.Compare(a.path, b.path) })
+	n := 0
+	for i := range keep {
+		if i+1 < len(keep) && keep[i+1].path == keep[i].path {
+			continue
+		}
+		keep[n] = keep[i]
+		n++
 	}
+	keep = keep[:n]
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 		return err
 	}
 	tmp := c.path + ".tmp" + strconv.Itoa(os.Getpid())
-	data := encodeIndex(keep)
+	data := encodeRecords(keep)
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
 		return err
 	}
@@ -182,18 +192,32 @@ func (c *FileCache) Save() error {
 	return nil
 }
 
+// indexRecord is one path and its cached file, as Save writes them.
+type indexRecord struct {
+	path string
+	file cachedFile
+}
+
+// encodeIndex encodes files in key order.
 func encodeIndex(files map[string]cachedFile) []byte {
-	paths := make([]string, 0, len(files))
-	size := len(cacheMagic)
+	recs := make([]indexRecord, 0, len(files))
 	for p, e := range files {
-		paths = append(paths, p)
-		size += len(p) + len(e.data) + 48
+		recs = append(recs, indexRecord{p, e})
 	}
-	sort.Strings(paths)
+	slices.SortFunc(recs, func(a, b indexRecord) int { return strings.Compare(a.path, b.path) })
+	return encodeRecords(recs)
+}
+
+// encodeRecords encodes records sorted by path, one per path.
+func encodeRecords(recs []indexRecord) []byte {
+	size := len(cacheMagic)
+	for _, r := range recs {
+		size += len(r.path) + len(r.file.data) + 48
+	}
 	b := make([]byte, 0, size)
 	b = append(b, cacheMagic...)
-	for _, p := range paths {
-		e := files[p]
+	for _, r := range recs {
+		p, e := r.path, r.file
 		b = binary.AppendUvarint(b, uint64(len(p)))
 		b = append(b, p...)
 		b = binary.AppendVarint(b, e.stamp.Size)

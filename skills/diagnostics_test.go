@@ -123,8 +123,9 @@ func TestExpandErrors(t *testing.T) {
 	assert.Equal(t, "/skill:other", out)
 }
 
-// BenchmarkDiscover1000 loads 1,000 skills and 1,000 prompt templates, as a
-// start-up with a large library would.
+// BenchmarkDiscover1000 loads 1,000 skills and 1,000 prompt templates one
+// after the other without the resource index. BenchmarkStartResources runs
+// them the way cmd/pi does (side by side, through the index).
 func BenchmarkDiscover1000(b *testing.B) {
 	root := b.TempDir()
 	agent := filepath.Join(root, "agent")
