@@ -122,3 +122,63 @@ func TestDiscoverSymlinks(t *testing.T) {
 		assert.Empty(t, diags)
 	}
 }
+
+// TestDiscoverCacheInvalidation checks that a warm start through the
+// resource index sees every kind of change a start without it would: a
+// same-size rewrite whose mtime was put back (only the ctime moves), an
+// added skill, a removed one, a renamed skill folder, and a skill folder
+// replaced by a link.
+func TestDiscoverCacheInvalidation(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		change func(t *testing.T, skillsDir string)
+	}{
+		{"same-size rewrite, mtime restored", func(t *testing.T, dir string) {
+			p := filepath.Join(dir, "a", "SKILL.md")
+			st, err := os.Stat(p)
+			require.NoError(t, err)
+			skillMD(t, filepath.Join(dir, "a"), "a", "Two", "")
+			st2, err := os.Stat(p)
+			require.NoError(t, err)
+			require.Equal(t, st.Size(), st2.Size())
+			require.NoError(t, os.Chtimes(p, st.ModTime(), st.ModTime()))
+		}},
+		{"added", func(t *testing.T, dir string) { skillMD(t, filepath.Join(dir, "c"), "c", "Cee", "") }},
+		{"removed", func(t *testing.T, dir string) { require.NoError(t, os.RemoveAll(filepath.Join(dir, "b"))) }},
+		{"renamed folder", func(t *testing.T, dir string) {
+			require.NoError(t, os.Rename(filepath.Join(dir, "b"), filepath.Join(dir, "z")))
+		}},
+		{"folder replaced by a link", func(t *testing.T, dir string) {
+			other := filepath.Join(filepath.Dir(dir), "elsewhere", "b")
+			skillMD(t, other, "b", "Linked", "")
+			require.NoError(t, os.RemoveAll(filepath.Join(dir, "b")))
+			require.NoError(t, os.Symlink(other, filepath.Join(dir, "b")))
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			root, _ = filepath.EvalSymlinks(root)
+			agent := filepath.Join(root, "agent")
+			dir := filepath.Join(agent, "skills")
+			skillMD(t, filepath.Join(dir, "a"), "a", "One", "")
+			skillMD(t, filepath.Join(dir, "b"), "b", "Bee", "")
+			ageFiles(t, root)
+			index := filepath.Join(root, "idx")
+			opts := Options{AgentDir: agent, Cwd: root, Home: root}
+			opts.Cache = prompts.OpenFileCache(index)
+			_, _ = Discover(opts)
+			require.NoError(t, opts.Cache.Save())
+
+			tc.change(t, dir)
+			want, wantDiags := Discover(Options{AgentDir: agent, Cwd: root, Home: root})
+			opts.Cache = prompts.OpenFileCache(index)
+			got, diags := Discover(opts)
+			require.NoError(t, opts.Cache.Save())
+			assert.Equal(t, want, got)
+			assert.Equal(t, wantDiags, diags)
+		})
+	}
+}
