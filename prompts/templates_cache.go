@@ -3,11 +3,11 @@ package prompts
 import (
 	"bytes"
 	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -276,15 +276,22 @@ func (c *FileCache) closeDirs() {
 func readIndexFile(path string) ([]byte, error) { return os.ReadFile(path) }
 
 // index is a decoded index file: the records stay where they were read
-// and only their offsets are collected, so opening an index of thousands
-// of entries costs one small slice instead of a map of copies; an entry is
-// decoded when a lookup finds it. Records are in key order (encodeIndex
-// sorts them), so a lookup is a binary search.
+// and only their offsets (and a table of them by key hash) are collected,
+// so opening an index of thousands of entries costs two small slices
+// instead of a map of copies; an entry is decoded when a lookup finds it.
+// Records are in key order (encodeIndex sorts them, decodeIndex checks),
+// so Save can merge without a map.
 type index struct {
 	// buf holds the records; it is never written to, so keys and data are
 	// handed out as views of it.
 	buf  []byte
 	offs []uint32
+	// slots is an open-addressing hash table over the records (record
+	// number + 1, 0 for empty), sized to a power of two at least twice the
+	// records: a lookup hashes the path once instead of decoding a dozen
+	// keys in a binary search.
+	slots []uint32
+	seed  maphash.Seed
 }
 
 func (x index) len() int { return len(x.offs) }
@@ -298,11 +305,40 @@ func (x *index) key(i int) string {
 
 // find returns the record whose key is path, or -1.
 func (x *index) find(path string) int {
-	i := sort.Search(len(x.offs), func(i int) bool { return x.key(i) >= path })
-	if i < len(x.offs) && x.key(i) == path {
-		return i
+	if len(x.slots) == 0 {
+		return -1
 	}
-	return -1
+	mask := uint64(len(x.slots) - 1)
+	for h := maphash.String(x.seed, path) & mask; ; h = (h + 1) & mask {
+		v := x.slots[h]
+		if v == 0 {
+			return -1
+		}
+		if x.key(int(v-1)) == path {
+			return int(v - 1)
+		}
+	}
+}
+
+// hashKeys builds slots over the records in offs.
+func (x *index) hashKeys() {
+	if len(x.offs) == 0 {
+		return
+	}
+	n := 1
+	for n < 2*len(x.offs) {
+		n <<= 1
+	}
+	x.seed = maphash.MakeSeed()
+	x.slots = make([]uint32, n)
+	mask := uint64(n - 1)
+	for i := range x.offs {
+		h := maphash.String(x.seed, x.key(i)) & mask
+		for x.slots[h] != 0 {
+			h = (h + 1) & mask
+		}
+		x.slots[h] = uint32(i + 1)
+	}
 }
 
 // entry decodes record i; ok is false for a malformed record.
@@ -397,6 +433,7 @@ func decodeIndex(b []byte) index {
 		x.offs = append(x.offs, uint32(off))
 		off = len(x.buf) - len(rest)
 	}
+	x.hashKeys()
 	return x
 }
 
