@@ -299,8 +299,6 @@ func (a *API) callAsync(ctx context.Context, name string, raw json.RawMessage) (
 		fields = append(fields, Field{"source", "set"})
 		a.Emit(ctx, "model_select", fields...)
 		return true, nil
-	case "reload":
-		return nil, nil
 	}
 	if v, ok, err := a.sessionCallAsync(ctx, name, raw); ok {
 		return v, err

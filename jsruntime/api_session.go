@@ -293,6 +293,20 @@ func (a *API) sessionCallAsync(ctx context.Context, name string, raw json.RawMes
 			return nil, true, err
 		}
 		return res, true, nil
+	case "reload":
+		// The runtime is not rebuilt: the extensions' code stays loaded,
+		// and they see the reload's session_shutdown and session_start.
+		if s := a.session(); s != nil {
+			if s.IsStreaming() {
+				return nil, true, errors.New("Wait for the current response to finish before reloading.")
+			}
+			if s.IsCompacting() {
+				return nil, true, errors.New("Wait for compaction to finish before reloading.")
+			}
+		}
+		a.Emit(ctx, "session_shutdown", Field{"reason", "reload"})
+		a.Emit(ctx, "session_start", Field{"reason", "reload"})
+		return nil, true, nil
 	case "refreshContext":
 		if s := a.session(); s != nil {
 			s.Reload()

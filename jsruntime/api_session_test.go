@@ -233,3 +233,18 @@ func TestAPIProjectTrust(t *testing.T) {
 		})
 	}
 }
+
+func TestAPIReloadRunsLifecycleEvents(t *testing.T) {
+	t.Parallel()
+	src := `export default function (pi) {
+  pi.on("session_shutdown", (e, ctx) => { ctx.ui.notify("shutdown " + e.reason); });
+  pi.on("session_start", (e, ctx) => { ctx.ui.notify("start " + e.reason); });
+  pi.registerCommand("rl", { handler: async (args, ctx) => { ctx.ui.notify("result " + (await ctx.reload())); } });
+}`
+	ui := &scriptedUI{}
+	h := newAPIHarness(t, src, ui)
+	_, err := h.sess.Prompt(context.Background(), "/rl", nil, engine.PromptOptions{})
+	require.NoError(t, err)
+	h.settle(t)
+	assert.Equal(t, []string{"shutdown reload", "start reload", "result undefined"}, ui.notes())
+}
