@@ -117,6 +117,9 @@ type API struct {
 	bridgeObj *goja.Object
 	// completions are modelRegistry requests in flight (api_complete.go).
 	completions completions
+	// streamAPIs are the wire APIs extensions serve with streamSimple
+	// (api_stream.go).
+	streamAPIs map[string]bool
 	// sessions replaces the session for the command context's
 	// newSession, fork and switchSession (api_session.go).
 	sessions engine.SessionController

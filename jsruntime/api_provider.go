@@ -156,7 +156,17 @@ func (a *API) providerCall(name string, av []json.RawMessage) (v any, ok bool, e
 		if len(av) > 1 {
 			cfg = av[1]
 		}
-		return nil, true, a.registerProvider(argString(av, 2), argString(av, 0), cfg)
+		if err := a.registerProvider(argString(av, 2), argString(av, 0), cfg); err != nil {
+			return nil, true, err
+		}
+		if len(av) > 3 && string(av[3]) == "true" {
+			var c struct {
+				API string `json:"api"`
+			}
+			_ = json.Unmarshal(cfg, &c)
+			a.markStreamAPI(c.API)
+		}
+		return nil, true, nil
 	case "unregisterProvider":
 		a.unregisterProvider(argString(av, 0))
 		return nil, true, nil

@@ -126,6 +126,8 @@ export default function (pi) {
     note(ctx, "late", mr.find("late", "l1"));
     pi.registerProvider("ss", { api: "x", apiKey: "k", baseUrl: "http://s/v1", streamSimple: () => null, models: [{ id: "s" }] });
     note(ctx, "ss", mr.find("ss", "s"));
+    pi.registerProvider("oa", { baseUrl: "http://o/v1", api: "openai-completions", oauth: { name: "O", login: async () => ({}) }, models: [{ id: "o1" }] });
+    note(ctx, "oaAvail", mr.getAvailable().some((m) => m.provider === "oa"));
   }});
 }
 `
@@ -151,18 +153,19 @@ func TestRegisterProviderThroughExtension(t *testing.T) {
 		{"proto", `"function"`},
 		{"bad", `"Provider bad, model b: no \"api\" specified. Set it at model level or provider level."`},
 		{"late", `{"id":"l1","api":"anthropic-messages","provider":"late","baseUrl":"http://l/v1"}`},
-		{"ss", `"<undefined>"`},
+		{"ss", `{"id":"s","api":"x","provider":"ss","baseUrl":"http://s/v1"}`},
+		{"oaAvail", `false`},
 	}
 	for _, tc := range tests {
 		assert.Equal(t, tc.want, got[tc.tag], tc.tag)
 	}
-	var ssErr bool
+	var oauthErr bool
 	for _, e := range h.extErrors() {
-		if e.Event == "register_provider" && strings.Contains(e.Error, `"streamSimple" is not supported`) {
-			ssErr = true
+		if e.Event == "register_provider" && strings.Contains(e.Error, `Provider oa: "oauth" is not supported`) {
+			oauthErr = true
 		}
 	}
-	assert.True(t, ssErr, "streamSimple is reported as an extension error: %v", h.extErrors())
+	assert.True(t, oauthErr, "oauth is reported as an extension error: %v", h.extErrors())
 }
 
 func TestRegisterProviderLoadError(t *testing.T) {

@@ -29,10 +29,16 @@ func providerFor(api string) (engine.Provider, error) {
 	return nil, fmt.Errorf("no provider for API %q", api)
 }
 
-// providerFor is providerFor with the registry's headers on every
-// request: provider and model headers from models.json or an extension's
+// providerFor is providerFor, or an extension's custom stream, with the
+// registry's headers on every request: provider and model headers from models.json or an extension's
 // registerProvider, resolved per request as the reference does.
 func (app *App) providerFor(api string) (engine.Provider, error) {
+	if app.ext.active() {
+		// An extension's streamSimple serves the API it registered.
+		if p, ok := app.ext.api.StreamProvider(api); ok {
+			return p, nil
+		}
+	}
 	p, err := providerFor(api)
 	if err != nil || app.registry == nil {
 		return p, err

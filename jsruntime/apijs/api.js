@@ -358,10 +358,41 @@
     };
   }
 
-  // registerProvider is the config form of pi.registerProvider. Fields that
-  // are functions (a JS stream, an OAuth flow, model refresh) cannot reach
-  // the Go providers: they are reported as extension errors naming the
-  // field, and a custom stream refuses the whole registration.
+  // customStreams maps a wire API to the streamSimple an extension
+  // registered for it; Go calls G.customStream to run a request through
+  // it (api_stream.go).
+  const customStreams = new Map();
+  G.customStream = (api, json, onEvent, onDone, onFail) => {
+    const fn = customStreams.get(api);
+    const ac = new AbortController();
+    if (!fn) {
+      onFail(`No API provider registered for api: ${api}`);
+      return () => {};
+    }
+    (async () => {
+      const req = parse(json);
+      const stream = await fn(req.model, req.context, { ...req.options, signal: ac.signal });
+      let final;
+      // api.js is not transpiled and goja has no for await.
+      const it = stream[Symbol.asyncIterator]();
+      for (;;) {
+        const { value: ev, done } = await it.next();
+        if (done) break;
+        onEvent(JSON.stringify(ev));
+        if (ev && ev.type === "done") final = ev.message;
+        else if (ev && ev.type === "error") final = ev.error;
+      }
+      if (!final && stream && typeof stream.result === "function") final = await stream.result();
+      if (!final) throw new Error("custom stream ended without a result");
+      onDone(JSON.stringify(final));
+    })().catch((e) => onFail(errMsg(e)));
+    return () => ac.abort();
+  };
+
+  // registerProvider is the config form of pi.registerProvider. A
+  // streamSimple serves the registration's api from JS; other functions
+  // (an OAuth flow, model refresh) cannot reach the Go registry and are
+  // reported as extension errors naming the field.
   function registerProvider(path, name, config) {
     if (typeof name !== "string") {
       const id = name && typeof name === "object" ? name.id : String(name);
@@ -371,20 +402,21 @@
     if (config.streamSimple !== undefined && !config.api) {
       throw new Error(`Provider ${name}: "api" is required when registering streamSimple.`);
     }
-    for (const field of ["streamSimple", "oauth", "refreshModels"]) {
+    for (const field of ["oauth", "refreshModels"]) {
       if (config[field] !== undefined) {
         report(path, "register_provider", new Error(`Provider ${name}: "${field}" is not supported by this build`));
       }
     }
-    if (config.streamSimple !== undefined) return;
+    const hasStream = typeof config.streamSimple === "function";
     const prev = registeredConfigs.get(name) || {};
     const merged = { ...prev };
     for (const [k, v] of Object.entries(config)) if (v !== undefined) merged[k] = v;
     try {
-      call("registerProvider", [name, config, path]);
+      call("registerProvider", [name, config, path, hasStream]);
     } catch (e) {
       throw new Error(errMsg(e));
     }
+    if (hasStream) customStreams.set(config.api, config.streamSimple);
     registeredConfigs.set(name, merged);
   }
   function unregisterProvider(name) {

@@ -1,0 +1,82 @@
+package jsruntime
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pi-go/pi/builtins"
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/config"
+)
+
+const echoStreamExt = `
+import { createAssistantMessageEventStream } from "@earendil-works/pi-ai";
+export default function (pi) {
+  pi.registerProvider("echo", {
+    baseUrl: "http://unused/v1", apiKey: "k", api: "echo-api", models: [{ id: "e1" }],
+    streamSimple(model, context, options) {
+      const stream = createAssistantMessageEventStream();
+      const last = context.messages[context.messages.length - 1];
+      const text = context.systemPrompt + "|" + last.content.map((c) => c.text).join("") + "|" + options.apiKey;
+      const msg = { role: "assistant", content: [], api: model.api, provider: model.provider, model: model.id, stopReason: "stop", timestamp: 1 };
+      if (last.content[0].text === "fail") {
+        queueMicrotask(() => stream.push({ type: "error", reason: "error", error: { ...msg, stopReason: "error", errorMessage: "boom" } }));
+        return stream;
+      }
+      queueMicrotask(() => {
+        stream.push({ type: "start", partial: msg });
+        msg.content.push({ type: "text", text });
+        stream.push({ type: "text_start", contentIndex: 0, partial: msg });
+        stream.push({ type: "text_delta", contentIndex: 0, delta: text, partial: msg });
+        stream.push({ type: "text_end", contentIndex: 0, content: text, partial: msg });
+        stream.push({ type: "done", reason: "stop", message: msg });
+      });
+      return stream;
+    },
+  });
+}`
+
+func TestCustomStreamProvider(t *testing.T) {
+	t.Parallel()
+	reg, errs := config.LoadModels(t.TempDir())
+	require.Empty(t, errs)
+	var api *API
+	h := runTS(t, map[string]string{"ext.ts": echoStreamExt}, func(o *LoadOptions) {
+		api = NewAPI(APIOptions{Mode: "print", Cwd: o.Cwd, Models: testRegistry{reg}, Builtin: builtins.New, BuiltinNames: builtins.AllNames})
+		o.Host = api.Host()
+	})
+	require.Empty(t, h.loadErrs)
+	require.NoError(t, api.FlushProviders())
+	model := reg.Find("echo", "e1")
+	require.NotNil(t, model)
+	_, ok := api.StreamProvider("openai-completions")
+	assert.False(t, ok)
+	p, ok := api.StreamProvider("echo-api")
+	require.True(t, ok)
+	tests := []struct {
+		prompt, wantText, wantStop string
+		wantTypes                  []string
+	}{
+		{"hello", "sys|hello|key", "stop", []string{"start", "text_start", "text_delta", "text_end", "done"}},
+		{"fail", "", "error", []string{"error"}},
+	}
+	for _, tc := range tests {
+		var types []string
+		req := &engine.LLMRequest{Model: model, SystemPrompt: "sys", APIKey: "key",
+			Messages: []*engine.Message{{Role: engine.RoleUser, Content: engine.Contents{Blocks: []engine.Content{{Type: "text", Text: tc.prompt}}}}}}
+		msg := p.Stream(context.Background(), req, func(e engine.AssistantEvent) { types = append(types, e.Type) })
+		require.NotNil(t, msg)
+		assert.Equal(t, tc.wantTypes, types, tc.prompt)
+		assert.Equal(t, engine.StopReason(tc.wantStop), msg.StopReason, "%s: %s", tc.prompt, msg.ErrorMessage)
+		if tc.wantText != "" {
+			require.Len(t, msg.Content.Blocks, 1)
+			assert.Equal(t, tc.wantText, msg.Content.Blocks[0].Text)
+		} else {
+			assert.Equal(t, "boom", msg.ErrorMessage)
+		}
+	}
+	assert.Empty(t, h.extErrors())
+}
