@@ -271,21 +271,11 @@ func (c *Compiler) store(b *Bundle) {
 	}
 }
 
-// Compile bundles one entry file, from the cache when it is current.
-func (c *Compiler) Compile(ctx context.Context, entry string) (*Bundle, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if b, ok := c.lookup(entry); ok {
-		return b, nil
-	}
-	if _, err := os.Stat(entry); err != nil {
-		return nil, &CompileError{File: entry, Missing: entry}
-	}
-	res := api.Build(api.BuildOptions{
-		EntryPoints:    []string{entry},
-		AbsWorkingDir:  filepath.Dir(entry),
-		Outfile:        entry + ".bundle.js",
+// buildOptions are the esbuild options of every bundle; the caller sets
+// the entry points and output paths.
+func buildOptions(wd string) api.BuildOptions {
+	return api.BuildOptions{
+		AbsWorkingDir:  wd,
 		Bundle:         true,
 		Write:          false,
 		Format:         api.FormatCommonJS,
@@ -300,7 +290,24 @@ func (c *Compiler) Compile(ctx context.Context, entry string) (*Bundle, error) {
 		LegalComments:  api.LegalCommentsNone,
 		LogLevel:       api.LogLevelSilent,
 		Metafile:       true,
-	})
+	}
+}
+
+// Compile bundles one entry file, from the cache when it is current.
+func (c *Compiler) Compile(ctx context.Context, entry string) (*Bundle, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if b, ok := c.lookup(entry); ok {
+		return b, nil
+	}
+	if _, err := os.Stat(entry); err != nil {
+		return nil, &CompileError{File: entry, Missing: entry}
+	}
+	opts := buildOptions(filepath.Dir(entry))
+	opts.EntryPoints = []string{entry}
+	opts.Outfile = entry + ".bundle.js"
+	res := api.Build(opts)
 	if len(res.Errors) > 0 {
 		return nil, compileError(entry, res.Errors[0])
 	}
@@ -361,21 +368,162 @@ type CompileResult struct {
 	Err    error
 }
 
-// CompileAll bundles the entries in parallel, at most GOMAXPROCS at a
-// time; results keep the entries' order.
+// CompileAll bundles the entries; results keep the entries' order.
+// Current bundles come from the cache. The entries of one directory that
+// need building are built by one esbuild run with an entry point each:
+// esbuild then reads directories, package files and tsconfigs once and
+// spreads the work over its own threads, which takes about half the time
+// of one run per entry. Such a run produces the same code as single runs
+// because the working directory is the same (esbuild derives comments
+// and generated names from paths relative to it), and each output is
+// written next to its entry as a single run writes it, so source maps
+// match too. If the run reports any error, its entries are built one by
+// one instead, so each error belongs to its own entry as before.
+// Directories are built in parallel, at most GOMAXPROCS at a time.
 func (c *Compiler) CompileAll(ctx context.Context, entries []string) []CompileResult {
 	out := make([]CompileResult, len(entries))
+	groups := map[string][]int{}
+	var dirs []string
+	for i, e := range entries {
+		if b, ok := c.lookup(e); ok {
+			out[i] = CompileResult{Bundle: b}
+			continue
+		}
+		d := filepath.Dir(e)
+		if _, ok := groups[d]; !ok {
+			dirs = append(dirs, d)
+		}
+		groups[d] = append(groups[d], i)
+	}
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
-	for i, e := range entries {
+	for _, d := range dirs {
 		wg.Add(1)
 		sem <- struct{}{}
-		go func() {
+		go func(idx []int) {
 			defer func() { <-sem; wg.Done() }()
-			b, err := c.Compile(ctx, e)
-			out[i] = CompileResult{Bundle: b, Err: err}
-		}()
+			c.buildGroup(ctx, entries, idx, out)
+		}(groups[d])
 	}
 	wg.Wait()
+	return out
+}
+
+// buildGroup builds entries[i] for each i in idx, entries of one
+// directory: together when there are several, else (or when building
+// together fails) one by one.
+func (c *Compiler) buildGroup(ctx context.Context, entries []string, idx []int, out []CompileResult) {
+	if len(idx) > 1 && ctx.Err() == nil {
+		var paths []string
+		for _, i := range idx {
+			if _, err := os.Stat(entries[i]); err == nil {
+				paths = append(paths, entries[i])
+			}
+		}
+		if len(paths) == len(idx) {
+			if bundles, ok := c.buildTogether(paths); ok {
+				for k, i := range idx {
+					out[i] = CompileResult{Bundle: bundles[k]}
+				}
+				return
+			}
+		}
+	}
+	for _, i := range idx {
+		b, err := c.Compile(ctx, entries[i])
+		out[i] = CompileResult{Bundle: b, Err: err}
+	}
+}
+
+// buildTogether bundles several entries of one directory in one esbuild
+// run. It reports false when the run has errors or its outputs cannot be
+// matched to the entries.
+func (c *Compiler) buildTogether(entries []string) ([]*Bundle, bool) {
+	wd := filepath.Dir(entries[0]) // all entries are in this directory
+	opts := buildOptions(wd)
+	opts.Outdir = "/"
+	for _, e := range entries {
+		// Relative to Outdir "/", so each output lands where Compile
+		// puts it: <entry>.bundle.js.
+		opts.EntryPointsAdvanced = append(opts.EntryPointsAdvanced, api.EntryPoint{
+			InputPath: e, OutputPath: strings.TrimPrefix(filepath.ToSlash(e), "/") + ".bundle",
+		})
+	}
+	res := api.Build(opts)
+	if len(res.Errors) > 0 {
+		return nil, false
+	}
+	code := map[string]string{}
+	for _, f := range res.OutputFiles {
+		if strings.HasSuffix(f.Path, ".js") {
+			code[f.Path] = string(f.Contents)
+		}
+	}
+	inputs := metafileOutputInputs(res.Metafile, wd)
+	bundles := make([]*Bundle, len(entries))
+	for k, e := range entries {
+		outPath := e + ".bundle.js"
+		src, ok := code[outPath]
+		in, ok2 := inputs[outPath]
+		if !ok || !ok2 {
+			return nil, false
+		}
+		bundles[k] = &Bundle{Entry: e, Code: src, Inputs: in}
+		c.store(bundles[k])
+	}
+	return bundles, true
+}
+
+// metafileOutputInputs maps each output file (absolute) of a metafile to
+// the files its entry point reaches through imports (absolute, sorted). An
+// output's own input list leaves out files that contribute no code (a
+// module of TypeScript types), but a change to them must still invalidate
+// the cached bundle, so the imports are followed instead.
+func metafileOutputInputs(meta, wd string) map[string][]string {
+	var m struct {
+		Inputs map[string]struct {
+			Imports []struct {
+				Path     string `json:"path"`
+				External bool   `json:"external"`
+			} `json:"imports"`
+		} `json:"inputs"`
+		Outputs map[string]struct {
+			EntryPoint string `json:"entryPoint"`
+		} `json:"outputs"`
+	}
+	if json.Unmarshal([]byte(meta), &m) != nil {
+		return nil
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(wd, p)
+	}
+	out := make(map[string][]string, len(m.Outputs))
+	for o, v := range m.Outputs {
+		if v.EntryPoint == "" {
+			continue
+		}
+		seen := map[string]bool{v.EntryPoint: true}
+		queue := []string{v.EntryPoint}
+		var list []string
+		for len(queue) > 0 {
+			p := queue[0]
+			queue = queue[1:]
+			if _, ok := m.Inputs[p]; !ok || (strings.Contains(p, ":") && !filepath.IsAbs(p)) {
+				continue // external, or a plugin namespace rather than a file
+			}
+			list = append(list, abs(p))
+			for _, imp := range m.Inputs[p].Imports {
+				if !imp.External && !seen[imp.Path] {
+					seen[imp.Path] = true
+					queue = append(queue, imp.Path)
+				}
+			}
+		}
+		sort.Strings(list)
+		out[abs(o)] = list
+	}
 	return out
 }

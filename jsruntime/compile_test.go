@@ -111,3 +111,83 @@ func TestRuntimeErrorsMapToSource(t *testing.T) {
 		t.Errorf("stack does not point at ext.ts:5: %q", h.stderr.String())
 	}
 }
+
+// TestCompileAllTogether checks that entries of one directory built in
+// one esbuild run give what single runs give (code, inputs, including a
+// types-only module), that an error in one entry stays with it, and that
+// the together-built bundles are cached.
+func TestCompileAllTogether(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		files   map[string]string
+		entries []string
+		wantErr map[string]bool
+	}{
+		{
+			name: "same directory",
+			files: map[string]string{
+				"a.ts":     `import type { T } from "./types"; import { v } from "./dep"; export default function (pi: T) { console.log(v, import.meta.url); }`,
+				"b.ts":     `import { Type } from "typebox"; export default function (pi) { pi.x = Type.String(); }`,
+				"c.js":     `module.exports = function (pi) { console.log(__dirname); };`,
+				"dep.ts":   `export const v = 1;`,
+				"types.ts": `export interface T { x: number }`,
+			},
+			entries: []string{"a.ts", "b.ts", "c.js"},
+		},
+		{
+			name: "directories and an error",
+			files: map[string]string{
+				"x/index.ts": `export default function () {}`,
+				"y/index.ts": `export default function () {}`,
+				"y/bad.ts":   `export default function ( {`,
+				"y/ok.ts":    `import "./missing-helper"; export default function () {}`,
+			},
+			entries: []string{"x/index.ts", "y/index.ts", "y/bad.ts", "y/ok.ts", "y/absent.ts"},
+			wantErr: map[string]bool{"y/bad.ts": true, "y/ok.ts": true, "y/absent.ts": true},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			for name, src := range tc.files {
+				p := filepath.Join(dir, name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var entries []string
+			for _, e := range tc.entries {
+				entries = append(entries, filepath.Join(dir, e))
+			}
+			ctx := context.Background()
+			c := NewCompiler(filepath.Join(dir, "agent"))
+			got := c.CompileAll(ctx, entries)
+			for i, e := range entries {
+				single, serr := NewCompiler("").Compile(ctx, e)
+				if (got[i].Err != nil) != tc.wantErr[tc.entries[i]] || (serr != nil) != tc.wantErr[tc.entries[i]] {
+					t.Fatalf("%s: together err %v, single err %v", tc.entries[i], got[i].Err, serr)
+				}
+				if serr != nil {
+					if got[i].Err.Error() != serr.Error() {
+						t.Errorf("%s: error %q, single %q", tc.entries[i], got[i].Err, serr)
+					}
+					continue
+				}
+				if got[i].Bundle.Code != single.Code {
+					t.Errorf("%s: code differs from a single build", tc.entries[i])
+				}
+				if strings.Join(got[i].Bundle.Inputs, ",") != strings.Join(single.Inputs, ",") {
+					t.Errorf("%s: inputs %v, single %v", tc.entries[i], got[i].Bundle.Inputs, single.Inputs)
+				}
+				if b, err := c.Compile(ctx, e); err != nil || !b.Cached {
+					t.Errorf("%s: not cached after CompileAll (%v)", tc.entries[i], err)
+				}
+			}
+		})
+	}
+}
