@@ -102,7 +102,7 @@ type ctxUsage struct {
 // reference does (and as get_session_stats reports it): undefined without
 // a model or a context window.
 func contextUsage(branch []*engine.Entry, model *engine.Model) *ctxUsage {
-	if model == nil || model.ContextWindow <= 0 {
+	if model == nil || model.ContextWindow <= 0 || !declaresContextWindow(model) {
 		return nil
 	}
 	window := model.ContextWindow
@@ -145,4 +145,23 @@ func usableUsage(m *engine.Message) bool {
 		return u.TotalTokens > 0
 	}
 	return u.Input+u.Output+u.CacheRead+u.CacheWrite > 0
+}
+
+// declaresContextWindow reports whether the model states its context
+// window. An extension's model definition may leave it out; requests then
+// use a default, but the reference reports no usage for it.
+func declaresContextWindow(m *engine.Model) bool {
+	if len(m.Raw) == 0 {
+		return true
+	}
+	keys, _, err := engine.SplitObject(m.Raw)
+	if err != nil {
+		return true
+	}
+	for _, k := range keys {
+		if k == "contextWindow" {
+			return true
+		}
+	}
+	return false
 }

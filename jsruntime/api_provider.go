@@ -29,6 +29,9 @@ type ProviderRegistry interface {
 	// HeaderOrder sorts a request's header names into the order the
 	// configuration gave them.
 	HeaderOrder(provider string, names []string) []string
+	// KeySource names where the provider's key comes from
+	// (getProviderAuth's source).
+	KeySource(provider string) string
 }
 
 // pendingProvider is a registration made while extensions load. The
@@ -214,7 +217,7 @@ func (a *API) providerCall(name string, av []json.RawMessage) (v any, ok bool, e
 		if _, hdrs, err := reg.RequestAuth(&engine.Model{Provider: p}); err == nil && len(hdrs) > 0 {
 			auth = append(auth, Field{"headers", orderedHeaders(reg, p, hdrs)})
 		}
-		return ordered{{"auth", auth}, {"source", "configured API key"}}, true, nil
+		return ordered{{"auth", auth}, {"source", reg.KeySource(p)}}, true, nil
 	case "models.getProviderAuthStatus":
 		if reg := a.providers(); reg != nil {
 			return reg.AuthStatus(argString(av, 0)), true, nil

@@ -126,6 +126,9 @@ export default function (pi) {
     note(ctx, "late", mr.find("late", "l1"));
     pi.registerProvider("ss", { api: "x", apiKey: "k", baseUrl: "http://s/v1", streamSimple: () => null, models: [{ id: "s" }] });
     note(ctx, "ss", mr.find("ss", "s"));
+    note(ctx, "providerAuth", await mr.getProviderAuth("acme"));
+    await pi.setModel(mr.find("acme", "m2"));
+    note(ctx, "usageNoWindow", ctx.getContextUsage());
     pi.registerProvider("oa", { baseUrl: "http://o/v1", api: "openai-completions", oauth: { name: "O", login: async () => ({}) }, models: [{ id: "o1" }] });
     note(ctx, "oaAvail", mr.getAvailable().some((m) => m.provider === "oa"));
   }});
@@ -155,6 +158,8 @@ func TestRegisterProviderThroughExtension(t *testing.T) {
 		{"late", `{"id":"l1","api":"anthropic-messages","provider":"late","baseUrl":"http://l/v1"}`},
 		{"ss", `{"id":"s","api":"x","provider":"ss","baseUrl":"http://s/v1"}`},
 		{"oaAvail", `false`},
+		{"providerAuth", `{"auth":{"apiKey":"K1","headers":{"X-Z":"z","X-A":"a"}},"source":"configured API key"}`},
+		{"usageNoWindow", `"<undefined>"`},
 	}
 	for _, tc := range tests {
 		assert.Equal(t, tc.want, got[tc.tag], tc.tag)

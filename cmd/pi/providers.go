@@ -174,3 +174,5 @@ func (m registryModels) Complete(ctx context.Context, req *engine.LLMRequest, em
 	}
 	return p.Stream(ctx, &r, emit)
 }
+
+func (m registryModels) KeySource(provider string) string { return m.r.KeySource(provider) }

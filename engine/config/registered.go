@@ -479,3 +479,30 @@ func templateEnvNames(v string) []string {
 	})
 	return names
 }
+
+// KeySource names where the provider's API key comes from, as
+// getProviderAuth reports it: a stored credential, a configured apiKey
+// (models.json or an extension), or the environment variable it was read
+// from. It is "" when there is no key.
+func (r *Registry) KeySource(provider string) string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if k, ok := r.overrides[provider]; ok && k != "" {
+		return "runtime API key"
+	}
+	if c, ok := r.authFile[provider]; ok && c.Type == "api_key" && c.Key != nil && *c.Key != "" {
+		return "stored credential"
+	}
+	pa := r.auth[provider]
+	if pa != nil && pa.apiKey != nil {
+		return "configured API key"
+	}
+	if pa != nil && pa.builtin {
+		for _, name := range builtinEnvVars[provider] {
+			if name != anthropicBearerEnv && r.getenv(name) != "" {
+				return name
+			}
+		}
+	}
+	return ""
+}

@@ -67,7 +67,7 @@ func TestRegisterProviderModels(t *testing.T) {
 
 func TestRegisterProviderAuthAndRestore(t *testing.T) {
 	t.Parallel()
-	r, _ := loadTestRegistry(t, mockModelsJSON, "", map[string]string{"HDR": "envhdr"})
+	r, _ := loadTestRegistry(t, mockModelsJSON, "", map[string]string{"HDR": "envhdr", "OPENAI_API_KEY": "sk"})
 	before := marshal(t, r.Find("mock", "mock-model"))
 	require.NoError(t, r.RegisterProvider("acme", json.RawMessage(`{"baseUrl":"http://a/v1","apiKey":"K","api":"openai-completions","headers":{"X-A":"a","X-E":"$HDR"},"models":[{"id":"m1"}]}`)))
 	assert.True(t, r.HasConfiguredAuth("acme"))
@@ -79,6 +79,10 @@ func TestRegisterProviderAuthAndRestore(t *testing.T) {
 	assert.Equal(t, AuthStatus{Configured: true, Source: "fallback"}, r.ProviderAuthStatus("acme"))
 	assert.Equal(t, AuthStatus{Configured: true, Source: "models_json_key"}, r.ProviderAuthStatus("mock"))
 	assert.Equal(t, AuthStatus{}, r.ProviderAuthStatus("nope"))
+	assert.Equal(t, AuthStatus{Configured: true, Source: "environment", Label: "OPENAI_API_KEY"}, r.ProviderAuthStatus("openai"))
+	assert.Equal(t, "configured API key", r.KeySource("acme"))
+	assert.Equal(t, "OPENAI_API_KEY", r.KeySource("openai"))
+	assert.Equal(t, "", r.KeySource("nope"))
 
 	// Redirecting an existing provider keeps its models and key.
 	require.NoError(t, r.RegisterProvider("mock", json.RawMessage(`{"baseUrl":"http://gw/v1","headers":{"X-Over":"1"}}`)))
