@@ -42,6 +42,9 @@ type agentLoop struct {
 	// beforeTurn runs between turns, before turn_start; a non-nil result
 	// replaces the context (a compaction rebuilt it).
 	beforeTurn func(ctx context.Context) []*Message
+	// continueTurn, after a completed turn's turn_end, reports whether
+	// the extensions asked for one more request (a turn_end boundary).
+	continueTurn func() bool
 }
 
 // run executes the loop over context (the transcript so far) with the
@@ -101,6 +104,9 @@ func (a *agentLoop) run(ctx context.Context, history []*Message, prompts []*Mess
 				created = append(created, results...)
 			}
 			a.emit(TurnEnd{Message: reply, ToolResults: results})
+			if a.continueTurn != nil && a.continueTurn() {
+				more = true
+			}
 			if a.steering != nil {
 				pending = a.steering()
 			}

@@ -262,3 +262,60 @@ func (s *Session) AppendCustomMessageEntry(customType string, content Contents, 
 	s.publish(EntryAppended{Entry: e})
 	return nil
 }
+
+// boundaryState is what turn_end boundary handlers asked of the running
+// loop, guarded by Session.mu.
+type boundaryState struct {
+	// cont asks for one more request after the current turn.
+	cont bool
+	// rebuild says entries joined the context mid-run, so the loop's
+	// next request starts from the rebuilt transcript.
+	rebuild bool
+}
+
+// RecordBoundaryMessage records a custom message a boundary handler
+// drafted (turn_end, agent_before_settle) as a custom_message entry,
+// announced only with entry_appended as the reference commits boundary
+// drafts. The transcript is rebuilt, and a running loop takes the new
+// context into its next request.
+func (s *Session) RecordBoundaryMessage(customType string, content Contents, display bool, details json.RawMessage) error {
+	if err := s.AppendCustomMessageEntry(customType, content, display, details); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.bnd.rebuild = s.streaming
+	s.mu.Unlock()
+	return nil
+}
+
+// ContinueAfterTurn makes the running loop send one more request after
+// the turn whose turn_end is being handled.
+func (s *Session) ContinueAfterTurn() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.bnd.cont = true
+}
+
+func (s *Session) takeBoundaryContinue() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.bnd.cont
+	s.bnd.cont = false
+	return c
+}
+
+// beforeNextTurn is the loop's check between turns: a compaction, or
+// boundary entries, rebuild the context of the next request.
+func (s *Session) beforeNextTurn(ctx context.Context) []*Message {
+	if rebuilt := s.compactBetweenTurns(ctx); rebuilt != nil {
+		return rebuilt
+	}
+	s.mu.Lock()
+	rebuild := s.bnd.rebuild
+	s.bnd.rebuild = false
+	s.mu.Unlock()
+	if rebuild {
+		return s.Messages()
+	}
+	return nil
+}

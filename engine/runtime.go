@@ -138,6 +138,9 @@ type Session struct {
 	// nextTurn holds extension custom messages sent with deliverAs
 	// "nextTurn"; they join the next prompt (extsession.go).
 	nextTurn []*Message
+	// bnd is what turn_end boundary handlers asked of the loop
+	// (extsession.go).
+	bnd boundaryState
 }
 
 // NewSession creates a session over a store, reading the transcript from
@@ -461,7 +464,7 @@ func (s *Session) runWithRetry(ctx context.Context, provider Provider, apiKey st
 			model: model, thinking: thinking, tools: tools, provider: provider, apiKey: apiKey,
 			systemPrompt: sysText, sessionID: s.store.Header().ID, hooks: s.hooks, emit: s.loopEmit,
 			steering: s.steering.drain, followUp: s.followUp.drain, now: s.now,
-			beforeTurn: s.compactBetweenTurns,
+			beforeTurn: s.beforeNextTurn, continueTurn: s.takeBoundaryContinue,
 		}
 		created := loop.run(ctx, history, prompts)
 		prompts = nil

@@ -418,7 +418,7 @@ func (a *API) turnEndBoundary(ctx context.Context, ev engine.TurnEnd, turn int) 
 	}
 	fields = append(fields, Field{"toolResultEntryIds", resultIDs}, Field{"outcome", outcome},
 		Field{"entries", []any{}}, Field{"continue", false},
-		Field{"context", ordered{{"pendingMessages", []any{}}, {"canContinue", canContinue}}})
+		Field{"context", boundaryContext(s, canContinue)})
 	a.boundary(ctx, "turn_end", fields, canContinue, outcome == "completed")
 }
 
@@ -474,6 +474,16 @@ func (a *API) boundary(ctx context.Context, typ string, fields []Field, canConti
 			}
 			m.Content = c
 			msgs = append(msgs, m)
+			// Drafts are committed in order. Between runs (before settle)
+			// the next run starts from the rebuilt context; mid-run the
+			// entry joins the loop's next request.
+			record := s.RecordBoundaryMessage
+			if typ == "agent_before_settle" {
+				record = s.AppendCustomMessageEntry
+			}
+			if err := record(m.CustomType, m.Content, m.Display, m.Details); err != nil {
+				a.reportError("<boundary>", typ, err.Error())
+			}
 		default:
 			a.reportError("<boundary>", typ, fmt.Sprintf("unsupported boundary entry type %q", d.Type))
 		}
@@ -483,24 +493,10 @@ func (a *API) boundary(ctx context.Context, typ string, fields []Field, canConti
 		a.reportError("<boundary>", typ, typ+textNoContinuation)
 		cont = false
 	}
-	if typ == "agent_before_settle" {
-		// Between runs the drafts become entries at once, and the next
-		// run starts from the rebuilt context.
-		for _, m := range msgs {
-			if err := s.AppendCustomMessageEntry(m.CustomType, m.Content, m.Display, m.Details); err != nil {
-				a.reportError("<boundary>", typ, err.Error())
-			}
-		}
-		return cont
-	}
-	deliver := "nextTurn"
-	if cont {
-		deliver = "steer"
-	}
-	for _, m := range msgs {
-		if err := s.SendCustom(m, deliver, false); err != nil {
-			a.reportError("<boundary>", typ, err.Error())
-		}
+	if cont && typ == "turn_end" {
+		// The loop makes one more request even when the turn would end
+		// the run.
+		s.ContinueAfterTurn()
 	}
 	return cont
 }
@@ -516,7 +512,7 @@ func (h hooks) BeforeSettle(ctx context.Context, outcome string) bool {
 	s := a.session()
 	canContinue := s != nil && s.PendingCount() > 0
 	fields := []Field{{"outcome", outcome}, {"entries", []any{}}, {"continue", false},
-		{"context", ordered{{"pendingMessages", []any{}}, {"canContinue", canContinue}}}}
+		{"context", boundaryContext(s, canContinue)}}
 	return a.boundary(ctx, "agent_before_settle", fields, canContinue, true)
 }
 
@@ -539,4 +535,18 @@ func (a *API) ProjectTrust(ctx context.Context, cwd string) (decided, trusted, r
 		return false, false, false
 	}
 	return true, r.Trusted == "yes", r.Remember
+}
+
+// boundaryContext is a boundary event's context: the branch, the
+// transcript and what the model would be sent (the transcript here).
+func boundaryContext(s *engine.Session, canContinue bool) ordered {
+	entries, msgs := []*engine.Entry{}, []*engine.Message{}
+	if s != nil {
+		entries = nonNilEntries(s.Store().Branch())
+		if m := s.Messages(); m != nil {
+			msgs = m
+		}
+	}
+	return ordered{{"contextEntries", entries}, {"contextMessages", msgs}, {"llmMessages", msgs},
+		{"pendingMessages", []any{}}, {"canContinue", canContinue}}
 }
