@@ -99,6 +99,50 @@ func TestRegisterProviderListModels(t *testing.T) {
 	}
 }
 
+// TestCustomStreamProviderEndToEnd runs a prompt through a provider whose
+// streamSimple is the extension's own JS, in print and JSON mode.
+func TestCustomStreamProviderEndToEnd(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "openai-completions", `[]`, nil)
+	e.write("echo.ts", `import { createAssistantMessageEventStream } from "@earendil-works/pi-ai";
+export default function (pi) {
+  pi.registerProvider("echo", {
+    baseUrl: "http://unused/v1", apiKey: "k", api: "echo-api",
+    models: [{ id: "e1", name: "Echo", reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100 }],
+    streamSimple(model, context) {
+      const stream = createAssistantMessageEventStream();
+      const last = context.messages[context.messages.length - 1];
+      const text = "echo: " + last.content.map((c) => c.text || "").join("");
+      const msg = { role: "assistant", content: [], api: model.api, provider: model.provider, model: model.id,
+        usage: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        stopReason: "stop", timestamp: Date.now() };
+      queueMicrotask(() => {
+        stream.push({ type: "start", partial: msg });
+        msg.content.push({ type: "text", text });
+        stream.push({ type: "text_start", contentIndex: 0, partial: msg });
+        stream.push({ type: "text_delta", contentIndex: 0, delta: text, partial: msg });
+        stream.push({ type: "text_end", contentIndex: 0, content: text, partial: msg });
+        stream.push({ type: "done", reason: "stop", message: msg });
+      });
+      return stream;
+    },
+  });
+}
+`)
+	r := e.run("", "-p", "--model", "echo/e1", "-e", "echo.ts", "hello there")
+	if r.code != 0 || r.stdout != "echo: hello there\n" {
+		t.Fatalf("print: code %d\nstdout: %q\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	r = e.run("", "--mode", "json", "--model", "echo/e1", "-e", "echo.ts", "hello there")
+	ts := types(records(t, r.stdout))
+	if r.code != 0 || count(ts, "message_update") != 3 {
+		t.Fatalf("json: code %d, types %v\nstderr: %s", r.code, ts, r.stderr)
+	}
+	if len(e.srv.Requests()) != 0 {
+		t.Errorf("the mock was called: %d requests", len(e.srv.Requests()))
+	}
+}
+
 // TestRegisterProviderLoadFailure checks that a registration refused
 // during loading stops the start with the reference's message.
 func TestRegisterProviderLoadFailure(t *testing.T) {
