@@ -1,6 +1,7 @@
 package jsruntime
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -20,7 +21,7 @@ import (
 
 // compilerVersion is part of every cache key: bump it whenever the esbuild
 // options, the plugins or the wrapper change the produced code.
-const compilerVersion = "jsruntime-bundle-4"
+const compilerVersion = "jsruntime-bundle-5"
 
 // LoadFailureHint is printed on stderr after fatal extension load errors,
 // as the reference does.
@@ -58,12 +59,11 @@ func (e *CompileError) Position() string {
 	return fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Column)
 }
 
-// hostModulePattern matches the packages the host provides at run time.
+// hostModuleFilter matches the packages the host provides at run time.
 // It must not match other @earendil-works packages (gondolin is a real npm
-// dependency), so the list is explicit.
-var hostModulePattern = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(@earendil-works/pi-(coding-agent|ai|agent-core|tui)|@mariozechner/pi-(coding-agent|ai|agent-core|tui)|typebox|@sinclair/typebox)(/.*)?$`)
-})
+// dependency), so the list is explicit. esbuild compiles the filter
+// itself; Go never needs it as a regexp.
+const hostModuleFilter = `^(@earendil-works/pi-(coding-agent|ai|agent-core|tui)|@mariozechner/pi-(coding-agent|ai|agent-core|tui)|typebox|@sinclair/typebox)(/.*)?$`
 
 // supported lowers exactly the syntax goja lacks; everything else is kept
 // modern (an older target would reject BigInt literals).
@@ -88,7 +88,7 @@ var optionsFingerprint = sync.OnceValue(func() string {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	return compilerVersion + "|" + hostModulePattern().String() + "|" + strings.Join(keys, ",")
+	return compilerVersion + "|" + hostModuleFilter + "|" + strings.Join(keys, ",")
 })
 
 var sourceFilePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\.(m|c)?(j|t)sx?$`) })
@@ -98,7 +98,7 @@ var sourceFilePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.Mus
 var hostPlugin = api.Plugin{
 	Name: "pi-host-modules",
 	Setup: func(b api.PluginBuild) {
-		b.OnResolve(api.OnResolveOptions{Filter: hostModulePattern().String()}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+		b.OnResolve(api.OnResolveOptions{Filter: hostModuleFilter}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{Path: a.Path, External: true}, nil
 		})
 	},
@@ -204,9 +204,11 @@ type cacheInput struct {
 	Hash string `json:"hash"`
 }
 
-type cacheFile struct {
+// cacheHeader is the first line of a cache file; the bundle's code
+// follows it verbatim, so reading a cached bundle decodes a few hundred
+// bytes of JSON instead of unescaping the whole code.
+type cacheHeader struct {
 	Inputs []cacheInput `json:"inputs"`
-	Code   string       `json:"code"`
 }
 
 func hashBytes(b []byte) string {
@@ -215,7 +217,7 @@ func hashBytes(b []byte) string {
 }
 
 func (c *Compiler) cachePath(entry string) string {
-	return filepath.Join(c.CacheDir, hashBytes([]byte(optionsFingerprint()+"\x00"+entry))+".json")
+	return filepath.Join(c.CacheDir, hashBytes([]byte(optionsFingerprint()+"\x00"+entry))+".bundle")
 }
 
 // lookup returns the cached bundle when every input still has the hash it
@@ -228,8 +230,9 @@ func (c *Compiler) lookup(entry string) (*Bundle, bool) {
 	if err != nil {
 		return nil, false
 	}
-	var cf cacheFile
-	if json.Unmarshal(b, &cf) != nil || len(cf.Inputs) == 0 {
+	head, code, ok := bytes.Cut(b, []byte("\n"))
+	var cf cacheHeader
+	if !ok || json.Unmarshal(head, &cf) != nil || len(cf.Inputs) == 0 {
 		return nil, false
 	}
 	inputs := make([]string, len(cf.Inputs))
@@ -240,7 +243,7 @@ func (c *Compiler) lookup(entry string) (*Bundle, bool) {
 		}
 		inputs[i] = in.Path
 	}
-	return &Bundle{Entry: entry, Code: cf.Code, Inputs: inputs, Cached: true}, true
+	return &Bundle{Entry: entry, Code: string(code), Inputs: inputs, Cached: true}, true
 }
 
 // store writes the bundle atomically; a failure only costs a rebuild later.
@@ -248,7 +251,7 @@ func (c *Compiler) store(b *Bundle) {
 	if c.CacheDir == "" {
 		return
 	}
-	cf := cacheFile{Code: b.Code}
+	var cf cacheHeader
 	for _, p := range b.Inputs {
 		src, err := os.ReadFile(p)
 		if err != nil {
@@ -256,7 +259,8 @@ func (c *Compiler) store(b *Bundle) {
 		}
 		cf.Inputs = append(cf.Inputs, cacheInput{Path: p, Hash: hashBytes(src)})
 	}
-	data, err := json.Marshal(cf)
+	head, err := json.Marshal(cf) // one line: Marshal escapes newlines
+	data := append(append(head, '\n'), b.Code...)
 	if err != nil || os.MkdirAll(c.CacheDir, 0o700) != nil {
 		return
 	}
