@@ -125,16 +125,20 @@ func (a *API) complete(raw string, onEvent goja.Value, ok, fail goja.Callable) i
 		fail1("modelRegistry: invalid request: " + err.Error())
 		return id
 	}
-	c, isCompleter := a.opts.Models.(Completer)
-	if !isCompleter {
-		a.completions.done(id, true)
-		fail1("modelRegistry.complete is not available here")
-		return id
-	}
 	req, err := a.llmRequest(&p)
 	if err != nil {
 		a.completions.done(id, true)
 		fail1("modelRegistry: invalid context: " + err.Error())
+		return id
+	}
+	c, isCompleter := a.opts.Models.(Completer)
+	if sp, ok := a.StreamProvider(req.Model.API); ok {
+		// A model an extension streams itself goes to its streamSimple.
+		c, isCompleter = streamCompleter{a, sp}, true
+	}
+	if !isCompleter {
+		a.completions.done(id, true)
+		fail1("modelRegistry.complete is not available here")
 		return id
 	}
 	onEv, streaming := goja.AssertFunction(onEvent)
@@ -181,4 +185,24 @@ func streamEventJSON(e engine.AssistantEvent) ([]byte, error) {
 	out := append(b[:len(b)-1:len(b)-1], `,"partial":`...)
 	out = append(out, p...)
 	return append(out, '}'), nil
+}
+
+// streamCompleter completes through an extension's streamSimple, with the
+// registry's key when the request brings none.
+type streamCompleter struct {
+	a *API
+	p engine.Provider
+}
+
+func (c streamCompleter) Complete(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
+	if req.APIKey == "" {
+		if reg := c.a.providers(); reg != nil {
+			if k, ok := reg.APIKey(req.Model.Provider); ok {
+				r := *req
+				r.APIKey = k
+				req = &r
+			}
+		}
+	}
+	return c.p.Stream(ctx, req, emit)
 }

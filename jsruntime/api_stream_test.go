@@ -2,6 +2,7 @@ package jsruntime
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -78,5 +79,33 @@ func TestCustomStreamProvider(t *testing.T) {
 			assert.Equal(t, "boom", msg.ErrorMessage)
 		}
 	}
+	assert.Empty(t, h.extErrors())
+}
+
+// TestCustomStreamComplete checks that modelRegistry.complete on a model
+// an extension streams itself goes to its streamSimple, with the
+// registry's key.
+func TestCustomStreamComplete(t *testing.T) {
+	t.Parallel()
+	reg, errs := config.LoadModels(t.TempDir())
+	require.Empty(t, errs)
+	ui := &scriptedUI{}
+	src := echoStreamExt
+	src = strings.Replace(src, "export default function (pi) {", `export default function (pi) {
+  pi.registerCommand("ask", { handler: async (_a, ctx) => {
+    const r = await ctx.modelRegistry.complete(ctx.modelRegistry.find("echo", "e1"), { messages: [{ role: "user", content: [{ type: "text", text: "hi" }], timestamp: 1 }] });
+    ctx.ui.notify("text=" + JSON.stringify(r.content[0].text));
+  }});`, 1)
+	var api *API
+	h := runTS(t, map[string]string{"ext.ts": src}, func(o *LoadOptions) {
+		api = NewAPI(APIOptions{Mode: "rpc", Cwd: o.Cwd, UI: ui, Models: testRegistry{reg}, Builtin: builtins.New, BuiltinNames: builtins.AllNames})
+		o.Host = api.Host()
+	})
+	require.Empty(t, h.loadErrs)
+	require.NoError(t, api.FlushProviders())
+	require.True(t, api.RunCommand(context.Background(), "/ask"))
+	h.settle(t)
+	got := (&providerHarness{fakeHost: h, ui: ui}).notes()
+	assert.Equal(t, `"|hi|k"`, got["text"])
 	assert.Empty(t, h.extErrors())
 }
