@@ -93,6 +93,10 @@ func (w *prewarmer) modules(names []string, canonical func(string) string) {
 			// A lazy package is compiled when an export is first read,
 			// which a headless start often never does; parsing it
 			// speculatively would cost CPU and heap on every start.
+			// Its small core serves the usual load-time reads, though.
+			if core, ok := vmod.Cores[name]; ok {
+				names = append(names, core)
+			}
 			continue
 		}
 		prog, src, ok := w.job(name)
