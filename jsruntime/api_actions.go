@@ -258,11 +258,17 @@ func (a *API) sendUserMessage(s *engine.Session, av []json.RawMessage) error {
 			}
 		}
 	}
-	owner := a.rt.loop.owner
+	if opts.DeliverAs == "" && s.IsStreaming() && (text == "" || text[0] != '/') {
+		// The reference's refusal surfaces a few promise hops later: after
+		// the event being dispatched, before the run's next one.
+		a.reportAtNextEvent("<runtime>", "send_user_message", engine.ErrAlreadyProcessing.Error())
+		return nil
+	}
 	go func() {
 		_, err := s.Prompt(context.Background(), text, images, engine.PromptOptions{StreamingBehavior: opts.DeliverAs, Source: "extension"})
 		if err != nil {
-			a.reportError(owner, "sendUserMessage", err.Error())
+			// The reference reports it for the runtime, not the extension.
+			a.reportError("<runtime>", "send_user_message", err.Error())
 		}
 	}()
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"runtime"
 	"strconv"
+	"sync"
 
 	"github.com/dop251/goja"
 )
@@ -55,4 +56,30 @@ func (a *API) dispatchQueued(typ, payload string) {
 		return
 	}
 	a.rt.loop.RunOnLoop(run)
+}
+
+// deferredReports are extension errors that the reference raises a few
+// promise hops after the action that caused them: they surface just after
+// the event being dispatched, before the next one.
+type deferredReports struct {
+	mu   sync.Mutex
+	list []ExtensionError
+}
+
+// reportAtNextEvent queues an extension error for the next session event.
+func (a *API) reportAtNextEvent(path, event, msg string) {
+	a.deferred.mu.Lock()
+	a.deferred.list = append(a.deferred.list, ExtensionError{Path: path, Event: event, Error: msg})
+	a.deferred.mu.Unlock()
+}
+
+// flushDeferred reports the queued errors; hooks.Event calls it first.
+func (a *API) flushDeferred() {
+	a.deferred.mu.Lock()
+	list := a.deferred.list
+	a.deferred.list = nil
+	a.deferred.mu.Unlock()
+	for _, e := range list {
+		a.reportError(e.Path, e.Event, e.Error)
+	}
 }

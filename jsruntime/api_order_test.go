@@ -165,3 +165,19 @@ func TestSetLabel(t *testing.T) {
 	require.Len(t, errs, 1)
 	assert.Equal(t, "Entry nonexistent not found", errs[0].Error)
 }
+
+// TestSendUserMessageWhileStreaming checks the refusal of a prompt sent
+// during a run without deliverAs: a "<runtime>" send_user_message error,
+// reported at the run's next event.
+func TestSendUserMessageWhileStreaming(t *testing.T) {
+	t.Parallel()
+	src := `export default function (pi) {
+  pi.on("agent_start", async () => { pi.sendUserMessage("again"); });
+}`
+	h := newAPIHarness(t, src, nil, faux.Turn{Text: "ok"})
+	h.prompt(t, "hi")
+	errs := h.extErrors()
+	require.Len(t, errs, 1)
+	assert.Equal(t, ExtensionError{Path: "<runtime>", Event: "send_user_message", Error: engine.ErrAlreadyProcessing.Error()}, errs[0])
+	assert.Len(t, h.sess.Messages(), 3, "system, user and assistant only")
+}

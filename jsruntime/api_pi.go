@@ -95,6 +95,8 @@ type API struct {
 	makePi, dispatchFn, executeFn, commandListFn, runCommandFn, bindFn goja.Callable
 	// loopGID is the loop goroutine's id (api_order.go).
 	loopGID uint64
+	// deferred holds errors reported at the next event (api_order.go).
+	deferred deferredReports
 
 	mu         sync.Mutex
 	sess       *engine.Session

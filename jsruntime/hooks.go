@@ -235,6 +235,7 @@ func (h hooks) ToolResult(ctx context.Context, call engine.ToolCall, result engi
 // Event forwards session events to notification handlers.
 func (h hooks) Event(ctx context.Context, e engine.Event) {
 	a := h.a
+	a.flushDeferred()
 	typ := e.EventType()
 	switch typ {
 	case engine.EvAgentStart:
