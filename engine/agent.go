@@ -58,6 +58,11 @@ func (a *agentLoop) run(ctx context.Context, history []*Message, prompts []*Mess
 	if a.steering != nil {
 		pending = append(pending, a.steering()...)
 	}
+	if len(pending) == 0 && a.followUp != nil {
+		// A continuation (after compaction or a settle boundary) answers
+		// the queued follow-ups first, as the reference's continue does.
+		pending = a.followUp()
+	}
 	first := true
 	for {
 		more := true

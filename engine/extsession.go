@@ -245,7 +245,9 @@ func (s *Session) beforeSettle(ctx context.Context, last *Message) bool {
 	if last != nil && last.StopReason == StopError {
 		outcome = "error"
 	}
-	return sh.BeforeSettle(ctx, outcome)
+	// Messages the handlers (or agent_end's) queued need one more run,
+	// as in the reference.
+	return sh.BeforeSettle(ctx, outcome) || s.PendingCount() > 0
 }
 
 // AppendCustomMessageEntry records a custom message drafted at a boundary

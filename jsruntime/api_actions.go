@@ -264,6 +264,19 @@ func (a *API) sendUserMessage(s *engine.Session, av []json.RawMessage) error {
 		a.reportAtNextEvent("<runtime>", "send_user_message", engine.ErrAlreadyProcessing.Error())
 		return nil
 	}
+	if s.IsStreaming() && !a.HasHandlers("input") && (text == "" || text[0] != '/') {
+		// Nothing can intercept the message, so it is queued at once: a
+		// boundary handler (agent_before_settle) that queues a follow-up
+		// sees the run continue for it (api_session.go).
+		switch opts.DeliverAs {
+		case "followUp":
+			s.FollowUp(text, images)
+			return nil
+		case "steer":
+			s.Steer(text, images)
+			return nil
+		}
+	}
 	go func() {
 		_, err := s.Prompt(context.Background(), text, images, engine.PromptOptions{StreamingBehavior: opts.DeliverAs, Source: "extension"})
 		if err != nil {

@@ -248,3 +248,20 @@ func TestAPIReloadRunsLifecycleEvents(t *testing.T) {
 	h.settle(t)
 	assert.Equal(t, []string{"shutdown reload", "start reload", "result undefined"}, ui.notes())
 }
+
+func TestAPIAgentBeforeSettleFollowUpContinues(t *testing.T) {
+	t.Parallel()
+	src := `export default function (pi) {
+  let n = 0;
+  pi.on("agent_before_settle", () => { if (++n === 1) pi.sendUserMessage("more please", { deliverAs: "followUp" }); });
+}`
+	h := newAPIHarness(t, src, nil, faux.Turn{Text: "one"}, faux.Turn{Text: "two"})
+	h.prompt(t, "hello")
+	var roles []string
+	for _, m := range h.sess.Messages() {
+		if m.Role != engine.RoleSystem {
+			roles = append(roles, m.Role)
+		}
+	}
+	assert.Equal(t, []string{"user", "assistant", "user", "assistant"}, roles, "the queued follow-up gets its own run")
+}
