@@ -144,11 +144,11 @@ func (r *Runtime) installGlobals() error {
 	_ = g.Set("__go", prim)
 	_ = g.Set("require", r.requireFn)
 	_ = g.Set("global", g)
-	src, err := hostJS.ReadFile("hostjs/prelude.js")
+	src, err := hostSource("prelude")
 	if err != nil {
 		return err
 	}
-	prg, err := compileCached("node:internal/prelude", string(src), true)
+	prg, err := compileCached("node:internal/prelude", src, true)
 	if err != nil {
 		return err
 	}

@@ -136,6 +136,7 @@ func TestLazyModules(t *testing.T) {
 	}{
 		{"import only", `const t = require("@earendil-works/pi-tui"); String(t.__esModule)`, "true", nil},
 		{"names in order", `JSON.stringify(Object.getOwnPropertyNames(require("@earendil-works/pi-tui")))`, "", nil},
+		{"in and own keys answer without evaluating", `const m = require("@earendil-works/pi-tui"); String("Text" in m && !("nope" in m) && Object.getOwnPropertyNames(m).length > 50 && Reflect.ownKeys(m)[0] === "__esModule")`, "true", nil},
 		{"core names come from the core", `const m = require("@earendil-works/pi-coding-agent"); typeof m.getAgentDir + typeof m.withFileMutationQueue + typeof require("@earendil-works/pi-ai").StringEnum`, "functionfunctionfunction", nil},
 		{"other names evaluate the package", `typeof require("@earendil-works/pi-coding-agent").parseFrontmatter`, "function", []string{"@earendil-works/pi-coding-agent"}},
 		{"core and package values are one", `const m = require("@earendil-works/pi-coding-agent"); String(m.getAgentDir === require("pi:internal/coding-agent-core").getAgentDir)`, "true", []string{"@earendil-works/pi-coding-agent"}},

@@ -3,6 +3,7 @@ package jsruntime
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 	nodebuffer "github.com/dop251/goja_nodejs/buffer"
@@ -151,42 +152,97 @@ func (r *Runtime) nodeError(code, msg string) *goja.Object {
 // (function(exports, require, module, __host){…}).
 func virtualLoader(name, src string) moduleLoader {
 	return func(r *Runtime) (goja.Value, error) {
-		return r.evalCommonJS("host:"+name, wrapModule(src), r.host)
+		return r.evalCommonJS("host:"+name, wrapModule, src, r.host)
 	}
 }
 
-// lazyExportsSrc builds the stand-in exports of a lazy module: one
-// accessor per export name. The first read of a name that the core module
-// exports too is served from the core; any other first read or write
-// evaluates the real module and then turns every property of the stand-in
-// into a copy of the real one (same descriptor), so later reads are plain
-// property reads with no call into Go. __esModule is a plain value, as in
-// the real module, so esbuild's interop helper can test it without loading
-// anything.
-const lazyExportsSrc = `(function (names, load, coreNames, loadCore) {
-  const o = {};
-  let real, core;
+// lazyExportsSrc builds the stand-in exports of a lazy module: a Proxy
+// over an object that holds only __esModule (a plain value, as in the real
+// module, so esbuild's interop helper can test it without loading
+// anything). The traps report the real module's names, in order, without
+// evaluating it; the first read of a name the core module exports too is
+// served from the core; any other read, write, definition, deletion or
+// descriptor query of an export name evaluates the real module and copies
+// every property onto the target (same descriptors), after which every
+// trap is a plain forward to the target. A Proxy costs a handful of
+// closures per package, where one accessor pair per export name cost about
+// a thousand function objects per start (pi-ai, pi-tui and
+// pi-coding-agent export some 450 names together).
+//
+// kind(name) is 0 for a name the module does not export, 1 for an export,
+// 2 for an export the core serves and 3 for __esModule (on the target).
+const lazyExportsSrc = `(function (names, kind, load, loadCore) {
+  const t = {};
+  Object.defineProperty(t, "__esModule", { value: true });
+  let core, loaded = false;
   const full = () => {
-    if (real) return real;
-    real = load();
-    for (const n of names) {
-      if (n !== "__esModule") Object.defineProperty(o, n, Object.getOwnPropertyDescriptor(real, n));
+    if (loaded) return;
+    const real = load();
+    loaded = true;
+    for (let i = 0; i < names.length; i++) {
+      const n = names[i];
+      if (n !== "__esModule") Object.defineProperty(t, n, Object.getOwnPropertyDescriptor(real, n));
     }
-    return real;
   };
-  const fromCore = new Set(coreNames);
-  for (const n of names) {
-    if (n === "__esModule") { Object.defineProperty(o, n, { value: true }); continue; }
-    const isCore = fromCore.has(n);
-    Object.defineProperty(o, n, {
-      get() { return isCore ? (core || (core = loadCore()))[n] : full()[n]; },
-      set(v) { full(); o[n] = v; },
-      enumerable: true,
-      configurable: true,
-    });
-  }
-  return o;
+  const pending = (k) => {
+    if (loaded || typeof k !== "string") return false;
+    const c = kind(k);
+    return c === 1 || c === 2;
+  };
+  return new Proxy(t, {
+    get(t, k) {
+      if (pending(k)) {
+        if (kind(k) === 2) return (core || (core = loadCore()))[k];
+        full();
+      }
+      return t[k];
+    },
+    set(t, k, v) {
+      if (pending(k)) full();
+      return Reflect.set(t, k, v);
+    },
+    has(t, k) { return pending(k) || Reflect.has(t, k); },
+    ownKeys(t) {
+      const own = Reflect.ownKeys(t);
+      if (loaded) return own;
+      const out = names.slice();
+      for (let i = 0; i < own.length; i++) if (typeof own[i] !== "string" || kind(own[i]) === 0) out.push(own[i]);
+      return out;
+    },
+    getOwnPropertyDescriptor(t, k) {
+      if (pending(k)) full();
+      return Reflect.getOwnPropertyDescriptor(t, k);
+    },
+    defineProperty(t, k, d) {
+      if (pending(k)) full();
+      return Reflect.defineProperty(t, k, d);
+    },
+    deleteProperty(t, k) {
+      if (pending(k)) full();
+      return Reflect.deleteProperty(t, k);
+    },
+  });
 })`
+
+// lazyKinds maps each lazy package's export names to their kind (see
+// lazyExportsSrc), built once per process.
+var lazyKinds sync.Map // package name → map[string]int64
+
+func lazyKind(name string, ex vmod.LazyExports) map[string]int64 {
+	if v, ok := lazyKinds.Load(name); ok {
+		return v.(map[string]int64)
+	}
+	m := make(map[string]int64, len(ex.Names))
+	for _, n := range ex.Names {
+		m[n] = 1
+	}
+	for _, n := range ex.CoreNames {
+		m[n] = 2
+	}
+	m["__esModule"] = 3
+	v, _ := lazyKinds.LoadOrStore(name, m)
+	return v.(map[string]int64)
+}
 
 // lazyLoader defers a vmod module until one of its exports is read.
 // Extensions import pi-tui and pi-coding-agent for renderers, UI
@@ -214,7 +270,7 @@ func lazyLoader(name string, ex vmod.LazyExports, core string, real moduleLoader
 		}
 		var exports goja.Value
 		loading := false
-		load := func() goja.Value {
+		load := func(goja.FunctionCall) goja.Value {
 			if exports != nil {
 				return exports
 			}
@@ -231,8 +287,12 @@ func lazyLoader(name string, ex vmod.LazyExports, core string, real moduleLoader
 			r.evaluated = append(r.evaluated, name)
 			return v
 		}
-		loadCore := func() goja.Value { return r.require(core) }
-		return build(goja.Undefined(), stringArray(r.vm, ex.Names), r.vm.ToValue(load), stringArray(r.vm, ex.CoreNames), r.vm.ToValue(loadCore))
+		kinds := lazyKind(name, ex)
+		// kind and load are native functions of the FunctionCall form,
+		// which goja calls without reflection.
+		kind := func(c goja.FunctionCall) goja.Value { return r.vm.ToValue(kinds[c.Argument(0).String()]) }
+		loadCore := func(goja.FunctionCall) goja.Value { return r.require(core) }
+		return build(goja.Undefined(), stringArray(r.vm, ex.Names), r.vm.ToValue(kind), r.vm.ToValue(load), r.vm.ToValue(loadCore))
 	}
 }
 
@@ -247,17 +307,18 @@ func stringArray(vm *goja.Runtime, list []string) goja.Value {
 // hostJSModule evaluates one of our own JS modules from hostjs/.
 func hostJSModule(name string) moduleLoader {
 	return func(r *Runtime) (goja.Value, error) {
-		src, err := hostJS.ReadFile("hostjs/" + hostJSFile(name) + ".js")
+		src, err := hostSource(hostJSFile(name))
 		if err != nil {
 			return nil, fmt.Errorf("host module %s: %w", name, err)
 		}
-		return r.evalCommonJS("node:"+name, wrapModule(string(src)), r.host)
+		return r.evalCommonJS("node:"+name, wrapModule, src, r.host)
 	}
 }
 
-// evalCommonJS runs a wrapped CommonJS source and returns module.exports.
-func (r *Runtime) evalCommonJS(file, wrapped string, host *goja.Object) (goja.Value, error) {
-	prg, err := compileCached(file, wrapped, false)
+// evalCommonJS runs a CommonJS source in the wrapper w (one taking
+// exports, require, module and host) and returns module.exports.
+func (r *Runtime) evalCommonJS(file string, w wrapper, src string, host *goja.Object) (goja.Value, error) {
+	prg, err := compileWrapped(file, w, src, false)
 	if err != nil {
 		return nil, err
 	}

@@ -239,9 +239,9 @@ func loadChildProcess(r *Runtime) (goja.Value, error) {
 	prim := r.vm.NewObject()
 	_ = prim.Set("spawn", r.spawnAsync)
 	_ = prim.Set("spawnSync", r.spawnSync)
-	src, err := hostJS.ReadFile("hostjs/child_process.js")
+	src, err := hostSource("child_process")
 	if err != nil {
 		return nil, err
 	}
-	return r.evalCommonJS("node:child_process", "(function(exports, require, module, __host){"+string(src)+"\n})", prim)
+	return r.evalCommonJS("node:child_process", wrapModule, src, prim)
 }

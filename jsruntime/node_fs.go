@@ -493,11 +493,11 @@ func loadFS(r *Runtime) (goja.Value, error) {
 	}
 	_ = mod.Set("promises", promises)
 	// Streams and watchers are thin JS layers over the ops above.
-	src, err := hostJS.ReadFile("hostjs/fs_extra.js")
+	src, err := hostSource("fs_extra")
 	if err != nil {
 		return nil, err
 	}
-	if _, err := r.evalCommonJS("node:fs/extra", "(function(exports, require, module, fs){"+string(src)+"\n})", mod); err != nil {
+	if _, err := r.evalCommonJS("node:fs/extra", wrapFSExtra, src, mod); err != nil {
 		return nil, err
 	}
 	return mod, nil

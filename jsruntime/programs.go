@@ -1,10 +1,9 @@
 package jsruntime
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"os"
-	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,7 +16,44 @@ import (
 // immutable and may run in any runtime, so host modules, the prelude and
 // extension bundles are parsed once per process, not once per runtime
 // (a /reload or a second session reuses them).
-var programCache sync.Map // [32]byte → *programEntry
+//
+// The key holds the unwrapped source itself rather than a hash of it:
+// Go hashes and compares strings far faster than sha256, a lookup neither
+// copies the source nor builds the wrapped text, and the strings are the
+// ones the cache keeps alive anyway (the programs reference their source).
+var programCache sync.Map // progKey → *programEntry
+
+// progKey names one compilation: the program name, the wrapper the
+// source is compiled in, and the source.
+type progKey struct {
+	name string
+	wrap wrapper
+	src  string
+}
+
+// wrapper is how a source is wrapped before compiling.
+type wrapper uint8
+
+const (
+	wrapNone    wrapper = iota
+	wrapModule          // (function(exports, require, module, __host){…})
+	wrapBundle          // (function(exports, require, module, __filename, __dirname){…})
+	wrapFSExtra         // (function(exports, require, module, fs){…})
+)
+
+// text returns src wrapped. The wrappers add no line before the source,
+// so a bundle's inline source map keeps its line numbers.
+func (w wrapper) text(src string) string {
+	switch w {
+	case wrapModule:
+		return "(function(exports, require, module, __host){" + src + "\n})"
+	case wrapBundle:
+		return "(function(exports, require, module, __filename, __dirname){" + src + "\n})"
+	case wrapFSExtra:
+		return "(function(exports, require, module, fs){" + src + "\n})"
+	}
+	return src
+}
 
 // programEntry lets concurrent callers share one compilation.
 type programEntry struct {
@@ -35,25 +71,69 @@ var traceCompile = os.Getenv("PI_TRACE_STARTUP") != ""
 // compileCached compiles src under name, reusing an earlier (or running)
 // compilation of the same name and source.
 func compileCached(name, src string, strict bool) (*goja.Program, error) {
-	key := sha256.Sum256([]byte(name + "\x00" + src))
-	v, _ := programCache.LoadOrStore(key, &programEntry{})
+	return compileWrapped(name, wrapNone, src, strict)
+}
+
+// compileWrapped compiles src wrapped by w under name, reusing an earlier
+// (or running) compilation of the same name, wrapper and source.
+func compileWrapped(name string, w wrapper, src string, strict bool) (*goja.Program, error) {
+	key := progKey{name: name, wrap: w, src: src}
+	v, ok := programCache.Load(key)
+	if !ok {
+		v, _ = programCache.LoadOrStore(key, &programEntry{})
+	}
 	e := v.(*programEntry)
 	e.once.Do(func() {
 		t0 := time.Now()
-		e.p, e.err = goja.Compile(name, src, strict)
+		text := w.text(src)
+		e.p, e.err = goja.Compile(name, text, strict)
 		if traceCompile {
-			fmt.Fprintf(os.Stderr, "trace js compile %-40s %7d B %7.2f ms\n", name, len(src), float64(time.Since(t0).Microseconds())/1000)
+			fmt.Fprintf(os.Stderr, "trace js compile %-40s %7d B %7.2f ms\n", name, len(text), float64(time.Since(t0).Microseconds())/1000)
 		}
 	})
 	return e.p, e.err
 }
 
-// wrapModule is the CommonJS wrapper host modules are evaluated in.
-func wrapModule(src string) string {
-	return "(function(exports, require, module, __host){" + src + "\n})"
+// hostSources memoizes the embedded host JS as strings: embed.FS.ReadFile
+// returns a fresh copy on every call, and one string per file also makes
+// the program cache's key comparison a pointer check.
+var hostSources sync.Map // file name → string
+
+// hostSource returns the text of hostjs/<file>.js.
+func hostSource(file string) (string, error) {
+	if v, ok := hostSources.Load(file); ok {
+		return v.(string), nil
+	}
+	b, err := hostJS.ReadFile("hostjs/" + file + ".js")
+	if err != nil {
+		return "", err
+	}
+	v, _ := hostSources.LoadOrStore(file, string(b))
+	return v.(string), nil
 }
 
-var requireCall = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`require\("([^"]+)"\)`) })
+// requiredModules returns the names in the require("…") calls of src, in
+// order. esbuild writes every external import as exactly that call, so a
+// plain scan finds them without a regular expression.
+func requiredModules(src string) []string {
+	const open = `require("`
+	var out []string
+	for {
+		i := strings.Index(src, open)
+		if i < 0 {
+			return out
+		}
+		src = src[i+len(open):]
+		j := strings.IndexAny(src, "\"\n")
+		if j < 0 {
+			return out
+		}
+		if src[j] == '"' && j > 0 && strings.HasPrefix(src[j:], `")`) {
+			out = append(out, src[:j])
+		}
+		src = src[j:]
+	}
+}
 
 // prewarmer compiles host modules in the background so that parsing them
 // overlaps with bundling and with the evaluation of earlier extensions,
@@ -67,14 +147,15 @@ func newPrewarmer(virtual map[string]string) *prewarmer {
 	return &prewarmer{virtual: virtual, seen: map[string]bool{}}
 }
 
-// job returns the program name and wrapped source of a host module, or
-// false when the module is not JS we compile (Go modules, unknown names).
+// job returns the program name and (unwrapped) source of a host module,
+// or false when the module is not JS we compile (Go modules, unknown
+// names).
 func (w *prewarmer) job(name string) (string, string, bool) {
 	if src, ok := w.virtual[name]; ok {
-		return "host:" + name, wrapModule(src), true
+		return "host:" + name, src, true
 	}
-	if b, err := hostJS.ReadFile("hostjs/" + hostJSFile(name) + ".js"); err == nil {
-		return "node:" + name, wrapModule(string(b)), true
+	if src, err := hostSource(hostJSFile(name)); err == nil {
+		return "node:" + name, src, true
 	}
 	return "", "", false
 }
@@ -103,20 +184,18 @@ func (w *prewarmer) modules(names []string, canonical func(string) string) {
 		if !ok {
 			continue
 		}
-		for _, m := range requireCall().FindAllStringSubmatch(src, -1) {
-			names = append(names, m[1])
-		}
-		go func() { _, _ = compileCached(prog, src, false) }()
+		names = append(names, requiredModules(src)...)
+		go func() { _, _ = compileWrapped(prog, wrapModule, src, false) }()
 	}
 }
 
 // prelude starts compiling the prelude itself.
 func (w *prewarmer) prelude() {
-	b, err := hostJS.ReadFile("hostjs/prelude.js")
+	src, err := hostSource("prelude")
 	if err != nil {
 		return
 	}
-	go func() { _, _ = compileCached("node:internal/prelude", string(b), true) }()
+	go func() { _, _ = compileCached("node:internal/prelude", src, true) }()
 }
 
 // Prewarm starts compiling, in the background, the host code nearly every

@@ -194,10 +194,8 @@ func Load(ctx context.Context, opts LoadOptions) (*Runtime, []LoadError, error) 
 	for _, c := range compiled {
 		if c.Bundle != nil {
 			// Parse bundles in the background while earlier ones run.
-			go func(b *Bundle) { _, _ = compileCached(b.Entry, wrapBundle(b.Code), false) }(c.Bundle)
-			for _, m := range requireCall().FindAllStringSubmatch(c.Bundle.Code, -1) {
-				hostMods = append(hostMods, m[1])
-			}
+			go func(b *Bundle) { _, _ = compileWrapped(b.Entry, wrapBundle, b.Code, false) }(c.Bundle)
+			hostMods = append(hostMods, requiredModules(c.Bundle.Code)...)
 		}
 	}
 	warm.modules(hostMods, func(name string) string { c, _, _ := r.canonical(name); return c })
@@ -299,7 +297,7 @@ func (r *Runtime) awaitPromise(p *goja.Promise, settle func(error)) {
 // runBundle evaluates the CommonJS bundle and returns its factory, or nil
 // when there is no default-export function.
 func (r *Runtime) runBundle(path, code string) (goja.Callable, error) {
-	prg, err := compileCached(path, wrapBundle(code), false)
+	prg, err := compileWrapped(path, wrapBundle, code, false)
 	if err != nil {
 		return nil, err
 	}
@@ -336,10 +334,4 @@ func (r *Runtime) newAPI(ext *Extension) goja.Value {
 		return r.opts.Host.NewAPI(r, ext)
 	}
 	return r.placeholderAPI(ext)
-}
-
-// wrapBundle is the CommonJS wrapper of an extension bundle. It adds no
-// line, so the inline source map's line numbers stay right.
-func wrapBundle(code string) string {
-	return "(function(exports, require, module, __filename, __dirname){" + code + "\n})"
 }
