@@ -44,7 +44,11 @@ func TestRegisterProviderEndToEnd(t *testing.T) {
 			}
 			reqs := e.srv.Requests()
 			if len(reqs) != 1 {
-				t.Fatalf("want 1 request, got %d", len(reqs))
+				var bodies []string
+				for _, q := range reqs {
+					bodies = append(bodies, q.Method+" "+q.Path+" "+q.Kind+" "+string(q.Body[:min(len(q.Body), 80)]))
+				}
+				t.Fatalf("want 1 request, got %d:\n%s\nstderr: %s", len(reqs), strings.Join(bodies, "\n"), r.stderr)
 			}
 			h := lowerKeys(reqs[0].Headers)
 			if h["x-acme"] != "on" {

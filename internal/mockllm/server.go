@@ -296,7 +296,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		if flusher != nil {
 			flusher.Flush()
 		}
-		if r.Context().Err() != nil {
+		// A client that hangs up after the last chunk has read the whole
+		// stream (a fast client exits at once); only an earlier hang-up is
+		// a disconnect.
+		if n < len(events)-1 && r.Context().Err() != nil {
 			s.record(Request{Method: "POST", Path: rec.Path, Headers: map[string]string{}, Turn: idx, Kind: "client_disconnected"})
 			return
 		}
