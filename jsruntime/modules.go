@@ -95,6 +95,7 @@ func buildModuleMap(virtual map[string]string, lazy bool) map[string]moduleDef {
 	// Internal modules of the prelude; extensions have no reason to use them.
 	m["pi:internal/fetch"] = moduleDef{load: hostJSModule("pi:internal/fetch")}
 	m["pi:internal/intl"] = moduleDef{load: hostJSModule("pi:internal/intl")}
+	m["pi:internal/theme"] = moduleDef{load: hostJSModule("pi:internal/theme")}
 	for _, sub := range []string{"", "/value", "/compile"} {
 		if _, ok := m["@sinclair/typebox"+sub]; !ok {
 			m["@sinclair/typebox"+sub] = moduleDef{alias: "typebox" + sub}
