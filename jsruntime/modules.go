@@ -170,18 +170,22 @@ func virtualLoader(name, src string) moduleLoader {
 // a thousand function objects per start (pi-ai, pi-tui and
 // pi-coding-agent export some 450 names together).
 //
-// kind(name) is 0 for a name the module does not export, 1 for an export,
+// namesOf() returns the export names in order (an array built only when
+// a trap needs it); kind(name) is 0 for a name the module does not export, 1 for an export,
 // 2 for an export the core serves and 3 for __esModule (on the target).
-const lazyExportsSrc = `(function (names, kind, load, loadCore) {
+const lazyExportsSrc = `(function (namesOf, kind, load, loadCore) {
   const t = {};
+  let list;
+  const names = () => list || (list = namesOf());
   Object.defineProperty(t, "__esModule", { value: true });
   let core, loaded = false;
   const full = () => {
     if (loaded) return;
     const real = load();
     loaded = true;
-    for (let i = 0; i < names.length; i++) {
-      const n = names[i];
+    const all = names();
+    for (let i = 0; i < all.length; i++) {
+      const n = all[i];
       if (n !== "__esModule") Object.defineProperty(t, n, Object.getOwnPropertyDescriptor(real, n));
     }
   };
@@ -206,7 +210,7 @@ const lazyExportsSrc = `(function (names, kind, load, loadCore) {
     ownKeys(t) {
       const own = Reflect.ownKeys(t);
       if (loaded) return own;
-      const out = names.slice();
+      const out = names().slice();
       for (let i = 0; i < own.length; i++) if (typeof own[i] !== "string" || kind(own[i]) === 0) out.push(own[i]);
       return out;
     },
@@ -293,7 +297,8 @@ func lazyLoader(name string, ex vmod.LazyExports, core string, real moduleLoader
 		// which goja calls without reflection.
 		kind := func(c goja.FunctionCall) goja.Value { return r.vm.ToValue(kinds[c.Argument(0).String()]) }
 		loadCore := func(goja.FunctionCall) goja.Value { return r.require(core) }
-		return build(goja.Undefined(), stringArray(r.vm, ex.Names), r.vm.ToValue(kind), r.vm.ToValue(load), r.vm.ToValue(loadCore))
+		namesOf := func(goja.FunctionCall) goja.Value { return stringArray(r.vm, ex.Names) }
+		return build(goja.Undefined(), r.vm.ToValue(namesOf), r.vm.ToValue(kind), r.vm.ToValue(load), r.vm.ToValue(loadCore))
 	}
 }
 
