@@ -270,11 +270,6 @@ func (c *FileCache) closeDirs() {
 	})
 }
 
-// readIndexFile reads the index. Unlike readFileFast, which grows its
-// buffer from 4 KiB for small resources, os.ReadFile sizes the buffer from
-// an fstat, so an index of hundreds of KiB is one allocation and one read.
-func readIndexFile(path string) ([]byte, error) { return os.ReadFile(path) }
-
 // index is a decoded index file: the records stay where they were read
 // and only their offsets (and a table of them by key hash) are collected,
 // so opening an index of thousands of entries costs two small slices
