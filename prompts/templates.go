@@ -63,7 +63,14 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 	var paths []ResolvedPath
 	var r Resolver
 	if !opts.NoTemplates {
-		collect := func(dir string) []string { return CollectFiles(dir, ".md") }
+		collect := func(dir string) []ResolvedPath {
+			files := CollectFiles(dir, ".md")
+			out := make([]ResolvedPath, len(files))
+			for i, f := range files {
+				out[i].Path = f
+			}
+			return out
+		}
 		if opts.ProjectTrusted {
 			r.AddSettings(opts.SettingsProject, projectBase, home, metaProjectSettings, collect)
 		}
@@ -85,7 +92,7 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 	if len(opts.CLIPaths) > 0 {
 		seen = make(map[string]bool, len(paths)+len(opts.CLIPaths))
 		for _, p := range paths {
-			seen[r.Keys.Key(p.Path)] = true
+			seen[p.Key] = true
 		}
 	}
 	var diags []Diagnostic
@@ -158,17 +165,16 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 
 // promptDirEntries lists the direct .md children of a conventional prompts
 // directory, skipping dot names and node_modules. Plain files (not links)
-// get their real path noted in keys from the directory's, which saves an
-// Lstat per template later.
-func promptDirEntries(keys *PathKeys, dir string) []string {
+// get their real path (Key) from the directory's, which saves an Lstat per
+// template later.
+func promptDirEntries(keys *PathKeys, dir string) []ResolvedPath {
 	ents, err := ReadDir(dir)
 	if err != nil {
 		return nil
 	}
 	real := ""
 	clean := filepath.Clean(dir) == dir
-	out := make([]string, 0, len(ents))
-	keys.Grow(len(ents))
+	out := make([]ResolvedPath, 0, len(ents))
 	for _, e := range ents {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") || name == "node_modules" || !strings.HasSuffix(name, ".md") {
@@ -176,19 +182,19 @@ func promptDirEntries(keys *PathKeys, dir string) []string {
 		}
 		full := joinName(dir, name, clean)
 		if _, isFile := EntryKind(full, e); isFile {
-			out = append(out, full)
+			key := ""
 			if e.Type().IsRegular() {
 				if real == "" {
 					real = keys.Dir(dir)
 				}
 				// A directory that is its own real path gives each file
 				// its path as its key, without another string.
-				key := full
+				key = full
 				if real != dir {
 					key = filepath.Join(real, name)
 				}
-				keys.Note(full, key)
 			}
+			out = append(out, ResolvedPath{Path: full, Key: key})
 		}
 	}
 	return out

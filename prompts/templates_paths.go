@@ -3,7 +3,6 @@ package prompts
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -89,19 +88,15 @@ func PathKey(p string) string {
 }
 
 // PathKeys computes PathKey for many files cheaply: directories are
-// resolved once and cached, so a file costs one Lstat unless it is a link,
-// and files a directory walk has vouched for (Note) cost nothing. It is not
-// safe for concurrent use.
+// resolved once and cached, so a file costs one Lstat unless it is a link.
+// (Files a directory walk has vouched for carry their key in
+// ResolvedPath.Key and cost nothing.) It is not safe for concurrent use.
 type PathKeys struct {
-	dirs  map[string]string
-	known map[string]string
+	dirs map[string]string
 }
 
 // Key returns PathKey(p).
 func (k *PathKeys) Key(p string) string {
-	if key, ok := k.known[p]; ok {
-		return key
-	}
 	st, err := os.Lstat(p)
 	if err != nil || st.Mode()&os.ModeSymlink != 0 {
 		return PathKey(p)
@@ -122,30 +117,6 @@ func (k *PathKeys) Dir(dir string) string {
 	return real
 }
 
-// Grow makes room for n more notes at once: a directory walk knows how
-// many files it will note, and a map of a thousand grown step by step
-// leaves its smaller copies behind.
-func (k *PathKeys) Grow(n int) {
-	if k.known == nil {
-		k.known = make(map[string]string, n)
-	} else if len(k.known)+n > 2*len(k.known)+8 {
-		m := make(map[string]string, len(k.known)+n)
-		for p, key := range k.known {
-			m[p] = key
-		}
-		k.known = m
-	}
-}
-
-// Note records the key of a file whose path is known to contain no
-// symbolic link below a resolved directory, so Key needs no system call.
-func (k *PathKeys) Note(p, key string) {
-	if k.known == nil {
-		k.known = map[string]string{}
-	}
-	k.known[p] = key
-}
-
 // PathWithin reports whether child is parent or inside it.
 func PathWithin(parent, child string) bool {
 	if child == parent {
@@ -163,7 +134,14 @@ func PathWithin(parent, child string) bool {
 // of it would be most of a large folder's entries): read it, never modify
 // it; its Path is not the file's.
 type ResolvedPath struct {
-	Path     string
+	Path string
+	// Key is the file's real path (PathKey) when known: a directory walk
+	// that saw no symbolic link on the way sets it (often to Path itself,
+	// sharing the string), and Enabled fills in the rest.
+	Key string
+	// Data is the file's contents (a frontmatter prefix for skills) when
+	// the walk that found it already read them, else nil.
+	Data     []byte
 	Meta     *SourceInfo
 	Enabled  bool
 	Settings bool
@@ -173,43 +151,39 @@ type ResolvedPath struct {
 // metadata for a path, as the reference's package resolver does.
 type Resolver struct {
 	entries []ResolvedPath
+	// index maps the paths of entries[:indexed] to their positions. It is
+	// built only when a second batch of files arrives: one folder of a
+	// thousand files, the common case, needs no map.
 	index   map[string]int
+	indexed int
 	// Keys resolves real paths for de-duplication; callers may reuse it.
 	Keys PathKeys
 }
 
-// grow makes room for n more entries at once, so a folder of a thousand
-// files does not regrow the list and the map step by step.
-func (r *Resolver) grow(n int) {
-	if n < 16 {
-		return
-	}
-	if r.index == nil {
-		r.index = make(map[string]int, n)
-	}
-	r.entries = slices.Grow(r.entries, n)
-}
-
 // Add records a path unless it is already known.
 func (r *Resolver) Add(path string, meta SourceInfo, enabled bool) {
-	r.add(path, &meta, enabled)
+	r.add(ResolvedPath{Path: path, Meta: &meta, Enabled: enabled})
 }
 
-func (r *Resolver) add(path string, meta *SourceInfo, enabled bool) {
+func (r *Resolver) add(e ResolvedPath) {
 	if r.index == nil {
-		r.index = map[string]int{}
+		r.index = make(map[string]int, len(r.entries)+8)
 	}
-	if _, ok := r.index[path]; ok {
+	for ; r.indexed < len(r.entries); r.indexed++ {
+		r.index[r.entries[r.indexed].Path] = r.indexed
+	}
+	if _, ok := r.index[e.Path]; ok {
 		return
 	}
-	r.index[path] = len(r.entries)
-	r.entries = append(r.entries, ResolvedPath{Path: path, Meta: meta, Enabled: enabled})
+	r.index[e.Path] = len(r.entries)
+	r.entries = append(r.entries, e)
+	r.indexed = len(r.entries)
 }
 
 // AddSettings resolves settings entries (plain paths, globs and !/+/-
 // filters) against base, expands directories with collect and records every
 // file with its enabled state.
-func (r *Resolver) AddSettings(entries []string, base, home string, meta SourceInfo, collect func(dir string) []string) {
+func (r *Resolver) AddSettings(entries []string, base, home string, meta SourceInfo, collect func(dir string) []ResolvedPath) {
 	var plain, patterns []string
 	for _, e := range entries {
 		if isPattern(e) {
@@ -218,32 +192,50 @@ func (r *Resolver) AddSettings(entries []string, base, home string, meta SourceI
 			plain = append(plain, e)
 		}
 	}
-	var files []string
+	var files []ResolvedPath
+	var paths []string
 	for _, p := range plain {
 		abs := ResolvePath(p, base, home)
 		st, err := os.Stat(abs)
 		switch {
 		case err != nil:
 		case st.Mode().IsRegular():
-			files = append(files, abs)
+			files = append(files, ResolvedPath{Path: abs})
+			paths = append(paths, abs)
 		case st.IsDir():
-			files = append(files, collect(abs)...)
+			for _, f := range collect(abs) {
+				files = append(files, f)
+				paths = append(paths, f.Path)
+			}
 		}
 	}
-	enabled := applyPatterns(files, patterns, base)
+	enabled := applyPatterns(paths, patterns, base)
 	m := &meta
 	for _, f := range files {
-		r.add(f, m, enabled[f])
+		f.Meta, f.Enabled = m, enabled[f.Path]
+		r.add(f)
 	}
 }
 
-// AddAuto records auto-discovered files, each enabled unless the scope's
-// settings filters exclude it.
-func (r *Resolver) AddAuto(files []string, meta SourceInfo, overrides []string, base string) {
-	r.grow(len(files))
+// AddAuto records auto-discovered files (one directory walk's, so no path
+// repeats), each enabled unless the scope's settings filters exclude it.
+// files becomes the resolver's own; the caller must not use it afterwards.
+func (r *Resolver) AddAuto(files []ResolvedPath, meta SourceInfo, overrides []string, base string) {
+	if len(files) == 0 {
+		return
+	}
 	m := &meta
+	for i := range files {
+		files[i].Meta, files[i].Enabled = m, enabledByOverrides(files[i].Path, overrides, base)
+	}
+	if len(r.entries) == 0 {
+		// The first batch is taken as it is: its paths are unique and
+		// there is nothing to compare them with yet.
+		r.entries = files
+		return
+	}
 	for _, f := range files {
-		r.add(f, m, enabledByOverrides(f, overrides, base))
+		r.add(f)
 	}
 }
 
@@ -275,10 +267,12 @@ func (r *Resolver) Enabled() []ResolvedPath {
 	// a directory walk vouched for, no two entries share a real path and
 	// the set of keys is not needed.
 	var seen map[string]bool
-	keys := make([]string, len(order))
-	for n, i := range order {
-		p := r.entries[i].Path
-		if keys[n] = r.Keys.Key(p); keys[n] != p && seen == nil {
+	for _, i := range order {
+		e := &r.entries[i]
+		if e.Key == "" {
+			e.Key = r.Keys.Key(e.Path)
+		}
+		if e.Key != e.Path && seen == nil {
 			seen = make(map[string]bool, len(order))
 		}
 	}
@@ -287,7 +281,7 @@ func (r *Resolver) Enabled() []ResolvedPath {
 	for n, i := range order {
 		e := &r.entries[i]
 		if seen != nil {
-			k := keys[n]
+			k := e.Key
 			if seen[k] {
 				same = false
 				continue

@@ -64,7 +64,9 @@ type job struct {
 	source string
 	// meta is the place the file was found in (shared, read only), nil
 	// for --skill paths.
-	meta  *prompts.SourceInfo
+	meta *prompts.SourceInfo
+	// data is the file's frontmatter when the directory walk read it.
+	data  []byte
 	skill *Skill
 	diags []Diagnostic
 	// group ties the files of one --skill directory to its position.
@@ -88,9 +90,9 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 	seen := map[string]bool{}
 	var r prompts.Resolver
 	w := walker{keys: &r.Keys, cache: opts.Cache}
-	collectEntries := func(dir string, m mode, _ string) []string { return w.collect(dir, m) }
+	collectEntries := func(dir string, m mode, _ string) []prompts.ResolvedPath { return w.collect(dir, m) }
 	if !opts.NoSkills {
-		collect := func(dir string) []string { return w.collect(dir, modePi) }
+		collect := func(dir string) []prompts.ResolvedPath { return w.collect(dir, modePi) }
 		if opts.ProjectTrusted {
 			r.AddSettings(opts.SettingsProject, projectBase, home, meta("local", "project", ""), collect)
 		}
@@ -121,9 +123,9 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 		}
 		for _, e := range enabled {
 			if seen != nil {
-				seen[r.Keys.Key(e.Path)] = true
+				seen[e.Key] = true
 			}
-			jobs = append(jobs, job{path: e.Path, source: "path", meta: e.Meta, group: -1})
+			jobs = append(jobs, job{path: e.Path, source: "path", meta: e.Meta, data: e.Data, group: -1})
 		}
 	}
 	for gi, raw := range opts.CLIPaths {
@@ -147,7 +149,7 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 			jobs = append(jobs, job{path: abs, group: gi, diags: []Diagnostic{{Type: "warning", Message: "skill path does not exist", Path: abs}}})
 		case st.IsDir():
 			for _, f := range w.collect(abs, modePi) {
-				jobs = append(jobs, job{path: f, source: source, group: gi})
+				jobs = append(jobs, job{path: f.Path, source: source, data: f.Data, group: gi})
 			}
 		case st.Mode().IsRegular() && strings.HasSuffix(abs, ".md"):
 			jobs = append(jobs, job{path: abs, source: source, group: gi})
@@ -170,7 +172,7 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 			j.diags = []Diagnostic{{Type: "warning", Message: "skill path is not a markdown file", Path: j.path}}
 			return
 		}
-		data := w.data[j.path]
+		data := j.data
 		if data == nil {
 			var err error
 			if data, err = opts.Cache.ReadFrontmatter(j.path, false); err != nil {
