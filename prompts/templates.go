@@ -168,7 +168,7 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 // get their real path (Key) from the directory's, which saves an Lstat per
 // template later.
 func promptDirEntries(keys *PathKeys, dir string) []ResolvedPath {
-	ents, err := ReadDir(dir)
+	ents, err := ReadDirEntries(dir)
 	if err != nil {
 		return nil
 	}
@@ -176,14 +176,14 @@ func promptDirEntries(keys *PathKeys, dir string) []ResolvedPath {
 	clean := filepath.Clean(dir) == dir
 	out := make([]ResolvedPath, 0, len(ents))
 	for _, e := range ents {
-		name := e.Name()
+		name := e.Name
 		if strings.HasPrefix(name, ".") || name == "node_modules" || !strings.HasSuffix(name, ".md") {
 			continue
 		}
 		full := joinName(dir, name, clean)
-		if _, isFile := EntryKind(full, e); isFile {
+		if _, isFile := e.Kind(full); isFile {
 			key := ""
-			if e.Type().IsRegular() {
+			if e.Type.IsRegular() {
 				if real == "" {
 					real = keys.Dir(dir)
 				}

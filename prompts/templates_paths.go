@@ -439,12 +439,24 @@ func CollectFiles(dir, ext string) []string {
 // EntryKind says whether a directory entry is a directory or a regular
 // file, following symbolic links (a broken link is neither).
 func EntryKind(full string, e os.DirEntry) (isDir, isFile bool) {
-	if e.Type()&os.ModeSymlink != 0 {
+	return DirEntry{Type: e.Type()}.Kind(full)
+}
+
+// DirEntry is one entry of a directory listing (ReadDirEntries): its name
+// and its type bits as os.DirEntry.Type gives them (a link is a link).
+type DirEntry struct {
+	Name string
+	Type os.FileMode
+}
+
+// Kind is EntryKind for an entry whose full path is full.
+func (e DirEntry) Kind(full string) (isDir, isFile bool) {
+	if e.Type&os.ModeSymlink != 0 {
 		st, err := os.Stat(full)
 		if err != nil {
 			return false, false
 		}
 		return st.IsDir(), st.Mode().IsRegular()
 	}
-	return e.IsDir(), e.Type().IsRegular()
+	return e.Type.IsDir(), e.Type.IsRegular()
 }

@@ -87,7 +87,11 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 	agentDir, _ := filepath.Abs(opts.AgentDir)
 	projectBase := filepath.Join(cwd, ".pi")
 	var jobs []job
-	seen := map[string]bool{}
+	// seen holds the real paths already loaded, for --skill paths only.
+	var seen map[string]bool
+	if len(opts.CLIPaths) > 0 {
+		seen = make(map[string]bool, len(opts.CLIPaths))
+	}
 	var r prompts.Resolver
 	w := walker{keys: &r.Keys, cache: opts.Cache}
 	collectEntries := func(dir string, m mode, _ string) []prompts.ResolvedPath { return w.collect(dir, m) }

@@ -29,14 +29,14 @@ const (
 )
 
 func (w *walker) collect(dir string, m mode) []prompts.ResolvedPath {
-	ents, err := prompts.ReadDir(dir)
+	ents, err := prompts.ReadDirEntries(dir)
 	if err != nil {
 		return nil
 	}
 	for _, e := range ents {
-		if e.Name() == "SKILL.md" {
+		if e.Name == "SKILL.md" {
 			full := filepath.Join(dir, "SKILL.md")
-			if _, isFile := prompts.EntryKind(full, e); isFile {
+			if _, isFile := e.Kind(full); isFile {
 				return []prompts.ResolvedPath{{Path: full}}
 			}
 		}
@@ -49,18 +49,18 @@ func (w *walker) collect(dir string, m mode) []prompts.ResolvedPath {
 	kinds := make([]uint8, 0, len(ents))
 	anyPlain := false
 	for _, e := range ents {
-		name := e.Name()
+		name := e.Name
 		if strings.HasPrefix(name, ".") || name == "node_modules" {
 			continue
 		}
-		if e.IsDir() && clean && canConcat(dir, name) {
+		if e.Type.IsDir() && clean && canConcat(dir, name) {
 			out = append(out, prompts.ResolvedPath{Path: dir + sep + name + sep + "SKILL.md"})
 			kinds = append(kinds, kindProbe)
 			anyPlain = true
 			continue
 		}
 		full := join(dir, name, clean)
-		isDir, isFile := prompts.EntryKind(full, e)
+		isDir, isFile := e.Kind(full)
 		switch {
 		case isFile && strings.HasSuffix(name, ".md") && m == modePi:
 			out = append(out, prompts.ResolvedPath{Path: full})
