@@ -142,7 +142,8 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 	// The result is loaded compacted in place: entry k is written only
 	// after entries 0..k have been read.
 	templates := loaded[:0]
-	byName := make(map[string]int, len(jobs))
+	byName := NewNameTable(len(jobs))
+	nameOf := func(i int) string { return templates[i].Name }
 	var collisions []Diagnostic
 	for i, j := range jobs {
 		if j.diag != nil {
@@ -150,14 +151,13 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 			continue
 		}
 		t := &loaded[i]
-		if w, ok := byName[t.Name]; ok {
+		if w := byName.Claim(t.Name, len(templates), nameOf); w >= 0 {
 			collisions = append(collisions, Diagnostic{
 				Type: "collision", Message: `name "/` + t.Name + `" collision`, Path: j.path,
 				Collision: &Collision{ResourceType: "prompt", Name: t.Name, WinnerPath: templates[w].FilePath, LoserPath: j.path},
 			})
 			continue
 		}
-		byName[t.Name] = len(templates)
 		templates = append(templates, *t)
 	}
 	return templates, append(diags, collisions...)

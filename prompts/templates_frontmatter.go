@@ -228,9 +228,13 @@ func plainScalar(v string) bool {
 	if strings.HasSuffix(v, ":") || strings.Contains(v, ": ") || strings.Contains(v, " #") || strings.ContainsAny(v, "\t\\") {
 		return false
 	}
-	switch strings.ToLower(v) {
-	case "true", "false", "null", "yes", "no", "on", "off", "y", "n", "nan", "inf":
-		return false
+	// Only short words can be one of these; lower-casing a description
+	// would cost a copy per resource.
+	if len(v) <= len("false") {
+		switch strings.ToLower(v) {
+		case "true", "false", "null", "yes", "no", "on", "off", "y", "n", "nan", "inf":
+			return false
+		}
 	}
 	for _, r := range v {
 		if r < 0x20 || r == 0x7f || r == '\uFEFF' {

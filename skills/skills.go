@@ -197,7 +197,8 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 	})
 	skills := slab[:0]
 	var diags, collisions []Diagnostic
-	byName := make(map[string]int, len(jobs))
+	byName := prompts.NewNameTable(len(jobs))
+	nameOf := func(i int) string { return skills[i].Name }
 	// Discovered files are one per real path already (Resolver.Enabled);
 	// only files under --skill directories can repeat one.
 	var loaded map[string]bool
@@ -215,14 +216,13 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 				continue
 			}
 		}
-		if i, ok := byName[j.skill.Name]; ok {
+		if i := byName.Claim(j.skill.Name, len(skills), nameOf); i >= 0 {
 			collisions = append(collisions, Diagnostic{
 				Type: "collision", Message: fmt.Sprintf("name %q collision", j.skill.Name), Path: j.skill.FilePath,
 				Collision: &prompts.Collision{ResourceType: "skill", Name: j.skill.Name, WinnerPath: skills[i].FilePath, LoserPath: j.skill.FilePath},
 			})
 			continue
 		}
-		byName[j.skill.Name] = len(skills)
 		if loaded != nil {
 			loaded[key] = true
 		}
