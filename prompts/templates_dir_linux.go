@@ -55,12 +55,11 @@ func ReadDirEntries(dir string) ([]DirEntry, error) {
 	pooled := dirBufs.Get().(*[]byte)
 	defer dirBufs.Put(pooled)
 	buf := *pooled
-	type rec struct {
-		off, n int32
-		typ    fs.FileMode
-	}
-	var recs []rec
-	var names []byte
+	// Each batch getdents returns is scanned twice: once to size the names
+	// and entries exactly, once to fill them. The names of a batch share
+	// one string; a later batch gets a string of its own rather than
+	// regrowing (and copying) the first.
+	var ents []DirEntry
 	for {
 		n, err := syscall.ReadDirent(fd, buf)
 		if errors.Is(err, syscall.EINTR) {
@@ -72,34 +71,22 @@ func ReadDirEntries(dir string) ([]DirEntry, error) {
 		if n <= 0 {
 			break
 		}
-		if names == nil {
-			// The names take about half of what getdents returns.
-			names = make([]byte, 0, n/2)
-			recs = make([]rec, 0, n/24)
-		}
-		for b := buf[:n]; len(b) >= 19; {
-			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
-			if reclen < 19 || reclen > len(b) {
-				break
-			}
-			typ := b[18]
-			name := b[19:reclen]
-			if i := slices.Index(name, 0); i >= 0 {
-				name = name[:i]
-			}
-			b = b[reclen:]
-			if len(name) == 0 || string(name) == "." || string(name) == ".." {
-				continue
-			}
-			recs = append(recs, rec{off: int32(len(names)), n: int32(len(name)), typ: direntType(typ)})
+		count, size := 0, 0
+		forEachDirent(buf[:n], func(name []byte, _ byte) {
+			count++
+			size += len(name)
+		})
+		names := make([]byte, 0, size)
+		ents = slices.Grow(ents, count)
+		forEachDirent(buf[:n], func(name []byte, typ byte) {
+			off := len(names)
 			names = append(names, name...)
-		}
+			ents = append(ents, DirEntry{Name: unsafe.String(&names[off], len(name)), Type: direntType(typ)})
+		})
 	}
-	all := unsafe.String(unsafe.SliceData(names), len(names))
-	ents := make([]DirEntry, len(recs))
-	for i, r := range recs {
-		ents[i] = DirEntry{Name: all[r.off : r.off+r.n], Type: r.typ}
-		if r.typ == modeUnknown {
+	for i := range ents {
+		r := &ents[i]
+		if r.Type == modeUnknown {
 			// The file system did not say (DT_UNKNOWN): ask, as os does.
 			st, err := os.Lstat(dir + string(os.PathSeparator) + ents[i].Name)
 			if err != nil {
@@ -112,6 +99,27 @@ func ReadDirEntries(dir string) ([]DirEntry, error) {
 	}
 	slices.SortFunc(ents, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
 	return ents, nil
+}
+
+// forEachDirent calls fn with the name and type of each linux_dirent64
+// record in b, leaving out "." and "..".
+func forEachDirent(b []byte, fn func(name []byte, typ byte)) {
+	for len(b) >= 19 {
+		reclen := int(binary.NativeEndian.Uint16(b[16:18]))
+		if reclen < 19 || reclen > len(b) {
+			return
+		}
+		typ := b[18]
+		name := b[19:reclen]
+		if i := slices.Index(name, 0); i >= 0 {
+			name = name[:i]
+		}
+		b = b[reclen:]
+		if len(name) == 0 || string(name) == "." || string(name) == ".." {
+			continue
+		}
+		fn(name, typ)
+	}
 }
 
 // modeUnknown marks a DT_UNKNOWN entry until it is looked up.
