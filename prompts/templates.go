@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -243,7 +244,10 @@ func ParallelEach(n int, fn func(i int)) {
 		}
 		return
 	}
-	workers := min(16, n/8+1)
+	// Files in the page cache make the work CPU-bound (stat, read,
+	// parse), so workers beyond two per processor only add goroutine
+	// stacks, each fresh memory at start.
+	workers := min(16, n/8+1, 2*runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	var next atomic.Int64
 	for range workers {
