@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/pi-go/pi/prompts"
 )
@@ -59,6 +60,8 @@ type Options struct {
 	Cache *prompts.FileCache
 }
 
+// job is one --skill file to load (discovered files load straight from
+// the resolver's list, without a job each).
 type job struct {
 	path   string
 	source string
@@ -66,11 +69,10 @@ type job struct {
 	// for --skill paths.
 	meta *prompts.SourceInfo
 	// data is the file's frontmatter when the directory walk read it.
-	data  []byte
-	skill *Skill
+	data []byte
+	// diags are found before loading (a missing path); the file is not
+	// loaded then.
 	diags []Diagnostic
-	// group ties the files of one --skill directory to its position.
-	group int
 }
 
 // Discover finds and loads skills in the reference's precedence order:
@@ -86,6 +88,8 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 	cwd, _ := filepath.Abs(opts.Cwd)
 	agentDir, _ := filepath.Abs(opts.AgentDir)
 	projectBase := filepath.Join(cwd, ".pi")
+	// Discovered files come first, then --skill paths.
+	var enabled []prompts.ResolvedPath
 	var jobs []job
 	// seen holds the real paths already loaded, for --skill paths only.
 	var seen map[string]bool
@@ -118,8 +122,7 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 		userSkills := filepath.Join(agentDir, "skills")
 		r.AddAuto(collectEntries(userSkills, modePi, userSkills), meta("auto", "user", agentDir), opts.SettingsGlobal, agentDir)
 		r.AddAuto(collectEntries(userAgents, modeAgents, userAgents), meta("auto", "user", filepath.Dir(userAgents)), opts.SettingsGlobal, filepath.Dir(userAgents))
-		enabled := r.Enabled()
-		jobs = make([]job, 0, len(enabled)+len(opts.CLIPaths))
+		enabled = r.Enabled()
 		// Only --skill paths are checked against what was discovered, so
 		// without them the thousand-entry set is not built.
 		if len(opts.CLIPaths) > 0 {
@@ -129,10 +132,9 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 			if seen != nil {
 				seen[e.Key] = true
 			}
-			jobs = append(jobs, job{path: e.Path, source: "path", meta: e.Meta, data: e.Data, group: -1})
 		}
 	}
-	for gi, raw := range opts.CLIPaths {
+	for _, raw := range opts.CLIPaths {
 		abs := prompts.ResolvePath(raw, cwd, home)
 		key := r.Keys.Key(abs)
 		if seen[key] {
@@ -150,83 +152,106 @@ func Discover(opts Options) ([]Skill, []Diagnostic) {
 		st, err := os.Stat(abs)
 		switch {
 		case err != nil:
-			jobs = append(jobs, job{path: abs, group: gi, diags: []Diagnostic{{Type: "warning", Message: "skill path does not exist", Path: abs}}})
+			jobs = append(jobs, job{path: abs, diags: []Diagnostic{{Type: "warning", Message: "skill path does not exist", Path: abs}}})
 		case st.IsDir():
 			for _, f := range w.collect(abs, modePi) {
-				jobs = append(jobs, job{path: f.Path, source: source, data: f.Data, group: gi})
+				jobs = append(jobs, job{path: f.Path, source: source, data: f.Data})
 			}
 		case st.Mode().IsRegular() && strings.HasSuffix(abs, ".md"):
-			jobs = append(jobs, job{path: abs, source: source, group: gi})
+			jobs = append(jobs, job{path: abs, source: source})
 		default:
-			jobs = append(jobs, job{path: abs, group: gi, diags: []Diagnostic{{Type: "warning", Message: "skill path is not a markdown file", Path: abs}}})
+			jobs = append(jobs, job{path: abs, diags: []Diagnostic{{Type: "warning", Message: "skill path is not a markdown file", Path: abs}}})
 		}
 	}
 	// Skills are loaded into one slab, which becomes the result compacted
 	// in place: a thousand skills cost one allocation, not two each.
-	slab := make([]Skill, len(jobs))
-	prompts.ParallelEach(len(jobs), func(i int) {
-		j := &jobs[i]
-		if j.diags != nil {
+	n := len(enabled) + len(jobs)
+	slab := make([]Skill, n)
+	ok := make([]bool, n)
+	// Problems found while loading are rare; they are kept by position.
+	var mu sync.Mutex
+	var loadDiags map[int][]Diagnostic
+	report := func(i int, d []Diagnostic) {
+		if len(d) == 0 {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if loadDiags == nil {
+			loadDiags = map[int][]Diagnostic{}
+		}
+		loadDiags[i] = d
+	}
+	prompts.ParallelEach(n, func(i int) {
+		var j job
+		if i < len(enabled) {
+			e := &enabled[i]
+			j = job{path: e.Path, source: "path", meta: e.Meta, data: e.Data}
+		} else if j = jobs[i-len(enabled)]; j.diags != nil {
 			return
 		}
 		if j.meta == nil && !strings.HasSuffix(j.path, ".md") {
 			return
 		}
 		if j.meta != nil && !strings.HasSuffix(j.path, ".md") {
-			j.diags = []Diagnostic{{Type: "warning", Message: "skill path is not a markdown file", Path: j.path}}
+			report(i, []Diagnostic{{Type: "warning", Message: "skill path is not a markdown file", Path: j.path}})
 			return
 		}
 		data := j.data
 		if data == nil {
 			var err error
 			if data, err = opts.Cache.ReadFrontmatter(j.path, false); err != nil {
-				j.diags = []Diagnostic{{Type: "warning", Message: err.Error(), Path: j.path}}
+				report(i, []Diagnostic{{Type: "warning", Message: err.Error(), Path: j.path}})
 				return
 			}
 		}
-		var ok bool
-		if ok, j.diags = loadFileInto(&slab[i], j.path, j.source, data); ok {
-			j.skill = &slab[i]
-		}
-		if j.skill != nil && j.meta != nil {
+		s := &slab[i]
+		var d []Diagnostic
+		ok[i], d = loadFileInto(s, j.path, j.source, data)
+		report(i, d)
+		if ok[i] && j.meta != nil {
 			info := *j.meta
-			info.Path = j.skill.FilePath
-			j.skill.SourceInfo = info
-			j.skill.Source = info.Scope
+			info.Path = s.FilePath
+			s.SourceInfo = info
+			s.Source = info.Scope
 		}
 	})
 	skills := slab[:0]
 	var diags, collisions []Diagnostic
-	byName := prompts.NewNameTable(len(jobs))
+	byName := prompts.NewNameTable(n)
 	nameOf := func(i int) string { return skills[i].Name }
 	// Discovered files are one per real path already (Resolver.Enabled);
 	// only files under --skill directories can repeat one.
 	var loaded map[string]bool
 	if len(opts.CLIPaths) > 0 {
-		loaded = make(map[string]bool, len(jobs))
+		loaded = make(map[string]bool, n)
 	}
-	for _, j := range jobs {
-		diags = append(diags, j.diags...)
-		if j.skill == nil {
+	for i := range n {
+		if i >= len(enabled) {
+			diags = append(diags, jobs[i-len(enabled)].diags...)
+		}
+		diags = append(diags, loadDiags[i]...)
+		if !ok[i] {
 			continue
 		}
+		skill := &slab[i]
 		key := ""
 		if loaded != nil {
-			if key = r.Keys.Key(j.skill.FilePath); loaded[key] {
+			if key = r.Keys.Key(skill.FilePath); loaded[key] {
 				continue
 			}
 		}
-		if i := byName.Claim(j.skill.Name, len(skills), nameOf); i >= 0 {
+		if i := byName.Claim(skill.Name, len(skills), nameOf); i >= 0 {
 			collisions = append(collisions, Diagnostic{
-				Type: "collision", Message: fmt.Sprintf("name %q collision", j.skill.Name), Path: j.skill.FilePath,
-				Collision: &prompts.Collision{ResourceType: "skill", Name: j.skill.Name, WinnerPath: skills[i].FilePath, LoserPath: j.skill.FilePath},
+				Type: "collision", Message: fmt.Sprintf("name %q collision", skill.Name), Path: skill.FilePath,
+				Collision: &prompts.Collision{ResourceType: "skill", Name: skill.Name, WinnerPath: skills[i].FilePath, LoserPath: skill.FilePath},
 			})
 			continue
 		}
 		if loaded != nil {
 			loaded[key] = true
 		}
-		skills = append(skills, *j.skill)
+		skills = append(skills, *skill)
 	}
 	return skills, append(diags, collisions...)
 }
