@@ -97,10 +97,9 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 		}
 	}
 	var diags []Diagnostic
-	jobs := make([]templateJob, 0, len(paths)+len(opts.CLIPaths))
-	for _, p := range paths {
-		jobs = append(jobs, templateJob{path: p.Path, info: p.Meta})
-	}
+	// Discovered files load straight from paths; jobs are the
+	// --prompt-template files after them.
+	var jobs []templateJob
 	globalDir := filepath.Join(agentDir, "prompts")
 	projectDir := filepath.Join(projectBase, "prompts")
 	cliInfo := func(path string, isDir bool) SourceInfo {
@@ -139,23 +138,23 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 			jobs = append(jobs, templateJob{path: abs, info: new(cliInfo(abs, false))})
 		}
 	}
-	loaded := loadTemplateJobs(opts.Cache, jobs)
+	loaded, failed := loadTemplateJobs(opts.Cache, paths, jobs)
 	// The result is loaded compacted in place: entry k is written only
 	// after entries 0..k have been read.
 	templates := loaded[:0]
-	byName := NewNameTable(len(jobs))
+	byName := NewNameTable(len(loaded))
 	nameOf := func(i int) string { return templates[i].Name }
 	var collisions []Diagnostic
-	for i, j := range jobs {
-		if j.diag != nil {
-			diags = append(diags, *j.diag)
+	for i := range loaded {
+		if d, ok := failed[i]; ok {
+			diags = append(diags, d)
 			continue
 		}
 		t := &loaded[i]
 		if w := byName.Claim(t.Name, len(templates), nameOf); w >= 0 {
 			collisions = append(collisions, Diagnostic{
-				Type: "collision", Message: `name "/` + t.Name + `" collision`, Path: j.path,
-				Collision: &Collision{ResourceType: "prompt", Name: t.Name, WinnerPath: templates[w].FilePath, LoserPath: j.path},
+				Type: "collision", Message: `name "/` + t.Name + `" collision`, Path: t.FilePath,
+				Collision: &Collision{ResourceType: "prompt", Name: t.Name, WinnerPath: templates[w].FilePath, LoserPath: t.FilePath},
 			})
 			continue
 		}
@@ -210,30 +209,42 @@ func joinName(dir, name string, clean bool) string {
 	return dir + string(filepath.Separator) + name
 }
 
-// templateJob is one file to load and where it was found (info is
-// shared with other jobs; its Path is set on the loaded template).
+// templateJob is one file to load and where it was found (info may be
+// shared with other files; its Path is set on the loaded template).
 type templateJob struct {
 	path string
 	info *SourceInfo
-	diag *Diagnostic
 }
 
-// loadTemplateJobs reads and parses the files concurrently (start-up with
-// many templates is dominated by file reads); template i is job i's.
-func loadTemplateJobs(cache *FileCache, jobs []templateJob) []Template {
-	out := make([]Template, len(jobs))
-	ParallelEach(len(jobs), func(i int) {
-		j := &jobs[i]
+// loadTemplateJobs reads and parses the discovered files and then the
+// jobs concurrently (start-up with many templates is dominated by file
+// reads): template i is paths[i]'s, then jobs[i-len(paths)]'s. failed
+// holds the diagnostics of the files that did not load, by position.
+func loadTemplateJobs(cache *FileCache, paths []ResolvedPath, jobs []templateJob) (out []Template, failed map[int]Diagnostic) {
+	out = make([]Template, len(paths)+len(jobs))
+	var mu sync.Mutex
+	ParallelEach(len(out), func(i int) {
+		var j templateJob
+		if i < len(paths) {
+			j = templateJob{path: paths[i].Path, info: paths[i].Meta}
+		} else {
+			j = jobs[i-len(paths)]
+		}
 		t, err := loadTemplateFile(cache, j.path)
 		if err != nil {
-			j.diag = &Diagnostic{Type: "warning", Message: err.Error(), Path: j.path}
+			mu.Lock()
+			defer mu.Unlock()
+			if failed == nil {
+				failed = map[int]Diagnostic{}
+			}
+			failed[i] = Diagnostic{Type: "warning", Message: err.Error(), Path: j.path}
 			return
 		}
 		t.SourceInfo = *j.info
 		t.SourceInfo.Path = j.path
 		out[i] = t
 	})
-	return out
+	return out, failed
 }
 
 // ParallelEach calls fn(0..n-1) on a bounded number of goroutines.
