@@ -152,18 +152,22 @@ func (c *FileCache) Save() error {
 	if !c.changed && int(c.nUsed.Load()) == c.old.len() {
 		return nil
 	}
-	keep := make([]indexRecord, 0, int(c.nUsed.Load())+len(c.fresh))
-	for i := range c.used {
-		if c.used[i].Load() {
-			if e, ok := c.old.entry(i); ok {
-				keep = append(keep, indexRecord{c.old.key(i), e})
-			}
-		}
-	}
 	// What was read from disk comes after what the index held, and a
 	// later read after an earlier one: the last record of a path wins
-	// (the file changed in between).
-	keep = append(keep, c.fresh...)
+	// (the file changed in between). A cold start kept nothing from the
+	// index and sorts its reads where they are.
+	keep := c.fresh
+	if c.nUsed.Load() > 0 {
+		keep = make([]indexRecord, 0, int(c.nUsed.Load())+len(c.fresh))
+		for i := range c.used {
+			if c.used[i].Load() {
+				if e, ok := c.old.entry(i); ok {
+					keep = append(keep, indexRecord{c.old.key(i), e})
+				}
+			}
+		}
+		keep = append(keep, c.fresh...)
+	}
 	slices.SortStableFunc(keep, func(a, b indexRecord) int { return strings.Compare(a.path, b.path) })
 	n := 0
 	for i := range keep {
@@ -178,15 +182,20 @@ func (c *FileCache) Save() error {
 		return err
 	}
 	tmp := c.path + ".tmp" + strconv.Itoa(os.Getpid())
-	data := encodeRecords(keep)
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+	if err := writeRecords(tmp, keep); err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	if err := os.Rename(tmp, c.path); err != nil {
 		os.Remove(tmp)
 		return err
 	}
-	c.old, c.changed, c.fresh = decodeIndex(data), false, nil
+	// The index just written serves later reads, mapped like one opened.
+	c.old = index{}
+	if data, err := readIndexFile(c.path); err == nil {
+		c.old = decodeIndex(data)
+	}
+	c.changed, c.fresh = false, nil
 	c.used = make([]atomic.Bool, c.old.len())
 	c.nUsed.Store(0)
 	return nil
@@ -217,22 +226,55 @@ func encodeRecords(recs []indexRecord) []byte {
 	b := make([]byte, 0, size)
 	b = append(b, cacheMagic...)
 	for _, r := range recs {
-		p, e := r.path, r.file
-		b = binary.AppendUvarint(b, uint64(len(p)))
-		b = append(b, p...)
-		b = binary.AppendVarint(b, e.stamp.Size)
-		b = binary.AppendUvarint(b, e.stamp.Ino)
-		b = binary.AppendVarint(b, e.stamp.Mtime)
-		b = binary.AppendVarint(b, e.stamp.Ctime)
-		flag := byte(0)
-		if e.prefix {
-			flag = 1
-		}
-		b = append(b, flag)
-		b = binary.AppendUvarint(b, uint64(len(e.data)))
-		b = append(b, e.data...)
+		b = appendRecord(b, r)
 	}
 	return b
+}
+
+// writeRecords writes what encodeRecords gives to a new file at path,
+// through a small buffer: the whole index at once would be hundreds of
+// KiB of fresh heap on a cold start.
+func writeRecords(path string, recs []indexRecord) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	const flushAt = 32 << 10
+	b := make([]byte, 0, flushAt+1024)
+	b = append(b, cacheMagic...)
+	for _, r := range recs {
+		b = appendRecord(b, r)
+		if len(b) >= flushAt {
+			if _, err := f.Write(b); err != nil {
+				f.Close()
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// appendRecord appends one record's encoding to b.
+func appendRecord(b []byte, r indexRecord) []byte {
+	p, e := r.path, r.file
+	b = binary.AppendUvarint(b, uint64(len(p)))
+	b = append(b, p...)
+	b = binary.AppendVarint(b, e.stamp.Size)
+	b = binary.AppendUvarint(b, e.stamp.Ino)
+	b = binary.AppendVarint(b, e.stamp.Mtime)
+	b = binary.AppendVarint(b, e.stamp.Ctime)
+	flag := byte(0)
+	if e.prefix {
+		flag = 1
+	}
+	b = append(b, flag)
+	b = binary.AppendUvarint(b, uint64(len(e.data)))
+	return append(b, e.data...)
 }
 
 // stat is statFile, relative to root's descriptor when path lies below
