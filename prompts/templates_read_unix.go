@@ -34,7 +34,7 @@ func readFileFast(path string, noFollow, prefix bool) ([]byte, error) {
 	var fd int
 	var err error
 	for {
-		fd, err = syscall.Open(path, flags, 0)
+		fd, err = openRaw(path, flags)
 		if !errors.Is(err, syscall.EINTR) {
 			break
 		}

@@ -47,7 +47,7 @@ func statFileAt(dirfd int, rel, path string, noFollow bool) (fileStamp, error) {
 	}
 	var err error
 	for {
-		err = unix.Fstatat(dirfd, rel, &st, flags)
+		err = fstatatRaw(dirfd, rel, &st, flags)
 		if !errors.Is(err, syscall.EINTR) {
 			break
 		}
