@@ -96,6 +96,10 @@ func buildModuleMap(virtual map[string]string, lazy bool) map[string]moduleDef {
 	m["pi:internal/fetch"] = moduleDef{load: hostJSModule("pi:internal/fetch")}
 	m["pi:internal/intl"] = moduleDef{load: hostJSModule("pi:internal/intl")}
 	m["pi:internal/theme"] = moduleDef{load: hostJSModule("pi:internal/theme")}
+	// Parts of api.js compiled on first use (see the comments there).
+	for _, name := range []string{"pi:internal/models", "pi:internal/commandctx", "pi:internal/dispatch"} {
+		m[name] = moduleDef{load: hostJSModule(name)}
+	}
 	for _, sub := range []string{"", "/value", "/compile"} {
 		if _, ok := m["@sinclair/typebox"+sub]; !ok {
 			m["@sinclair/typebox"+sub] = moduleDef{alias: "typebox" + sub}

@@ -130,189 +130,13 @@
     sessionManager[m] = (...a) => call("sm." + m, a);
   }
   sessionManager.buildSessionContext = () => call("sm.buildSessionContext", []);
-  // The session manager ctx.newSession's setup callback writes through.
-  const writableSessionManager = Object.assign(Object.create(sessionManager), {
-    appendMessage: (message) => call("smw.appendMessage", [message]),
-    appendCustomEntry: (customType, data) => call("smw.appendCustomEntry", [customType, data]),
-    appendSessionInfo: (name) => call("smw.appendSessionInfo", [name]),
-    appendLabelChange: (targetId, label) => call("smw.appendLabelChange", [targetId, label]),
-    appendCustomMessageEntry: (customType, content, display, details) =>
-      call("smw.appendCustomMessageEntry", [customType, content, display, details]),
-  });
-  // ctx.modelRegistry: a class instance as in the reference (methods on
-  // the prototype). Model operations the Go side has no counterpart for
-  // (streaming, images, classifiers) fail clearly instead of hanging.
-  const registeredConfigs = new Map();
-  const unsupported = (what) => new Error(`modelRegistry.${what} is not supported by this build`);
-  class ModelRegistry {
-    refresh() { return Promise.resolve({ aborted: false, errors: new Map() }); }
-    getError() { return undefined; }
-    getAll() { return call("models.getAll", []) || []; }
-    getAvailable() { return call("models.getAvailable", []) || []; }
-    find(provider, modelId) { return call("models.find", [provider, modelId]); }
-    findOfType(type, provider, modelId) { return type === "chat" ? this.find(provider, modelId) : undefined; }
-    hasConfiguredAuth(model) { return !!call("models.hasConfiguredAuth", [model]); }
-    async getApiKeyAndHeaders(model) { return call("models.getApiKeyAndHeaders", [model]); }
-    getProviderAuthStatus(provider) { return call("models.getProviderAuthStatus", [provider]); }
-    getProvider(provider) { return call("models.getProvider", [provider]); }
-    stream(model, context, options) { return eventStream(model, context, options); }
-    streamSimple(model, context, options) { return eventStream(model, context, options); }
-    complete(model, context, options) { return requestModel(model, context, options); }
-    getModelsOfType(type, provider) {
-      if (type !== "chat") return [];
-      const all = this.getAll();
-      return provider === undefined ? all : all.filter((m) => m.provider === provider);
-    }
-    async getAvailableOfType(type, provider) {
-      if (type !== "chat") return [];
-      const all = this.getAvailable();
-      return provider === undefined ? all : all.filter((m) => m.provider === provider);
-    }
-    getModelOfType(type, provider, modelId) { return this.findOfType(type, provider, modelId); }
-    classify() { return Promise.reject(unsupported("classify")); }
-    generateImages() { return Promise.reject(unsupported("generateImages")); }
-    getProviderDisplayName(provider) { return call("models.getProviderDisplayName", [provider]) ?? provider; }
-    async getProviderAuth(provider) { return call("models.getProviderAuth", [provider]); }
-    async getApiKeyForProvider(provider) { return call("models.getApiKeyForProvider", [provider]); }
-    isUsingOAuth() { return false; }
-    registerProvider(name, config) { registerProvider("", name, config); }
-    unregisterProvider(name) { unregisterProvider(name); }
-    registerVirtualModel() { throw unsupported("registerVirtualModel"); }
-    unregisterVirtualModel() {}
-    getRegisteredProviderConfig(name) { return registeredConfigs.get(name); }
-    getRegisteredNativeProvider() { return undefined; }
-    getRegisteredProviderIds() { return call("models.getRegisteredProviderIds", []) || []; }
-  }
-  const modelRegistry = new ModelRegistry();
-
-  // requestModel runs one request through the Go providers with the
-  // registry's credentials and resolves with the final assistant message
-  // (a failure is a message with stopReason "error", as in pi-ai).
-  function requestModel(model, context, options, onEvent) {
-    const o = options || {};
-    const req = {
-      model, context: context || {},
-      options: {
-        maxTokens: o.maxTokens, temperature: o.temperature, reasoning: o.reasoning, reasoningEffort: o.reasoningEffort,
-        apiKey: o.apiKey, headers: o.headers, sessionId: o.sessionId,
-      },
-    };
-    return new Promise((resolve, reject) => {
-      const id = G.complete(enc(req), onEvent, (s) => resolve(parse(s)), (m) => reject(new Error(m)));
-      const signal = o.signal;
-      if (signal && typeof signal.addEventListener === "function") {
-        if (signal.aborted) G.cancelComplete(id);
-        else signal.addEventListener("abort", () => G.cancelComplete(id), { once: true });
-      }
-    });
-  }
-  // eventStream is an AssistantMessageEventStream: an async iterable of
-  // the request's events ending with done or error (carrying the final
-  // message), and result() for the message itself.
-  function eventStream(model, context, options) {
-    const queue = [];
-    const waiters = [];
-    let ended = false;
-    const push = (ev) => {
-      const w = waiters.shift();
-      if (w) w({ value: ev, done: false });
-      else queue.push(ev);
-    };
-    const onEvent = (s) => {
-      const ev = parse(s);
-      if (ev && ev.type !== "done" && ev.type !== "error") push(ev);
-    };
-    const final = requestModel(model, context, options, onEvent).then((message) => {
-      const failed = message.stopReason === "error" || message.stopReason === "aborted";
-      push(failed ? { type: "error", reason: message.stopReason, error: message } : { type: "done", reason: message.stopReason, message });
-      ended = true;
-      for (const w of waiters.splice(0)) w({ value: undefined, done: true });
-      return message;
-    }, (e) => {
-      ended = true;
-      for (const w of waiters.splice(0)) w({ value: undefined, done: true });
-      throw e;
-    });
-    final.catch(() => {});
-    return {
-      result: () => final,
-      [Symbol.asyncIterator]() {
-        return {
-          next() {
-            if (queue.length > 0) return Promise.resolve({ value: queue.shift(), done: false });
-            if (ended) return Promise.resolve({ value: undefined, done: true });
-            return new Promise((resolve) => waiters.push(resolve));
-          },
-        };
-      },
-    };
-  }
-
-  // customStreams maps a wire API to the streamSimple an extension
-  // registered for it; Go calls G.customStream to run a request through
-  // it (api_stream.go).
-  const customStreams = new Map();
-  G.customStream = (api, json, onEvent, onDone, onFail) => {
-    const fn = customStreams.get(api);
-    const ac = new AbortController();
-    if (!fn) {
-      onFail(`No API provider registered for api: ${api}`);
-      return () => {};
-    }
-    (async () => {
-      const req = parse(json);
-      const stream = await fn(req.model, req.context, { ...req.options, signal: ac.signal });
-      let final;
-      // api.js is not transpiled and goja has no for await.
-      const it = stream[Symbol.asyncIterator]();
-      for (;;) {
-        const { value: ev, done } = await it.next();
-        if (done) break;
-        onEvent(JSON.stringify(ev));
-        if (ev && ev.type === "done") final = ev.message;
-        else if (ev && ev.type === "error") final = ev.error;
-      }
-      if (!final && stream && typeof stream.result === "function") final = await stream.result();
-      if (!final) throw new Error("custom stream ended without a result");
-      onDone(JSON.stringify(final));
-    })().catch((e) => onFail(errMsg(e)));
-    return () => ac.abort();
-  };
-
-  // registerProvider is the config form of pi.registerProvider. A
-  // streamSimple serves the registration's api from JS; other functions
-  // (an OAuth flow, model refresh) cannot reach the Go registry and are
-  // reported as extension errors naming the field.
-  function registerProvider(path, name, config) {
-    if (typeof name !== "string") {
-      const id = name && typeof name === "object" ? name.id : String(name);
-      throw new Error(`Provider ${id}: native provider objects are not supported by this build`);
-    }
-    if (!config) throw new Error("Provider config is required when registering by name");
-    if (config.streamSimple !== undefined && !config.api) {
-      throw new Error(`Provider ${name}: "api" is required when registering streamSimple.`);
-    }
-    for (const field of ["oauth", "refreshModels"]) {
-      if (config[field] !== undefined) {
-        report(path, "register_provider", new Error(`Provider ${name}: "${field}" is not supported by this build`));
-      }
-    }
-    const hasStream = typeof config.streamSimple === "function";
-    const prev = registeredConfigs.get(name) || {};
-    const merged = { ...prev };
-    for (const [k, v] of Object.entries(config)) if (v !== undefined) merged[k] = v;
-    try {
-      call("registerProvider", [name, config, path, hasStream]);
-    } catch (e) {
-      throw new Error(errMsg(e));
-    }
-    if (hasStream) customStreams.set(config.api, config.streamSimple);
-    registeredConfigs.set(name, merged);
-  }
-  function unregisterProvider(name) {
-    registeredConfigs.delete(name);
-    call("unregisterProvider", [name]);
-  }
+  // ctx.modelRegistry, its streams and pi.registerProvider live in
+  // hostjs/pi_internal_models.js, compiled on first use (see the theme).
+  let modelsImpl;
+  const models = () => modelsImpl || (modelsImpl = requireHost("pi:internal/models")({ G, call, enc, parse, errMsg, report }));
+  G.customStream = (api, json, onEvent, onDone, onFail) => models().customStream(api, json, onEvent, onDone, onFail);
+  const registerProvider = (path, name, config) => models().registerProvider(path, name, config);
+  const unregisterProvider = (name) => models().unregisterProvider(name);
 
   function makeCtx(signal) {
     return {
@@ -321,7 +145,7 @@
       get hasUI() { return G.hasUI(); },
       get cwd() { return G.cwd; },
       get sessionManager() { return sessionManager; },
-      get modelRegistry() { return modelRegistry; },
+      get modelRegistry() { return models().modelRegistry; },
       get model() { return call("model"); },
       get scopedModels() { return call("scopedModels") || []; },
       get thinkingLevel() { return call("getThinkingLevel"); },
@@ -344,42 +168,12 @@
       },
     };
   }
+  // The command ctx lives in hostjs/pi_internal_commandctx.js, compiled
+  // on the first command run.
+  let commandCtxImpl;
   function makeCommandCtx() {
-    const ctx = makeCtx(undefined);
-    ctx.getSystemPromptOptions = () => call("getSystemPromptOptions") || { cwd: G.cwd };
-    ctx.waitForIdle = () => callAsync("waitForIdle");
-    // Session replacement (api_session.go): the runtime stays, bound to
-    // the new session; setup writes to it before withSession runs.
-    const replaced = async (r, opts) => {
-      if (r && !r.cancelled && opts && typeof opts.withSession === "function") {
-        const rctx = makeCommandCtx();
-        rctx.sendMessage = async (message, o) => { call("sendMessage", [message, o || {}]); };
-        rctx.sendUserMessage = async (content, o) => { call("sendUserMessage", [content, o || {}]); };
-        await opts.withSession(rctx);
-      }
-      return r;
-    };
-    ctx.newSession = async (opts) => {
-      const r = await callAsync("newSession", { parentSession: opts && opts.parentSession });
-      if (r && !r.cancelled && opts && typeof opts.setup === "function") {
-        await opts.setup(writableSessionManager);
-        await callAsync("refreshContext");
-      }
-      return replaced(r, opts);
-    };
-    // Like the reference's print and RPC hosts, fork and navigateTree
-    // answer only {cancelled}.
-    ctx.fork = async (entryId, opts) => {
-      const r = await replaced(await callAsync("fork", { entryId, position: (opts && opts.position) || "before" }), opts);
-      return { cancelled: !!(r && r.cancelled) };
-    };
-    ctx.navigateTree = async (targetId, opts) => {
-      const r = await callAsync("navigateTree", { targetId, ...(opts || {}) });
-      return { cancelled: !!(r && r.cancelled) };
-    };
-    ctx.switchSession = async (path, opts) => replaced(await callAsync("switchSession", { path }), opts);
-    ctx.reload = async () => { await callAsync("reload"); };
-    return ctx;
+    if (!commandCtxImpl) commandCtxImpl = requireHost("pi:internal/commandctx")({ G, call, callAsync, makeCtx, sessionManager });
+    return commandCtxImpl();
   }
 
   // ---- dispatch ------------------------------------------------------------
@@ -408,226 +202,25 @@
     return result;
   }
 
-  const dispatchers = {
-    async input(ev) {
-      const ctx = makeCtx(undefined);
-      let text = ev.text;
-      let images = ev.images;
-      for (const { ext, handlers } of snapshot("input")) {
-        for (const h of handlers) {
-          try {
-            G.enter(ext.path, "input");
-            const r = await h({ type: "input", text, images, source: ev.source, streamingBehavior: ev.streamingBehavior }, ctx);
-            if (r && r.action === "handled") return r;
-            if (r && r.action === "transform") {
-              text = r.text;
-              images = r.images ?? images;
-            }
-          } catch (e) {
-            report(ext.path, "input", e);
-          }
-        }
-      }
-      return text !== ev.text || images !== ev.images ? { action: "transform", text, images } : { action: "continue" };
-    },
-    async before_agent_start(ev) {
-      // Handlers may change systemPromptOptions in place; the prompt they
-      // see is rendered from the options as they stand, and a returned
-      // systemPrompt forces the text (later handlers see it).
-      const options = ev.systemPromptOptions || { cwd: G.cwd };
-      const baseJSON = JSON.stringify(options);
-      const render = () => {
-        if (options.forceSystemPrompt !== undefined) return options.forceSystemPrompt;
-        const cur = JSON.stringify(options);
-        return cur === baseJSON ? ev.systemPrompt : G.renderPrompt(cur);
-      };
-      const ctx = makeCtx(G.signal());
-      ctx.getSystemPrompt = render;
-      const messages = [];
-      for (const { ext, handlers } of snapshot("before_agent_start")) {
-        for (const h of handlers) {
-          try {
-            G.enter(ext.path, "before_agent_start");
-            const trigger = ev.message ? { messageType: "custom", message: ev.message } : { messageType: "user", prompt: ev.prompt, images: ev.images };
-            const event = { ...trigger, type: "before_agent_start", get systemPrompt() { return render(); }, systemPromptOptions: options };
-            const r = await h(event, ctx);
-            if (r) {
-              if (r.message) messages.push(r.message);
-              if (r.systemPrompt !== undefined) options.forceSystemPrompt = r.systemPrompt;
-            }
-          } catch (e) {
-            report(ext.path, "before_agent_start", e);
-          }
-        }
-      }
-      runPrompt = { id: runID(), text: render() };
-      const forced = options.forceSystemPrompt;
-      delete options.forceSystemPrompt;
-      const changed = JSON.stringify(options) !== baseJSON;
-      return { messages, systemPrompt: forced, systemPromptOptions: changed ? options : undefined };
-    },
-    async context(ev) {
-      const ctx = makeCtx(G.signal());
-      let messages = ev.messages;
-      let changed = false;
-      for (const { ext, handlers } of snapshot("context")) {
-        for (const h of handlers) {
-          try {
-            G.enter(ext.path, "context");
-            const visible = messages.slice();
-            const r = await h({ type: "context", messages: visible }, ctx);
-            const ret = (r && r.messages) || (visible.length !== messages.length || visible.some((m, i) => m !== messages[i]) ? visible : undefined);
-            if (!ret) continue;
-            messages = ret;
-            changed = true;
-          } catch (e) {
-            report(ext.path, "context", e);
-          }
-        }
-      }
-      return changed ? { messages } : undefined;
-    },
-    async tool_call(ev) {
-      const ctx = makeCtx(G.signal());
-      const event = { type: "tool_call", toolName: ev.toolName, toolCallId: ev.toolCallId, input: ev.input };
-      let result;
-      for (const { ext, handlers } of snapshot("tool_call")) {
-        for (const h of handlers) {
-          G.enter(ext.path, "tool_call");
-          let r;
-          try {
-            r = await h(event, ctx);
-          } catch (e) {
-            if (e instanceof Error) throw e;
-            throw new Error(`Extension failed, blocking execution: ${String(e)}`);
-          }
-          if (r) {
-            result = r;
-            if (r.block) return { block: true, reason: r.reason, terminate: r.terminate, input: event.input };
-          }
-        }
-      }
-      return { block: false, terminate: result && result.terminate, input: event.input };
-    },
-    async tool_result(ev) {
-      const ctx = makeCtx(G.signal());
-      const cur = { type: "tool_result", toolName: ev.toolName, toolCallId: ev.toolCallId, input: ev.input, content: ev.content, details: ev.details };
-      if (ev.structuredContent !== undefined) cur.structuredContent = ev.structuredContent;
-      cur.isError = ev.isError;
-      cur.usage = undefined;
-      let modified = false;
-      for (const { ext, handlers } of snapshot("tool_result")) {
-        for (const h of handlers) {
-          try {
-            G.enter(ext.path, "tool_result");
-            const r = await h(cur, ctx);
-            if (!r) continue;
-            if (r.content !== undefined) {
-              cur.content = r.content;
-              if (r.structuredContent === undefined) delete cur.structuredContent;
-              modified = true;
-            }
-            if (r.details !== undefined) { cur.details = r.details; modified = true; }
-            if (r.structuredContent !== undefined) { cur.structuredContent = r.structuredContent; modified = true; }
-            if (r.isError !== undefined) { cur.isError = r.isError; modified = true; }
-          } catch (e) {
-            report(ext.path, "tool_result", e);
-          }
-        }
-      }
-      return modified ? { content: cur.content, details: cur.details, structuredContent: cur.structuredContent, isError: cur.isError } : undefined;
-    },
-  };
-
-  // before_provider_request chains the payload through every handler; a
-  // returned value other than undefined replaces it.
-  dispatchers.before_provider_request = async function (ev) {
-    const ctx = makeCtx(G.signal());
-    let payload = ev.payload;
-    for (const { ext, handlers } of snapshot("before_provider_request")) {
-      for (const h of handlers) {
-        try {
-          G.enter(ext.path, "before_provider_request");
-          const r = await h({ type: "before_provider_request", payload }, ctx);
-          if (r !== undefined) payload = r;
-        } catch (e) {
-          report(ext.path, "before_provider_request", e);
-        }
-      }
+  // The events whose handler results combine have their own dispatchers
+  // in hostjs/pi_internal_dispatch.js, compiled on the first such event;
+  // every other event is emit.
+  const DISPATCHED = new Set(["input", "before_agent_start", "context", "tool_call", "tool_result", "before_provider_request",
+    "project_trust", "turn_end", "agent_before_settle", "resources_discover"]);
+  let dispatchers;
+  const dispatcherFor = (type) => {
+    if (!DISPATCHED.has(type)) return emit;
+    if (!dispatchers) {
+      dispatchers = requireHost("pi:internal/dispatch")({ G, makeCtx, snapshot, report, runID, setRunPrompt: (p) => { runPrompt = p; } });
     }
-    return { payload };
-  };
-
-  // turn_end and agent_before_settle are boundaries: each handler sees
-  // the entries and continue flag proposed so far, and a returned field
-  // replaces it.
-  const boundary = (type) => async function (ev) {
-    const ctx = makeCtx(G.signal());
-    let entries = [];
-    let cont = false;
-    for (const { ext, handlers } of snapshot(type)) {
-      for (const h of handlers) {
-        try {
-          G.enter(ext.path, type);
-          const r = await h({ ...ev, entries: entries.slice(), continue: cont }, ctx);
-          if (r && typeof r === "object") {
-            if (Array.isArray(r.entries)) entries = r.entries;
-            if (r.continue !== undefined) cont = !!r.continue;
-          }
-        } catch (e) {
-          report(ext.path, type, e);
-        }
-      }
-    }
-    return entries.length > 0 || cont ? { entries, continue: cont } : undefined;
-  };
-  // project_trust: the first handler answering "yes" or "no" decides;
-  // "undecided" (or nothing) leaves it to the next one.
-  dispatchers.project_trust = async function (ev) {
-    const ctx = makeCtx(undefined);
-    for (const { ext, handlers } of snapshot("project_trust")) {
-      for (const h of handlers) {
-        try {
-          G.enter(ext.path, "project_trust");
-          const r = await h({ type: "project_trust", cwd: ev.cwd }, ctx);
-          if (r && (r.trusted === "yes" || r.trusted === "no")) return { trusted: r.trusted, remember: r.remember === true };
-        } catch (e) {
-          report(ext.path, "project_trust", e);
-        }
-      }
-    }
-    return undefined;
-  };
-  dispatchers.turn_end = boundary("turn_end");
-  dispatchers.agent_before_settle = boundary("agent_before_settle");
-
-  // resources_discover collects the skill, prompt and theme paths every
-  // handler returns, in handler order.
-  dispatchers.resources_discover = async function (ev) {
-    const ctx = makeCtx(G.signal());
-    const out = { skillPaths: [], promptPaths: [], themePaths: [] };
-    for (const { ext, handlers } of snapshot("resources_discover")) {
-      for (const h of handlers) {
-        try {
-          G.enter(ext.path, "resources_discover");
-          const r = await h({ type: "resources_discover", cwd: ev.cwd, reason: ev.reason }, ctx);
-          for (const k of ["skillPaths", "promptPaths", "themePaths"]) {
-            if (r && Array.isArray(r[k])) for (const p of r[k]) out[k].push({ path: String(p), extensionPath: ext.path });
-          }
-        } catch (e) {
-          report(ext.path, "resources_discover", e);
-        }
-      }
-    }
-    return out;
+    return dispatchers[type] || emit;
   };
 
   // dispatch runs one event and settles through Go callbacks.
   function dispatch(type, json, ok, fail) {
     const ev = parse(json);
-    const fn = dispatchers[type] || emit;
     Promise.resolve()
-      .then(() => fn(ev))
+      .then(() => dispatcherFor(type)(ev))
       .then((r) => ok(r === undefined ? "" : JSON.stringify(r)), (e) => fail(errMsg(e)));
   }
 

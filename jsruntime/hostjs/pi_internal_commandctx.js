@@ -1,0 +1,56 @@
+// The command ctx (ctx plus session control) api.js hands command
+// handlers, and the session manager ctx.newSession's setup writes through.
+// Loaded as the host module pi:internal/commandctx on the first command
+// run: api.js is compiled on every start, commands run rarely.
+"use strict";
+module.exports = function (h) {
+  const { G, call, callAsync, makeCtx, sessionManager } = h;
+  // The session manager ctx.newSession's setup callback writes through.
+  const writableSessionManager = Object.assign(Object.create(sessionManager), {
+    appendMessage: (message) => call("smw.appendMessage", [message]),
+    appendCustomEntry: (customType, data) => call("smw.appendCustomEntry", [customType, data]),
+    appendSessionInfo: (name) => call("smw.appendSessionInfo", [name]),
+    appendLabelChange: (targetId, label) => call("smw.appendLabelChange", [targetId, label]),
+    appendCustomMessageEntry: (customType, content, display, details) =>
+      call("smw.appendCustomMessageEntry", [customType, content, display, details]),
+  });
+  function makeCommandCtx() {
+    const ctx = makeCtx(undefined);
+    ctx.getSystemPromptOptions = () => call("getSystemPromptOptions") || { cwd: G.cwd };
+    ctx.waitForIdle = () => callAsync("waitForIdle");
+    // Session replacement (api_session.go): the runtime stays, bound to
+    // the new session; setup writes to it before withSession runs.
+    const replaced = async (r, opts) => {
+      if (r && !r.cancelled && opts && typeof opts.withSession === "function") {
+        const rctx = makeCommandCtx();
+        rctx.sendMessage = async (message, o) => { call("sendMessage", [message, o || {}]); };
+        rctx.sendUserMessage = async (content, o) => { call("sendUserMessage", [content, o || {}]); };
+        await opts.withSession(rctx);
+      }
+      return r;
+    };
+    ctx.newSession = async (opts) => {
+      const r = await callAsync("newSession", { parentSession: opts && opts.parentSession });
+      if (r && !r.cancelled && opts && typeof opts.setup === "function") {
+        await opts.setup(writableSessionManager);
+        await callAsync("refreshContext");
+      }
+      return replaced(r, opts);
+    };
+    // Like the reference's print and RPC hosts, fork and navigateTree
+    // answer only {cancelled}.
+    ctx.fork = async (entryId, opts) => {
+      const r = await replaced(await callAsync("fork", { entryId, position: (opts && opts.position) || "before" }), opts);
+      return { cancelled: !!(r && r.cancelled) };
+    };
+    ctx.navigateTree = async (targetId, opts) => {
+      const r = await callAsync("navigateTree", { targetId, ...(opts || {}) });
+      return { cancelled: !!(r && r.cancelled) };
+    };
+    ctx.switchSession = async (path, opts) => replaced(await callAsync("switchSession", { path }), opts);
+    ctx.reload = async () => { await callAsync("reload"); };
+    return ctx;
+  }
+
+  return makeCommandCtx;
+};

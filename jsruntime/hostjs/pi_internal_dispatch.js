@@ -1,0 +1,226 @@
+// The events whose handlers' results combine (input transforms, the
+// system prompt, context messages, tool gates and results, provider
+// payloads, turn boundaries, trust, resources); every other event is
+// api.js's emit. Loaded as the host module pi:internal/dispatch on the
+// first such event: api.js is compiled on every start, these run later or
+// never. h carries api.js's helpers; setRunPrompt records the prompt
+// before_agent_start settled on.
+"use strict";
+module.exports = function (h) {
+  const { G, makeCtx, snapshot, report, runID, setRunPrompt } = h;
+  const dispatchers = {
+    async input(ev) {
+      const ctx = makeCtx(undefined);
+      let text = ev.text;
+      let images = ev.images;
+      for (const { ext, handlers } of snapshot("input")) {
+        for (const h of handlers) {
+          try {
+            G.enter(ext.path, "input");
+            const r = await h({ type: "input", text, images, source: ev.source, streamingBehavior: ev.streamingBehavior }, ctx);
+            if (r && r.action === "handled") return r;
+            if (r && r.action === "transform") {
+              text = r.text;
+              images = r.images ?? images;
+            }
+          } catch (e) {
+            report(ext.path, "input", e);
+          }
+        }
+      }
+      return text !== ev.text || images !== ev.images ? { action: "transform", text, images } : { action: "continue" };
+    },
+    async before_agent_start(ev) {
+      // Handlers may change systemPromptOptions in place; the prompt they
+      // see is rendered from the options as they stand, and a returned
+      // systemPrompt forces the text (later handlers see it).
+      const options = ev.systemPromptOptions || { cwd: G.cwd };
+      const baseJSON = JSON.stringify(options);
+      const render = () => {
+        if (options.forceSystemPrompt !== undefined) return options.forceSystemPrompt;
+        const cur = JSON.stringify(options);
+        return cur === baseJSON ? ev.systemPrompt : G.renderPrompt(cur);
+      };
+      const ctx = makeCtx(G.signal());
+      ctx.getSystemPrompt = render;
+      const messages = [];
+      for (const { ext, handlers } of snapshot("before_agent_start")) {
+        for (const h of handlers) {
+          try {
+            G.enter(ext.path, "before_agent_start");
+            const trigger = ev.message ? { messageType: "custom", message: ev.message } : { messageType: "user", prompt: ev.prompt, images: ev.images };
+            const event = { ...trigger, type: "before_agent_start", get systemPrompt() { return render(); }, systemPromptOptions: options };
+            const r = await h(event, ctx);
+            if (r) {
+              if (r.message) messages.push(r.message);
+              if (r.systemPrompt !== undefined) options.forceSystemPrompt = r.systemPrompt;
+            }
+          } catch (e) {
+            report(ext.path, "before_agent_start", e);
+          }
+        }
+      }
+      setRunPrompt({ id: runID(), text: render() });
+      const forced = options.forceSystemPrompt;
+      delete options.forceSystemPrompt;
+      const changed = JSON.stringify(options) !== baseJSON;
+      return { messages, systemPrompt: forced, systemPromptOptions: changed ? options : undefined };
+    },
+    async context(ev) {
+      const ctx = makeCtx(G.signal());
+      let messages = ev.messages;
+      let changed = false;
+      for (const { ext, handlers } of snapshot("context")) {
+        for (const h of handlers) {
+          try {
+            G.enter(ext.path, "context");
+            const visible = messages.slice();
+            const r = await h({ type: "context", messages: visible }, ctx);
+            const ret = (r && r.messages) || (visible.length !== messages.length || visible.some((m, i) => m !== messages[i]) ? visible : undefined);
+            if (!ret) continue;
+            messages = ret;
+            changed = true;
+          } catch (e) {
+            report(ext.path, "context", e);
+          }
+        }
+      }
+      return changed ? { messages } : undefined;
+    },
+    async tool_call(ev) {
+      const ctx = makeCtx(G.signal());
+      const event = { type: "tool_call", toolName: ev.toolName, toolCallId: ev.toolCallId, input: ev.input };
+      let result;
+      for (const { ext, handlers } of snapshot("tool_call")) {
+        for (const h of handlers) {
+          G.enter(ext.path, "tool_call");
+          let r;
+          try {
+            r = await h(event, ctx);
+          } catch (e) {
+            if (e instanceof Error) throw e;
+            throw new Error(`Extension failed, blocking execution: ${String(e)}`);
+          }
+          if (r) {
+            result = r;
+            if (r.block) return { block: true, reason: r.reason, terminate: r.terminate, input: event.input };
+          }
+        }
+      }
+      return { block: false, terminate: result && result.terminate, input: event.input };
+    },
+    async tool_result(ev) {
+      const ctx = makeCtx(G.signal());
+      const cur = { type: "tool_result", toolName: ev.toolName, toolCallId: ev.toolCallId, input: ev.input, content: ev.content, details: ev.details };
+      if (ev.structuredContent !== undefined) cur.structuredContent = ev.structuredContent;
+      cur.isError = ev.isError;
+      cur.usage = undefined;
+      let modified = false;
+      for (const { ext, handlers } of snapshot("tool_result")) {
+        for (const h of handlers) {
+          try {
+            G.enter(ext.path, "tool_result");
+            const r = await h(cur, ctx);
+            if (!r) continue;
+            if (r.content !== undefined) {
+              cur.content = r.content;
+              if (r.structuredContent === undefined) delete cur.structuredContent;
+              modified = true;
+            }
+            if (r.details !== undefined) { cur.details = r.details; modified = true; }
+            if (r.structuredContent !== undefined) { cur.structuredContent = r.structuredContent; modified = true; }
+            if (r.isError !== undefined) { cur.isError = r.isError; modified = true; }
+          } catch (e) {
+            report(ext.path, "tool_result", e);
+          }
+        }
+      }
+      return modified ? { content: cur.content, details: cur.details, structuredContent: cur.structuredContent, isError: cur.isError } : undefined;
+    },
+  };
+
+  // before_provider_request chains the payload through every handler; a
+  // returned value other than undefined replaces it.
+  dispatchers.before_provider_request = async function (ev) {
+    const ctx = makeCtx(G.signal());
+    let payload = ev.payload;
+    for (const { ext, handlers } of snapshot("before_provider_request")) {
+      for (const h of handlers) {
+        try {
+          G.enter(ext.path, "before_provider_request");
+          const r = await h({ type: "before_provider_request", payload }, ctx);
+          if (r !== undefined) payload = r;
+        } catch (e) {
+          report(ext.path, "before_provider_request", e);
+        }
+      }
+    }
+    return { payload };
+  };
+
+  // turn_end and agent_before_settle are boundaries: each handler sees
+  // the entries and continue flag proposed so far, and a returned field
+  // replaces it.
+  const boundary = (type) => async function (ev) {
+    const ctx = makeCtx(G.signal());
+    let entries = [];
+    let cont = false;
+    for (const { ext, handlers } of snapshot(type)) {
+      for (const h of handlers) {
+        try {
+          G.enter(ext.path, type);
+          const r = await h({ ...ev, entries: entries.slice(), continue: cont }, ctx);
+          if (r && typeof r === "object") {
+            if (Array.isArray(r.entries)) entries = r.entries;
+            if (r.continue !== undefined) cont = !!r.continue;
+          }
+        } catch (e) {
+          report(ext.path, type, e);
+        }
+      }
+    }
+    return entries.length > 0 || cont ? { entries, continue: cont } : undefined;
+  };
+  // project_trust: the first handler answering "yes" or "no" decides;
+  // "undecided" (or nothing) leaves it to the next one.
+  dispatchers.project_trust = async function (ev) {
+    const ctx = makeCtx(undefined);
+    for (const { ext, handlers } of snapshot("project_trust")) {
+      for (const h of handlers) {
+        try {
+          G.enter(ext.path, "project_trust");
+          const r = await h({ type: "project_trust", cwd: ev.cwd }, ctx);
+          if (r && (r.trusted === "yes" || r.trusted === "no")) return { trusted: r.trusted, remember: r.remember === true };
+        } catch (e) {
+          report(ext.path, "project_trust", e);
+        }
+      }
+    }
+    return undefined;
+  };
+  dispatchers.turn_end = boundary("turn_end");
+  dispatchers.agent_before_settle = boundary("agent_before_settle");
+
+  // resources_discover collects the skill, prompt and theme paths every
+  // handler returns, in handler order.
+  dispatchers.resources_discover = async function (ev) {
+    const ctx = makeCtx(G.signal());
+    const out = { skillPaths: [], promptPaths: [], themePaths: [] };
+    for (const { ext, handlers } of snapshot("resources_discover")) {
+      for (const h of handlers) {
+        try {
+          G.enter(ext.path, "resources_discover");
+          const r = await h({ type: "resources_discover", cwd: ev.cwd, reason: ev.reason }, ctx);
+          for (const k of ["skillPaths", "promptPaths", "themePaths"]) {
+            if (r && Array.isArray(r[k])) for (const p of r[k]) out[k].push({ path: String(p), extensionPath: ext.path });
+          }
+        } catch (e) {
+          report(ext.path, "resources_discover", e);
+        }
+      }
+    }
+    return out;
+  };
+
+  return dispatchers;
+};
