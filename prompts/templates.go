@@ -222,6 +222,7 @@ type templateJob struct {
 // holds the diagnostics of the files that did not load, by position.
 func loadTemplateJobs(cache *FileCache, paths []ResolvedPath, jobs []templateJob) (out []Template, failed map[int]Diagnostic) {
 	out = make([]Template, len(paths)+len(jobs))
+	cache.Reserve(len(out))
 	var mu sync.Mutex
 	ParallelEach(len(out), func(i int) {
 		var j templateJob

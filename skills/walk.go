@@ -78,6 +78,7 @@ func (w *walker) collect(dir string, m mode) []prompts.ResolvedPath {
 	// they hold replaces their slot afterwards (rare: nested layouts).
 	var mu sync.Mutex
 	var nested map[int][]string
+	w.cache.Reserve(len(out))
 	prompts.ParallelEach(len(out), func(i int) {
 		f := &out[i]
 		sub := f.Path
