@@ -79,12 +79,12 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 		if opts.ProjectTrusted {
 			meta := metaProjectAuto
 			meta.BaseDir = projectBase
-			r.AddAuto(promptDirEntries(&r.Keys, filepath.Join(projectBase, "prompts")), meta, opts.SettingsProject, projectBase)
-			r.AddAuto(promptDirEntries(&r.Keys, filepath.Join(projectBase, "agent", "prompts")), meta, opts.SettingsProject, projectBase)
+			r.AddAuto(promptDirEntries(&r.Keys, opts.Cache, filepath.Join(projectBase, "prompts")), meta, opts.SettingsProject, projectBase)
+			r.AddAuto(promptDirEntries(&r.Keys, opts.Cache, filepath.Join(projectBase, "agent", "prompts")), meta, opts.SettingsProject, projectBase)
 		}
 		meta := metaUserAuto
 		meta.BaseDir = agentDir
-		r.AddAuto(promptDirEntries(&r.Keys, filepath.Join(agentDir, "prompts")), meta, opts.SettingsGlobal, agentDir)
+		r.AddAuto(promptDirEntries(&r.Keys, opts.Cache, filepath.Join(agentDir, "prompts")), meta, opts.SettingsGlobal, agentDir)
 		paths = r.Enabled()
 	}
 	// Only --prompt-template paths are checked against what was
@@ -167,7 +167,7 @@ func LoadTemplates(opts TemplateOptions) ([]Template, []Diagnostic) {
 // directory, skipping dot names and node_modules. Plain files (not links)
 // get their real path (Key) from the directory's, which saves an Lstat per
 // template later.
-func promptDirEntries(keys *PathKeys, dir string) []ResolvedPath {
+func promptDirEntries(keys *PathKeys, cache *FileCache, dir string) []ResolvedPath {
 	ents, err := ReadDirEntries(dir)
 	if err != nil {
 		return nil
@@ -180,7 +180,13 @@ func promptDirEntries(keys *PathKeys, dir string) []ResolvedPath {
 		if strings.HasPrefix(name, ".") || name == "node_modules" || !strings.HasSuffix(name, ".md") {
 			continue
 		}
-		full := joinName(dir, name, clean)
+		var full string
+		if clean && dir != "" && !strings.HasSuffix(dir, string(filepath.Separator)) {
+			// The index's string for the path, when it has one.
+			full = cache.JoinPath(dir, name, "")
+		} else {
+			full = joinName(dir, name, clean)
+		}
 		if _, isFile := e.Kind(full); isFile {
 			key := ""
 			if e.Type.IsRegular() {

@@ -373,6 +373,48 @@ func (x *index) find(path string) int {
 	}
 }
 
+// findJoined is find for the path dir + "/" + name + suffix without
+// building it: it returns the record's key (a view of buf), or "".
+func (x *index) findJoined(dir, name, suffix string) string {
+	if len(x.slots) == 0 {
+		return ""
+	}
+	// A maphash.Hash hashes the sequence of bytes written, however it is
+	// split, so this is maphash.String of the joined path.
+	var h maphash.Hash
+	h.SetSeed(x.seed)
+	h.WriteString(dir)
+	h.WriteByte(filepath.Separator)
+	h.WriteString(name)
+	h.WriteString(suffix)
+	n := len(dir) + 1 + len(name) + len(suffix)
+	mask := uint64(len(x.slots) - 1)
+	for i := h.Sum64() & mask; ; i = (i + 1) & mask {
+		v := x.slots[i]
+		if v == 0 {
+			return ""
+		}
+		k := x.key(int(v - 1))
+		if len(k) == n && k[:len(dir)] == dir && k[len(dir)] == filepath.Separator &&
+			k[len(dir)+1:len(dir)+1+len(name)] == name && k[len(dir)+1+len(name):] == suffix {
+			return k
+		}
+	}
+}
+
+// JoinPath returns dir + "/" + name + suffix, as the string the index holds
+// for that path when it holds one: the index stays mapped for the whole
+// process, so a thousand resources found again need no path strings of
+// their own. dir must be clean and name a plain name read from it.
+func (c *FileCache) JoinPath(dir, name, suffix string) string {
+	if c != nil {
+		if k := c.old.findJoined(dir, name, suffix); k != "" {
+			return k
+		}
+	}
+	return dir + string(filepath.Separator) + name + suffix
+}
+
 // hashKeys builds slots over the records in offs.
 func (x *index) hashKeys() {
 	if len(x.offs) == 0 {

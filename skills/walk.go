@@ -43,7 +43,8 @@ func (w *walker) collect(dir string, m mode) []prompts.ResolvedPath {
 	}
 	clean := filepath.Clean(dir) == dir
 	// One slot per candidate, in name order. A plain directory's slot holds
-	// the path of its SKILL.md from the start, built in one allocation; the
+	// the path of its SKILL.md from the start (the index's string for it
+	// when the index has one, else built in one allocation); the
 	// directory's own path is a prefix of it.
 	out := make([]prompts.ResolvedPath, 0, len(ents))
 	kinds := make([]uint8, 0, len(ents))
@@ -54,7 +55,7 @@ func (w *walker) collect(dir string, m mode) []prompts.ResolvedPath {
 			continue
 		}
 		if e.Type.IsDir() && clean && canConcat(dir, name) {
-			out = append(out, prompts.ResolvedPath{Path: dir + sep + name + sep + "SKILL.md"})
+			out = append(out, prompts.ResolvedPath{Path: w.cache.JoinPath(dir, name, sep+"SKILL.md")})
 			kinds = append(kinds, kindProbe)
 			anyPlain = true
 			continue
