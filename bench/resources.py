@@ -10,7 +10,9 @@ Times `pi --mode rpc --no-session` from spawn to the get_state response
 resource index of an earlier start, and "cold" with the same files and the
 index deleted before each run. Runs interleave (none, warm, cold, ...) so
 machine load hits all three alike. Prints medians of wall and CPU time
-(user + system of the child) and what warm and cold add over none. With
+(user + system of the child), of the child's minor page faults up to the
+answer (fresh heap pages are much of what resources cost), and what warm
+and cold add over none. With
 --base, a second binary (say, an older build) is measured the same way in
 the same rounds, for a before/after in one run.
 """
@@ -47,21 +49,34 @@ def populate(agent: str) -> None:
         os.utime(t, (old, old))
 
 
-def ready(argv: list[str], env: dict, cwd: str) -> tuple[float, float]:
-    """One spawn -> get_state answered -> exit: (wall ms to the answer, child CPU ms)."""
+def minflt(pid: int) -> int:
+    """The process's minor page faults so far (0 off Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            # Fields after the parenthesised command name; minflt is the 10th field.
+            return int(f.read().rsplit(")", 1)[1].split()[7])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def ready(argv: list[str], env: dict, cwd: str) -> tuple[float, float, int]:
+    """One spawn -> get_state answered -> exit: (wall ms to the answer, child CPU ms,
+    minor page faults up to the answer)."""
     c = rpcbench.Child(argv + ["--mode", "rpc", "--no-session"], env, cwd)
     c.send({"id": "s", "type": "get_state"})
     t = None
+    faults = 0
     for r in c.records():
         if r.get("type") == "response" and r.get("id") == "s":
             if not r.get("success", False):
                 raise SystemExit(f"get_state failed: {r}")
             t = time.perf_counter() - c.t0
+            faults = minflt(c.p.pid)
             break
     c.close_and_wait()
     if t is None:
         raise SystemExit("get_state not answered")
-    return t * 1000, c.cpu * 1000
+    return t * 1000, c.cpu * 1000, faults
 
 
 def main() -> int:
@@ -88,7 +103,7 @@ def main() -> int:
             cwd = os.path.join(root, "proj")
             os.makedirs(os.path.join(cwd, ".git"))
             homes[kind] = (env, cwd, os.path.join(agent, "cache", "resources.idx"))
-        res = {(b, k): ([], []) for b in bins for k in homes}
+        res = {(b, k): ([], [], []) for b in bins for k in homes}
         for b, path in bins.items():  # first start of each binary warms its index
             ready([path], *homes["warm"][:2])
         for _ in range(a.n):
@@ -96,18 +111,15 @@ def main() -> int:
                 for k, (env, cwd, idx) in homes.items():
                     if k == "cold" and os.path.exists(idx):
                         os.remove(idx)
-                    w, c = ready([path], env, cwd)
-                    res[(b, k)][0].append(w)
-                    res[(b, k)][1].append(c)
-        print(f"spawn -> get_state, median of {a.n} (ms)")
-        print(f"{'binary':8} {'case':6} {'wall':>7} {'cpu':>7} {'adds wall':>10} {'adds cpu':>9}")
+                    for i, v in enumerate(ready([path], env, cwd)):
+                        res[(b, k)][i].append(v)
+        print(f"spawn -> get_state, median of {a.n} (ms; faults: minor page faults up to the answer)")
+        print(f"{'binary':8} {'case':6} {'wall':>7} {'cpu':>7} {'faults':>7} {'adds wall':>10} {'adds cpu':>9} {'adds faults':>12}")
         for b in bins:
-            nw = statistics.median(res[(b, 'none')][0])
-            nc = statistics.median(res[(b, 'none')][1])
+            nw, nc, nf = (statistics.median(v) for v in res[(b, 'none')])
             for k in homes:
-                w = statistics.median(res[(b, k)][0])
-                c = statistics.median(res[(b, k)][1])
-                print(f"{b:8} {k:6} {w:7.1f} {c:7.1f} {w - nw:10.1f} {c - nc:9.1f}")
+                w, c, f = (statistics.median(v) for v in res[(b, k)])
+                print(f"{b:8} {k:6} {w:7.1f} {c:7.1f} {f:7.0f} {w - nw:10.1f} {c - nc:9.1f} {f - nf:12.0f}")
         srv.shutdown()
     finally:
         shutil.rmtree(work, ignore_errors=True)
