@@ -225,39 +225,11 @@
   }
 
   // ---- tools -----------------------------------------------------------------
-  function normalizeResult(r) {
-    r = r || {};
-    const out = { content: Array.isArray(r.content) ? r.content : [], details: r.details === undefined ? {} : r.details };
-    if (r.structuredContent !== undefined) out.structuredContent = r.structuredContent;
-    if (r.isError) out.isError = true;
-    if (r.terminate) out.terminate = true;
-    return out;
-  }
+  // Tool runs live in hostjs/pi_internal_tools.js, compiled on the first.
+  let executeToolImpl;
   function executeTool(path, name, id, json, onUpdate, ok, fail) {
-    const ext = exts.find((e) => e.path === path);
-    const def = ext && ext.tools.get(name);
-    const ac = new AbortController();
-    if (!def) {
-      fail(`Tool ${name} not found`);
-      return () => {};
-    }
-    const ctx = makeCtx(ac.signal);
-    Object.defineProperty(ctx, "tools", { get: () => call("getAllTools") || [] });
-    ctx.executeTool = async (n, args) => ({
-      toolCall: { type: "toolCall", id: `${id}/0`, name: n, arguments: args || {} },
-      result: { content: [{ type: "text", text: "Nested tool calls are not available in this context" }], details: {} },
-      isError: true,
-    });
-    const update = (partial) => { try { onUpdate(JSON.stringify(normalizeResult(partial))); } catch (e) { /* ignore late updates */ } };
-    G.enter(path, "tool:" + name);
-    Promise.resolve()
-      .then(() => {
-        let params = parse(json);
-        if (typeof def.prepareArguments === "function") params = def.prepareArguments(params);
-        return def.execute(id, params, ac.signal, update, ctx);
-      })
-      .then((r) => ok(JSON.stringify(normalizeResult(r))), (e) => fail(errMsg(e)));
-    return () => ac.abort();
+    if (!executeToolImpl) executeToolImpl = requireHost("pi:internal/tools")({ G, call, parse, errMsg, exts, makeCtx });
+    return executeToolImpl(path, name, id, json, onUpdate, ok, fail);
   }
 
   // ---- commands --------------------------------------------------------------

@@ -1,0 +1,43 @@
+// Extension tool execution (see api.js): the tool's ctx, progress updates
+// and the result in the shape Go expects. Loaded as the host module
+// pi:internal/tools on the first tool run: api.js is compiled on every
+// start, tools run later or never.
+"use strict";
+module.exports = function (h) {
+  const { G, call, parse, errMsg, exts, makeCtx } = h;
+  function normalizeResult(r) {
+    r = r || {};
+    const out = { content: Array.isArray(r.content) ? r.content : [], details: r.details === undefined ? {} : r.details };
+    if (r.structuredContent !== undefined) out.structuredContent = r.structuredContent;
+    if (r.isError) out.isError = true;
+    if (r.terminate) out.terminate = true;
+    return out;
+  }
+  function executeTool(path, name, id, json, onUpdate, ok, fail) {
+    const ext = exts.find((e) => e.path === path);
+    const def = ext && ext.tools.get(name);
+    const ac = new AbortController();
+    if (!def) {
+      fail(`Tool ${name} not found`);
+      return () => {};
+    }
+    const ctx = makeCtx(ac.signal);
+    Object.defineProperty(ctx, "tools", { get: () => call("getAllTools") || [] });
+    ctx.executeTool = async (n, args) => ({
+      toolCall: { type: "toolCall", id: `${id}/0`, name: n, arguments: args || {} },
+      result: { content: [{ type: "text", text: "Nested tool calls are not available in this context" }], details: {} },
+      isError: true,
+    });
+    const update = (partial) => { try { onUpdate(JSON.stringify(normalizeResult(partial))); } catch (e) { /* ignore late updates */ } };
+    G.enter(path, "tool:" + name);
+    Promise.resolve()
+      .then(() => {
+        let params = parse(json);
+        if (typeof def.prepareArguments === "function") params = def.prepareArguments(params);
+        return def.execute(id, params, ac.signal, update, ctx);
+      })
+      .then((r) => ok(JSON.stringify(normalizeResult(r))), (e) => fail(errMsg(e)));
+    return () => ac.abort();
+  }
+  return executeTool;
+};
