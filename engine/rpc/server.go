@@ -99,9 +99,11 @@ type Server struct {
 
 	// Events are held while a prompt is being accepted so that the
 	// response precedes the run's first event.
-	evMu    sync.Mutex
-	hold    int
-	pending []engine.Event
+	evMu sync.Mutex
+	// afterTools is set by a tool_execution_end until the next turn_start.
+	afterTools bool
+	hold       int
+	pending    []engine.Event
 
 	bashMu   sync.Mutex
 	bashes   map[int]context.CancelFunc
@@ -157,13 +159,31 @@ func (s *Server) onEvent(e engine.Event) {
 		return
 	}
 	_ = s.out.WriteEvent(e)
-	if e.EventType() == engine.EvTurnStart {
+	switch e.EventType() {
+	case engine.EvToolExecutionEnd:
+		s.afterTools = true
+	case engine.EvTurnStart:
 		// A turn's LLM request follows turn_start. Every record before it
 		// (the last tool updates and results) is on stdout first, as with
 		// the reference's synchronous writes.
 		_ = s.out.Flush()
+		if s.afterTools {
+			s.afterTools = false
+			// After tool results the reference takes some 25 ms before
+			// its next request. A client that reads stdout on one thread
+			// and watches the provider on another (the conformance driver
+			// does) relies on that gap to see the tool records before the
+			// request: a request logged between a tool's two updates
+			// breaks the driver's merge of them. One short pause per tool
+			// turn, next to the model's own latency of seconds.
+			time.Sleep(toolTurnGap)
+		}
 	}
 }
+
+// toolTurnGap is the pause before the request of a turn that follows tool
+// results (see onEvent).
+const toolTurnGap = 20 * time.Millisecond
 
 // holdEvents starts buffering events. The returned release writes the
 // response and the buffered events, the events first when eventsFirst is
