@@ -272,6 +272,12 @@ func (h *extHost) bind(s *engine.Session, reason string) {
 		return
 	}
 	h.mu.Unlock()
+	h.emitStart(ctx, reason)
+}
+
+// emitStart emits session_start; after the startup one, resources_discover
+// and whatever else afterStart holds follow, as in the reference.
+func (h *extHost) emitStart(ctx context.Context, reason string) {
 	h.api.Emit(ctx, "session_start", jsruntime.Field{Key: "reason", Value: reason})
 	if reason == "startup" {
 		h.runAfterStart()
@@ -295,10 +301,7 @@ func (h *extHost) releaseStart() {
 	h.pending, h.deferStart = "", false
 	h.mu.Unlock()
 	if reason != "" {
-		h.api.Emit(context.Background(), "session_start", jsruntime.Field{Key: "reason", Value: reason})
-		if reason == "startup" {
-			h.runAfterStart()
-		}
+		h.emitStart(context.Background(), reason)
 	}
 }
 
