@@ -46,6 +46,10 @@ type Model struct {
 	// their order are the extension's; the fields above still drive
 	// requests.
 	Raw json.RawMessage `json:"-"`
+	// Placeholder marks the stand-in model RPC mode starts with when no
+	// model is configured. It is never recorded in a session file: the
+	// reference writes no model_change for it.
+	Placeholder bool `json:"-"`
 }
 
 // SupportsImages reports whether the model accepts image input.

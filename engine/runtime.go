@@ -176,7 +176,7 @@ func NewSession(opts SessionOptions) (*Session, error) {
 		want = ThinkingMedium
 	}
 	s.thinking = ClampThinkingLevel(s.model, want)
-	if s.model != nil && (sc.Model == nil || sc.Model.Provider != s.model.Provider || sc.Model.ModelID != s.model.ID) {
+	if s.model != nil && !s.model.Placeholder && (sc.Model == nil || sc.Model.Provider != s.model.Provider || sc.Model.ModelID != s.model.ID) {
 		if err := s.store.Append(&Entry{Type: EntryModelChange, Provider: s.model.Provider, ModelID: s.model.ID}); err != nil {
 			return nil, fmt.Errorf("record model: %w", err)
 		}

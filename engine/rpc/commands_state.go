@@ -25,7 +25,7 @@ func handleGetState(ctx context.Context, s *Server, cmd *Command) *Response {
 // PlaceholderModel is the model the reference reports when none is
 // configured at all; RPC mode starts with it and refuses prompts.
 func PlaceholderModel() *engine.Model {
-	return &engine.Model{ID: "unknown", Name: "unknown", API: "unknown", Provider: "unknown", Input: []string{}}
+	return &engine.Model{ID: "unknown", Name: "unknown", API: "unknown", Provider: "unknown", Input: []string{}, Placeholder: true}
 }
 
 // isPlaceholder reports whether m is PlaceholderModel's model.
