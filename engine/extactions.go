@@ -15,7 +15,7 @@ func (s *Session) appendCustomMessage(m *Message) {
 	s.mu.Lock()
 	s.messages = append(s.messages, m)
 	s.mu.Unlock()
-	_ = s.store.Append(&Entry{Type: EntryMessage, Message: m})
+	_ = s.store.Append(messageEntry(m))
 	s.notify(MessageStart{Message: m})
 	s.notify(MessageEnd{Message: m})
 }

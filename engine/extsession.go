@@ -24,33 +24,44 @@ func (s *Session) AppendEntry(e *Entry) error {
 	return nil
 }
 
-// SendCustom delivers an extension's custom message. While a run is active
-// it is queued as a steering message, or a follow-up for deliverAs
-// "followUp". When idle it starts a run with the message as the prompt if
-// triggerTurn is set; otherwise it is appended to the transcript as is.
-// deliverAs "nextTurn" always waits for the next prompt.
-func (s *Session) SendCustom(m *Message, deliverAs string, triggerTurn bool) error {
+// SendCustom delivers an extension's custom message as the reference's
+// sendCustomMessage does:
+//   - deliverAs "nextTurn" always waits for the next run's start, where it
+//     follows the starting message;
+//   - during a run, unless triggerTurn is explicitly false, it is queued as
+//     a steering message (a follow-up for deliverAs "followUp"), hidden
+//     from queue_update and pendingMessageCount;
+//   - during a run with triggerTurn false it is held until the current
+//     turn ends, so that it never lands between a tool call and its
+//     result, and is then recorded without starting anything;
+//   - while idle, triggerTurn starts a run with it as the starting
+//     message, and otherwise it is recorded at once.
+func (s *Session) SendCustom(m *Message, deliverAs string, triggerTurn *bool) error {
 	if m.Timestamp == 0 {
 		m.Timestamp = s.now().UnixMilli()
 	}
 	s.mu.Lock()
 	streaming := s.streaming
-	s.mu.Unlock()
 	if deliverAs == "nextTurn" {
-		s.mu.Lock()
 		s.nextTurn = append(s.nextTurn, m)
 		s.mu.Unlock()
 		return nil
 	}
+	if streaming && triggerTurn != nil && !*triggerTurn {
+		s.pendingCustom = append(s.pendingCustom, m)
+		s.mu.Unlock()
+		return nil
+	}
+	s.mu.Unlock()
 	if streaming {
 		if deliverAs == "followUp" {
-			s.followUp.push("", m)
+			s.followUp.pushHidden(m)
 		} else {
-			s.steering.push("", m)
+			s.steering.pushHidden(m)
 		}
 		return nil
 	}
-	if !triggerTurn {
+	if triggerTurn == nil || !*triggerTurn {
 		s.appendCustomMessage(m)
 		return nil
 	}
@@ -70,14 +81,44 @@ func (s *Session) SendCustom(m *Message, deliverAs string, triggerTurn bool) err
 		history := append([]*Message(nil), s.messages...)
 		s.mu.Unlock()
 		sysMsg, sysText := s.systemMessage(history, toolInfos(tools))
+		s.flushPendingCustom(false)
 		prompts := []*Message{}
 		if sysMsg != nil {
 			prompts = append(prompts, sysMsg)
 		}
 		prompts = append(prompts, m)
+		prompts = append(prompts, s.takeNextTurn()...)
 		s.runWithRetry(ctx, provider, apiKey, tools, sysText, prompts)
 	})
 	return nil
+}
+
+// messageEntry is the session entry that records a message: an
+// extension's custom message is a custom_message entry, as the reference
+// writes it, and everything else a message entry.
+func messageEntry(m *Message) *Entry {
+	if m.Role == RoleCustom {
+		content := m.Content
+		return &Entry{Type: EntryCustomMessage, CustomType: m.CustomType, Content: &content, Display: m.Display, Details: m.Details}
+	}
+	return &Entry{Type: EntryMessage, Message: m}
+}
+
+// flushPendingCustom records the custom messages held during a run (see
+// SendCustom), each announced to listeners with message_start and
+// message_end. Mid-run (rebuild) the loop's next request is built from
+// the transcript that now holds them.
+func (s *Session) flushPendingCustom(rebuild bool) {
+	s.mu.Lock()
+	pending := s.pendingCustom
+	s.pendingCustom = nil
+	if rebuild && len(pending) > 0 {
+		s.bnd.rebuild = true
+	}
+	s.mu.Unlock()
+	for _, m := range pending {
+		s.appendCustomMessage(m)
+	}
 }
 
 // takeNextTurn returns and clears the custom messages queued for the next
@@ -90,8 +131,16 @@ func (s *Session) takeNextTurn() []*Message {
 	return out
 }
 
-// PendingCount is the number of queued steering and follow-up messages.
+// PendingCount is the number of queued steering and follow-up messages,
+// extensions' custom messages included: whether the agent has more to do.
 func (s *Session) PendingCount() int { return s.steering.len() + s.followUp.len() }
+
+// PendingMessageCount is the number of the user's queued messages, as
+// get_state and pi.hasPendingMessages report it (extensions' custom
+// messages are not counted, as in the reference).
+func (s *Session) PendingMessageCount() int {
+	return s.steering.visibleLen() + s.followUp.visibleLen()
+}
 
 // Errors of tree navigation whose text the reference uses.
 var (
@@ -231,8 +280,7 @@ func joinText(blocks []Content) string {
 // beforeSettle runs agent_before_settle after a run that was not aborted
 // and reports whether the handlers asked for another run.
 func (s *Session) beforeSettle(ctx context.Context, last *Message) bool {
-	sh, ok := s.hooks.(SettleHooks)
-	if !ok || ctx.Err() != nil {
+	if ctx.Err() != nil {
 		return false
 	}
 	s.mu.Lock()
@@ -245,9 +293,18 @@ func (s *Session) beforeSettle(ctx context.Context, last *Message) bool {
 	if last != nil && last.StopReason == StopError {
 		outcome = "error"
 	}
-	// Messages the handlers (or agent_end's) queued need one more run,
-	// as in the reference.
-	return sh.BeforeSettle(ctx, outcome) || s.PendingCount() > 0
+	// Messages that agent_end handlers queued need one more run before
+	// the settle boundary runs at all, as in the reference.
+	if s.PendingCount() > 0 {
+		return true
+	}
+	sh, ok := s.hooks.(SettleHooks)
+	if !ok {
+		return false
+	}
+	cont := sh.BeforeSettle(ctx, outcome)
+	s.flushPendingCustom(false)
+	return cont || s.PendingCount() > 0
 }
 
 // AppendCustomMessageEntry records a custom message drafted at a boundary

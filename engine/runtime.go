@@ -138,6 +138,9 @@ type Session struct {
 	// nextTurn holds extension custom messages sent with deliverAs
 	// "nextTurn"; they join the next prompt (extsession.go).
 	nextTurn []*Message
+	// pendingCustom holds custom messages sent with triggerTurn false
+	// during a run, until the turn ends (extsession.go).
+	pendingCustom []*Message
 	// bnd is what turn_end boundary handlers asked of the loop
 	// (extsession.go).
 	bnd boundaryState
@@ -289,7 +292,7 @@ func (s *Session) loopEmit(e Event) {
 		// listeners have seen message_end, so entries a handler appends
 		// there precede the message in the session file.
 		s.publish(e)
-		_ = s.store.Append(&Entry{Type: EntryMessage, Message: m})
+		_ = s.store.Append(messageEntry(m))
 		if m.Role == RoleAssistant && m.StopReason != StopError && m.StopReason != StopAborted {
 			s.mu.Lock()
 			attempt := s.retryAttempt
@@ -299,6 +302,13 @@ func (s *Session) loopEmit(e Event) {
 				s.publish(AutoRetryEnd{Success: true, Attempt: attempt})
 			}
 		}
+		return
+	case TurnEnd:
+		// Custom messages held during the turn join the transcript once
+		// its tool results are in, after everyone has seen turn_end, as
+		// the reference flushes them (extsession.go).
+		s.publish(e)
+		s.flushPendingCustom(true)
 		return
 	}
 	s.publish(e)
@@ -415,6 +425,7 @@ func (s *Session) startRun(body func(ctx context.Context)) {
 		s.mu.Unlock()
 		s.steering.untake()
 		s.followUp.untake()
+		s.flushPendingCustom(false)
 		s.publish(AgentSettled{Aborted: aborted})
 		s.mu.Lock()
 		s.streaming = false
@@ -441,6 +452,9 @@ func (s *Session) runPrompt(ctx context.Context, provider Provider, apiKey, text
 	if res != nil && res.SystemPrompt != "" {
 		sysText = res.SystemPrompt
 	}
+	// Custom messages held while the run was starting go before its
+	// prompt, as they would have while idle.
+	s.flushPendingCustom(false)
 	prompts := []*Message{}
 	if sysMsg != nil {
 		prompts = append(prompts, sysMsg)

@@ -16,7 +16,7 @@ func (s *Session) State() SessionState {
 	s.mu.Unlock()
 	st.SteeringMode = s.steering.getMode()
 	st.FollowUpMode = s.followUp.getMode()
-	st.PendingMessageCount = s.steering.len() + s.followUp.len()
+	st.PendingMessageCount = s.PendingMessageCount()
 	for _, e := range s.store.Branch() {
 		if e.Type == EntrySessionInfo && e.Name != nil {
 			st.SessionName = *e.Name

@@ -126,7 +126,7 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 	case "isIdle":
 		return !s.IsStreaming(), nil
 	case "hasPendingMessages":
-		return s.PendingCount() > 0, nil
+		return s.PendingMessageCount() > 0, nil
 	case "abort":
 		go s.Abort()
 		return nil, nil
@@ -197,8 +197,9 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 }
 
 // sendMessage delivers {customType, content, display, details} as a
-// custom message at once; a failure is an extension error, as the
-// reference catches it.
+// custom message (engine.Session.SendCustom says when and how); a
+// failure is an extension error, as the reference catches it. An absent
+// triggerTurn differs from false while a run is active, so it stays nil.
 func (a *API) sendMessage(s *engine.Session, av []json.RawMessage) error {
 	var msg struct {
 		CustomType string          `json:"customType"`
@@ -207,7 +208,7 @@ func (a *API) sendMessage(s *engine.Session, av []json.RawMessage) error {
 		Details    json.RawMessage `json:"details"`
 	}
 	var opts struct {
-		TriggerTurn bool   `json:"triggerTurn"`
+		TriggerTurn *bool  `json:"triggerTurn"`
 		DeliverAs   string `json:"deliverAs"`
 	}
 	if len(av) > 0 {
