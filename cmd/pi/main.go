@@ -74,7 +74,9 @@ func run(argv []string) int {
 		return 1
 	}
 
+	memDone := func() {}
 	if a.ListModels == nil && extensionsLikely(a) {
+		memDone = startMemory(true)
 		jsruntime.Prewarm()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -110,6 +112,7 @@ func run(argv []string) int {
 		fmt.Fprintf(stderr, "Error: Unknown option: --%s\n", a.UnknownFlags[0].Name)
 		return 1
 	}
+	memDone()
 	if mode == ModeRPC {
 		app.ext.onStop(cancel)
 		// Batched: a streamed reply goes out in one write per burst of
