@@ -45,8 +45,11 @@ func (t *ExtTool) Execute(ctx context.Context, call engine.ToolCall, onUpdate fu
 		err error
 	}
 	ch := make(chan res, 1)
-	var mu sync.Mutex
-	done := false
+	// Progress reaches the session through a queue drained by its own
+	// goroutine: the engine may be busy delivering another tool's update
+	// to the extensions, which waits for this very loop, so calling it
+	// from the loop could deadlock two parallel tools.
+	updates := newUpdateQueue(onUpdate)
 	var abort goja.Value
 	args := string(call.Args)
 	if args == "" {
@@ -58,11 +61,7 @@ func (t *ExtTool) Execute(ctx context.Context, call engine.ToolCall, onUpdate fu
 			if json.Unmarshal([]byte(s), &r) != nil {
 				return
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			if !done && onUpdate != nil {
-				onUpdate(r)
-			}
+			updates.push(r)
 		}
 		ok := func(s string) { ch <- res{out: s} }
 		fail := func(m string) { ch <- res{err: errors.New(m)} }
@@ -72,6 +71,7 @@ func (t *ExtTool) Execute(ctx context.Context, call engine.ToolCall, onUpdate fu
 		return err
 	})
 	if err != nil {
+		updates.close()
 		return engine.ToolResult{}, err
 	}
 	var r res
@@ -85,9 +85,7 @@ func (t *ExtTool) Execute(ctx context.Context, call engine.ToolCall, onUpdate fu
 		})
 		r = <-ch
 	}
-	mu.Lock()
-	done = true
-	mu.Unlock()
+	updates.close()
 	if r.err != nil {
 		return engine.ErrorResult(r.err.Error()), nil
 	}
@@ -249,4 +247,77 @@ func (a *API) exec(command, argsJSON, optsJSON string, ok, fail goja.Callable) g
 		settle(func(vm *goja.Runtime) { _, _ = ok(goja.Undefined(), vm.ToValue(string(b))) })
 	}()
 	return a.rt.vm.ToValue(func() { kill() })
+}
+
+// updateQueue delivers a tool's progress updates in order on a goroutine
+// of its own, so the extension loop never waits for the session. Updates
+// pushed after close (a tool reporting after it settled) are dropped.
+type updateQueue struct {
+	mu     sync.Mutex
+	items  []engine.ToolResult
+	closed bool
+	wake   chan struct{}
+	done   chan struct{}
+}
+
+func newUpdateQueue(fn func(engine.ToolResult)) *updateQueue {
+	q := &updateQueue{wake: make(chan struct{}, 1), done: make(chan struct{})}
+	if fn == nil {
+		q.closed = true
+		close(q.done)
+		return q
+	}
+	go q.run(fn)
+	return q
+}
+
+func (q *updateQueue) push(r engine.ToolResult) {
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return
+	}
+	q.items = append(q.items, r)
+	q.mu.Unlock()
+	q.signal()
+}
+
+func (q *updateQueue) signal() {
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (q *updateQueue) run(fn func(engine.ToolResult)) {
+	defer close(q.done)
+	for {
+		q.mu.Lock()
+		items, closed := q.items, q.closed
+		q.items = nil
+		q.mu.Unlock()
+		for _, r := range items {
+			fn(r)
+		}
+		if len(items) > 0 {
+			continue
+		}
+		if closed {
+			return
+		}
+		<-q.wake
+	}
+}
+
+// close stops accepting updates and waits until those already pushed
+// were delivered, so they all come before the tool's end.
+func (q *updateQueue) close() {
+	q.mu.Lock()
+	already := q.closed
+	q.closed = true
+	q.mu.Unlock()
+	if !already {
+		q.signal()
+	}
+	<-q.done
 }

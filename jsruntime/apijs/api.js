@@ -95,26 +95,28 @@
       }
     }));
   }
+  // Key order is the reference's (extensions may list ctx.ui's keys).
   const ui = {
     select: (title, options, opts) => dialog("select", { title, options }, opts),
     confirm: (title, message, opts) => dialog("confirm", { title, message }, opts),
     input: (title, placeholder, opts) => dialog("input", { title, placeholder }, opts),
-    editor: (title, prefill) => dialog("editor", { title, prefill }),
     notify: (message, type) => { call("ui.notify", { message: String(message), type }); },
+    onTerminalInput: () => () => {},
     setStatus: (key, text) => { call("ui.setStatus", { key, text }); },
+    setWorkingMessage() {}, setWorkingVisible() {}, setWorkingIndicator() {}, setHiddenThinkingLabel() {},
     setWidget: (key, content, opts) => {
       if (content !== undefined && !Array.isArray(content)) return;
       call("ui.setWidget", { key, lines: content, placement: opts && opts.placement });
     },
+    setFooter() {}, setHeader() {},
     setTitle: (title) => { call("ui.setTitle", { title }); },
-    setEditorText: (text) => { call("ui.setEditorText", { text }); },
-    pasteToEditor: (text) => { call("ui.setEditorText", { text }); },
-    getEditorText: () => "",
     custom: async () => undefined,
-    onTerminalInput: () => () => {},
-    setWorkingMessage() {}, setWorkingVisible() {}, setWorkingIndicator() {}, setHiddenThinkingLabel() {},
-    setFooter() {}, setHeader() {}, setEditorComponent() {}, getEditorComponent: () => undefined,
+    pasteToEditor: (text) => { call("ui.setEditorText", { text }); },
+    setEditorText: (text) => { call("ui.setEditorText", { text }); },
+    getEditorText: () => "",
+    editor: (title, prefill) => dialog("editor", { title, prefill }),
     addAutocompleteProvider() {},
+    setEditorComponent() {}, getEditorComponent: () => undefined,
     get theme() { return theme; },
     getAllThemes: () => [],
     getTheme: () => undefined,
@@ -310,15 +312,15 @@
         ext.flags.set(name, o);
         G.registerFlag(path, name, enc({ type: o.type || "boolean", default: o.default, description: o.description }));
       },
+      registerMessageRenderer(type, fn) { ext.renderers.set("message:" + type, fn); },
+      registerMarkdownTransformer(fn) { ext.renderers.set("markdown", fn); },
+      registerEntryRenderer(type, fn) { ext.renderers.set("entry:" + type, fn); },
+      registerToolRenderer(fn) { ext.renderers.set("tool:" + ext.renderers.size, fn); },
       getFlag(name) {
         if (!ext.flags.has(name)) return undefined;
         const v = call("getFlag", [name]);
         return v === undefined ? ext.flags.get(name).default : v;
       },
-      registerMessageRenderer(type, fn) { ext.renderers.set("message:" + type, fn); },
-      registerEntryRenderer(type, fn) { ext.renderers.set("entry:" + type, fn); },
-      registerMarkdownTransformer(fn) { ext.renderers.set("markdown", fn); },
-      registerToolRenderer(fn) { ext.renderers.set("tool:" + ext.renderers.size, fn); },
       sendMessage: action((message, options) => { call("sendMessage", [message, options || {}]); }),
       sendUserMessage: action((content, options) => { call("sendUserMessage", [content, options || {}]); }),
       appendEntry: action((customType, data) => { call("appendEntry", [customType, data]); }),
@@ -337,19 +339,19 @@
       },
       getActiveTools: action(() => call("getActiveTools") || []),
       getAllTools: action(() => call("getAllTools") || []),
+      getSettings: action(() => call("getSettings") || {}),
       setActiveTools: action((names) => { call("setActiveTools", [names]); }),
       getCommands: action(() => call("getCommands") || []),
       setModel: action(async (model) => !!(await callAsync("setModel", model))),
       getThinkingLevel: action(() => call("getThinkingLevel")),
       setThinkingLevel: action((level) => { call("setThinkingLevel", [level]); }),
-      getSettings: action(() => call("getSettings") || {}),
       registerProvider(name, config) { registerProvider(path, name, config); },
       unregisterProvider(name) { unregisterProvider(name); },
-      registerVirtualModel() {},
-      unregisterVirtualModel() {},
       registerMcpServer() {},
       unregisterMcpServer() {},
       getMcpServers: () => [],
+      registerVirtualModel() {},
+      unregisterVirtualModel() {},
       events: {
         on(channel, handler) {
           if (!bus.has(channel)) bus.set(channel, []);
