@@ -17,12 +17,20 @@ import (
 var _ engine.SessionHooks = hooks{}
 
 // SetSessionController gives the command context a way to replace the
-// session (the RPC server in RPC mode). Without one, ctx.newSession,
-// ctx.fork and ctx.switchSession answer {cancelled: true}.
+// session. Without one, ctx.newSession, ctx.fork and ctx.switchSession
+// answer {cancelled: true}; a controller that is also a Reloader serves
+// ctx.reload.
 func (a *API) SetSessionController(c engine.SessionController) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.sessions = c
+}
+
+// Reloader is the optional part of a session controller that serves
+// ctx.reload: it tears the extension runtime down and loads the
+// extensions afresh, as the reference's reload does.
+type Reloader interface {
+	Reload(ctx context.Context) error
 }
 
 func (a *API) sessionController() engine.SessionController {
@@ -294,8 +302,6 @@ func (a *API) sessionCallAsync(ctx context.Context, name string, raw json.RawMes
 		}
 		return res, true, nil
 	case "reload":
-		// The runtime is not rebuilt: the extensions' code stays loaded,
-		// and they see the reload's session_shutdown and session_start.
 		if s := a.session(); s != nil {
 			if s.IsStreaming() {
 				return nil, true, errors.New("Wait for the current response to finish before reloading.")
@@ -304,6 +310,13 @@ func (a *API) sessionCallAsync(ctx context.Context, name string, raw json.RawMes
 				return nil, true, errors.New("Wait for compaction to finish before reloading.")
 			}
 		}
+		if r, ok := ctl.(Reloader); ok {
+			// The host loads the extensions afresh and runs the reload's
+			// events in the new runtime.
+			return nil, true, r.Reload(ctx)
+		}
+		// Without a host that reloads, the extensions stay loaded and
+		// see the reload's session_shutdown and session_start.
 		a.Emit(ctx, "session_shutdown", Field{"reason", "reload"})
 		a.Emit(ctx, "session_start", Field{"reason", "reload"})
 		return nil, true, nil

@@ -46,6 +46,45 @@ type extHost struct {
 	// afterStart runs once the startup session_start handlers are done:
 	// resources_discover follows them, as in the reference.
 	afterStart func()
+
+	// The fields below serve session replacement and reload, which load
+	// the extensions afresh (lifecycle.go).
+	//
+	// load builds a new generation from the same sources and options.
+	load func(ctx context.Context) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error)
+	// flagSets are the CLI values claimed at start, applied again to each
+	// generation so pi.getFlag keeps answering them.
+	flagSets []flagSet
+	// ui and ctl are what each generation's ctx.ui and session control
+	// use (RPC: the UI bridge and the server); nil keeps the defaults.
+	ui  engine.UI
+	ctl engine.SessionController
+	// busy counts, per API, the command runs in flight, so a replaced
+	// generation closes only after the command that replaced it returns.
+	busy map[*jsruntime.API]*sync.WaitGroup
+	// baseSkills and baseTemplates are the resources found before any
+	// extension's resources_discover, the start of every generation's list.
+	baseSkills    []skills.Skill
+	baseTemplates []prompts.Template
+	baseSaved     bool
+	// retiring are replaced generations not yet closed (lifecycle.go).
+	retiring []retired
+	// onResources hands a new generation's skills and templates to the
+	// RPC server.
+	onResources func([]prompts.Template, []skills.Skill)
+}
+
+// flagSet is one CLI flag value an extension claimed.
+type flagSet struct {
+	name, value string
+	isBool      bool
+}
+
+// cur returns the current generation's API and runtime.
+func (h *extHost) cur() (*jsruntime.API, *jsruntime.Runtime) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.api, h.rt
 }
 
 // setAfterStart sets what runs after the startup session_start.
@@ -109,8 +148,33 @@ func (app *App) loadExtensions(ctx context.Context) error {
 	if len(sources) == 0 {
 		return app.claimFlags()
 	}
+	h.load = func(ctx context.Context) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error) {
+		return app.loadGeneration(ctx, h, sources)
+	}
+	api, rt, loadErrs, err := h.load(ctx)
+	if err != nil {
+		return fmt.Errorf("Error: load extensions: %w", err)
+	}
+	if len(loadErrs) > 0 {
+		for _, le := range loadErrs {
+			fmt.Fprintln(app.stderr, "Error: "+le.Error())
+		}
+		fmt.Fprintln(app.stderr, jsruntime.LoadFailureHint)
+		rt.Close()
+		return errLoadFailed
+	}
+	h.mu.Lock()
+	h.api, h.rt = api, rt
+	h.mu.Unlock()
+	return app.claimFlags()
+}
+
+// loadGeneration builds the API and loads every extension source into a
+// new runtime: at start, and again for each session replacement and
+// reload, as the reference runs the factories again each time.
+func (app *App) loadGeneration(ctx context.Context, h *extHost, sources []jsruntime.Source) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error) {
 	mode := string(app.mode)
-	h.api = jsruntime.NewAPI(jsruntime.APIOptions{
+	api := jsruntime.NewAPI(jsruntime.APIOptions{
 		Mode: mode, Cwd: app.cwd, Trusted: app.trusted,
 		Settings: func() json.RawMessage {
 			b, err := json.Marshal(app.settings.Merged())
@@ -161,22 +225,12 @@ func (app *App) loadExtensions(ctx context.Context) error {
 	})
 	rt, loadErrs, err := jsruntime.Load(ctx, jsruntime.LoadOptions{
 		AgentDir: app.agentDir, Cwd: app.cwd, Sources: sources, Stderr: app.stderr,
-		OnError: h.report, Host: h.api.Host(), Argv: append([]string{"pi"}, os.Args[1:]...),
+		OnError: h.report, Host: api.Host(), Argv: append([]string{"pi"}, os.Args[1:]...),
 	})
 	if err != nil {
-		return fmt.Errorf("Error: load extensions: %w", err)
+		return nil, nil, nil, err
 	}
-	h.rt = rt
-	if len(loadErrs) > 0 {
-		for _, le := range loadErrs {
-			fmt.Fprintln(app.stderr, "Error: "+le.Error())
-		}
-		fmt.Fprintln(app.stderr, jsruntime.LoadFailureHint)
-		rt.Close()
-		h.rt = nil
-		return errLoadFailed
-	}
-	return app.claimFlags()
+	return api, rt, loadErrs, nil
 }
 
 // claimFlags hands unknown CLI flags to the extensions that registered
@@ -203,11 +257,11 @@ func (app *App) claimFlags() error {
 			continue
 		}
 		if def.Type == "boolean" && !f.Bool && f.Value != "true" && f.Value != "false" {
-			app.ext.api.SetFlag(f.Name, "", true)
+			app.ext.setFlag(flagSet{name: f.Name, isBool: true})
 			a.Messages = append(a.Messages, f.Value)
 			continue
 		}
-		app.ext.api.SetFlag(f.Name, f.Value, f.Bool)
+		app.ext.setFlag(flagSet{name: f.Name, value: f.Value, isBool: f.Bool})
 	}
 	a.UnknownFlags = rest
 	return nil
@@ -227,14 +281,23 @@ func (h *extHost) report(e jsruntime.ExtensionError) {
 }
 
 // active reports whether any extension is loaded.
-func (h *extHost) active() bool { return h != nil && h.api != nil && h.rt != nil }
+func (h *extHost) active() bool {
+	if h == nil {
+		return false
+	}
+	api, rt := h.cur()
+	return api != nil && rt != nil
+}
 
 // hooks returns the session hooks (NopHooks without extensions).
 func (h *extHost) hooks() engine.Hooks {
 	if !h.active() {
 		return engine.NopHooks{}
 	}
-	return h.api.Hooks()
+	// The session keeps one Hooks value for its life; it forwards to
+	// whichever generation is current, so a reload reaches the session
+	// that stays (lifecycle.go).
+	return lifecycleHooks{h}
 }
 
 // tools returns the extension tools that start active.
@@ -243,7 +306,8 @@ func (h *extHost) tools() []engine.Tool {
 		return nil
 	}
 	var out []engine.Tool
-	for _, t := range h.api.ExtTools() {
+	api, _ := h.cur()
+	for _, t := range api.ExtTools() {
 		if t.DefaultActive() {
 			out = append(out, t)
 		}
@@ -257,7 +321,8 @@ func (h *extHost) bind(s *engine.Session, reason string) {
 		return
 	}
 	ctx := context.Background()
-	_ = h.api.Bind(ctx, s)
+	api, _ := h.cur()
+	_ = api.Bind(ctx, s)
 	h.mu.Lock()
 	first := !h.started
 	h.started = true
@@ -278,7 +343,8 @@ func (h *extHost) bind(s *engine.Session, reason string) {
 // emitStart emits session_start; after the startup one, resources_discover
 // and whatever else afterStart holds follow, as in the reference.
 func (h *extHost) emitStart(ctx context.Context, reason string) {
-	h.api.Emit(ctx, "session_start", jsruntime.Field{Key: "reason", Value: reason})
+	api, _ := h.cur()
+	api.Emit(ctx, "session_start", jsruntime.Field{Key: "reason", Value: reason})
 	if reason == "startup" {
 		h.runAfterStart()
 	}
@@ -317,8 +383,9 @@ func (h *extHost) shutdown() {
 	if done {
 		return
 	}
-	h.api.Emit(context.Background(), "session_shutdown", jsruntime.Field{Key: "reason", Value: "quit"})
-	_ = h.rt.Loop().WaitIdle(context.Background())
+	api, rt := h.cur()
+	api.Emit(context.Background(), "session_shutdown", jsruntime.Field{Key: "reason", Value: "quit"})
+	_ = rt.Loop().WaitIdle(context.Background())
 }
 
 // builtinCommands are the commands of the reference's built-in
@@ -336,10 +403,11 @@ func (app *App) extensionCommands() []prompts.CommandInfo {
 	var out []prompts.CommandInfo
 	if h.active() {
 		scopes := map[string]jsruntime.Source{}
-		for _, e := range h.rt.Extensions() {
+		api, rt := h.cur()
+		for _, e := range rt.Extensions() {
 			scopes[e.Path] = e.Source
 		}
-		for _, c := range h.api.Commands(context.Background()) {
+		for _, c := range api.Commands(context.Background()) {
 			src := scopes[c.Path]
 			scope := src.Scope
 			if scope == jsruntime.ScopeCLI || scope == "" {
@@ -384,7 +452,7 @@ func (app *App) wireRPCExtensions(srv *rpc.Server, out *rpc.Writer) {
 		return
 	}
 	bridge := rpc.NewUIBridge(out)
-	h.api.SetUI(bridge)
+	h.setExtUI(bridge)
 	srv.OnUIResponse = bridge.HandleResponse
 	h.mu.Lock()
 	h.publish = func(e engine.Event) {
@@ -394,20 +462,13 @@ func (app *App) wireRPCExtensions(srv *rpc.Server, out *rpc.Writer) {
 		}
 		_ = out.WriteEvent(e)
 	}
+	h.onResources = srv.SetResources
 	h.mu.Unlock()
 	// Session switches (RPC commands and the extensions' own
-	// ctx.newSession/fork/switchSession) run the session_* events.
-	if sh := engine.SessionHooksOf(h.api.Hooks()); sh != nil {
-		srv.Sessions = rpc.SessionHooks{
-			BeforeSwitch: sh.BeforeSwitch,
-			BeforeFork:   sh.BeforeFork,
-			Teardown:     sh.Shutdown,
-			Switched: func(_ *engine.Session, reason, prev string) {
-				sh.Started(context.Background(), reason, prev)
-			},
-		}
-	}
-	h.api.SetSessionController(srv)
+	// ctx.newSession/fork/switchSession) run the session_* events and
+	// load the extensions afresh (lifecycle.go).
+	srv.Sessions = app.sessionHooks()
+	app.setExtController(srv)
 	h.releaseStart()
 	// resources_discover ran after session_start and may have added
 	// skills and templates.
@@ -460,7 +521,8 @@ func (h *extHost) isCommand(text string) bool {
 	if !h.active() || len(text) < 2 || text[0] != '/' {
 		return false
 	}
-	return h.api.IsCommand(context.Background(), text)
+	api, _ := h.cur()
+	return api.IsCommand(context.Background(), text)
 }
 
 // promptCommands lists prompt templates and skills for pi.getCommands.
@@ -478,12 +540,33 @@ func (app *App) promptSkills() []prompts.SkillRef {
 
 // addExtensionResources runs resources_discover (after the startup
 // session_start, as the reference does) and adds the skills and prompt
-// templates the extensions point at after the discovered ones; a name
-// already taken keeps its first owner, as with --skill paths. Themes have
-// no use without the interactive UI and are ignored.
-func (app *App) addExtensionResources() {
+// templates the extensions point at after the discovered ones.
+func (app *App) addExtensionResources() { app.discoverExtensionResources("startup") }
+
+// discoverExtensionResources runs resources_discover with reason and adds
+// the skills and prompt templates the extensions point at after the
+// discovered ones; a name already taken keeps its first owner, as with
+// --skill paths. Themes have no use without the interactive UI and are
+// ignored. The first call remembers the lists found without extensions,
+// where later generations start again.
+func (app *App) discoverExtensionResources(reason string) {
 	h := app.ext
-	if !h.active() || !h.api.HasHandlers("resources_discover") {
+	h.mu.Lock()
+	if !h.baseSaved {
+		app.mu.Lock()
+		// No copy: later additions go past these lengths, and a new
+		// generation clones the lists before adding to them.
+		h.baseSkills = app.skills[:len(app.skills):len(app.skills)]
+		h.baseTemplates = app.templates[:len(app.templates):len(app.templates)]
+		app.mu.Unlock()
+		h.baseSaved = true
+	}
+	h.mu.Unlock()
+	if !h.active() {
+		return
+	}
+	api, _ := h.cur()
+	if !api.HasHandlers("resources_discover") {
 		return
 	}
 	defer func() {
@@ -492,9 +575,12 @@ func (app *App) addExtensionResources() {
 		h.promptBase.Skills = refs
 		h.mu.Unlock()
 	}()
-	res := h.api.DiscoverResources(context.Background(), app.cwd, "startup")
+	res := api.DiscoverResources(context.Background(), app.cwd, reason)
+	app.mu.Lock()
+	curSkills, curTemplates := app.skills, app.templates
+	app.mu.Unlock()
 	haveSkill := map[string]bool{}
-	for _, s := range app.skills {
+	for _, s := range curSkills {
 		haveSkill[s.Name] = true
 	}
 	for _, r := range res.SkillPaths {
@@ -510,7 +596,7 @@ func (app *App) addExtensionResources() {
 		}
 	}
 	haveTemplate := map[string]bool{}
-	for _, t := range app.templates {
+	for _, t := range curTemplates {
 		haveTemplate[t.Name] = true
 	}
 	for _, r := range res.PromptPaths {

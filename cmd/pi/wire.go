@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -201,7 +202,12 @@ func (app *App) Runner() (Runner, error) {
 	startTrace.step("session")
 	app.ext.bind(sess, "startup")
 	startTrace.step("ext bind")
-	return &sessionRunner{s: sess, store: app.store, expand: app.expandInput}, nil
+	runner := &sessionRunner{s: sess, store: app.store, expand: app.expandInput}
+	if app.mode != ModeRPC && app.ext.active() && app.ext.ctlUnset() {
+		// Print and JSON modes replace sessions too (lifecycle.go).
+		app.headlessController(sess, app.store, runner)
+	}
+	return runner, nil
 }
 
 // systemPrompt returns the builder the session calls with the active
@@ -316,25 +322,75 @@ func (app *App) Close() {
 	}
 }
 
-// sessionRunner adapts engine.Session to Runner.
+// sessionRunner adapts engine.Session to Runner. An extension may replace
+// the session (ctx.newSession and friends): the runner then follows the
+// new one, its subscriptions moved over (rebind).
 type sessionRunner struct {
+	mu     sync.Mutex
 	s      *engine.Session
 	store  *session.File
 	expand func(string) string
+	subs   []*runnerSub
 }
 
+// runnerSub is one Subscribe call, moved to each replacement session.
+type runnerSub struct {
+	fn    func(engine.Event)
+	unsub func()
+}
+
+func (r *sessionRunner) sess() *engine.Session {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.s
+}
+
+// rebind makes s the runner's session.
+func (r *sessionRunner) rebind(s *engine.Session) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.s = s
+	for _, sub := range r.subs {
+		if sub.unsub != nil {
+			sub.unsub()
+		}
+		sub.unsub = s.Subscribe(sub.fn)
+	}
+}
+
+// Header is the first session's header: a replacement session writes no
+// new header line, as in the reference.
 func (r *sessionRunner) Header() engine.Header { return r.store.Header() }
 
-func (r *sessionRunner) Subscribe(fn func(engine.Event)) func() { return r.s.Subscribe(fn) }
+func (r *sessionRunner) Subscribe(fn func(engine.Event)) func() {
+	r.mu.Lock()
+	sub := &runnerSub{fn: fn, unsub: r.s.Subscribe(fn)}
+	r.subs = append(r.subs, sub)
+	r.mu.Unlock()
+	return func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if sub.unsub != nil {
+			sub.unsub()
+			sub.unsub = nil
+		}
+		r.subs = slices.DeleteFunc(r.subs, func(x *runnerSub) bool { return x == sub })
+	}
+}
 
-func (r *sessionRunner) Messages() []*engine.Message { return r.s.Messages() }
+func (r *sessionRunner) Messages() []*engine.Message { return r.sess().Messages() }
 
 // Prompt starts the prompt and waits for the session to go idle, so the
 // next prompt starts on a settled session.
 func (r *sessionRunner) Prompt(ctx context.Context, text string, images []engine.Content) error {
+	s := r.sess()
 	// Expansion runs inside Prompt, after the input hook saw the raw text.
-	if _, err := r.s.Prompt(ctx, text, images, engine.PromptOptions{Expand: r.expand}); err != nil {
+	if _, err := s.Prompt(ctx, text, images, engine.PromptOptions{Expand: r.expand}); err != nil {
 		return err
 	}
-	return r.s.WaitIdle(ctx)
+	if err := s.WaitIdle(ctx); err != nil {
+		return err
+	}
+	// A command may have replaced the session meanwhile.
+	return r.sess().WaitIdle(ctx)
 }

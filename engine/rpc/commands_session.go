@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pi-go/pi/engine"
@@ -43,10 +44,21 @@ type cancelledData struct {
 	Cancelled bool `json:"cancelled"`
 }
 
+// switcher is the session replacement both hosts share: the RPC server
+// (new_session, switch_session, fork, clone and the extensions' session
+// control) and the print and JSON modes' Controller (the extensions'
+// session control only).
+type switcher struct {
+	current func() (*engine.Session, *session.File)
+	attach  func(*engine.Session, *session.File)
+	start   func(store *session.File, prev *engine.Session) (*engine.Session, error)
+	hooks   *SessionHooks
+}
+
 // replaceSession stops the current run, starts a runtime over store and
 // makes it current; the old store is closed unless it is store itself.
-func (s *Server) replaceSession(ctx context.Context, store *session.File, reason string) error {
-	old, oldStore := s.current()
+func (w switcher) replaceSession(ctx context.Context, store *session.File, reason string) error {
+	old, oldStore := w.current()
 	prevFile := ""
 	if oldStore != nil {
 		prevFile = oldStore.Path()
@@ -54,21 +66,29 @@ func (s *Server) replaceSession(ctx context.Context, store *session.File, reason
 	wait, cancel := context.WithTimeout(ctx, 5*time.Second)
 	_ = old.Close(wait)
 	cancel()
-	if s.Sessions.Teardown != nil {
-		s.Sessions.Teardown(ctx, reason, store.Path())
+	if w.hooks.Teardown != nil {
+		w.hooks.Teardown(ctx, reason, store.Path())
 	}
-	sess, err := s.opts.Host.StartSession(store, old)
+	sess, err := w.start(store, old)
 	if err != nil {
 		return fmt.Errorf("start session: %w", err)
 	}
-	s.attach(sess, store)
+	w.attach(sess, store)
 	if oldStore != nil && oldStore != store {
 		_ = oldStore.Close()
 	}
-	if s.Sessions.Switched != nil {
-		s.Sessions.Switched(sess, reason, prevFile)
+	if w.hooks.Switched != nil {
+		w.hooks.Switched(sess, reason, prevFile)
 	}
 	return nil
+}
+
+func (s *Server) switcher() switcher {
+	return switcher{current: s.current, attach: s.attach, start: s.opts.Host.StartSession, hooks: &s.Sessions}
+}
+
+func (s *Server) replaceSession(ctx context.Context, store *session.File, reason string) error {
+	return s.switcher().replaceSession(ctx, store, reason)
 }
 
 func handleNewSession(ctx context.Context, s *Server, cmd *Command) *Response {
@@ -91,10 +111,14 @@ var _ engine.SessionController = (*Server)(nil)
 // session_before_switch handler cancels (the RPC new_session command and
 // the extensions' ctx.newSession).
 func (s *Server) NewSession(ctx context.Context, parentSession string) (bool, error) {
-	if h := s.Sessions.BeforeSwitch; h != nil && h(ctx, "new", "") {
+	return s.switcher().newSession(ctx, parentSession)
+}
+
+func (w switcher) newSession(ctx context.Context, parentSession string) (bool, error) {
+	if h := w.hooks.BeforeSwitch; h != nil && h(ctx, "new", "") {
 		return true, nil
 	}
-	_, store := s.current()
+	_, store := w.current()
 	var ns *session.File
 	if store.Persisted() {
 		var err error
@@ -105,7 +129,7 @@ func (s *Server) NewSession(ctx context.Context, parentSession string) (bool, er
 	} else {
 		ns = session.InMemory(store.Cwd(), "")
 	}
-	if err := s.replaceSession(ctx, ns, "new"); err != nil {
+	if err := w.replaceSession(ctx, ns, "new"); err != nil {
 		return false, err
 	}
 	return false, nil
@@ -131,14 +155,18 @@ func handleSwitchSession(ctx context.Context, s *Server, cmd *Command) *Response
 // SwitchSession opens another session file (created when missing),
 // unless a session_before_switch handler cancels.
 func (s *Server) SwitchSession(ctx context.Context, sessionPath string) (bool, error) {
+	return s.switcher().switchSession(ctx, sessionPath)
+}
+
+func (w switcher) switchSession(ctx context.Context, sessionPath string) (bool, error) {
 	path, err := filepath.Abs(sessionPath)
 	if err != nil {
 		return false, err
 	}
-	if h := s.Sessions.BeforeSwitch; h != nil && h(ctx, "resume", path) {
+	if h := w.hooks.BeforeSwitch; h != nil && h(ctx, "resume", path) {
 		return true, nil
 	}
-	_, store := s.current()
+	_, store := w.current()
 	var ns *session.File
 	if _, statErr := os.Stat(path); statErr != nil {
 		ns, err = session.CreateAt(path, store.Cwd(), session.CreateOptions{})
@@ -158,7 +186,7 @@ func (s *Server) SwitchSession(ctx context.Context, sessionPath string) (bool, e
 			return false, fmt.Errorf("Session working directory does not exist: %s", c)
 		}
 	}
-	if err := s.replaceSession(ctx, ns, "resume"); err != nil {
+	if err := w.replaceSession(ctx, ns, "resume"); err != nil {
 		return false, err
 	}
 	return false, nil
@@ -169,13 +197,17 @@ func (s *Server) SwitchSession(ctx context.Context, sessionPath string) (bool, e
 // the path up to and including the entry. A session_before_fork handler
 // may cancel first.
 func (s *Server) Fork(ctx context.Context, entryID, position string) (bool, string, error) {
+	return s.switcher().fork(ctx, entryID, position)
+}
+
+func (w switcher) fork(ctx context.Context, entryID, position string) (bool, string, error) {
 	if position == "" {
 		position = "before"
 	}
-	if h := s.Sessions.BeforeFork; h != nil && h(ctx, entryID, position) {
+	if h := w.hooks.BeforeFork; h != nil && h(ctx, entryID, position) {
 		return true, "", nil
 	}
-	_, store := s.current()
+	_, store := w.current()
 	if _, found := store.Get(entryID); !found {
 		return false, "", session.ErrInvalidForkEntry
 	}
@@ -190,10 +222,67 @@ func (s *Server) Fork(ctx context.Context, entryID, position string) (bool, stri
 	if err != nil {
 		return false, "", err
 	}
-	if err := s.replaceSession(ctx, ns, "fork"); err != nil {
+	if err := w.replaceSession(ctx, ns, "fork"); err != nil {
 		return false, "", err
 	}
 	return false, text, nil
+}
+
+// Controller replaces sessions where there is no RPC server (print and
+// JSON modes): the extensions' ctx.newSession, ctx.fork and
+// ctx.switchSession work there too, as in the reference.
+type Controller struct {
+	// Hooks are consulted as the server's Sessions are.
+	Hooks SessionHooks
+	// OnAttach is told each replacement session once it is current.
+	OnAttach func(*engine.Session, *session.File)
+
+	start func(store *session.File, prev *engine.Session) (*engine.Session, error)
+	mu    sync.Mutex
+	sess  *engine.Session
+	store *session.File
+}
+
+var _ engine.SessionController = (*Controller)(nil)
+
+// NewController starts with sess over store; start builds the runtime for
+// a replacement store, as Host.StartSession does for the server.
+func NewController(sess *engine.Session, store *session.File, start func(store *session.File, prev *engine.Session) (*engine.Session, error)) *Controller {
+	return &Controller{sess: sess, store: store, start: start}
+}
+
+func (c *Controller) current() (*engine.Session, *session.File) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sess, c.store
+}
+
+func (c *Controller) attach(sess *engine.Session, store *session.File) {
+	c.mu.Lock()
+	c.sess, c.store = sess, store
+	c.mu.Unlock()
+	if c.OnAttach != nil {
+		c.OnAttach(sess, store)
+	}
+}
+
+func (c *Controller) switcher() switcher {
+	return switcher{current: c.current, attach: c.attach, start: c.start, hooks: &c.Hooks}
+}
+
+// NewSession replaces the session with an empty one.
+func (c *Controller) NewSession(ctx context.Context, parentSession string) (bool, error) {
+	return c.switcher().newSession(ctx, parentSession)
+}
+
+// SwitchSession opens another session file.
+func (c *Controller) SwitchSession(ctx context.Context, path string) (bool, error) {
+	return c.switcher().switchSession(ctx, path)
+}
+
+// Fork starts a session from entryID.
+func (c *Controller) Fork(ctx context.Context, entryID, position string) (bool, string, error) {
+	return c.switcher().fork(ctx, entryID, position)
 }
 
 type forkData struct {

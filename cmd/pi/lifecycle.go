@@ -1,0 +1,294 @@
+package main
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/rpc"
+	"github.com/pi-go/pi/engine/session"
+	"github.com/pi-go/pi/jsruntime"
+)
+
+// This file is the extension runtime's life across session replacement
+// and reload. The reference tears its extension runtime down whenever the
+// session is replaced (ctx.newSession, ctx.fork, ctx.switchSession, RPC
+// new_session, switch_session, fork, clone) or reloaded (ctx.reload), and
+// loads the extensions afresh: every factory runs again, so tools,
+// commands, flags, providers and handlers are registered again, and the
+// new generation sees session_start (with the replacement's reason) and
+// resources_discover. The order, as recorded from pi 1.6.0:
+//
+//	session_before_switch / session_before_fork   (old generation)
+//	session_shutdown {reason, targetSessionFile}  (old generation)
+//	factories                                     (new generation)
+//	session_start {reason, previousSessionFile}   (new generation)
+//	resources_discover {reason: "startup"}        (new generation)
+//	withSession(ctx)                              (the caller's closure)
+//
+// and for a reload: session_shutdown {reason: "reload"}, the factories,
+// session_start {reason: "reload"}, resources_discover {reason: "reload"}.
+//
+// One difference is deliberate: each of our generations is a fresh goja
+// runtime, so module-level state starts over on every replacement, where
+// the reference (one Node heap) keeps it across new/fork/resume and only a
+// reload evaluates the modules again.
+
+// lifecycleController is the session control the extensions' command ctx
+// uses: the host's controller (the RPC server or a print-mode
+// rpc.Controller) plus Reload, which ctx.reload calls.
+type lifecycleController struct {
+	app   *App
+	inner engine.SessionController
+}
+
+func (c lifecycleController) NewSession(ctx context.Context, parentSession string) (bool, error) {
+	return c.inner.NewSession(ctx, parentSession)
+}
+
+func (c lifecycleController) SwitchSession(ctx context.Context, path string) (bool, error) {
+	return c.inner.SwitchSession(ctx, path)
+}
+
+func (c lifecycleController) Fork(ctx context.Context, entryID, position string) (bool, string, error) {
+	return c.inner.Fork(ctx, entryID, position)
+}
+
+// Reload loads the extensions afresh over the same session.
+func (c lifecycleController) Reload(ctx context.Context) error {
+	return c.app.reloadExtensions(ctx)
+}
+
+// setExtUI sets ctx.ui's backend for this and every later generation.
+func (h *extHost) setExtUI(ui engine.UI) {
+	h.mu.Lock()
+	h.ui = ui
+	api := h.api
+	h.mu.Unlock()
+	if api != nil {
+		api.SetUI(ui)
+	}
+}
+
+// setExtController sets the session control for this and every later
+// generation.
+func (app *App) setExtController(inner engine.SessionController) {
+	h := app.ext
+	ctl := lifecycleController{app: app, inner: inner}
+	h.mu.Lock()
+	h.ctl = ctl
+	api := h.api
+	h.mu.Unlock()
+	if api != nil {
+		api.SetSessionController(ctl)
+	}
+}
+
+// setFlag applies a claimed CLI flag value and remembers it for later
+// generations.
+func (h *extHost) setFlag(f flagSet) {
+	h.mu.Lock()
+	h.flagSets = append(h.flagSets, f)
+	api := h.api
+	h.mu.Unlock()
+	if api != nil {
+		api.SetFlag(f.name, f.value, f.isBool)
+	}
+}
+
+// sessionHooks are the RPC server's (or print-mode controller's) view of
+// the extensions during a replacement.
+func (app *App) sessionHooks() rpc.SessionHooks {
+	h := app.ext
+	current := func() engine.SessionHooks {
+		api, _ := h.cur()
+		return engine.SessionHooksOf(api.Hooks())
+	}
+	return rpc.SessionHooks{
+		BeforeSwitch: func(ctx context.Context, reason, target string) bool {
+			return current().BeforeSwitch(ctx, reason, target)
+		},
+		BeforeFork: func(ctx context.Context, entryID, position string) bool {
+			return current().BeforeFork(ctx, entryID, position)
+		},
+		Teardown: func(ctx context.Context, reason, target string) {
+			current().Shutdown(ctx, reason, target)
+			app.nextGeneration(ctx)
+		},
+		Switched: func(sess *engine.Session, reason, prev string) {
+			app.startGeneration(context.Background(), sess, reason, prev, "startup")
+		},
+	}
+}
+
+// nextGeneration loads the extensions afresh and makes them current. The
+// old generation stays open until startGeneration retires it: the command
+// that asked for the replacement still runs there (its withSession
+// callback, then the rest of its handler). A failed load keeps the old
+// generation, its errors reported as extension errors.
+func (app *App) nextGeneration(ctx context.Context) {
+	h := app.ext
+	if h.load == nil {
+		return
+	}
+	api, rt, loadErrs, err := h.load(context.WithoutCancel(ctx))
+	if err != nil {
+		h.report(jsruntime.ExtensionError{Event: "load", Error: err.Error()})
+		return
+	}
+	for _, le := range loadErrs {
+		h.report(jsruntime.ExtensionError{Path: le.Path, Event: "load", Error: le.Message})
+	}
+	h.mu.Lock()
+	flags, ui, ctl := h.flagSets, h.ui, h.ctl
+	h.mu.Unlock()
+	for _, f := range flags {
+		api.SetFlag(f.name, f.value, f.isBool)
+	}
+	if ui != nil {
+		api.SetUI(ui)
+	}
+	if ctl != nil {
+		api.SetSessionController(ctl)
+	}
+	h.mu.Lock()
+	old, oldRT := h.api, h.rt
+	h.api, h.rt = api, rt
+	h.retiring = append(h.retiring, retired{old, oldRT})
+	h.mu.Unlock()
+	// Providers the new factories registered apply at once: the session
+	// that follows resolves its model through them.
+	_ = api.FlushProviders()
+}
+
+// retired is a replaced generation waiting to be closed.
+type retired struct {
+	api *jsruntime.API
+	rt  *jsruntime.Runtime
+}
+
+// startGeneration announces sess to the current generation
+// (session_start with reason and the previous file, then
+// resources_discover with discoverReason), binds the replaced generations
+// to sess too (the withSession callback of the command that replaced the
+// session runs there), and closes them once that command returns.
+func (app *App) startGeneration(ctx context.Context, sess *engine.Session, reason, prev, discoverReason string) {
+	h := app.ext
+	api, _ := h.cur()
+	_ = api.Bind(ctx, sess)
+	fields := []jsruntime.Field{{Key: "reason", Value: reason}}
+	if prev != "" {
+		fields = append(fields, jsruntime.Field{Key: "previousSessionFile", Value: prev})
+	}
+	api.Emit(ctx, "session_start", fields...)
+	app.rediscoverResources(discoverReason)
+	h.mu.Lock()
+	old := h.retiring
+	h.retiring = nil
+	h.mu.Unlock()
+	for _, r := range old {
+		if r.api == nil || r.rt == nil {
+			continue
+		}
+		_ = r.api.Bind(ctx, sess)
+		h.retire(r)
+	}
+}
+
+// retire closes a replaced generation once no command runs in it. Its
+// timers stop and its goroutines end with the loop.
+func (h *extHost) retire(r retired) {
+	h.mu.Lock()
+	wg := h.busy[r.api]
+	h.mu.Unlock()
+	go func() {
+		if wg != nil {
+			wg.Wait()
+		}
+		_ = r.rt.Loop().WaitIdle(context.Background())
+		r.rt.Close()
+		h.mu.Lock()
+		delete(h.busy, r.api)
+		h.mu.Unlock()
+	}()
+}
+
+// running marks a command run in api's generation until done is called.
+func (h *extHost) running(api *jsruntime.API) (done func()) {
+	h.mu.Lock()
+	if h.busy == nil {
+		h.busy = map[*jsruntime.API]*sync.WaitGroup{}
+	}
+	wg := h.busy[api]
+	if wg == nil {
+		wg = &sync.WaitGroup{}
+		h.busy[api] = wg
+	}
+	wg.Add(1)
+	h.mu.Unlock()
+	return wg.Done
+}
+
+// reloadExtensions is ctx.reload: session_shutdown {reason: "reload"} in
+// the current generation, a fresh one over the same session with the
+// active tools rebuilt from its registrations, then session_start and
+// resources_discover, both with reason "reload".
+func (app *App) reloadExtensions(ctx context.Context) error {
+	h := app.ext
+	sess := app.session()
+	api, _ := h.cur()
+	api.Emit(ctx, "session_shutdown", jsruntime.Field{Key: "reason", Value: "reload"})
+	app.nextGeneration(ctx)
+	if sess != nil {
+		if tools, err := app.tools(); err == nil {
+			sess.SetTools(tools)
+		}
+	}
+	app.startGeneration(ctx, sess, "reload", "", "reload")
+	return nil
+}
+
+// rediscoverResources runs resources_discover in the current generation:
+// the skills and templates start again from those found without
+// extensions, and the new generation's paths are added to them.
+func (app *App) rediscoverResources(reason string) {
+	h := app.ext
+	h.mu.Lock()
+	saved := h.baseSaved
+	skillsBase, tmplBase := h.baseSkills, h.baseTemplates
+	h.mu.Unlock()
+	if saved {
+		app.mu.Lock()
+		app.skills = slices.Clone(skillsBase)
+		app.templates = slices.Clone(tmplBase)
+		app.mu.Unlock()
+	}
+	app.discoverExtensionResources(reason)
+	app.mu.Lock()
+	tmpl, sk := app.templates, app.skills
+	app.mu.Unlock()
+	h.mu.Lock()
+	onResources := h.onResources
+	h.mu.Unlock()
+	if onResources != nil {
+		onResources(tmpl, sk)
+	}
+}
+
+// headlessController gives print and JSON modes session replacement, as
+// the reference has there: the runner follows the current session.
+func (app *App) headlessController(sess *engine.Session, store *session.File, runner *sessionRunner) {
+	host := &rpcHost{app: app}
+	c := rpc.NewController(sess, store, host.StartSession)
+	c.Hooks = app.sessionHooks()
+	c.OnAttach = func(s *engine.Session, _ *session.File) { runner.rebind(s) }
+	app.setExtController(c)
+}
+
+// ctlUnset reports whether no session control is installed yet.
+func (h *extHost) ctlUnset() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.ctl == nil
+}

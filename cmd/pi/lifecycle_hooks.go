@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/jsruntime"
+)
+
+// lifecycleHooks is the Hooks value every session is built with when
+// extensions are loaded. It forwards each call to the current generation
+// (lifecycle.go), so that a reload, which keeps the session, reaches it,
+// and it counts command runs so that a replaced generation closes only
+// after the command that replaced it returns.
+//
+// It implements each optional hooks interface the jsruntime hooks do; a
+// new one there needs a method here (TestLifecycleHooksInterfaces).
+type lifecycleHooks struct{ h *extHost }
+
+var (
+	_ engine.Hooks         = lifecycleHooks{}
+	_ engine.SessionHooks  = lifecycleHooks{}
+	_ engine.SettleHooks   = lifecycleHooks{}
+	_ engine.ProviderHooks = lifecycleHooks{}
+)
+
+func (l lifecycleHooks) api() *jsruntime.API {
+	api, _ := l.h.cur()
+	return api
+}
+
+func (l lifecycleHooks) hooks() engine.Hooks { return l.api().Hooks() }
+
+func (l lifecycleHooks) session() engine.SessionHooks { return engine.SessionHooksOf(l.hooks()) }
+
+// Input runs extension commands, which may replace the session or reload
+// the extensions: the generation they started in is held open until they
+// return.
+func (l lifecycleHooks) Input(ctx context.Context, text string, images []engine.Content, source, streamingBehavior string) (engine.InputResult, error) {
+	api := l.api()
+	if len(text) > 1 && text[0] == '/' {
+		defer l.h.running(api)()
+	}
+	return api.Hooks().Input(ctx, text, images, source, streamingBehavior)
+}
+
+func (l lifecycleHooks) BeforeAgentStart(ctx context.Context, prompt string, images []engine.Content, systemPrompt string) (*engine.BeforeAgentStartResult, error) {
+	return l.hooks().BeforeAgentStart(ctx, prompt, images, systemPrompt)
+}
+
+func (l lifecycleHooks) Context(ctx context.Context, msgs []*engine.Message) ([]*engine.Message, error) {
+	return l.hooks().Context(ctx, msgs)
+}
+
+func (l lifecycleHooks) ToolCall(ctx context.Context, call engine.ToolCall) (*engine.ToolCallDecision, error) {
+	return l.hooks().ToolCall(ctx, call)
+}
+
+func (l lifecycleHooks) ToolResult(ctx context.Context, call engine.ToolCall, result engine.ToolResult) (*engine.ToolResult, error) {
+	return l.hooks().ToolResult(ctx, call, result)
+}
+
+func (l lifecycleHooks) Event(ctx context.Context, e engine.Event) { l.hooks().Event(ctx, e) }
+
+func (l lifecycleHooks) BeforeSwitch(ctx context.Context, reason, target string) bool {
+	return l.session().BeforeSwitch(ctx, reason, target)
+}
+
+func (l lifecycleHooks) BeforeFork(ctx context.Context, entryID, position string) bool {
+	return l.session().BeforeFork(ctx, entryID, position)
+}
+
+func (l lifecycleHooks) BeforeCompact(ctx context.Context, ev engine.BeforeCompactEvent) *engine.BeforeCompactResult {
+	return l.session().BeforeCompact(ctx, ev)
+}
+
+func (l lifecycleHooks) Compacted(ctx context.Context, entry *engine.Entry, fromExtension bool, reason string, willRetry bool) {
+	l.session().Compacted(ctx, entry, fromExtension, reason, willRetry)
+}
+
+func (l lifecycleHooks) CompactFailed(ctx context.Context, ev engine.CompactFailedEvent) {
+	l.session().CompactFailed(ctx, ev)
+}
+
+func (l lifecycleHooks) BeforeTree(ctx context.Context, prep engine.TreePreparation) *engine.BeforeTreeResult {
+	return l.session().BeforeTree(ctx, prep)
+}
+
+func (l lifecycleHooks) Tree(ctx context.Context, newLeafID, oldLeafID string) {
+	l.session().Tree(ctx, newLeafID, oldLeafID)
+}
+
+func (l lifecycleHooks) Shutdown(ctx context.Context, reason, target string) {
+	l.session().Shutdown(ctx, reason, target)
+}
+
+func (l lifecycleHooks) Started(ctx context.Context, reason, previous string) {
+	l.session().Started(ctx, reason, previous)
+}
+
+func (l lifecycleHooks) BeforeSettle(ctx context.Context, outcome string) bool {
+	if sh, ok := l.hooks().(engine.SettleHooks); ok {
+		return sh.BeforeSettle(ctx, outcome)
+	}
+	return false
+}
+
+func (l lifecycleHooks) BeforeProviderRequest(ctx context.Context, body json.RawMessage) json.RawMessage {
+	if ph, ok := l.hooks().(engine.ProviderHooks); ok {
+		return ph.BeforeProviderRequest(ctx, body)
+	}
+	return nil
+}
+
+func (l lifecycleHooks) AfterProviderResponse(ctx context.Context, status int, headers map[string]string) {
+	if ph, ok := l.hooks().(engine.ProviderHooks); ok {
+		ph.AfterProviderResponse(ctx, status, headers)
+	}
+}
