@@ -88,6 +88,38 @@ SCENARIOS = {
              "wait": {"response": "p2", "then_quiet_ms": 400}},
         ],
     },
+    "ext_lifecycle_rpc": {
+        "description": "Session replacement (ctx.newSession, ctx.fork, ctx.switchSession, RPC new_session and clone) and ctx.reload load the extension afresh: each generation registers its own command and tool, sees session_start with the replacement's reason and then resources_discover, keeps the CLI flag value, and the command's withSession runs last.",
+        "args": ["-e", "exts/lifecycle.ts", "--lc-flag", "cli"],
+        "files": {"exts/lifecycle.ts": src("lifecycle.ts")},
+        "mock": {"turns": [{"text": "One."}, {"text": "Two."}, {"text": "Three."}, {"text": "Four."}, {"text": "Five."}], "fallback_text": "ok"},
+        "steps": [
+            COMMANDS,
+            {"name": "state", "send": {"id": "s1", "type": "get_state"}, "capture": {"FIRST": "data.sessionFile"}},
+            prompt("prompt", "p1", "hello"),
+            prompt("new", "n1", "/lc-new", {"response": "n1", "then_quiet_ms": 500}),
+            {"name": "commands after new", "send": {"id": "c2", "type": "get_commands"}},
+            prompt("prompt after new", "p2", "again"),
+            prompt("fork", "f1", "/lc-fork", {"response": "f1", "then_quiet_ms": 500}),
+            prompt("reload", "r1", "/lc-reload", {"response": "r1", "then_quiet_ms": 500}),
+            {"name": "commands after reload", "send": {"id": "c3", "type": "get_commands"}},
+            prompt("prompt after reload", "p3", "third"),
+            prompt("switch", "w1", "/lc-switch ${FIRST}", {"response": "w1", "then_quiet_ms": 500}),
+            {"name": "rpc new_session", "send": {"id": "n2", "type": "new_session"}, "wait": {"response": "n2", "then_quiet_ms": 500}},
+            prompt("prompt after rpc new", "p4", "fourth"),
+            {"name": "rpc clone", "send": {"id": "k1", "type": "clone"}, "wait": {"response": "k1", "then_quiet_ms": 500}},
+            {"name": "commands after clone", "send": {"id": "c4", "type": "get_commands"}},
+            prompt("prompt after clone", "p5", "fifth"),
+        ],
+    },
+    "ext_lifecycle_json": {
+        "description": "JSON mode replaces sessions too: /lc-new and /lc-reload load the extension afresh, and the next prompts' requests carry the new generation's tool (no second session header).",
+        "mode": "json",
+        "args": ["-e", "exts/lifecycle.ts"],
+        "files": {"exts/lifecycle.ts": src("lifecycle.ts")},
+        "mock": {"turns": [{"text": "One."}, {"text": "Two."}, {"text": "Three."}], "fallback_text": "ok"},
+        "prompts": ["hello", "/lc-new", "again", "/lc-reload", "last"],
+    },
 }
 
 # A project-local extension loads only in a trusted project. The reference
