@@ -67,8 +67,10 @@ type extHost struct {
 	baseSkills    []skills.Skill
 	baseTemplates []prompts.Template
 	baseSaved     bool
-	// retiring are replaced generations not yet closed (lifecycle.go).
+	// retiring are replaced generations not yet closed (lifecycle.go);
+	// closing counts those being closed.
 	retiring []retired
+	closing  sync.WaitGroup
 	// onResources hands a new generation's skills and templates to the
 	// RPC server.
 	onResources func([]prompts.Template, []skills.Skill)

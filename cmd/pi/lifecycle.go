@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/rpc"
@@ -196,17 +197,26 @@ func (app *App) startGeneration(ctx context.Context, sess *engine.Session, reaso
 	}
 }
 
+// retireGrace bounds how long a replaced generation may keep working
+// (timers, async session_shutdown cleanup) once the command that replaced
+// it has returned; an interval timer must not keep it alive for good.
+const retireGrace = time.Second
+
 // retire closes a replaced generation once no command runs in it. Its
 // timers stop and its goroutines end with the loop.
 func (h *extHost) retire(r retired) {
 	h.mu.Lock()
 	wg := h.busy[r.api]
 	h.mu.Unlock()
+	h.closing.Add(1)
 	go func() {
+		defer h.closing.Done()
 		if wg != nil {
 			wg.Wait()
 		}
-		_ = r.rt.Loop().WaitIdle(context.Background())
+		ctx, cancel := context.WithTimeout(context.Background(), retireGrace)
+		_ = r.rt.Loop().WaitIdle(ctx)
+		cancel()
 		r.rt.Close()
 		h.mu.Lock()
 		delete(h.busy, r.api)

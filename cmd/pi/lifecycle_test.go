@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dop251/goja"
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/jsruntime"
+)
+
+// TestLifecycleHooksInterfaces checks that the forwarding hooks every
+// session gets implement each optional hooks interface that the
+// extension runtime's own hooks implement: one missing would silently
+// turn those events off.
+func TestLifecycleHooksInterfaces(t *testing.T) {
+	t.Parallel()
+	var real engine.Hooks = jsruntime.NewAPI(jsruntime.APIOptions{}).Hooks()
+	var fwd engine.Hooks = lifecycleHooks{}
+	tests := []struct {
+		name string
+		is   func(engine.Hooks) bool
+	}{
+		{"SessionHooks", func(h engine.Hooks) bool { _, ok := h.(engine.SessionHooks); return ok }},
+		{"SettleHooks", func(h engine.Hooks) bool { _, ok := h.(engine.SettleHooks); return ok }},
+		{"ProviderHooks", func(h engine.Hooks) bool { _, ok := h.(engine.ProviderHooks); return ok }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if tc.is(real) && !tc.is(fwd) {
+				t.Errorf("jsruntime hooks implement %s, lifecycleHooks does not", tc.name)
+			}
+		})
+	}
+}
+
+// generationExt registers a command named after a generation number kept
+// in a file, and a string flag, and logs session_start and
+// resources_discover with the flag's value.
+const generationExt = `import * as fs from "node:fs";
+export default function (pi) {
+	const file = %q, log = %q;
+	const gen = (fs.existsSync(file) ? Number(fs.readFileSync(file, "utf8")) : 0) + 1;
+	fs.writeFileSync(file, String(gen));
+	pi.registerFlag("gen-flag", { type: "string", default: "unset" });
+	pi.registerCommand("gen_" + gen, { handler: async () => {} });
+	for (const ev of ["session_start", "resources_discover", "session_shutdown"]) {
+		pi.on(ev, (e) => fs.appendFileSync(log, ev + " " + e.reason + " gen " + gen + " flag " + pi.getFlag("gen-flag") + "\n"));
+	}
+}
+`
+
+// TestGenerations replaces the extension runtime the way a session
+// replacement and a reload do, and checks that the factory ran again
+// (new command), the CLI flag value carried over, the events reached the
+// new generation in order, and the old runtime closed only once the
+// command running in it returned.
+func TestGenerations(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		reload bool
+		want   []string
+	}{
+		{"replacement", false, []string{"session_start new gen 2 flag cli", "resources_discover startup gen 2 flag cli"}},
+		{"reload", true, []string{"session_shutdown reload gen 1 flag cli", "session_start reload gen 2 flag cli", "resources_discover reload gen 2 flag cli"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			logPath := filepath.Join(dir, "events.log")
+			ext := filepath.Join(dir, "gen.ts")
+			src := fmt.Sprintf(generationExt, filepath.Join(dir, "gen.txt"), logPath)
+			if err := os.WriteFile(ext, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			app := &App{cwd: dir, agentDir: filepath.Join(dir, "agent"), stderr: io.Discard, args: &Args{}}
+			h := &extHost{stderr: io.Discard}
+			app.ext = h
+			h.load = func(ctx context.Context) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error) {
+				api := jsruntime.NewAPI(jsruntime.APIOptions{Mode: "print", Cwd: dir})
+				rt, errs, err := jsruntime.Load(ctx, jsruntime.LoadOptions{AgentDir: app.agentDir, Cwd: dir,
+					Sources: []jsruntime.Source{{Path: ext, Scope: jsruntime.ScopeCLI, Source: jsruntime.SourceCLI}},
+					Stderr: io.Discard, Host: api.Host()})
+				return api, rt, errs, err
+			}
+			api, rt, errs, err := h.load(context.Background())
+			if err != nil || len(errs) > 0 {
+				t.Fatalf("load: %v %v", err, errs)
+			}
+			h.api, h.rt = api, rt
+			h.setFlag(flagSet{name: "gen-flag", value: "cli"})
+			// A command is running in the first generation: it is the one
+			// replacing the session.
+			done := h.running(api)
+			if err := os.WriteFile(logPath, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if tc.reload {
+				if err := app.reloadExtensions(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				app.nextGeneration(context.Background())
+				app.startGeneration(context.Background(), nil, "new", "", "startup")
+			}
+			newAPI, _ := h.cur()
+			if newAPI == api {
+				t.Fatal("no new generation")
+			}
+			var names []string
+			for _, c := range newAPI.Commands(context.Background()) {
+				names = append(names, c.Name)
+			}
+			if strings.Join(names, ",") != "gen_2" {
+				t.Errorf("commands = %v, want [gen_2]", names)
+			}
+			b, _ := os.ReadFile(logPath)
+			if got := strings.Split(strings.TrimSpace(string(b)), "\n"); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("events:\n got %q\nwant %q", got, tc.want)
+			}
+			if !rt.Loop().RunOnLoop(func(vm *goja.Runtime) {}) {
+				t.Fatal("old runtime closed while its command still runs")
+			}
+			done()
+			h.closing.Wait()
+			if rt.Loop().RunOnLoop(func(vm *goja.Runtime) {}) {
+				t.Error("old runtime still open after its command returned")
+			}
+			_, newRT := h.cur()
+			newRT.Close()
+		})
+	}
+}
