@@ -125,6 +125,9 @@ type API struct {
 	// sessions replaces the session for the command context's
 	// newSession, fork and switchSession (api_session.go).
 	sessions engine.SessionController
+	// thinking is the last effective thinking level extensions were told
+	// of: thinking_level_select's previousLevel (hooks.go).
+	thinking engine.ThinkingLevel
 }
 
 // NewAPI returns the API layer; it does nothing until Host() is passed to
@@ -183,6 +186,9 @@ func (a *API) session() *engine.Session {
 func (a *API) Bind(ctx context.Context, s *engine.Session) error {
 	a.mu.Lock()
 	a.sess = s
+	if s != nil {
+		a.thinking = s.ThinkingLevel()
+	}
 	a.mu.Unlock()
 	if a.rt == nil {
 		return nil

@@ -237,6 +237,10 @@ func (h hooks) Event(ctx context.Context, e engine.Event) {
 	a := h.a
 	a.flushDeferred()
 	typ := e.EventType()
+	if ev, ok := e.(engine.ThinkingLevelChanged); ok {
+		h.thinkingLevelSelect(ctx, ev.Level)
+		return
+	}
 	switch typ {
 	case engine.EvAgentStart:
 		a.mu.Lock()
@@ -276,7 +280,13 @@ func (h hooks) Event(ctx context.Context, e engine.Event) {
 		}
 		payload = orderedEvent(typ, []Field{{"messages", msgs}})
 	case engine.MessageUpdate:
-		payload = orderedEvent(typ, []Field{{"message", ev.Message}, {"assistantMessageEvent", ev.AssistantMessageEvent}})
+		// Extensions see the stream event without the id and tool name
+		// the RPC wire adds to toolcall_start; api.js sets its partial.
+		var ame any = ev.AssistantMessageEvent
+		if ev.AssistantMessageEvent.Type == engine.AEToolCallStart {
+			ame = ordered{{"type", engine.AEToolCallStart}, {"contentIndex", ev.AssistantMessageEvent.ContentIndex}}
+		}
+		payload = orderedEvent(typ, []Field{{"message", ev.Message}, {"assistantMessageEvent", ame}})
 	default:
 		b, err := engine.MarshalEvent(e)
 		if err != nil {
@@ -294,4 +304,19 @@ func (h hooks) Event(ctx context.Context, e engine.Event) {
 	if _, err := a.dispatch(ctx, typ, payload); err != nil && !errors.Is(err, context.Canceled) {
 		a.reportError("", typ, err.Error())
 	}
+}
+
+// thinkingLevelSelect tells extensions that the effective thinking level
+// changed (whoever changed it: RPC, a cycle, pi.setThinkingLevel, a model
+// that clamps it), with the level they last saw.
+func (h hooks) thinkingLevelSelect(ctx context.Context, level engine.ThinkingLevel) {
+	a := h.a
+	a.mu.Lock()
+	prev := a.thinking
+	a.thinking = level
+	a.mu.Unlock()
+	if prev == level || !a.HasHandlers("thinking_level_select") {
+		return
+	}
+	a.Emit(ctx, "thinking_level_select", Field{"level", level}, Field{"previousLevel", prev})
 }

@@ -180,7 +180,8 @@
 
   // ---- dispatch ------------------------------------------------------------
   async function emit(event) {
-    const ctx = makeCtx(G.signal());
+    // agent_settled comes after the run: no signal, as in the reference.
+    const ctx = makeCtx(event.type === "agent_settled" ? undefined : G.signal());
     const isBefore = /^session_before_/.test(event.type);
     if ((event.type === "session_before_compact" || event.type === "session_before_tree") && typeof AbortController === "function") {
       // The reference hands these handlers the operation's abort signal.
@@ -218,9 +219,25 @@
     return dispatchers[type] || emit;
   };
 
+  // The events whose reference objects have keys JSON cannot carry (an
+  // undefined value) get them back in hostjs/pi_internal_shapes.js.
+  const SHAPED = new Set(["message_start", "message_end", "turn_end", "agent_end", "tool_execution_update", "tool_execution_end",
+    "session_before_switch", "session_before_compact"]);
+  const hasToolResult = (list) => Array.isArray(list) && list.some((m) => m && m.role === "toolResult");
+  const needsShape = (type, ev) => type === "message_start" || type === "message_end" ? !!ev.message && ev.message.role === "toolResult"
+    : type === "turn_end" ? hasToolResult(ev.toolResults) : type === "agent_end" ? hasToolResult(ev.messages) : true;
+  let shapeImpl;
+
   // dispatch runs one event and settles through Go callbacks.
   function dispatch(type, json, ok, fail) {
-    const ev = parse(json);
+    let ev = parse(json);
+    // The reference's stream event carries the message being built as its
+    // partial (the same object as the event's message).
+    if (type === "message_update" && ev.assistantMessageEvent) ev.assistantMessageEvent.partial = ev.message;
+    else if (SHAPED.has(type) && needsShape(type, ev)) {
+      if (!shapeImpl) shapeImpl = requireHost("pi:internal/shapes")();
+      ev = shapeImpl(type, ev);
+    }
     Promise.resolve()
       .then(() => dispatcherFor(type)(ev))
       .then((r) => ok(r === undefined ? "" : JSON.stringify(r)), (e) => fail(errMsg(e)));

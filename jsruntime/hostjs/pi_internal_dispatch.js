@@ -34,14 +34,17 @@ module.exports = function (h) {
       // Handlers may change systemPromptOptions in place; the prompt they
       // see is rendered from the options as they stand, and a returned
       // systemPrompt forces the text (later handlers see it).
-      const options = ev.systemPromptOptions || { cwd: G.cwd };
+      // customPrompt and forceSystemPrompt lead the options, undefined
+      // unless set, as in the reference.
+      const options = { customPrompt: undefined, forceSystemPrompt: undefined, ...(ev.systemPromptOptions || { cwd: G.cwd }) };
       const baseJSON = JSON.stringify(options);
       const render = () => {
         if (options.forceSystemPrompt !== undefined) return options.forceSystemPrompt;
         const cur = JSON.stringify(options);
         return cur === baseJSON ? ev.systemPrompt : G.renderPrompt(cur);
       };
-      const ctx = makeCtx(G.signal());
+      // The run has not started yet: no signal, as in the reference.
+      const ctx = makeCtx(undefined);
       ctx.getSystemPrompt = render;
       const messages = [];
       for (const { ext, handlers } of snapshot("before_agent_start")) {
@@ -49,7 +52,7 @@ module.exports = function (h) {
           try {
             G.enter(ext.path, "before_agent_start");
             const trigger = ev.message ? { messageType: "custom", message: ev.message } : { messageType: "user", prompt: ev.prompt, images: ev.images };
-            const event = { ...trigger, type: "before_agent_start", get systemPrompt() { return render(); }, systemPromptOptions: options };
+            const event = { ...trigger, type: "before_agent_start", systemPromptOptions: options, get systemPrompt() { return render(); } };
             const r = await h(event, ctx);
             if (r) {
               if (r.message) messages.push(r.message);
@@ -162,7 +165,9 @@ module.exports = function (h) {
   // the entries and continue flag proposed so far, and a returned field
   // replaces it.
   const boundary = (type) => async function (ev) {
-    const ctx = makeCtx(G.signal());
+    // agent_before_settle comes after the run: no signal, as in the
+    // reference.
+    const ctx = makeCtx(type === "turn_end" ? G.signal() : undefined);
     let entries = [];
     let cont = false;
     for (const { ext, handlers } of snapshot(type)) {

@@ -13,6 +13,22 @@ module.exports = function (h) {
     if (r.terminate) out.terminate = true;
     return out;
   }
+  // callableTools is ctx.tools: the active tools in registration order,
+  // each in the shape of the reference's tool registry entries.
+  function callableTools(nested) {
+    const active = new Set(call("getActiveTools") || []);
+    return (call("getAllTools") || []).filter((t) => active.has(t.name)).map((t) => {
+      let def;
+      for (const e of exts) if (e.tools.has(t.name)) def = e.tools.get(t.name);
+      const d = def || {};
+      return {
+        name: t.name, label: d.label ?? t.name, description: t.description, parameters: t.parameters,
+        outputSchema: d.outputSchema, constrainedSampling: d.constrainedSampling, prepareArguments: d.prepareArguments,
+        executionMode: d.executionMode,
+        execute: def ? def.execute.bind(def) : (callId, args) => nested(t.name, args).then((r) => r.result),
+      };
+    });
+  }
   function executeTool(path, name, id, json, onUpdate, ok, fail) {
     const ext = exts.find((e) => e.path === path);
     const def = ext && ext.tools.get(name);
@@ -22,11 +38,16 @@ module.exports = function (h) {
       return () => {};
     }
     const ctx = makeCtx(ac.signal);
-    Object.defineProperty(ctx, "tools", { get: () => call("getAllTools") || [] });
-    ctx.executeTool = async (n, args) => ({
+    const nested = async (n, args) => ({
       toolCall: { type: "toolCall", id: `${id}/0`, name: n, arguments: args || {} },
       result: { content: [{ type: "text", text: "Nested tool calls are not available in this context" }], details: {} },
       isError: true,
+    });
+    // As in the reference, tools and executeTool are own properties that
+    // Object.keys does not list.
+    Object.defineProperties(ctx, {
+      tools: { get: () => callableTools(nested) },
+      executeTool: { value: nested },
     });
     const update = (partial) => { try { onUpdate(JSON.stringify(normalizeResult(partial))); } catch (e) { /* ignore late updates */ } };
     G.enter(path, "tool:" + name);

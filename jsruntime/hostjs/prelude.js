@@ -91,7 +91,13 @@
   def("DOMException", DOMException);
 
   class AbortSignal extends EventTarget {
-    constructor() { super(); this.aborted = false; this.reason = undefined; this.onabort = null; }
+    // Node keeps these behind prototype getters: Object.keys(signal) is [].
+    constructor() {
+      super();
+      Object.defineProperties(this, {
+        aborted: { value: false, writable: true }, reason: { value: undefined, writable: true }, onabort: { value: null, writable: true },
+      });
+    }
     throwIfAborted() { if (this.aborted) throw this.reason; }
     static abort(reason) { const c = new AbortController(); c.abort(reason); return c.signal; }
     static timeout(ms) {
@@ -110,7 +116,7 @@
     }
   }
   class AbortController {
-    constructor() { this.signal = new AbortSignal(); }
+    constructor() { Object.defineProperty(this, "signal", { value: new AbortSignal() }); }
     abort(reason) {
       const s = this.signal;
       if (s.aborted) return;
