@@ -88,7 +88,7 @@ func TestGenerations(t *testing.T) {
 				api := jsruntime.NewAPI(jsruntime.APIOptions{Mode: "print", Cwd: dir})
 				rt, errs, err := jsruntime.Load(ctx, jsruntime.LoadOptions{AgentDir: app.agentDir, Cwd: dir,
 					Sources: []jsruntime.Source{{Path: ext, Scope: jsruntime.ScopeCLI, Source: jsruntime.SourceCLI}},
-					Stderr: io.Discard, Host: api.Host()})
+					Stderr:  io.Discard, Host: api.Host()})
 				return api, rt, errs, err
 			}
 			api, rt, errs, err := h.load(context.Background())
