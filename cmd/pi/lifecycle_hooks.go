@@ -21,6 +21,7 @@ type lifecycleHooks struct{ h *extHost }
 var (
 	_ engine.Hooks         = lifecycleHooks{}
 	_ engine.SessionHooks  = lifecycleHooks{}
+	_ engine.TreeHooks     = lifecycleHooks{}
 	_ engine.SettleHooks   = lifecycleHooks{}
 	_ engine.ProviderHooks = lifecycleHooks{}
 )
@@ -88,6 +89,26 @@ func (l lifecycleHooks) BeforeTree(ctx context.Context, prep engine.TreePreparat
 }
 
 func (l lifecycleHooks) Tree(ctx context.Context, newLeafID, oldLeafID string) {
+	l.session().Tree(ctx, newLeafID, oldLeafID)
+}
+
+// BeforeTreeFull and TreeSummarized pass tree navigations whole
+// (engine.TreeHooks): summaries and instruction overrides.
+func (l lifecycleHooks) BeforeTreeFull(ctx context.Context, prep engine.TreePreparation) *engine.BeforeTreeOutcome {
+	if th, ok := l.session().(engine.TreeHooks); ok {
+		return th.BeforeTreeFull(ctx, prep)
+	}
+	if r := l.session().BeforeTree(ctx, prep); r != nil {
+		return &engine.BeforeTreeOutcome{Cancel: r.Cancel, Label: r.Label}
+	}
+	return nil
+}
+
+func (l lifecycleHooks) TreeSummarized(ctx context.Context, newLeafID, oldLeafID string, summary *engine.Entry, fromExtension bool) {
+	if th, ok := l.session().(engine.TreeHooks); ok {
+		th.TreeSummarized(ctx, newLeafID, oldLeafID, summary, fromExtension)
+		return
+	}
 	l.session().Tree(ctx, newLeafID, oldLeafID)
 }
 

@@ -15,7 +15,10 @@ import (
 // Compactor implements engine.Compactor with the functions of this package.
 type Compactor struct{}
 
-var _ engine.Compactor = Compactor{}
+var (
+	_ engine.Compactor        = Compactor{}
+	_ engine.BranchSummarizer = Compactor{}
+)
 
 // Prepare calls PrepareCompaction.
 func (Compactor) Prepare(branch []*engine.Entry, s engine.CompactionSettings) (*engine.CompactionPreparation, error) {
@@ -412,4 +415,21 @@ func branchMessage(e *engine.Entry, edit *engine.Entry) *engine.Message {
 		}
 	}
 	return nil
+}
+
+// SummarizeBranch implements engine.BranchSummarizer with BranchSummary.
+func (Compactor) SummarizeBranch(ctx context.Context, entries []*engine.Entry, req engine.SummaryRequest, opts engine.BranchSummaryOptions) (*engine.BranchSummary, error) {
+	r, err := BranchSummary(ctx, entries, req, BranchOptions{CustomInstructions: opts.CustomInstructions,
+		ReplaceInstructions: opts.ReplaceInstructions, ReserveTokens: opts.ReserveTokens})
+	if err != nil {
+		return nil, err
+	}
+	if r.Aborted {
+		return &engine.BranchSummary{Aborted: true}, nil
+	}
+	summary := r.Summary
+	if summary == "" {
+		summary = "No summary generated"
+	}
+	return &engine.BranchSummary{Summary: summary, Usage: r.Usage, Details: r.Details()}, nil
 }
