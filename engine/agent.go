@@ -352,14 +352,23 @@ func (a *agentLoop) execute(ctx context.Context, p prepared, update func(ToolRes
 	if err != nil {
 		res = ErrorResult(err.Error())
 	}
-	if a.hooks != nil {
-		if repl, herr := a.hooks.ToolResult(ctx, call, res); herr != nil {
-			res = ErrorResult(herr.Error())
-		} else if repl != nil {
-			res = *repl
-		}
-	}
 	return toolOutcome{call: p.call, result: res, duration: &d}
+}
+
+// afterTool runs the tool_result hooks on an executed call's outcome. It
+// runs on the loop goroutine once the call's updates were emitted, so the
+// hooks see them first, as in the reference.
+func (a *agentLoop) afterTool(ctx context.Context, p prepared, o toolOutcome) toolOutcome {
+	if a.hooks == nil || o.duration == nil {
+		return o
+	}
+	call := ToolCall{ID: p.call.ID, Name: p.call.Name, Args: p.args}
+	if repl, herr := a.hooks.ToolResult(ctx, call, o.result); herr != nil {
+		o.result = ErrorResult(herr.Error())
+	} else if repl != nil {
+		o.result = *repl
+	}
+	return o
 }
 
 // safeExecute turns a panicking tool into an error result instead of a
@@ -459,8 +468,9 @@ func (a *agentLoop) runCollected(ctx context.Context, ps []prepared, idx []int, 
 			a.emit(ToolExecutionUpdate{ToolCallID: p.call.ID, ToolName: p.call.Name, Args: argsOf(p.call), PartialResult: *ev.partial})
 			continue
 		}
-		outcomes[idx[ev.index]] = *ev.done
-		a.emitEnd(*ev.done)
+		done := a.afterTool(ctx, p, *ev.done)
+		outcomes[idx[ev.index]] = done
+		a.emitEnd(done)
 		remaining--
 	}
 	return outcomes
