@@ -17,7 +17,10 @@ func (a *API) Hooks() engine.Hooks { return hooks{a} }
 
 type hooks struct{ a *API }
 
-var _ engine.Hooks = hooks{}
+var (
+	_ engine.Hooks            = hooks{}
+	_ engine.ModelSelectHooks = hooks{}
+)
 
 // Input runs extension commands first (a "/name args" prompt naming one is
 // consumed by its handler), then the "input" handlers.
@@ -319,4 +322,58 @@ func (h hooks) thinkingLevelSelect(ctx context.Context, level engine.ThinkingLev
 		return
 	}
 	a.Emit(ctx, "thinking_level_select", Field{"level", level}, Field{"previousLevel", prev})
+}
+
+// UserBash is what the "user_bash" handlers decided about a user's shell
+// command (RPC "bash"): nil lets it run as usual; Cancel drops it;
+// otherwise Result answers it without running anything.
+type UserBash struct {
+	Cancel bool
+	Result UserBashResult
+}
+
+// UserBashResult is a handler's {result} for a user command.
+type UserBashResult struct {
+	Output         string `json:"output"`
+	ExitCode       *int   `json:"exitCode"`
+	Cancelled      bool   `json:"cancelled"`
+	Truncated      bool   `json:"truncated"`
+	FullOutputPath string `json:"fullOutputPath"`
+}
+
+// UserBash runs the "user_bash" handlers for a user command in cwd.
+func (a *API) UserBash(ctx context.Context, command string, excludeFromContext bool, cwd string) *UserBash {
+	if !a.HasHandlers("user_bash") {
+		return nil
+	}
+	out, err := a.dispatch(ctx, "user_bash", ordered{{"type", "user_bash"}, {"command", command},
+		{"excludeFromContext", excludeFromContext}, {"cwd", cwd}})
+	if err != nil {
+		return &UserBash{Cancel: true}
+	}
+	if out == "" {
+		return nil
+	}
+	var r struct {
+		Cancel bool            `json:"cancel"`
+		Result *UserBashResult `json:"result"`
+	}
+	if json.Unmarshal([]byte(out), &r) != nil || r.Cancel || r.Result == nil {
+		return &UserBash{Cancel: true}
+	}
+	return &UserBash{Result: *r.Result}
+}
+
+// ModelSelect runs "model_select" for a model the user selected over RPC
+// (set_model, cycle_model); pi.setModel emits its own.
+func (h hooks) ModelSelect(ctx context.Context, model, previous *engine.Model, source string) {
+	a := h.a
+	if !a.HasHandlers("model_select") {
+		return
+	}
+	fields := []Field{{"model", model}}
+	if previous != nil {
+		fields = append(fields, Field{"previousModel", previous})
+	}
+	a.Emit(ctx, "model_select", append(fields, Field{"source", source})...)
 }

@@ -19,11 +19,12 @@ import (
 type lifecycleHooks struct{ h *extHost }
 
 var (
-	_ engine.Hooks         = lifecycleHooks{}
-	_ engine.SessionHooks  = lifecycleHooks{}
-	_ engine.TreeHooks     = lifecycleHooks{}
-	_ engine.SettleHooks   = lifecycleHooks{}
-	_ engine.ProviderHooks = lifecycleHooks{}
+	_ engine.Hooks            = lifecycleHooks{}
+	_ engine.SessionHooks     = lifecycleHooks{}
+	_ engine.TreeHooks        = lifecycleHooks{}
+	_ engine.SettleHooks      = lifecycleHooks{}
+	_ engine.ProviderHooks    = lifecycleHooks{}
+	_ engine.ModelSelectHooks = lifecycleHooks{}
 )
 
 func (l lifecycleHooks) api() *jsruntime.API {
@@ -137,5 +138,11 @@ func (l lifecycleHooks) BeforeProviderRequest(ctx context.Context, body json.Raw
 func (l lifecycleHooks) AfterProviderResponse(ctx context.Context, status int, headers map[string]string) {
 	if ph, ok := l.hooks().(engine.ProviderHooks); ok {
 		ph.AfterProviderResponse(ctx, status, headers)
+	}
+}
+
+func (l lifecycleHooks) ModelSelect(ctx context.Context, model, previous *engine.Model, source string) {
+	if mh, ok := l.hooks().(engine.ModelSelectHooks); ok {
+		mh.ModelSelect(ctx, model, previous, source)
 	}
 }

@@ -29,6 +29,7 @@ func TestLifecycleHooksInterfaces(t *testing.T) {
 		{"SessionHooks", func(h engine.Hooks) bool { _, ok := h.(engine.SessionHooks); return ok }},
 		{"SettleHooks", func(h engine.Hooks) bool { _, ok := h.(engine.SettleHooks); return ok }},
 		{"ProviderHooks", func(h engine.Hooks) bool { _, ok := h.(engine.ProviderHooks); return ok }},
+		{"ModelSelectHooks", func(h engine.Hooks) bool { _, ok := h.(engine.ModelSelectHooks); return ok }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

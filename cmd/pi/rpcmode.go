@@ -26,6 +26,7 @@ func runRPC(ctx context.Context, app *App, in io.Reader, out *rpc.Writer) int {
 	})
 	wireRPCExtras(srv)
 	app.wireRPCExtensions(srv, out)
+	app.wireUserBash(srv)
 	startTrace.step("rpc server")
 	if err := srv.Serve(ctx, in); err != nil {
 		fmt.Fprintln(app.stderr, "Error:", err)

@@ -81,9 +81,11 @@ func setModel(s *Server, cmd *Command, provider, modelID string) *Response {
 		return fail(cmd, fmt.Errorf("Model not found: %s/%s", f.Provider, f.ModelID))
 	}
 	sess, _ := s.current()
+	prev := sess.Model()
 	if err := sess.SetModel(found); err != nil {
 		return fail(cmd, err)
 	}
+	sess.ModelSelected(context.Background(), found, prev, "set")
 	return ok(cmd, found)
 }
 
@@ -122,6 +124,7 @@ func handleCycleModel(ctx context.Context, s *Server, cmd *Command) *Response {
 		want = next.ThinkingLevel
 	}
 	level := sess.SetThinkingLevel(want)
+	sess.ModelSelected(ctx, next.Model, cur, "cycle")
 	return ok(cmd, cycleModelData{Model: next.Model, ThinkingLevel: level, IsScoped: isScoped})
 }
 

@@ -203,6 +203,34 @@ module.exports = function (h) {
     }
     return undefined;
   };
+  // user_bash: the first handler returning an object decides. {result}
+  // answers the command, {operations} (a custom shell, not supported
+  // here) runs it normally; any other value, or a throw, cancels it.
+  dispatchers.user_bash = async function (ev) {
+    const ctx = makeCtx(undefined);
+    const event = { type: "user_bash", command: ev.command, excludeFromContext: ev.excludeFromContext, cwd: ev.cwd };
+    for (const { ext, handlers } of snapshot("user_bash")) {
+      for (const h of handlers) {
+        let r;
+        try {
+          G.enter(ext.path, "user_bash");
+          r = await h(event, ctx);
+        } catch (e) {
+          report(ext.path, "user_bash", e);
+          return { cancel: true };
+        }
+        if (r === undefined) continue;
+        if (r && typeof r === "object" && !Array.isArray(r)) {
+          const hasResult = r.result !== undefined && r.result !== null;
+          const hasOps = r.operations !== undefined && r.operations !== null;
+          if (hasResult && !hasOps && typeof r.result === "object") return { result: r.result };
+          if (hasOps && !hasResult) return undefined;
+        }
+        return { cancel: true };
+      }
+    }
+    return undefined;
+  };
   dispatchers.turn_end = boundary("turn_end");
   dispatchers.agent_before_settle = boundary("agent_before_settle");
 
