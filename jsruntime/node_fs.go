@@ -1,6 +1,8 @@
 package jsruntime
 
 import (
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -19,13 +21,16 @@ import (
 // so that the operation itself can run on any goroutine.
 type fsArgs struct {
 	path, path2 string
-	data        []byte
-	enc         string // "" returns bytes (a Buffer)
-	recursive   bool
-	force       bool
-	withTypes   bool
-	mode        os.FileMode
-	prefix      string
+	// raw and raw2 are the paths as the caller wrote them: Node's error
+	// messages and a symlink's target use them unresolved.
+	raw, raw2 string
+	data      []byte
+	enc       string // "" returns bytes (a Buffer)
+	recursive bool
+	force     bool
+	withTypes bool
+	mode      os.FileMode
+	prefix    string
 }
 
 // fsOp is one fs operation on Go values only.
@@ -52,43 +57,100 @@ type dirent struct {
 // directory, open '/x'", with code, errno, syscall and path properties.
 type nodeFSError struct {
 	code, desc, syscall, path string
+	dest                      string // the second path of rename, copyfile, symlink
 	errno                     int
+	// system marks Node's SystemError (ERR_FS_*), whose message and
+	// errno sign differ from the libuv errors'.
+	system bool
 }
 
 func (e *nodeFSError) Error() string {
+	switch {
+	case e.system:
+		return fmt.Sprintf("%s: %s returned %s (%s) %s", e.desc, e.syscall, errnoCodes[syscall.Errno(e.errno)].code, syscall.Errno(e.errno).Error(), e.path)
+	case e.path == "":
+		return fmt.Sprintf("%s: %s, %s", e.code, e.desc, e.syscall)
+	case e.dest != "":
+		return fmt.Sprintf("%s: %s, %s '%s' -> '%s'", e.code, e.desc, e.syscall, e.path, e.dest)
+	}
 	return fmt.Sprintf("%s: %s, %s '%s'", e.code, e.desc, e.syscall, e.path)
 }
 
-var errnoCodes = map[syscall.Errno]string{
-	syscall.ENOENT: "ENOENT", syscall.EEXIST: "EEXIST", syscall.EACCES: "EACCES", syscall.EISDIR: "EISDIR",
-	syscall.ENOTDIR: "ENOTDIR", syscall.ENOTEMPTY: "ENOTEMPTY", syscall.EPERM: "EPERM", syscall.EXDEV: "EXDEV",
-	syscall.EBUSY: "EBUSY", syscall.EINVAL: "EINVAL", syscall.ELOOP: "ELOOP", syscall.EMFILE: "EMFILE",
+// errnoCodes are libuv's names and descriptions, which Node's messages use
+// (Go's own wording differs, e.g. "file exists").
+var errnoCodes = map[syscall.Errno]struct{ code, desc string }{
+	syscall.ENOENT: {"ENOENT", "no such file or directory"}, syscall.EEXIST: {"EEXIST", "file already exists"},
+	syscall.EACCES: {"EACCES", "permission denied"}, syscall.EISDIR: {"EISDIR", "illegal operation on a directory"},
+	syscall.ENOTDIR: {"ENOTDIR", "not a directory"}, syscall.ENOTEMPTY: {"ENOTEMPTY", "directory not empty"},
+	syscall.EPERM: {"EPERM", "operation not permitted"}, syscall.EXDEV: {"EXDEV", "cross-device link not permitted"},
+	syscall.EBUSY: {"EBUSY", "resource busy or locked"}, syscall.EINVAL: {"EINVAL", "invalid argument"},
+	syscall.ELOOP: {"ELOOP", "too many symbolic links encountered"}, syscall.EMFILE: {"EMFILE", "too many open files"},
+	syscall.ENAMETOOLONG: {"ENAMETOOLONG", "name too long"}, syscall.EROFS: {"EROFS", "read-only file system"},
+	syscall.ENOSPC: {"ENOSPC", "no space left on device"},
 }
 
+// toNodeErr converts a Go error of an fs op into Node's error; sys is the
+// op's syscall and path the caller's spelling of the path. An op that
+// knows better returns a *nodeFSError itself (path left empty to take
+// the caller's).
 func toNodeErr(err error, sys, path string) error {
 	if err == nil {
 		return nil
 	}
+	var ne *nodeFSError
+	if errors.As(err, &ne) {
+		if ne.path == "" && !ne.noPath() {
+			ne.path = path
+		}
+		return ne
+	}
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
-		code, ok := errnoCodes[errno]
-		if !ok {
-			code = "E" + strings.ToUpper(strings.ReplaceAll(errno.Error(), " ", ""))
-		}
-		return &nodeFSError{code: code, desc: errno.Error(), syscall: sys, path: path, errno: -int(errno)}
+		return errnoError(errno, sys, path)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return &nodeFSError{code: "ENOENT", desc: "no such file or directory", syscall: sys, path: path, errno: -2}
+		return errnoError(syscall.ENOENT, sys, path)
 	}
 	if errors.Is(err, fs.ErrExist) {
-		return &nodeFSError{code: "EEXIST", desc: "file already exists", syscall: sys, path: path, errno: -17}
+		return errnoError(syscall.EEXIST, sys, path)
 	}
 	return err
+}
+
+// noPath reports the errors Node words without a path (a read of a
+// directory fails in read(2), after open succeeded).
+func (e *nodeFSError) noPath() bool { return e.syscall == "read" }
+
+func errnoError(errno syscall.Errno, sys, path string) *nodeFSError {
+	c, ok := errnoCodes[errno]
+	if !ok {
+		c.code, c.desc = "E"+strings.ToUpper(strings.ReplaceAll(errno.Error(), " ", "")), errno.Error()
+	}
+	return &nodeFSError{code: c.code, desc: c.desc, syscall: sys, path: path, errno: -int(errno)}
+}
+
+// opErr is a Go error with the syscall Node names for it.
+func opErr(err error, sys string) error {
+	if err == nil {
+		return nil
+	}
+	var errno syscall.Errno
+	switch {
+	case errors.As(err, &errno):
+	case errors.Is(err, fs.ErrNotExist):
+		errno = syscall.ENOENT
+	default:
+		return err
+	}
+	return errnoError(errno, sys, "")
 }
 
 var fsOps = map[string]fsOp{
 	"readFile": {"open", shapePath, func(a fsArgs) (any, error) {
 		b, err := os.ReadFile(a.path)
+		if errors.Is(err, syscall.EISDIR) {
+			return nil, opErr(err, "read")
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -122,9 +184,7 @@ var fsOps = map[string]fsOp{
 		}
 		return nil, os.Mkdir(a.path, 0o777)
 	}},
-	"mkdtemp": {"mkdtemp", shapePath, func(a fsArgs) (any, error) {
-		return os.MkdirTemp(filepath.Dir(a.path+"x"), filepath.Base(a.path + "x")[:len(filepath.Base(a.path+"x"))-1]+"*")
-	}},
+	"mkdtemp": {"mkdtemp", shapePath, func(a fsArgs) (any, error) { return mkdtemp(a.path) }},
 	"readdir": {"scandir", shapePath, func(a fsArgs) (any, error) {
 		list, err := os.ReadDir(a.path)
 		if err != nil {
@@ -162,13 +222,13 @@ var fsOps = map[string]fsOp{
 			if a.force && errors.Is(err, fs.ErrNotExist) {
 				return nil, nil
 			}
-			return nil, err
+			return nil, opErr(err, "lstat")
 		}
 		if a.recursive {
 			return nil, os.RemoveAll(a.path)
 		}
 		if fi, _ := os.Lstat(a.path); fi != nil && fi.IsDir() {
-			return nil, &nodeFSError{code: "ERR_FS_EISDIR", desc: "Path is a directory", syscall: "rm", path: a.path, errno: -21}
+			return nil, &nodeFSError{code: "ERR_FS_EISDIR", desc: "Path is a directory", syscall: "rm", errno: int(syscall.EISDIR), system: true}
 		}
 		return nil, os.Remove(a.path)
 	}},
@@ -187,12 +247,14 @@ var fsOps = map[string]fsOp{
 		}
 		return nil, copyFile(a.path, a.path2)
 	}},
-	"symlink":  {"symlink", shapeTwoPaths, func(a fsArgs) (any, error) { return nil, os.Symlink(a.path, a.path2) }},
+	"symlink":  {"symlink", shapeTwoPaths, func(a fsArgs) (any, error) { return nil, os.Symlink(a.raw, a.path2) }},
 	"readlink": {"readlink", shapePath, func(a fsArgs) (any, error) { return os.Readlink(a.path) }},
 	"realpath": {"realpath", shapePath, func(a fsArgs) (any, error) {
+		// Node's realpath walks the path with lstat, so that is the
+		// syscall its errors name.
 		p, err := filepath.EvalSymlinks(a.path)
 		if err != nil {
-			return nil, err
+			return nil, opErr(err, "lstat")
 		}
 		return filepath.Abs(p)
 	}},
@@ -203,6 +265,28 @@ var fsOps = map[string]fsOp{
 		now := time.Now()
 		return nil, os.Chtimes(a.path, now, now)
 	}},
+}
+
+// mkdtemp creates prefix+XXXXXX as Node does: six random letters and
+// digits appended to the prefix as given (no separator added).
+func mkdtemp(prefix string) (string, error) {
+	const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	for range 100 {
+		var b [6]byte
+		_, _ = rand.Read(b[:])
+		for i := range b {
+			b[i] = chars[int(b[i])%len(chars)]
+		}
+		p := prefix + string(b[:])
+		err := os.Mkdir(p, 0o700)
+		if err == nil {
+			return p, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
+	return "", &nodeFSError{code: "EEXIST", desc: "file already exists", syscall: "mkdtemp", errno: -int(syscall.EEXIST)}
 }
 
 // firstMissing is the first directory mkdir -p will create ("" if none),
@@ -237,12 +321,29 @@ func copyFile(src, dst string) error {
 	return out.Close()
 }
 
+// decodeString turns file bytes into a string in one of Node's encodings.
+// goja_nodejs knows only hex, base64 and UTF-8, so the byte-per-character
+// encodings are done here.
 func decodeString(b []byte, enc string) string {
 	switch strings.ToLower(enc) {
-	case "base64", "hex", "base64url", "latin1", "binary", "ascii":
+	case "base64", "hex":
 		return buffer.StringCodecByName(strings.ToLower(enc)).Encode(b)
+	case "base64url":
+		return base64.RawURLEncoding.EncodeToString(b)
+	case "latin1", "binary":
+		rs := make([]rune, len(b))
+		for i, c := range b {
+			rs[i] = rune(c)
+		}
+		return string(rs)
+	case "ascii":
+		rs := make([]rune, len(b))
+		for i, c := range b {
+			rs[i] = rune(c & 0x7f)
+		}
+		return string(rs)
 	default:
-		return string(b)
+		return strings.ToValidUTF8(string(b), "\uFFFD")
 	}
 }
 
@@ -278,7 +379,7 @@ func (r *Runtime) parseFSArgs(op fsOp, args []goja.Value) fsArgs {
 		return goja.Undefined()
 	}
 	var a fsArgs
-	a.path = r.pathArg(arg(0))
+	a.path, a.raw = r.pathArg(arg(0)), rawPath(arg(0), a.path)
 	optIdx := 1
 	switch op.shape {
 	case shapePathData:
@@ -286,6 +387,7 @@ func (r *Runtime) parseFSArgs(op fsOp, args []goja.Value) fsArgs {
 		optIdx = 2
 	case shapeTwoPaths:
 		a.path2 = r.pathArg(arg(1))
+		a.raw2 = rawPath(arg(1), a.path2)
 		optIdx = 2
 	}
 	opt := arg(optIdx)
@@ -340,55 +442,140 @@ func (r *Runtime) fsResult(v any) goja.Value {
 	}
 }
 
+// rawPath is the caller's spelling of a path argument: the string itself,
+// or the resolved path for a URL or Buffer.
+func rawPath(v goja.Value, resolved string) string {
+	if s, ok := v.Export().(string); ok {
+		return s
+	}
+	return resolved
+}
+
+// nodeErr is toNodeErr with the paths as the caller wrote them; the ops
+// with two paths name both, as Node's messages do.
+func (a fsArgs) nodeErr(err error, sys string) error {
+	err = toNodeErr(err, sys, a.raw)
+	var ne *nodeFSError
+	if errors.As(err, &ne) && a.raw2 != "" && !ne.system && ne.dest == "" && ne.path == a.raw {
+		switch ne.syscall {
+		case "rename", "copyfile", "symlink", "link", "cp":
+			ne.dest = a.raw2
+		}
+	}
+	return err
+}
+
+// jsFSError builds Node's error object: a plain Error whose own keys are
+// errno, code, syscall, path and dest, in that order.
 func (r *Runtime) jsFSError(err error) *goja.Object {
 	var ne *nodeFSError
-	if errors.As(err, &ne) {
-		e := r.nodeError(ne.code, ne.Error())
+	if !errors.As(err, &ne) {
+		return r.vm.NewGoError(err)
+	}
+	e, jerr := r.vm.New(r.vm.Get("Error"), r.vm.ToValue(ne.Error()))
+	if jerr != nil {
+		return r.vm.NewGoError(err)
+	}
+	if ne.system {
+		// Rare enough that compiling the class here costs nothing at start.
+		if cls, cerr := r.vm.RunString(`(class SystemError extends Error {})`); cerr == nil {
+			if p, ok := cls.ToObject(r.vm).Get("prototype").(*goja.Object); ok {
+				_ = e.SetPrototype(p)
+			}
+		}
+		_ = e.Set("code", ne.code)
+		info := r.vm.NewObject()
+		_ = info.Set("errno", ne.errno)
+		_ = info.Set("code", errnoCodes[syscall.Errno(ne.errno)].code)
+		_ = info.Set("message", syscall.Errno(ne.errno).Error())
+		_ = info.Set("path", ne.path)
+		_ = info.Set("syscall", ne.syscall)
+		_ = e.Set("info", info)
 		_ = e.Set("errno", ne.errno)
 		_ = e.Set("syscall", ne.syscall)
 		_ = e.Set("path", ne.path)
 		return e
 	}
-	return r.vm.NewGoError(err)
+	_ = e.Set("errno", ne.errno)
+	_ = e.Set("code", ne.code)
+	_ = e.Set("syscall", ne.syscall)
+	if ne.path != "" {
+		_ = e.Set("path", ne.path)
+	}
+	if ne.dest != "" {
+		_ = e.Set("dest", ne.dest)
+	}
+	return e
 }
 
-func modeKinds(o *goja.Object, m fs.FileMode) {
-	_ = o.Set("isFile", func() bool { return m.IsRegular() })
-	_ = o.Set("isDirectory", func() bool { return m.IsDir() })
-	_ = o.Set("isSymbolicLink", func() bool { return m&fs.ModeSymlink != 0 })
-	_ = o.Set("isFIFO", func() bool { return m&fs.ModeNamedPipe != 0 })
-	_ = o.Set("isSocket", func() bool { return m&fs.ModeSocket != 0 })
-	_ = o.Set("isBlockDevice", func() bool { return m&fs.ModeDevice != 0 && m&fs.ModeCharDevice == 0 })
-	_ = o.Set("isCharacterDevice", func() bool { return m&fs.ModeCharDevice != 0 })
+// modeKinds adds the is* methods, not enumerable, so that Object.keys and
+// JSON.stringify of a Stats or Dirent show Node's fields only.
+func modeKinds(vm *goja.Runtime, o *goja.Object, m fs.FileMode) {
+	def := func(name string, v bool) {
+		_ = o.DefineDataProperty(name, vm.ToValue(func() bool { return v }), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	}
+	def("isFile", m.IsRegular())
+	def("isDirectory", m.IsDir())
+	def("isSymbolicLink", m&fs.ModeSymlink != 0)
+	def("isFIFO", m&fs.ModeNamedPipe != 0)
+	def("isSocket", m&fs.ModeSocket != 0)
+	def("isBlockDevice", m&fs.ModeDevice != 0 && m&fs.ModeCharDevice == 0)
+	def("isCharacterDevice", m&fs.ModeCharDevice != 0)
 }
 
+// classProto is the prototype of fs.Stats or fs.Dirent, so that instanceof
+// and constructor.name hold as in Node; nil before fs finished loading.
+func (r *Runtime) classProto(name string) *goja.Object {
+	mod, ok := r.loaded["fs"].(*goja.Object)
+	if !ok {
+		return nil
+	}
+	if c, ok := mod.Get(name).(*goja.Object); ok {
+		if p, ok := c.Get("prototype").(*goja.Object); ok {
+			return p
+		}
+	}
+	return nil
+}
+
+// statsObject has Node 22's own fields in its order; the Date fields are
+// getters that are not enumerable, as there.
 func (r *Runtime) statsObject(fi os.FileInfo) goja.Value {
 	vm := r.vm
 	o := vm.NewObject()
-	mt := fi.ModTime()
-	ms := float64(mt.UnixNano()) / 1e6
-	date := func() goja.Value {
-		d, _ := vm.New(vm.Get("Date"), vm.ToValue(ms))
-		return d
+	if p := r.classProto("Stats"); p != nil {
+		_ = o.SetPrototype(p)
 	}
-	_ = o.Set("size", fi.Size())
-	_ = o.Set("mode", uint32(fi.Mode().Perm())|unixType(fi.Mode()))
-	_ = o.Set("mtimeMs", ms)
-	_ = o.Set("ctimeMs", ms)
-	_ = o.Set("atimeMs", ms)
-	_ = o.Set("birthtimeMs", ms)
-	_ = o.Set("mtime", date())
-	_ = o.Set("ctime", date())
-	_ = o.Set("atime", date())
-	_ = o.Set("birthtime", date())
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		_ = o.Set("ino", st.Ino)
+	ms := float64(fi.ModTime().UnixNano()) / 1e6
+	mode := uint32(fi.Mode().Perm()) | unixType(fi.Mode())
+	st, _ := fi.Sys().(*syscall.Stat_t)
+	if st != nil {
+		mode = uint32(st.Mode)
 		_ = o.Set("dev", st.Dev)
+		_ = o.Set("mode", mode)
 		_ = o.Set("nlink", st.Nlink)
 		_ = o.Set("uid", st.Uid)
 		_ = o.Set("gid", st.Gid)
+		_ = o.Set("rdev", st.Rdev)
+		_ = o.Set("blksize", st.Blksize)
+		_ = o.Set("ino", st.Ino)
+		_ = o.Set("size", fi.Size())
+		_ = o.Set("blocks", st.Blocks)
+	} else {
+		_ = o.Set("mode", mode)
+		_ = o.Set("size", fi.Size())
 	}
-	modeKinds(o, fi.Mode())
+	for _, k := range []string{"atimeMs", "mtimeMs", "ctimeMs", "birthtimeMs"} {
+		_ = o.Set(k, ms)
+	}
+	date := vm.ToValue(func() goja.Value {
+		d, _ := vm.New(vm.Get("Date"), vm.ToValue(ms))
+		return d
+	})
+	for _, k := range []string{"atime", "mtime", "ctime", "birthtime"} {
+		_ = o.DefineAccessorProperty(k, date, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	}
+	modeKinds(vm, o, fi.Mode())
 	return o
 }
 
@@ -405,10 +592,13 @@ func unixType(m fs.FileMode) uint32 {
 
 func (r *Runtime) direntObject(d dirent) goja.Value {
 	o := r.vm.NewObject()
+	if p := r.classProto("Dirent"); p != nil {
+		_ = o.SetPrototype(p)
+	}
 	_ = o.Set("name", d.name)
 	_ = o.Set("parentPath", d.parent)
 	_ = o.Set("path", d.parent)
-	modeKinds(o, d.mode)
+	modeKinds(r.vm, o, d.mode)
 	return o
 }
 
@@ -424,7 +614,7 @@ func loadFS(r *Runtime) (goja.Value, error) {
 			a := r.parseFSArgs(op, call.Arguments)
 			v, err := op.run(a)
 			if err != nil {
-				panic(r.jsFSError(toNodeErr(err, op.syscall, a.path)))
+				panic(r.jsFSError(a.nodeErr(err, op.syscall)))
 			}
 			return r.fsResult(v)
 		})
@@ -445,7 +635,7 @@ func loadFS(r *Runtime) (goja.Value, error) {
 						return
 					}
 					if err != nil {
-						_, _ = cb(goja.Undefined(), r.jsFSError(toNodeErr(err, op.syscall, a.path)))
+						_, _ = cb(goja.Undefined(), r.jsFSError(a.nodeErr(err, op.syscall)))
 						return
 					}
 					_, _ = cb(goja.Undefined(), goja.Null(), r.fsResult(v))
@@ -461,7 +651,7 @@ func loadFS(r *Runtime) (goja.Value, error) {
 				v, err := op.run(a)
 				done(func(*goja.Runtime) {
 					if err != nil {
-						_ = reject(r.jsFSError(toNodeErr(err, op.syscall, a.path)))
+						_ = reject(r.jsFSError(a.nodeErr(err, op.syscall)))
 						return
 					}
 					_ = resolve(r.fsResult(v))
@@ -470,8 +660,16 @@ func loadFS(r *Runtime) (goja.Value, error) {
 			return vm.ToValue(p)
 		})
 	}
+	// realpath.native is the same walk for our purposes.
+	for _, o := range []*goja.Object{mod, promises} {
+		for _, n := range []string{"realpathSync", "realpath"} {
+			if f, ok := o.Get(n).(*goja.Object); ok {
+				_ = f.Set("native", f)
+			}
+		}
+	}
 	_ = mod.Set("existsSync", func(v goja.Value) bool {
-		if v == nil || goja.IsUndefined(v) {
+		if v == nil || goja.IsUndefined(v) || goja.IsNull(v) || v.String() == "" {
 			return false
 		}
 		_, err := os.Stat(r.pathArg(v))
