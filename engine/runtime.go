@@ -347,13 +347,15 @@ func (s *Session) Prompt(ctx context.Context, text string, images []Content, opt
 		text = opts.Expand(text)
 	}
 	if streaming {
+		// As in the reference, any behaviour other than "followUp"
+		// (deliverAs "nextTurn" from sendUserMessage among them) steers.
 		switch opts.StreamingBehavior {
-		case "steer":
-			return s.Steer(text, images), nil
+		case "":
+			return "", ErrAlreadyProcessing
 		case "followUp":
 			return s.FollowUp(text, images), nil
 		}
-		return "", ErrAlreadyProcessing
+		return s.Steer(text, images), nil
 	}
 	s.mu.Lock()
 	if s.cmp.manual {

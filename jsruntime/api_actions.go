@@ -269,14 +269,12 @@ func (a *API) sendUserMessage(s *engine.Session, av []json.RawMessage) error {
 		// Nothing can intercept the message, so it is queued at once: a
 		// boundary handler (agent_before_settle) that queues a follow-up
 		// sees the run continue for it (api_session.go).
-		switch opts.DeliverAs {
-		case "followUp":
+		if opts.DeliverAs == "followUp" {
 			s.FollowUp(text, images)
-			return nil
-		case "steer":
+		} else {
 			s.Steer(text, images)
-			return nil
 		}
+		return nil
 	}
 	go func() {
 		_, err := s.Prompt(context.Background(), text, images, engine.PromptOptions{StreamingBehavior: opts.DeliverAs, Source: "extension"})
