@@ -44,18 +44,20 @@ func (a *API) onLoop() bool {
 // un-awaited emit runs its handlers before the emitting handler's caller
 // resumes; elsewhere they run in a new loop task.
 func (a *API) dispatchQueued(typ, payload string) {
-	run := func(vm *goja.Runtime) {
+	run := func(vm *goja.Runtime, now bool) {
 		ok := vm.ToValue(func(string) {})
 		fail := vm.ToValue(func(m string) { a.reportError("", typ, m) })
-		if _, err := a.dispatchFn(goja.Undefined(), vm.ToValue(typ), vm.ToValue(payload), ok, fail); err != nil {
+		if _, err := a.dispatchFn(goja.Undefined(), vm.ToValue(typ), vm.ToValue(payload), ok, fail, vm.ToValue(now)); err != nil {
 			a.reportError("", typ, errorMessage(err))
 		}
 	}
 	if a.onLoop() {
-		run(a.rt.vm)
+		// The reference's un-awaited emit calls the first handler at once
+		// (up to its first await), before the raising action returns.
+		run(a.rt.vm, true)
 		return
 	}
-	a.rt.loop.RunOnLoop(run)
+	a.rt.loop.RunOnLoop(func(vm *goja.Runtime) { run(vm, false) })
 }
 
 // deferredReports are extension errors that the reference raises a few

@@ -228,8 +228,10 @@
     : type === "turn_end" ? hasToolResult(ev.toolResults) : type === "agent_end" ? hasToolResult(ev.messages) : true;
   let shapeImpl;
 
-  // dispatch runs one event and settles through Go callbacks.
-  function dispatch(type, json, ok, fail) {
+  // dispatch runs one event and settles through Go callbacks; now starts
+  // the handlers at once instead of in a promise job (an event an action
+  // of a running handler raised).
+  function dispatch(type, json, ok, fail, now) {
     let ev = parse(json);
     // The reference's stream event carries the message being built as its
     // partial (the same object as the event's message).
@@ -238,9 +240,17 @@
       if (!shapeImpl) shapeImpl = requireHost("pi:internal/shapes")();
       ev = shapeImpl(type, ev);
     }
-    Promise.resolve()
-      .then(() => dispatcherFor(type)(ev))
-      .then((r) => ok(r === undefined ? "" : JSON.stringify(r)), (e) => fail(errMsg(e)));
+    let started;
+    if (now) {
+      try {
+        started = Promise.resolve(dispatcherFor(type)(ev));
+      } catch (e) {
+        started = Promise.reject(e);
+      }
+    } else {
+      started = Promise.resolve().then(() => dispatcherFor(type)(ev));
+    }
+    started.then((r) => ok(r === undefined ? "" : JSON.stringify(r)), (e) => fail(errMsg(e)));
   }
 
   // ---- tools -----------------------------------------------------------------

@@ -29,7 +29,7 @@ function spawn(file, args, opts) {
     switch (type) {
       case "stdout": if (cp.stdout) cp.stdout.push(a); break;
       case "stderr": if (cp.stderr) cp.stderr.push(a); break;
-      case "error": { const e = new Error(a); e.code = b; e.errno = -2; e.syscall = "spawn " + file; e.path = file; e.spawnargs = args; cp.emit("error", e); if (cp.stdout) cp.stdout.push(null); if (cp.stderr) cp.stderr.push(null); cp.emit("close", -2, null); break; }
+      case "error": { const e = new Error(a); e.code = b; e.errno = -2; e.syscall = "spawn " + file; e.path = file; e.spawnargs = args; cp.exitCode = -2; cp.emit("error", e); if (cp.stdout) cp.stdout.push(null); if (cp.stderr) cp.stderr.push(null); cp.emit("close", -2, null); break; }
       case "exit":
         cp.exitCode = a; cp.signalCode = b;
         cp.emit("exit", a, b);
@@ -42,7 +42,15 @@ function spawn(file, args, opts) {
   cp.pid = handle.pid;
   if (ignored(0) && handle.end) handle.end();
   cp.kill = (sig) => { if (cp.exitCode !== null || cp.signalCode !== null || !handle.kill) return false; cp.killed = true; return handle.kill(sig); };
-  if (opts.signal) { const onAbort = () => cp.kill(opts.killSignal || "SIGTERM"); if (opts.signal.aborted) queueMicrotask(onAbort); else opts.signal.addEventListener("abort", onAbort, { once: true }); }
+  if (opts.signal) {
+    // Node kills the child and reports an AbortError before 'exit'.
+    const onAbort = () => {
+      if (cp.kill(opts.killSignal || "SIGTERM")) {
+        const e = new Error("The operation was aborted");
+        e.name = "AbortError"; e.code = "ABORT_ERR"; e.cause = opts.signal.reason;
+        cp.emit("error", e);
+      }
+    }; if (opts.signal.aborted) queueMicrotask(onAbort); else opts.signal.addEventListener("abort", onAbort, { once: true }); }
   if (opts.timeout > 0) { const t = setTimeout(() => cp.kill(opts.killSignal || "SIGTERM"), opts.timeout); cp.on("exit", () => clearTimeout(t)); }
   return cp;
 }
@@ -57,8 +65,9 @@ function collect(cp, opts, cmdline, cb) {
     const conv = (a) => { const b = Buffer.concat(a); return enc === "buffer" || enc === null ? b : b.toString(enc); };
     const stdout = conv(out), stderr = conv(err);
     let e = spawnErr;
-    if (!e && (code !== 0 || signal)) { e = new Error("Command failed: " + cmdline + (stderr ? "\n" + stderr : "")); e.code = code; e.killed = cp.killed; e.signal = signal; e.cmd = cmdline; }
-    if (e) { e.stdout = stdout; e.stderr = stderr; }
+    // Node's message always has the newline, even with no stderr; stdout
+    // and stderr go on the error only in the promisified form.
+    if (!e && (code !== 0 || signal)) { e = new Error("Command failed: " + cmdline + "\n" + stderr); e.code = code; e.killed = cp.killed; e.signal = signal; e.cmd = cmdline; }
     if (cb) cb(e, stdout, stderr);
   });
   return cp;
@@ -75,11 +84,26 @@ function execFile(file, args, opts, cb) {
   opts = opts || {};
   return collect(spawn(file, args, opts), opts, [file, ...args].join(" "), cb);
 }
-exec.__promisifyMulti = ["stdout", "stderr"];
-execFile.__promisifyMulti = ["stdout", "stderr"];
+// util.promisify(exec) resolves to { stdout, stderr }, rejects with an
+// error that carries both, and exposes the child as promise.child.
+for (const f of [exec, execFile]) {
+  Object.defineProperty(f, Symbol.for("nodejs.util.promisify.custom"), {
+    value: (...args) => {
+      let child;
+      const promise = new Promise((resolve, reject) => {
+        child = f(...args, (err, stdout, stderr) => {
+          if (err) { err.stdout = stdout; err.stderr = stderr; reject(err); } else resolve({ stdout, stderr });
+        });
+      });
+      promise.child = child;
+      return promise;
+    },
+  });
+}
 function spawnSync(file, args, opts) {
   [file, args, opts] = normalize(file, args, opts);
   const r = __host.spawnSync(file, args, opts);
+  if (r.error) r.error.spawnargs = args;
   const enc = opts.encoding;
   if (enc && enc !== "buffer") { r.stdout = r.stdout.toString(enc); r.stderr = r.stderr.toString(enc); }
   r.output = [null, r.stdout, r.stderr];

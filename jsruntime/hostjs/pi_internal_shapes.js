@@ -34,7 +34,14 @@ module.exports = function () {
     message_end: (ev) => { ev.message = message(ev.message); return ev; },
     turn_end: (ev) => { ev.toolResults = messages(ev.toolResults); return ev; },
     agent_end: (ev) => { ev.messages = messages(ev.messages); return ev; },
-    tool_execution_update: (ev) => { ev.partialResult = fill(ev.partialResult, ["content", "details"]); return ev; },
+    tool_execution_update: (ev) => {
+      const r = fill(ev.partialResult, ["content", "details"]);
+      // The bash tool's progress details name both fields, undefined
+      // until the output is truncated.
+      if (ev.toolName === "bash" && r && r.details && typeof r.details === "object") r.details = fill(r.details, ["truncation", "fullOutputPath"]);
+      ev.partialResult = r;
+      return ev;
+    },
     tool_execution_end: (ev) => { ev.result = fill(ev.result, ["content", "details"]); return ev; },
     session_before_switch: (ev) => fill(ev, ["type", "reason", "targetSessionFile"]),
     session_before_compact: (ev) => {
