@@ -293,3 +293,62 @@ func TestSendCustomIdle(t *testing.T) {
 		t.Errorf("%d custom_message entries, want 4", n)
 	}
 }
+
+// customStartHooks answers before_agent_start for custom-triggered runs.
+type customStartHooks struct {
+	engine.NopHooks
+	mu   sync.Mutex
+	seen []string
+}
+
+func (h *customStartHooks) BeforeAgentStartCustom(_ context.Context, m *engine.Message, _ string) (*engine.BeforeAgentStartResult, error) {
+	h.mu.Lock()
+	h.seen = append(h.seen, textOf(m))
+	h.mu.Unlock()
+	inj := &engine.Message{Role: engine.RoleCustom, CustomType: "injected", Content: engine.StringContents("injected"), Display: true}
+	return &engine.BeforeAgentStartResult{Messages: []*engine.Message{inj}}, nil
+}
+
+// TestSendCustomTriggerRunsBeforeAgentStart checks that a run started by
+// a custom message runs before_agent_start with it, and that its first
+// request holds the message, then the nextTurn ones, then the handlers'.
+func TestSendCustomTriggerRunsBeforeAgentStart(t *testing.T) {
+	t.Parallel()
+	h := &customStartHooks{}
+	p := faux.New(faux.Turn{Text: "t1"})
+	s, err := engine.NewSession(engine.SessionOptions{
+		Store: session.InMemory(t.TempDir(), ""), Model: smallModel(128000), ThinkingLevel: engine.ThinkingOff,
+		ProviderFor: func(string) (engine.Provider, error) { return p, nil },
+		Settings:    engine.DefaultRuntimeSettings(), Hooks: h,
+		Sleep: func(context.Context, time.Duration) error { return nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	custom := func(text string) *engine.Message {
+		return &engine.Message{Role: engine.RoleCustom, CustomType: "probe", Content: engine.StringContents(text), Display: true}
+	}
+	if err := s.SendCustom(custom("m-next"), "nextTurn", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SendCustom(custom("m-trigger"), "", boolp(true)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WaitIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	reqs := p.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	var texts []string
+	for _, m := range reqs[0].Messages {
+		texts = append(texts, textOf(m))
+	}
+	if got, want := strings.Join(texts, "|"), "m-trigger|m-next|injected"; got != want {
+		t.Errorf("request %q, want %q", got, want)
+	}
+	if got := strings.Join(h.seen, "|"); got != "m-trigger" {
+		t.Errorf("before_agent_start saw %q", got)
+	}
+}

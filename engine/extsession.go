@@ -76,21 +76,51 @@ func (s *Session) SendCustom(m *Message, deliverAs string, triggerTurn *bool) er
 		return err
 	}
 	s.startRun(func(ctx context.Context) {
-		s.mu.Lock()
-		tools := append([]Tool(nil), s.tools...)
-		history := append([]*Message(nil), s.messages...)
-		s.mu.Unlock()
-		sysMsg, sysText := s.systemMessage(history, toolInfos(tools))
-		s.flushPendingCustom(false)
-		prompts := []*Message{}
-		if sysMsg != nil {
-			prompts = append(prompts, sysMsg)
-		}
-		prompts = append(prompts, m)
-		prompts = append(prompts, s.takeNextTurn()...)
-		s.runWithRetry(ctx, provider, apiKey, tools, sysText, prompts)
+		s.compactBeforePrompt(ctx)
+		s.runCustom(ctx, provider, apiKey, m)
 	})
 	return nil
+}
+
+// CustomStartHooks is the optional part of Hooks that runs
+// "before_agent_start" for a run an extension's custom message started
+// (messageType "custom"); without it such runs skip the event.
+type CustomStartHooks interface {
+	BeforeAgentStartCustom(ctx context.Context, m *Message, systemPrompt string) (*BeforeAgentStartResult, error)
+}
+
+// runCustom is runPrompt for a run started by a custom message: the
+// handlers' messages and the nextTurn ones follow it.
+func (s *Session) runCustom(ctx context.Context, provider Provider, apiKey string, m *Message) {
+	s.mu.Lock()
+	tools := append([]Tool(nil), s.tools...)
+	history := append([]*Message(nil), s.messages...)
+	s.mu.Unlock()
+	infos := toolInfos(tools)
+	sysMsg, sysText := s.systemMessage(history, infos)
+	var res *BeforeAgentStartResult
+	if ch, ok := s.hooks.(CustomStartHooks); ok {
+		if r, err := ch.BeforeAgentStartCustom(ctx, m, sysText); err == nil {
+			res = r
+		}
+	}
+	if res != nil && res.Sections != nil && res.SystemPrompt == "" {
+		sysMsg, sysText = s.systemMessageFor(history, infos, res.Sections)
+	}
+	if res != nil && res.SystemPrompt != "" {
+		sysText = res.SystemPrompt
+	}
+	s.flushPendingCustom(false)
+	prompts := []*Message{}
+	if sysMsg != nil {
+		prompts = append(prompts, sysMsg)
+	}
+	prompts = append(prompts, m)
+	prompts = append(prompts, s.takeNextTurn()...)
+	if res != nil {
+		prompts = append(prompts, res.Messages...)
+	}
+	s.runWithRetry(ctx, provider, apiKey, tools, sysText, prompts)
 }
 
 // messageEntry is the session entry that records a message: an

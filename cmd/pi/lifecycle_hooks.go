@@ -93,6 +93,15 @@ func (l lifecycleHooks) Tree(ctx context.Context, newLeafID, oldLeafID string) {
 	l.session().Tree(ctx, newLeafID, oldLeafID)
 }
 
+// BeforeAgentStartCustom runs before_agent_start for a run a custom
+// message started (engine.CustomStartHooks).
+func (l lifecycleHooks) BeforeAgentStartCustom(ctx context.Context, m *engine.Message, systemPrompt string) (*engine.BeforeAgentStartResult, error) {
+	if ch, ok := l.hooks().(engine.CustomStartHooks); ok {
+		return ch.BeforeAgentStartCustom(ctx, m, systemPrompt)
+	}
+	return nil, nil
+}
+
 // BeforeTreeFull and TreeSummarized pass tree navigations whole
 // (engine.TreeHooks): summaries and instruction overrides.
 func (l lifecycleHooks) BeforeTreeFull(ctx context.Context, prep engine.TreePreparation) *engine.BeforeTreeOutcome {
