@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -175,10 +176,15 @@ func (a *API) exec(command, argsJSON, optsJSON string, ok, fail goja.Callable) g
 	var argv []string
 	_ = json.Unmarshal([]byte(argsJSON), &argv)
 	var o struct {
-		Cwd     string   `json:"cwd"`
-		Timeout *float64 `json:"timeout"`
+		Cwd       string   `json:"cwd"`
+		Timeout   *float64 `json:"timeout"`
+		MaxBuffer *float64 `json:"maxBuffer"`
 	}
 	_ = json.Unmarshal([]byte(optsJSON), &o)
+	limit := int64(execMaxBuffer)
+	if o.MaxBuffer != nil && *o.MaxBuffer > 0 {
+		limit = int64(*o.MaxBuffer)
+	}
 	cwd := o.Cwd
 	if cwd == "" {
 		cwd = a.opts.Cwd
@@ -198,14 +204,15 @@ func (a *API) exec(command, argsJSON, optsJSON string, ok, fail goja.Callable) g
 		cmd := exec.Command(command, argv...)
 		cmd.Dir = cwd
 		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		capped := &execCap{limit: limit, onFull: kill}
+		cmd.Stdout, cmd.Stderr = capped.writer(&stdout), capped.writer(&stderr)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		if err := cmd.Start(); err != nil {
 			// Node reports a spawn failure as a result with code 1 and the
 			// error on stderr rather than a rejection.
 			msg := err.Error()
 			settle(func(vm *goja.Runtime) {
-				out, _ := json.Marshal(map[string]any{"stdout": "", "stderr": msg, "code": 1, "killed": false})
+				out, _ := ordered{{"stdout", ""}, {"stderr", msg}, {"code", 1}, {"killed", false}, {"truncated", false}}.MarshalJSON()
 				_, _ = ok(goja.Undefined(), vm.ToValue(string(out)))
 			})
 			return
@@ -242,7 +249,12 @@ func (a *API) exec(command, argsJSON, optsJSON string, ok, fail goja.Callable) g
 		killedMu.Lock()
 		k := killed
 		killedMu.Unlock()
-		out := ordered{{"stdout", stdout.String()}, {"stderr", stderr.String()}, {"code", code}, {"killed", k}}
+		truncated := capped.full()
+		if truncated && code == 0 {
+			// A cut-off output must never read as success.
+			code = 1
+		}
+		out := ordered{{"stdout", stdout.String()}, {"stderr", stderr.String()}, {"code", code}, {"killed", k}, {"truncated", truncated}}
 		b, _ := out.MarshalJSON()
 		settle(func(vm *goja.Runtime) { _, _ = ok(goja.Undefined(), vm.ToValue(string(b))) })
 	}()
@@ -320,4 +332,53 @@ func (q *updateQueue) close() {
 		q.signal()
 	}
 	<-q.done
+}
+
+// execMaxBuffer is pi.exec's default cap on stdout and stderr together.
+const execMaxBuffer = 256 << 20
+
+// execCap keeps a command's combined output within a byte limit; the
+// first write past it keeps what fits and kills the command.
+type execCap struct {
+	mu     sync.Mutex
+	limit  int64
+	used   int64
+	cut    bool
+	onFull func()
+}
+
+func (c *execCap) full() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cut
+}
+
+func (c *execCap) writer(dst *bytes.Buffer) io.Writer {
+	return capWriter{c, dst}
+}
+
+type capWriter struct {
+	c   *execCap
+	dst *bytes.Buffer
+}
+
+func (w capWriter) Write(p []byte) (int, error) {
+	c := w.c
+	c.mu.Lock()
+	if c.cut {
+		c.mu.Unlock()
+		return len(p), nil
+	}
+	keep := int64(len(p))
+	cut := false
+	if rest := c.limit - c.used; keep > rest {
+		keep, cut, c.cut = rest, true, true
+	}
+	c.used += keep
+	w.dst.Write(p[:keep])
+	c.mu.Unlock()
+	if cut {
+		c.onFull()
+	}
+	return len(p), nil
 }

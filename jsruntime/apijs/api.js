@@ -357,7 +357,7 @@
       exec(command, args, options) {
         const o = options || {};
         return new Promise((resolve, reject) => {
-          const cancel = G.exec(command, enc(args || []), enc({ cwd: o.cwd, timeout: o.timeout }), (s) => resolve(parse(s)), (m) => reject(new Error(m)));
+          const cancel = G.exec(command, enc(args || []), enc({ cwd: o.cwd, timeout: o.timeout, maxBuffer: o.maxBuffer }), (s) => resolve(parse(s)), (m) => reject(new Error(m)));
           if (o.signal && typeof o.signal.addEventListener === "function") {
             if (o.signal.aborted) cancel();
             else o.signal.addEventListener("abort", () => cancel(), { once: true });
