@@ -128,6 +128,8 @@ type API struct {
 	// thinking is the last effective thinking level extensions were told
 	// of: thinking_level_select's previousLevel (hooks.go).
 	thinking engine.ThinkingLevel
+	// successor is the generation that replaced this one (api_session.go).
+	successor *API
 }
 
 // NewAPI returns the API layer; it does nothing until Host() is passed to
@@ -306,6 +308,7 @@ func (a *API) bridge(vm *goja.Runtime) *goja.Object {
 		}()
 	})
 	set("dialog", a.dialog)
+	set("replacedCtx", a.replacedCtx)
 	set("cancelDialog", func(id int) {
 		a.mu.Lock()
 		cancel := a.dialogs[id]

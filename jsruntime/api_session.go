@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/dop251/goja"
+
 	"github.com/pi-go/pi/engine"
 )
 
@@ -562,4 +564,71 @@ func boundaryContext(s *engine.Session, canContinue bool) ordered {
 	}
 	return ordered{{"contextEntries", entries}, {"contextMessages", msgs}, {"llmMessages", msgs},
 		{"pendingMessages", []any{}}, {"canContinue", canContinue}}
+}
+
+// StaleMessage is what a retired generation's pi and ctx throw, the
+// reference's words (extensions may match on them).
+const StaleMessage = "This extension ctx is stale after session replacement or reload. Do not use a captured pi or command ctx after ctx.newSession(), ctx.fork(), ctx.switchSession(), or ctx.reload(). For newSession, fork, and switchSession, move post-replacement work into withSession and use the ctx passed to withSession. For reload, do not use the old ctx after await ctx.reload()."
+
+// Invalidate retires this generation: from now on its pi methods and its
+// ctx members throw StaleMessage, and the errors it reports are dropped.
+// Its timers and pending promises keep running. The reference does this
+// right after session_shutdown, before the next generation loads.
+func (a *API) Invalidate(ctx context.Context) {
+	if a.rt == nil {
+		return
+	}
+	run := func(vm *goja.Runtime) error {
+		if fn, ok := goja.AssertFunction(a.bridgeObj.Get("invalidate")); ok {
+			_, err := fn(goja.Undefined(), vm.ToValue(StaleMessage))
+			return err
+		}
+		return nil
+	}
+	if a.onLoop() {
+		_ = run(a.rt.vm)
+		return
+	}
+	_ = a.rt.loop.Do(context.WithoutCancel(ctx), run)
+}
+
+// SetSuccessor names the generation that replaced this one: the
+// withSession callback of a command that replaced the session gets the
+// successor's command ctx, as the reference hands it the new session's.
+func (a *API) SetSuccessor(next *API) {
+	a.mu.Lock()
+	a.successor = next
+	a.mu.Unlock()
+}
+
+// replacedCtx is G.replacedCtx(): the successor's command ctx, or
+// undefined when there is none (api.js falls back to its own). Runs on
+// the loop, which every generation shares.
+func (a *API) replacedCtx() goja.Value {
+	a.mu.Lock()
+	next := a.successor
+	a.mu.Unlock()
+	// The successor may itself have been replaced already (a reload in
+	// the callback of an older command): the newest generation answers.
+	for next != nil {
+		next.mu.Lock()
+		n := next.successor
+		next.mu.Unlock()
+		if n == nil {
+			break
+		}
+		next = n
+	}
+	if next == nil || next.bridgeObj == nil {
+		return goja.Undefined()
+	}
+	fn, ok := goja.AssertFunction(next.bridgeObj.Get("commandCtx"))
+	if !ok {
+		return goja.Undefined()
+	}
+	v, err := fn(goja.Undefined())
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

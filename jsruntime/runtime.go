@@ -80,6 +80,10 @@ type Runtime struct {
 
 	mu         sync.Mutex
 	extensions []*Extension
+
+	// shared is what every generation of this runtime holds in common
+	// (generation.go): the sources and the module cache of factories.
+	shared *generations
 }
 
 // VM returns the goja runtime. Use it only on the loop goroutine.
@@ -106,7 +110,7 @@ func (r *Runtime) Stderr() io.Writer { return r.stderr }
 
 // New creates a runtime with globals and host modules but no extension.
 func New(opts LoadOptions) (*Runtime, error) {
-	r := &Runtime{opts: opts, stderr: opts.Stderr, loaded: map[string]goja.Value{}}
+	r := &Runtime{opts: opts, stderr: opts.Stderr, loaded: map[string]goja.Value{}, shared: &generations{factories: map[string]goja.Callable{}}}
 	if r.stderr == nil {
 		r.stderr = os.Stderr
 	}
@@ -189,6 +193,7 @@ func Load(ctx context.Context, opts LoadOptions) (*Runtime, []LoadError, error) 
 	if err != nil {
 		return nil, nil, err
 	}
+	r.shared.sources = sources
 	compiled := <-bundled
 	var hostMods []string
 	for _, c := range compiled {
@@ -229,6 +234,20 @@ type settled struct{ err error }
 // evaluate runs one bundle and its factory. An async factory is awaited
 // without holding the loop, so its timers and I/O can progress.
 func (r *Runtime) evaluate(ctx context.Context, s Source, b *Bundle) (*Extension, *LoadError) {
+	return r.runFactory(ctx, s, func() (goja.Callable, error) {
+		factory, err := r.runBundle(s.Path, b.Code)
+		if err == nil && factory != nil {
+			// The module cache: later generations call the factory
+			// again without evaluating the module (generation.go).
+			r.shared.factories[s.Path] = factory
+		}
+		return factory, err
+	})
+}
+
+// runFactory gets the factory of s on the loop (evaluating its module, or
+// from the module cache) and calls it with a new pi object.
+func (r *Runtime) runFactory(ctx context.Context, s Source, get func() (goja.Callable, error)) (*Extension, *LoadError) {
 	ext := newExtension(s)
 	done := make(chan settled, 1)
 	fail := func(msg string, err error) *LoadError {
@@ -237,7 +256,7 @@ func (r *Runtime) evaluate(ctx context.Context, s Source, b *Bundle) (*Extension
 	var invalid bool // written on the loop, read after Do returns
 	err := r.loop.Do(context.WithoutCancel(ctx), func(vm *goja.Runtime) error {
 		r.loop.owner, r.loop.event = s.Path, "load"
-		factory, err := r.runBundle(s.Path, b.Code)
+		factory, err := get()
 		if err != nil {
 			return err
 		}

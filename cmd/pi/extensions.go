@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/pi-go/pi/builtins"
 	"github.com/pi-go/pi/engine"
@@ -50,8 +51,10 @@ type extHost struct {
 	// The fields below serve session replacement and reload, which load
 	// the extensions afresh (lifecycle.go).
 	//
-	// load builds a new generation from the same sources and options.
-	load func(ctx context.Context) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error)
+	// load builds a generation: the first from the sources, later ones
+	// in the same VM (reload: from the files again, else from the
+	// module cache).
+	load func(ctx context.Context, reload bool) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error)
 	// flagSets are the CLI values claimed at start, applied again to each
 	// generation so pi.getFlag keeps answering them.
 	flagSets []flagSet
@@ -59,18 +62,14 @@ type extHost struct {
 	// use (RPC: the UI bridge and the server); nil keeps the defaults.
 	ui  engine.UI
 	ctl engine.SessionController
-	// busy counts, per API, the command runs in flight, so a replaced
-	// generation closes only after the command that replaced it returns.
-	busy map[*jsruntime.API]*sync.WaitGroup
 	// baseSkills and baseTemplates are the resources found before any
 	// extension's resources_discover, the start of every generation's list.
 	baseSkills    []skills.Skill
 	baseTemplates []prompts.Template
 	baseSaved     bool
-	// retiring are replaced generations not yet closed (lifecycle.go);
-	// closing counts those being closed.
-	retiring []retired
-	closing  sync.WaitGroup
+	// retiring are the generations the last replacement retired, bound
+	// to the new session once it starts (lifecycle.go).
+	retiring []*jsruntime.API
 	// onResources hands a new generation's skills and templates to the
 	// RPC server.
 	onResources func([]prompts.Template, []skills.Skill)
@@ -150,10 +149,11 @@ func (app *App) loadExtensions(ctx context.Context) error {
 	if len(sources) == 0 {
 		return app.claimFlags()
 	}
-	h.load = func(ctx context.Context) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error) {
-		return app.loadGeneration(ctx, h, sources)
+	h.load = func(ctx context.Context, reload bool) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error) {
+		_, prev := h.cur()
+		return app.loadGeneration(ctx, h, sources, prev, reload)
 	}
-	api, rt, loadErrs, err := h.load(ctx)
+	api, rt, loadErrs, err := h.load(ctx, false)
 	if err != nil {
 		return fmt.Errorf("Error: load extensions: %w", err)
 	}
@@ -171,10 +171,11 @@ func (app *App) loadExtensions(ctx context.Context) error {
 	return app.claimFlags()
 }
 
-// loadGeneration builds the API and loads every extension source into a
-// new runtime: at start, and again for each session replacement and
-// reload, as the reference runs the factories again each time.
-func (app *App) loadGeneration(ctx context.Context, h *extHost, sources []jsruntime.Source) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error) {
+// loadGeneration builds the API and loads every extension source: into a
+// new runtime at start (prev nil), and into prev's VM for each session
+// replacement and reload, as the reference runs the factories again each
+// time.
+func (app *App) loadGeneration(ctx context.Context, h *extHost, sources []jsruntime.Source, prev *jsruntime.Runtime, reload bool) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error) {
 	mode := string(app.mode)
 	api := jsruntime.NewAPI(jsruntime.APIOptions{
 		Mode: mode, Cwd: app.cwd, Trusted: app.trusted,
@@ -225,6 +226,13 @@ func (app *App) loadGeneration(ctx context.Context, h *extHost, sources []jsrunt
 			return out
 		},
 	})
+	if prev != nil {
+		rt, loadErrs, err := prev.NextGeneration(ctx, api.Host(), reload)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return api, rt, loadErrs, nil
+	}
 	rt, loadErrs, err := jsruntime.Load(ctx, jsruntime.LoadOptions{
 		AgentDir: app.agentDir, Cwd: app.cwd, Sources: sources, Stderr: app.stderr,
 		OnError: h.report, Host: api.Host(), Argv: append([]string{"pi"}, os.Args[1:]...),
@@ -241,13 +249,17 @@ func (app *App) loadGeneration(ctx context.Context, h *extHost, sources []jsrunt
 func (app *App) claimFlags() error {
 	a := app.args
 	var rest []UnknownFlag
+	var api *jsruntime.API
+	if app.ext != nil {
+		api, _ = app.ext.cur()
+	}
 	for _, f := range a.UnknownFlags {
-		if app.ext == nil || app.ext.api == nil {
+		if api == nil {
 			rest = append(rest, f)
 			continue
 		}
 		var def *jsruntime.FlagDef
-		for _, d := range app.ext.api.Flags() {
+		for _, d := range api.Flags() {
 			if d.Name == f.Name {
 				d := d
 				def = &d
@@ -387,8 +399,17 @@ func (h *extHost) shutdown() {
 	}
 	api, rt := h.cur()
 	api.Emit(context.Background(), "session_shutdown", jsruntime.Field{Key: "reason", Value: "quit"})
-	_ = rt.Loop().WaitIdle(context.Background())
+	// Work the handlers left behind (a write after a timeout) may finish;
+	// an interval timer, of this generation or a retired one, must not
+	// keep the process alive, as it does not keep the reference's.
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	_ = rt.Loop().WaitIdle(ctx)
 }
+
+// shutdownGrace bounds how long the process waits at exit for extension
+// work still pending after session_shutdown.
+const shutdownGrace = time.Second
 
 // builtinCommands are the commands of the reference's built-in
 // extensions (builtin:llama.cpp and builtin:mcp). They are listed after

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"slices"
-	"sync"
-	"time"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/rpc"
@@ -31,10 +29,13 @@ import (
 // and for a reload: session_shutdown {reason: "reload"}, the factories,
 // session_start {reason: "reload"}, resources_discover {reason: "reload"}.
 //
-// One difference is deliberate: each of our generations is a fresh goja
-// runtime, so module-level state starts over on every replacement, where
-// the reference (one Node heap) keeps it across new/fork/resume and only a
-// reload evaluates the modules again.
+// All generations share one goja VM (jsruntime.Runtime.NextGeneration),
+// as the reference's share one Node process: a replacement calls the
+// cached factories again, so module state carries over, while a reload
+// evaluates the modules afresh; globalThis and the timers of retired
+// generations live on. A retired generation is stale: its pi and ctx throw
+// the reference's error (jsruntime.StaleMessage), except through the
+// withSession callback, which gets the new generation's ctx.
 
 // lifecycleController is the session control the extensions' command ctx
 // uses: the host's controller (the RPC server or a print-mode
@@ -115,7 +116,7 @@ func (app *App) sessionHooks() rpc.SessionHooks {
 		},
 		Teardown: func(ctx context.Context, reason, target string) {
 			current().Shutdown(ctx, reason, target)
-			app.nextGeneration(ctx)
+			app.nextGeneration(ctx, false)
 		},
 		Switched: func(sess *engine.Session, reason, prev string) {
 			app.startGeneration(context.Background(), sess, reason, prev, "startup")
@@ -123,17 +124,23 @@ func (app *App) sessionHooks() rpc.SessionHooks {
 	}
 }
 
-// nextGeneration loads the extensions afresh and makes them current. The
-// old generation stays open until startGeneration retires it: the command
-// that asked for the replacement still runs there (its withSession
-// callback, then the rest of its handler). A failed load keeps the old
-// generation, its errors reported as extension errors.
-func (app *App) nextGeneration(ctx context.Context) {
+// nextGeneration retires the current generation (it is stale from now
+// on, as the reference's runner is once its session is disposed) and
+// loads the next into the same VM: from the module cache for a session
+// replacement, from the files again for a reload. The retired generation
+// stays bound to the old session until startGeneration moves it along: the
+// command that asked for the replacement still runs there (its withSession
+// callback, then the rest of its handler). Extensions that fail to load
+// are reported as extension errors and left out; a host failure keeps the
+// retired generation current.
+func (app *App) nextGeneration(ctx context.Context, reload bool) {
 	h := app.ext
 	if h.load == nil {
 		return
 	}
-	api, rt, loadErrs, err := h.load(context.WithoutCancel(ctx))
+	old, _ := h.cur()
+	old.Invalidate(ctx)
+	api, rt, loadErrs, err := h.load(context.WithoutCancel(ctx), reload)
 	if err != nil {
 		h.report(jsruntime.ExtensionError{Event: "load", Error: err.Error()})
 		return
@@ -153,27 +160,22 @@ func (app *App) nextGeneration(ctx context.Context) {
 	if ctl != nil {
 		api.SetSessionController(ctl)
 	}
+	old.SetSuccessor(api)
 	h.mu.Lock()
-	old, oldRT := h.api, h.rt
 	h.api, h.rt = api, rt
-	h.retiring = append(h.retiring, retired{old, oldRT})
+	h.retiring = append(h.retiring, old)
 	h.mu.Unlock()
 	// Providers the new factories registered apply at once: the session
 	// that follows resolves its model through them.
 	_ = api.FlushProviders()
 }
 
-// retired is a replaced generation waiting to be closed.
-type retired struct {
-	api *jsruntime.API
-	rt  *jsruntime.Runtime
-}
-
 // startGeneration announces sess to the current generation
 // (session_start with reason and the previous file, then
-// resources_discover with discoverReason), binds the replaced generations
-// to sess too (the withSession callback of the command that replaced the
-// session runs there), and closes them once that command returns.
+// resources_discover with discoverReason, after the skills and templates
+// were read again as the reference's new resource loader reads them), and
+// binds the just retired generations to sess too: the command that
+// replaced the session sends its withSession messages through them.
 func (app *App) startGeneration(ctx context.Context, sess *engine.Session, reason, prev, discoverReason string) {
 	h := app.ext
 	api, _ := h.cur()
@@ -183,61 +185,17 @@ func (app *App) startGeneration(ctx context.Context, sess *engine.Session, reaso
 		fields = append(fields, jsruntime.Field{Key: "previousSessionFile", Value: prev})
 	}
 	api.Emit(ctx, "session_start", fields...)
+	app.rereadResources()
 	app.rediscoverResources(discoverReason)
 	h.mu.Lock()
 	old := h.retiring
 	h.retiring = nil
 	h.mu.Unlock()
 	for _, r := range old {
-		if r.api == nil || r.rt == nil {
-			continue
+		if r != nil {
+			_ = r.Bind(ctx, sess)
 		}
-		_ = r.api.Bind(ctx, sess)
-		h.retire(r)
 	}
-}
-
-// retireGrace bounds how long a replaced generation may keep working
-// (timers, async session_shutdown cleanup) once the command that replaced
-// it has returned; an interval timer must not keep it alive for good.
-const retireGrace = time.Second
-
-// retire closes a replaced generation once no command runs in it. Its
-// timers stop and its goroutines end with the loop.
-func (h *extHost) retire(r retired) {
-	h.mu.Lock()
-	wg := h.busy[r.api]
-	h.mu.Unlock()
-	h.closing.Add(1)
-	go func() {
-		defer h.closing.Done()
-		if wg != nil {
-			wg.Wait()
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), retireGrace)
-		_ = r.rt.Loop().WaitIdle(ctx)
-		cancel()
-		r.rt.Close()
-		h.mu.Lock()
-		delete(h.busy, r.api)
-		h.mu.Unlock()
-	}()
-}
-
-// running marks a command run in api's generation until done is called.
-func (h *extHost) running(api *jsruntime.API) (done func()) {
-	h.mu.Lock()
-	if h.busy == nil {
-		h.busy = map[*jsruntime.API]*sync.WaitGroup{}
-	}
-	wg := h.busy[api]
-	if wg == nil {
-		wg = &sync.WaitGroup{}
-		h.busy[api] = wg
-	}
-	wg.Add(1)
-	h.mu.Unlock()
-	return wg.Done
 }
 
 // reloadExtensions is ctx.reload: session_shutdown {reason: "reload"} in
@@ -249,7 +207,15 @@ func (app *App) reloadExtensions(ctx context.Context) error {
 	sess := app.session()
 	api, _ := h.cur()
 	api.Emit(ctx, "session_shutdown", jsruntime.Field{Key: "reason", Value: "reload"})
-	app.nextGeneration(ctx)
+	app.nextGeneration(ctx, true)
+	// The reference's reload reads AGENTS.md, SYSTEM.md and
+	// APPEND_SYSTEM.md again; the session's prompt builder reads what
+	// this records (wire.go).
+	if app.args != nil {
+		if _, err := app.systemPrompt(); err != nil {
+			h.report(jsruntime.ExtensionError{Event: "reload", Error: err.Error()})
+		}
+	}
 	if sess != nil {
 		if tools, err := app.tools(); err == nil {
 			sess.SetTools(tools)
@@ -257,6 +223,26 @@ func (app *App) reloadExtensions(ctx context.Context) error {
 	}
 	app.startGeneration(ctx, sess, "reload", "", "reload")
 	return nil
+}
+
+// rereadResources discovers the skills and prompt templates again, as
+// the reference's resource loader does for a new session and a reload (a
+// skill added meanwhile is listed, one removed is gone); they become the
+// base the extensions' resources_discover adds to.
+func (app *App) rereadResources() {
+	h := app.ext
+	if app.settings == nil || app.args == nil {
+		return
+	}
+	app.mu.Lock()
+	app.discoverResources()
+	sk, tmpl := app.skills, app.templates
+	app.mu.Unlock()
+	h.mu.Lock()
+	h.baseSkills = sk[:len(sk):len(sk)]
+	h.baseTemplates = tmpl[:len(tmpl):len(tmpl)]
+	h.baseSaved = true
+	h.mu.Unlock()
 }
 
 // rediscoverResources runs resources_discover in the current generation:

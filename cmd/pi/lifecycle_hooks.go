@@ -10,9 +10,7 @@ import (
 
 // lifecycleHooks is the Hooks value every session is built with when
 // extensions are loaded. It forwards each call to the current generation
-// (lifecycle.go), so that a reload, which keeps the session, reaches it,
-// and it counts command runs so that a replaced generation closes only
-// after the command that replaced it returns.
+// (lifecycle.go), so that a reload, which keeps the session, reaches it.
 //
 // It implements each optional hooks interface the jsruntime hooks do; a
 // new one there needs a method here (TestLifecycleHooksInterfaces).
@@ -36,15 +34,11 @@ func (l lifecycleHooks) hooks() engine.Hooks { return l.api().Hooks() }
 
 func (l lifecycleHooks) session() engine.SessionHooks { return engine.SessionHooksOf(l.hooks()) }
 
-// Input runs extension commands, which may replace the session or reload
-// the extensions: the generation they started in is held open until they
-// return.
+// Input runs the input handlers and extension commands; a command may
+// replace the session or reload the extensions and keeps running in its
+// retired generation (lifecycle.go).
 func (l lifecycleHooks) Input(ctx context.Context, text string, images []engine.Content, source, streamingBehavior string) (engine.InputResult, error) {
-	api := l.api()
-	if len(text) > 1 && text[0] == '/' {
-		defer l.h.running(api)()
-	}
-	return api.Hooks().Input(ctx, text, images, source, streamingBehavior)
+	return l.hooks().Input(ctx, text, images, source, streamingBehavior)
 }
 
 func (l lifecycleHooks) BeforeAgentStart(ctx context.Context, prompt string, images []engine.Content, systemPrompt string) (*engine.BeforeAgentStartResult, error) {

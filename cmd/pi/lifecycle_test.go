@@ -44,24 +44,30 @@ func TestLifecycleHooksInterfaces(t *testing.T) {
 // generationExt registers a command named after a generation number kept
 // in a file, and a string flag, and logs session_start and
 // resources_discover with the flag's value.
+// A module-level counter shows whether the module was evaluated again,
+// and every pi object is kept on globalThis for the stale checks.
 const generationExt = `import * as fs from "node:fs";
+let runs = 0;
 export default function (pi) {
+	runs++;
+	(globalThis.__pis ||= []).push(pi);
 	const file = %q, log = %q;
 	const gen = (fs.existsSync(file) ? Number(fs.readFileSync(file, "utf8")) : 0) + 1;
 	fs.writeFileSync(file, String(gen));
 	pi.registerFlag("gen-flag", { type: "string", default: "unset" });
 	pi.registerCommand("gen_" + gen, { handler: async () => {} });
 	for (const ev of ["session_start", "resources_discover", "session_shutdown"]) {
-		pi.on(ev, (e) => fs.appendFileSync(log, ev + " " + e.reason + " gen " + gen + " flag " + pi.getFlag("gen-flag") + "\n"));
+		pi.on(ev, (e) => fs.appendFileSync(log, ev + " " + e.reason + " gen " + gen + " module " + runs + " flag " + pi.getFlag("gen-flag") + "\n"));
 	}
 }
 `
 
-// TestGenerations replaces the extension runtime the way a session
+// TestGenerations replaces the extension generation the way a session
 // replacement and a reload do, and checks that the factory ran again
-// (new command), the CLI flag value carried over, the events reached the
-// new generation in order, and the old runtime closed only once the
-// command running in it returned.
+// (new command), module state carried over a replacement but not a
+// reload, the CLI flag value carried over, the events reached the new
+// generation in order, the old pi throws the stale error while the new
+// one works, and both share one VM that stays open.
 func TestGenerations(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -69,8 +75,8 @@ func TestGenerations(t *testing.T) {
 		reload bool
 		want   []string
 	}{
-		{"replacement", false, []string{"session_start new gen 2 flag cli", "resources_discover startup gen 2 flag cli"}},
-		{"reload", true, []string{"session_shutdown reload gen 1 flag cli", "session_start reload gen 2 flag cli", "resources_discover reload gen 2 flag cli"}},
+		{"replacement", false, []string{"session_start new gen 2 module 2 flag cli", "resources_discover startup gen 2 module 2 flag cli"}},
+		{"reload", true, []string{"session_shutdown reload gen 1 module 1 flag cli", "session_start reload gen 2 module 1 flag cli", "resources_discover reload gen 2 module 1 flag cli"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,22 +91,23 @@ func TestGenerations(t *testing.T) {
 			app := &App{cwd: dir, agentDir: filepath.Join(dir, "agent"), stderr: io.Discard, args: &Args{}}
 			h := &extHost{stderr: io.Discard}
 			app.ext = h
-			h.load = func(ctx context.Context) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error) {
+			h.load = func(ctx context.Context, reload bool) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error) {
 				api := jsruntime.NewAPI(jsruntime.APIOptions{Mode: "print", Cwd: dir})
+				if _, prev := h.cur(); prev != nil {
+					rt, errs, err := prev.NextGeneration(ctx, api.Host(), reload)
+					return api, rt, errs, err
+				}
 				rt, errs, err := jsruntime.Load(ctx, jsruntime.LoadOptions{AgentDir: app.agentDir, Cwd: dir,
 					Sources: []jsruntime.Source{{Path: ext, Scope: jsruntime.ScopeCLI, Source: jsruntime.SourceCLI}},
 					Stderr:  io.Discard, Host: api.Host()})
 				return api, rt, errs, err
 			}
-			api, rt, errs, err := h.load(context.Background())
+			api, rt, errs, err := h.load(context.Background(), false)
 			if err != nil || len(errs) > 0 {
 				t.Fatalf("load: %v %v", err, errs)
 			}
 			h.api, h.rt = api, rt
 			h.setFlag(flagSet{name: "gen-flag", value: "cli"})
-			// A command is running in the first generation: it is the one
-			// replacing the session.
-			done := h.running(api)
 			if err := os.WriteFile(logPath, nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +116,7 @@ func TestGenerations(t *testing.T) {
 					t.Fatal(err)
 				}
 			} else {
-				app.nextGeneration(context.Background())
+				app.nextGeneration(context.Background(), false)
 				app.startGeneration(context.Background(), nil, "new", "", "startup")
 			}
 			newAPI, _ := h.cur()
@@ -127,16 +134,25 @@ func TestGenerations(t *testing.T) {
 			if got := strings.Split(strings.TrimSpace(string(b)), "\n"); strings.Join(got, "|") != strings.Join(tc.want, "|") {
 				t.Errorf("events:\n got %q\nwant %q", got, tc.want)
 			}
-			if !rt.Loop().RunOnLoop(func(vm *goja.Runtime) {}) {
-				t.Fatal("old runtime closed while its command still runs")
-			}
-			done()
-			h.closing.Wait()
-			if rt.Loop().RunOnLoop(func(vm *goja.Runtime) {}) {
-				t.Error("old runtime still open after its command returned")
-			}
 			_, newRT := h.cur()
-			newRT.Close()
+			if newRT.VM() != rt.VM() {
+				t.Error("the new generation has a VM of its own")
+			}
+			var stale []string
+			err = rt.Loop().Do(context.Background(), func(vm *goja.Runtime) error {
+				v, err := vm.RunString(`globalThis.__pis.map((pi) => { try { pi.getFlag("gen-flag"); return "ok"; } catch (e) { return e.message; } })`)
+				if err != nil {
+					return err
+				}
+				return vm.ExportTo(v, &stale)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(stale) != 2 || stale[0] != jsruntime.StaleMessage || stale[1] != "ok" {
+				t.Errorf("getFlag of the old and new pi = %q, want the stale error, then ok", stale)
+			}
+			rt.Close()
 		})
 	}
 }

@@ -34,9 +34,20 @@ func providerFor(api string) (engine.Provider, error) {
 // registerProvider, resolved per request as the reference does.
 func (app *App) providerFor(api string) (engine.Provider, error) {
 	if app.ext.active() {
-		// An extension's streamSimple serves the API it registered.
-		if p, ok := app.ext.api.StreamProvider(api); ok {
-			return p, nil
+		// An extension's streamSimple serves the API it registered. The
+		// generation that serves it is the one current at each request:
+		// a reload or session replacement registers the provider again.
+		h := app.ext
+		cur, _ := h.cur()
+		if p, ok := cur.StreamProvider(api); ok {
+			return engine.ProviderFunc(func(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
+				if now, _ := h.cur(); now != cur {
+					if np, ok := now.StreamProvider(api); ok {
+						return np.Stream(ctx, req, emit)
+					}
+				}
+				return p.Stream(ctx, req, emit)
+			}), nil
 		}
 	}
 	p, err := providerFor(api)
@@ -98,7 +109,8 @@ func (app *App) flushProviders() error {
 	if !app.ext.active() {
 		return nil
 	}
-	if err := app.ext.api.FlushProviders(); err != nil {
+	api, _ := app.ext.cur()
+	if err := api.FlushProviders(); err != nil {
 		return fmt.Errorf("Error: %w", err)
 	}
 	return nil

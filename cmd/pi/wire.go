@@ -241,6 +241,11 @@ func (app *App) systemPrompt() (func([]engine.ToolInfo) engine.Sections, error) 
 	app.ext.setPromptBase(opts)
 	return func(tools []engine.ToolInfo) engine.Sections {
 		o := opts
+		if app.ext.active() {
+			// A reload reads the context and system prompt files again
+			// (reloadExtensions); the extension host holds the latest.
+			o = app.ext.prompt()
+		}
 		o.Tools = tools
 		// Extensions may add skills after session_start
 		// (addExtensionResources), so the list is read per build.

@@ -45,11 +45,12 @@ func decodePrompt(cmd *Command) (promptFields, error) {
 // reference does for prompt, steer and follow_up. A skill that cannot be
 // read is reported as an extension error and the text goes out unchanged.
 func (s *Server) expand(sess *engine.Session, text string) string {
-	out, ok, err := skills.Expand(text, s.opts.Skills)
+	templates, list := s.resources()
+	out, ok, err := skills.Expand(text, list)
 	if err != nil {
 		path := ""
 		name := strings.TrimPrefix(strings.SplitN(text, " ", 2)[0], "/skill:")
-		for _, sk := range s.opts.Skills {
+		for _, sk := range list {
 			if sk.Name == name {
 				path = sk.FilePath
 			}
@@ -60,7 +61,7 @@ func (s *Server) expand(sess *engine.Session, text string) string {
 	if ok {
 		return out
 	}
-	if exp, ok := prompts.ExpandTemplate(text, s.opts.Templates); ok {
+	if exp, ok := prompts.ExpandTemplate(text, templates); ok {
 		return exp
 	}
 	return text

@@ -455,8 +455,9 @@ func handleGetCommands(ctx context.Context, s *Server, cmd *Command) *Response {
 	if s.ExtensionCommands != nil {
 		out = append(out, s.ExtensionCommands()...)
 	}
-	out = append(out, prompts.TemplateCommands(s.opts.Templates)...)
-	out = append(out, skills.Commands(s.opts.Skills)...)
+	templates, sk := s.resources()
+	out = append(out, prompts.TemplateCommands(templates)...)
+	out = append(out, skills.Commands(sk)...)
 	return ok(cmd, commandsData{out})
 }
 

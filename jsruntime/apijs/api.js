@@ -8,6 +8,11 @@
   const exts = [];
   const bus = new Map();
   let bound = false;
+  // stale is set once a session replacement or reload retires this
+  // generation (api_session.go): its pi and ctx throw from then on.
+  let stale = "";
+  const live = () => { if (stale) throw new Error(stale); };
+  G.invalidate = (message) => { stale = stale || message; };
 
   const parse = (s) => (s === undefined || s === null || s === "" ? undefined : JSON.parse(s));
   const enc = (v) => JSON.stringify(v === undefined ? null : v);
@@ -34,7 +39,7 @@
   const callAsync = (name, args) =>
     new Promise((resolve, reject) => G.callAsync(name, enc(args), (s) => resolve(parse(s)), (m) => reject(new Error(m))));
   const errMsg = (e) => (e instanceof Error ? e.message : String(e));
-  const report = (path, event, e) => G.reportError(path || "", event, errMsg(e));
+  const report = (path, event, e) => { if (!stale) G.reportError(path || "", event, errMsg(e)); };
 
   function snapshot(event) {
     return exts.map((ext) => ({ ext, handlers: (ext.handlers.get(event) || []).slice() }));
@@ -142,27 +147,29 @@
 
   function makeCtx(signal) {
     return {
-      get ui() { return ui; },
-      get mode() { return G.mode; },
-      get hasUI() { return G.hasUI(); },
-      get cwd() { return G.cwd; },
-      get sessionManager() { return sessionManager; },
-      get modelRegistry() { return models().modelRegistry; },
-      get model() { return call("model"); },
-      get scopedModels() { return call("scopedModels") || []; },
-      get thinkingLevel() { return call("getThinkingLevel"); },
-      isIdle: () => !!call("isIdle"),
-      isProjectTrusted: () => !!call("isProjectTrusted"),
-      get signal() { return signal; },
-      abort: () => { call("abort"); },
-      hasPendingMessages: () => !!call("hasPendingMessages"),
-      shutdown: () => { call("shutdown"); },
-      getContextUsage: () => call("getContextUsage"),
+      get ui() { live(); return ui; },
+      get mode() { live(); return G.mode; },
+      get hasUI() { live(); return G.hasUI(); },
+      get cwd() { live(); return G.cwd; },
+      get sessionManager() { live(); return sessionManager; },
+      get modelRegistry() { live(); return models().modelRegistry; },
+      get model() { live(); return call("model"); },
+      get scopedModels() { live(); return call("scopedModels") || []; },
+      get thinkingLevel() { live(); return call("getThinkingLevel"); },
+      isIdle: () => { live(); return !!call("isIdle"); },
+      isProjectTrusted: () => { live(); return !!call("isProjectTrusted"); },
+      get signal() { live(); return signal; },
+      abort: () => { live(); call("abort"); },
+      hasPendingMessages: () => { live(); return !!call("hasPendingMessages"); },
+      shutdown: () => { live(); call("shutdown"); },
+      getContextUsage: () => { live(); return call("getContextUsage"); },
       compact: (opts) => {
+        live();
         callAsync("compact", { customInstructions: opts && opts.customInstructions }).then(
           (r) => opts && opts.onComplete && opts.onComplete(r), (e) => opts && opts.onError && opts.onError(e));
       },
       getSystemPrompt: () => {
+        live();
         // During a run the prompt is the one before_agent_start settled
         // on; otherwise the session's for its active tools.
         if (runPrompt && runPrompt.id && runPrompt.id === runID()) return runPrompt.text;
@@ -174,9 +181,12 @@
   // on the first command run.
   let commandCtxImpl;
   function makeCommandCtx() {
-    if (!commandCtxImpl) commandCtxImpl = requireHost("pi:internal/commandctx")({ G, call, callAsync, makeCtx, sessionManager });
+    if (!commandCtxImpl) commandCtxImpl = requireHost("pi:internal/commandctx")({ G, call, callAsync, makeCtx, sessionManager, live });
     return commandCtxImpl();
   }
+  // A replaced generation's withSession callback gets this generation's
+  // command ctx (api_session.go).
+  G.commandCtx = makeCommandCtx;
 
   // ---- dispatch ------------------------------------------------------------
   async function emit(event) {
@@ -381,6 +391,7 @@
       unregisterVirtualModel() {},
       events: {
         on(channel, handler) {
+          live();
           if (!bus.has(channel)) bus.set(channel, []);
           const entry = { handler, path };
           bus.get(channel).push(entry);
@@ -391,6 +402,7 @@
           };
         },
         emit(channel, data) {
+          live();
           for (const { handler, path: p } of (bus.get(channel) || []).slice()) {
             try {
               const r = handler(data);
@@ -402,6 +414,12 @@
         },
       },
     };
+    // Every method throws once the generation is stale, as the
+    // reference's pi does.
+    for (const k of Object.keys(pi)) {
+      const fn = pi[k];
+      if (typeof fn === "function") pi[k] = function (...a) { live(); return fn.apply(this, a); };
+    }
     return pi;
   }
 

@@ -4,7 +4,7 @@
 // run: api.js is compiled on every start, commands run rarely.
 "use strict";
 module.exports = function (h) {
-  const { G, call, callAsync, makeCtx, sessionManager } = h;
+  const { G, call, callAsync, makeCtx, sessionManager, live } = h;
   // The session manager ctx.newSession's setup callback writes through.
   const writableSessionManager = Object.assign(Object.create(sessionManager), {
     appendMessage: (message) => call("smw.appendMessage", [message]),
@@ -16,39 +16,43 @@ module.exports = function (h) {
   });
   function makeCommandCtx() {
     const ctx = makeCtx(undefined);
-    ctx.getSystemPromptOptions = () => call("getSystemPromptOptions") || { cwd: G.cwd };
-    ctx.waitForIdle = () => callAsync("waitForIdle");
+    // Each member checks the generation first and throws at once when
+    // it is stale, before any promise exists, as the reference's do.
+    ctx.getSystemPromptOptions = () => { live(); return call("getSystemPromptOptions") || { cwd: G.cwd }; };
+    ctx.waitForIdle = () => { live(); return callAsync("waitForIdle"); };
     // Session replacement (api_session.go): the runtime stays, bound to
     // the new session; setup writes to it before withSession runs.
     const replaced = async (r, opts) => {
       if (r && !r.cancelled && opts && typeof opts.withSession === "function") {
-        const rctx = makeCommandCtx();
+        // The replacing generation's command ctx: this one is stale now.
+        const rctx = G.replacedCtx() || makeCommandCtx();
         rctx.sendMessage = async (message, o) => { call("sendMessage", [message, o || {}]); };
         rctx.sendUserMessage = async (content, o) => { call("sendUserMessage", [content, o || {}]); };
         await opts.withSession(rctx);
       }
       return r;
     };
-    ctx.newSession = async (opts) => {
+    const checked = (fn) => (...a) => { live(); return fn(...a); };
+    ctx.newSession = checked(async (opts) => {
       const r = await callAsync("newSession", { parentSession: opts && opts.parentSession });
       if (r && !r.cancelled && opts && typeof opts.setup === "function") {
         await opts.setup(writableSessionManager);
         await callAsync("refreshContext");
       }
       return replaced(r, opts);
-    };
+    });
     // Like the reference's print and RPC hosts, fork and navigateTree
     // answer only {cancelled}.
-    ctx.fork = async (entryId, opts) => {
+    ctx.fork = checked(async (entryId, opts) => {
       const r = await replaced(await callAsync("fork", { entryId, position: (opts && opts.position) || "before" }), opts);
       return { cancelled: !!(r && r.cancelled) };
-    };
-    ctx.navigateTree = async (targetId, opts) => {
+    });
+    ctx.navigateTree = checked(async (targetId, opts) => {
       const r = await callAsync("navigateTree", { targetId, ...(opts || {}) });
       return { cancelled: !!(r && r.cancelled) };
-    };
-    ctx.switchSession = async (path, opts) => replaced(await callAsync("switchSession", { path }), opts);
-    ctx.reload = async () => { await callAsync("reload"); };
+    });
+    ctx.switchSession = checked(async (path, opts) => replaced(await callAsync("switchSession", { path }), opts));
+    ctx.reload = checked(async () => { await callAsync("reload"); });
     return ctx;
   }
 
