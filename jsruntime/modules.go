@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
-	nodebuffer "github.com/dop251/goja_nodejs/buffer"
 
 	"github.com/pi-go/pi/jsruntime/vmod"
 )
@@ -53,7 +52,7 @@ var nodeBuiltins = map[string]moduleLoader{
 	"string_decoder":    hostJSModule("string_decoder"),
 	"timers":            hostJSModule("timers"),
 	"timers/promises":   hostJSModule("timers/promises"),
-	"buffer":            func(r *Runtime) (goja.Value, error) { return r.nativeModule(nodebuffer.Require), nil },
+	"buffer":            loadBuffer,
 	"process":           func(r *Runtime) (goja.Value, error) { return r.vm.Get("process"), nil },
 	"assert":            hostJSModule("assert"),
 	"perf_hooks":        func(r *Runtime) (goja.Value, error) { return r.vm.RunString(`({performance})`) },

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf16"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/buffer"
@@ -342,6 +343,12 @@ func decodeString(b []byte, enc string) string {
 			rs[i] = rune(c & 0x7f)
 		}
 		return string(rs)
+	case "utf16le", "utf-16le", "ucs2", "ucs-2":
+		units := make([]uint16, len(b)/2)
+		for i := range units {
+			units[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+		}
+		return string(utf16.Decode(units))
 	default:
 		return strings.ToValidUTF8(string(b), "\uFFFD")
 	}

@@ -52,6 +52,10 @@ func loadPath(r *Runtime) (goja.Value, error) {
 		if p == "" {
 			return "/"
 		}
+		// Node keeps a leading "//" before a single segment.
+		if strings.HasPrefix(p, "//") && !strings.Contains(strings.TrimLeft(p, "/"), "/") && !strings.HasPrefix(p, "///") {
+			return "//"
+		}
 		return path.Dir(p)
 	})
 	_ = o.Set("basename", func(p string, ext goja.Value) string {
@@ -120,7 +124,11 @@ func loadPath(r *Runtime) (goja.Value, error) {
 		}
 		base := get("base")
 		if base == "" {
-			base = get("name") + get("ext")
+			ext := get("ext")
+			if ext != "" && !strings.HasPrefix(ext, ".") {
+				ext = "." + ext
+			}
+			base = get("name") + ext
 		}
 		if dir == "" {
 			return base
@@ -160,7 +168,7 @@ func normalizePath(p string) string {
 func extname(p string) string {
 	b := path.Base(strings.TrimRight(p, "/"))
 	i := strings.LastIndex(b, ".")
-	if i <= 0 {
+	if i <= 0 || b == ".." {
 		return ""
 	}
 	return b[i:]
@@ -252,10 +260,10 @@ func loadCrypto(r *Runtime) (goja.Value, error) {
 		})
 		_ = ho.Set("digest", func(enc goja.Value) goja.Value {
 			sum := h.Sum(nil)
-			if enc == nil || goja.IsUndefined(enc) {
+			if enc == nil || goja.IsUndefined(enc) || enc.String() == "buffer" {
 				return buffer.WrapBytes(vm, sum)
 			}
-			return buffer.EncodeBytes(vm, sum, enc)
+			return vm.ToValue(decodeString(sum, enc.String()))
 		})
 		_ = ho.Set("copy", func() goja.Value { return goja.Undefined() })
 		return ho
@@ -263,7 +271,8 @@ func loadCrypto(r *Runtime) (goja.Value, error) {
 	_ = o.Set("createHash", func(alg string) *goja.Object {
 		f := newHash(alg)
 		if f == nil {
-			panic(vm.NewTypeError("Digest method not supported"))
+			e, _ := vm.New(vm.Get("Error"), vm.ToValue("Digest method not supported"))
+			panic(e)
 		}
 		return hashObject(f())
 	})
@@ -307,9 +316,15 @@ func loadCrypto(r *Runtime) (goja.Value, error) {
 	_ = o.Set("timingSafeEqual", func(a, b goja.Value) bool {
 		x, y := bytesOf(vm, a), bytesOf(vm, b)
 		if len(x) != len(y) {
-			panic(vm.NewTypeError("Input buffers must have the same byte length"))
+			e, _ := vm.New(vm.Get("RangeError"), vm.ToValue("Input buffers must have the same byte length"))
+			_ = e.Set("code", "ERR_CRYPTO_TIMING_SAFE_EQUAL_LENGTH")
+			panic(e)
 		}
 		return subtle.ConstantTimeCompare(x, y) == 1
+	})
+	_ = o.Set("getRandomValues", func(arr goja.Value) goja.Value {
+		_, _ = rand.Read(bytesOf(vm, arr))
+		return arr
 	})
 	_ = o.Set("getHashes", func() []string { return []string{"md5", "sha1", "sha256", "sha384", "sha512"} })
 	// The global crypto is built lazily from this module, so webcrypto is
@@ -347,6 +362,20 @@ func loadURL(r *Runtime) (goja.Value, error) {
 		}
 		return bu.ResolveReference(ru).String()
 	})
+	// __path is the URL's path as WHATWG keeps it: dot segments removed,
+	// but trailing and doubled slashes kept (goja_nodejs cleans them
+	// away, which breaks new URL("models", "https://host/v1/")).
+	_ = o.Set("__path", func(s string) string {
+		u, err := url.Parse(s)
+		if err != nil {
+			return ""
+		}
+		p := u.ResolveReference(&url.URL{}).EscapedPath()
+		if p == "" && u.Host != "" {
+			p = "/"
+		}
+		return p
+	})
 	_ = o.Set("fileURLToPath", func(v goja.Value) string {
 		s := v.String()
 		if obj, ok := v.(*goja.Object); ok {
@@ -355,7 +384,9 @@ func loadURL(r *Runtime) (goja.Value, error) {
 			}
 		}
 		if !strings.HasPrefix(s, "file:") {
-			panic(r.nodeError("ERR_INVALID_URL_SCHEME", "The URL must be of scheme file"))
+			e := r.vm.NewTypeError("The URL must be of scheme file")
+			_ = e.Set("code", "ERR_INVALID_URL_SCHEME")
+			panic(e)
 		}
 		return fileURLToPath(s)
 	})
@@ -373,20 +404,66 @@ func loadURL(r *Runtime) (goja.Value, error) {
 // urlPatch subclasses URL with the file: fix and adds the url helpers.
 const urlPatch = `(function(m){
 		const Base = m.URL;
+		const kPath = Symbol("path");
+		const hasScheme = (s) => /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(s);
 		class URL extends Base {
 			constructor(input, base) {
 				input = String(input);
 				if (base !== undefined) {
 					const b = String(base && base.href !== undefined ? base.href : base);
-					if (b.startsWith("file:") && !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(input)) { input = m.__resolve(input, b); base = undefined; }
+					// RFC 3986 resolution keeps the base's trailing slash,
+					// which goja_nodejs's own resolution drops.
+					if (hasScheme(b) && !hasScheme(input)) { input = m.__resolve(input, b); base = undefined; }
 				}
-				if (base === undefined) super(input); else super(input, base);
+				try {
+					if (base === undefined) super(input); else super(input, base);
+					if (hasScheme(input)) Object.defineProperty(this, kPath, { value: m.__path(input), writable: true });
+				} catch (e) {
+					const err = new TypeError("Invalid URL");
+					err.code = "ERR_INVALID_URL"; err.input = input;
+					if (base !== undefined) err.base = String(base);
+					throw err;
+				}
 			}
+			// goja_nodejs leaves the port out of origin and does not put
+			// searchParams changes into href; Node does both.
+			get origin() {
+				const special = { "http:": 1, "https:": 1, "ws:": 1, "wss:": 1, "ftp:": 1 };
+				return special[this.protocol] ? this.protocol + "//" + this.host : "null";
+			}
+			get pathname() { return this[kPath] !== undefined ? this[kPath] : super.pathname; }
+			set pathname(v) {
+				super.pathname = v;
+				v = String(v);
+				this[kPath] = m.__path("http://h" + (v.startsWith("/") ? "" : "/") + v);
+			}
+			get href() {
+				const h = super.href;
+				const hi = h.indexOf("#");
+				const head = hi >= 0 ? h.slice(0, hi) : h, hash = hi >= 0 ? h.slice(hi) : "";
+				const qi = head.indexOf("?");
+				let noQuery = qi >= 0 ? head.slice(0, qi) : head;
+				const kept = this[kPath];
+				if (kept !== undefined) {
+					const cleaned = super.pathname;
+					if (noQuery.endsWith(cleaned)) noQuery = noQuery.slice(0, noQuery.length - cleaned.length) + kept;
+					else if (cleaned === "/" || cleaned === "") noQuery = noQuery.replace(/\/?$/, "") + kept;
+				}
+				return noQuery + this.search + hash;
+			}
+			set href(v) { super.href = v; this[kPath] = m.__path(String(v)); }
+			toString() { return this.href; }
+			toJSON() { return this.href; }
 			static canParse(u, b) { try { new URL(u, b); return true; } catch { return false; } }
 			static parse(u, b) { try { return new URL(u, b); } catch { return null; } }
 		}
 		m.URL = URL;
-		m.pathToFileURL = (p) => new URL("file://" + encodeURI(require("path").resolve(String(p))).replace(/[?#]/g, encodeURIComponent));
+		m.pathToFileURL = (p) => {
+			p = String(p);
+			let abs = require("path").resolve(p);
+			if (p.endsWith("/") && !abs.endsWith("/")) abs += "/";
+			return new URL("file://" + encodeURI(abs).replace(/[?#]/g, encodeURIComponent));
+		};
 		m.format = (u) => typeof u === "string" ? u : u.href !== undefined ? u.href : (u.protocol ? u.protocol + "//" : "") + (u.host || u.hostname || "") + (u.pathname || "") + (u.search || "") + (u.hash || "");
 		m.parse = (s) => { try { const u = new URL(s); return { protocol: u.protocol, host: u.host, hostname: u.hostname, port: u.port || null, pathname: u.pathname, path: u.pathname + u.search, search: u.search || null, query: u.search ? u.search.slice(1) : null, hash: u.hash || null, href: u.href, auth: u.username ? u.username + (u.password ? ":" + u.password : "") : null }; } catch { return { href: s, pathname: s, path: s }; } };
 		m.resolve = (from, to) => new URL(to, new URL(from, "resolve://")).href.replace(/^resolve:\/\//, "");
