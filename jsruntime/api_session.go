@@ -313,8 +313,8 @@ func (a *API) sessionCallAsync(ctx context.Context, name string, raw json.RawMes
 			}
 		}
 		if r, ok := ctl.(Reloader); ok {
-			// The host loads the extensions afresh and runs the reload's
-			// events in the new runtime.
+			// The host loads the next generation and runs the reload's
+			// events there; this one is stale once it returns.
 			return nil, true, r.Reload(ctx)
 		}
 		// Without a host that reloads, the extensions stay loaded and

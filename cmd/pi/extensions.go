@@ -550,8 +550,11 @@ func (h *extHost) isCommand(text string) bool {
 
 // promptCommands lists prompt templates and skills for pi.getCommands.
 func (app *App) promptCommands() []prompts.CommandInfo {
-	out := prompts.TemplateCommands(app.templates)
-	return append(out, skills.Commands(app.skills)...)
+	app.mu.Lock()
+	tmpl, sk := app.templates, app.skills
+	app.mu.Unlock()
+	out := prompts.TemplateCommands(tmpl)
+	return append(out, skills.Commands(sk)...)
 }
 
 // promptSkills is the skills section's list for the system prompt.

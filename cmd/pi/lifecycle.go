@@ -11,7 +11,7 @@ import (
 )
 
 // This file is the extension runtime's life across session replacement
-// and reload. The reference tears its extension runtime down whenever the
+// and reload. The reference retires its extension runner whenever the
 // session is replaced (ctx.newSession, ctx.fork, ctx.switchSession, RPC
 // new_session, switch_session, fork, clone) or reloaded (ctx.reload), and
 // loads the extensions afresh: every factory runs again, so tools,
@@ -21,13 +21,16 @@ import (
 //
 //	session_before_switch / session_before_fork   (old generation)
 //	session_shutdown {reason, targetSessionFile}  (old generation)
+//	old generation stale from here on
 //	factories                                     (new generation)
 //	session_start {reason, previousSessionFile}   (new generation)
 //	resources_discover {reason: "startup"}        (new generation)
 //	withSession(ctx)                              (the caller's closure)
 //
-// and for a reload: session_shutdown {reason: "reload"}, the factories,
-// session_start {reason: "reload"}, resources_discover {reason: "reload"}.
+// and for a reload: session_shutdown {reason: "reload"}, the old
+// generation stale, the context files, skills and templates read again,
+// the factories, session_start {reason: "reload"}, resources_discover
+// {reason: "reload"}.
 //
 // All generations share one goja VM (jsruntime.Runtime.NextGeneration),
 // as the reference's share one Node process: a replacement calls the
@@ -184,8 +187,10 @@ func (app *App) startGeneration(ctx context.Context, sess *engine.Session, reaso
 	if prev != "" {
 		fields = append(fields, jsruntime.Field{Key: "previousSessionFile", Value: prev})
 	}
-	api.Emit(ctx, "session_start", fields...)
+	// The skills and templates are read before session_start, as the
+	// reference's resource loader has them by then (pi.getCommands).
 	app.rereadResources()
+	api.Emit(ctx, "session_start", fields...)
 	app.rediscoverResources(discoverReason)
 	h.mu.Lock()
 	old := h.retiring
