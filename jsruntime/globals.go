@@ -68,7 +68,9 @@ func (r *Runtime) installGlobals() error {
 	set("utf8Decode", func(v goja.Value, fatal bool) string {
 		b := bytesOf(vm, v)
 		if fatal && !utf8.Valid(b) {
-			panic(vm.NewTypeError("The encoded data was not valid for encoding utf-8"))
+			e := vm.NewTypeError("The encoded data was not valid for encoding utf-8")
+			_ = e.Set("code", "ERR_ENCODING_INVALID_ENCODED_DATA")
+			panic(e)
 		}
 		return strings.ToValidUTF8(string(b), "\uFFFD")
 	})
@@ -76,7 +78,7 @@ func (r *Runtime) installGlobals() error {
 		b := make([]byte, 0, len(s))
 		for _, c := range s {
 			if c > 0xff {
-				panic(vm.NewTypeError("Invalid character"))
+				panic(domException(vm, "Invalid character", "InvalidCharacterError"))
 			}
 			b = append(b, byte(c))
 		}
@@ -94,7 +96,7 @@ func (r *Runtime) installGlobals() error {
 			b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "="))
 		}
 		if err != nil {
-			panic(vm.NewTypeError("The string to be decoded is not correctly encoded."))
+			panic(domException(vm, "The string to be decoded is not correctly encoded.", "InvalidCharacterError"))
 		}
 		rs := make([]rune, len(b))
 		for i, c := range b {
@@ -155,7 +157,72 @@ func (r *Runtime) installGlobals() error {
 	if _, err := vm.RunProgram(prg); err != nil {
 		return err
 	}
-	return g.Delete("__go")
+	if err := g.Delete("__go"); err != nil {
+		return err
+	}
+	r.installLocaleMethods()
+	return nil
+}
+
+// installLocaleMethods routes Number's and Date's toLocale*String through
+// our Intl, as Node's go through ICU: goja's own ignore grouping
+// ((1234567).toLocaleString() was "1234567") and throw on a locale
+// argument. They are native functions, so nothing is compiled at start;
+// Intl itself loads on the first call.
+func (r *Runtime) installLocaleMethods() {
+	vm := r.vm
+	format := func(ctor string, defaults map[string]string) func(goja.FunctionCall) goja.Value {
+		return func(c goja.FunctionCall) goja.Value {
+			intl := r.require("pi:internal/intl").ToObject(vm)
+			opts := vm.NewObject()
+			if o, ok := c.Argument(1).(*goja.Object); ok {
+				for _, k := range o.Keys() {
+					_ = opts.Set(k, o.Get(k))
+				}
+			}
+			hasOwn := false
+			for _, k := range []string{"year", "month", "day", "weekday", "hour", "minute", "second", "dateStyle", "timeStyle"} {
+				if v := opts.Get(k); v != nil && !goja.IsUndefined(v) {
+					hasOwn = true
+				}
+			}
+			if !hasOwn {
+				for k, v := range defaults {
+					_ = opts.Set(k, v)
+				}
+			}
+			f, err := vm.New(intl.Get(ctor), c.Argument(0), opts)
+			if err != nil {
+				panic(err)
+			}
+			fn, _ := goja.AssertFunction(f.Get("format"))
+			v, err := fn(f, c.This)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		}
+	}
+	set := func(proto, name string, fn func(goja.FunctionCall) goja.Value) {
+		p := vm.Get(proto).ToObject(vm).Get("prototype").ToObject(vm)
+		_ = p.DefineDataProperty(name, vm.ToValue(fn), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	}
+	set("Number", "toLocaleString", format("NumberFormat", nil))
+	date := map[string]string{"year": "numeric", "month": "numeric", "day": "numeric"}
+	tm := map[string]string{"hour": "numeric", "minute": "2-digit", "second": "2-digit"}
+	both := map[string]string{"year": "numeric", "month": "numeric", "day": "numeric", "hour": "numeric", "minute": "2-digit", "second": "2-digit"}
+	set("Date", "toLocaleDateString", format("DateTimeFormat", date))
+	set("Date", "toLocaleTimeString", format("DateTimeFormat", tm))
+	set("Date", "toLocaleString", format("DateTimeFormat", both))
+}
+
+// domException builds the prelude's DOMException (a TypeError before the
+// prelude has run).
+func domException(vm *goja.Runtime, msg, name string) goja.Value {
+	if e, err := vm.New(vm.Get("DOMException"), vm.ToValue(msg), vm.ToValue(name)); err == nil {
+		return e
+	}
+	return vm.NewTypeError(msg)
 }
 
 func nodeArch() string {

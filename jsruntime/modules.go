@@ -147,7 +147,10 @@ func (r *Runtime) requireProp(mod, prop string) (goja.Value, error) {
 
 // nodeError is an Error with a Node-style code property.
 func (r *Runtime) nodeError(code, msg string) *goja.Object {
-	e := r.vm.NewGoError(fmt.Errorf("%s", msg))
+	e, err := r.vm.New(r.vm.Get("Error"), r.vm.ToValue(msg))
+	if err != nil {
+		e = r.vm.NewGoError(fmt.Errorf("%s", msg))
+	}
 	_ = e.Set("code", code)
 	return e
 }

@@ -1,45 +1,216 @@
 // Node's util: format, inspect, promisify and friends.
 "use strict";
+// inspect prints as Node's util.inspect does for the cases extensions log:
+// quoting, class and null-prototype prefixes, holes, getters, custom
+// inspectors, and Node's line breaking (an object stays on one line when
+// it fits in breakLength and nests at most `compact` levels; arrays of
+// more than six short entries are grouped in columns).
 function inspect(v, opts) {
-  const depthMax = opts && typeof opts.depth === "number" ? opts.depth : 2;
-  const seen = new Set();
-  const str = (x, depth, top) => {
-    switch (typeof x) {
-      case "string": return top ? x : "'" + x.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\n") + "'";
-      case "number": return Object.is(x, -0) ? "-0" : String(x);
-      case "bigint": return x + "n";
-      case "undefined": return "undefined";
-      case "boolean": return String(x);
-      case "symbol": return x.toString();
-      case "function": return x.name ? `[Function: ${x.name}]` : "[Function (anonymous)]";
-    }
-    if (x === null) return "null";
-    if (seen.has(x)) return "[Circular *1]";
-    if (x instanceof Error) return x.stack || `${x.name}: ${x.message}`;
-    if (x instanceof Date) return isNaN(x) ? "Invalid Date" : x.toISOString();
-    if (x instanceof RegExp) return String(x);
-    if (depth > depthMax) return Array.isArray(x) ? "[Array]" : "[Object]";
-    seen.add(x);
-    try {
-      if (Array.isArray(x)) {
-        if (x.length === 0) return "[]";
-        return "[ " + x.map((e) => str(e, depth + 1)).join(", ") + " ]";
-      }
-      if (x instanceof Map) return `Map(${x.size}) {` + (x.size ? " " + [...x].map(([k, e]) => `${str(k, depth + 1)} => ${str(e, depth + 1)}`).join(", ") + " " : "") + "}";
-      if (x instanceof Set) return `Set(${x.size}) {` + (x.size ? " " + [...x].map((e) => str(e, depth + 1)).join(", ") + " " : "") + "}";
-      if (ArrayBuffer.isView(x)) return `${x.constructor.name}(${x.length}) [ ${Array.from(x).join(", ")} ]`;
-      if (x instanceof Promise) return "Promise { <pending> }";
-      const keys = Object.keys(x);
-      const name = x.constructor && x.constructor !== Object && x.constructor.name ? x.constructor.name + " " : "";
-      if (keys.length === 0) return name + "{}";
-      const key = (k) => /^[A-Za-z_$][\w$]*$/.test(k) ? k : "'" + k + "'";
-      return name + "{ " + keys.map((k) => `${key(k)}: ${str(x[k], depth + 1)}`).join(", ") + " }";
-    } finally { seen.delete(x); }
+  const ctx = {
+    depth: 2, breakLength: 80, compact: 3, maxArrayLength: 100, sorted: false,
+    ...inspect.defaultOptions, ...(opts && typeof opts === "object" ? opts : {}),
+    indentationLvl: 0, currentDepth: 0, seen: [],
   };
-  return str(v, 0, false);
+  if (ctx.depth === null) ctx.depth = Infinity;
+  return formatValue(ctx, v, 0);
+}
+const identRe = /^[A-Za-z_$][\w$]*$/;
+function quote(s) {
+  let q = "'";
+  if (s.includes("'")) { if (!s.includes('"')) q = '"'; else if (!s.includes("`") && !s.includes("${")) q = "`"; }
+  const esc = s.replace(/[\\\x00-\x1f\x7f]/g, (c) => c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\t" ? "\\t" : c === "\r" ? "\\r" : c === "\b" ? "\\b" : c === "\f" ? "\\f" : c === "\v" ? "\\v" : "\\x" + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0"));
+  return q + (q === "'" ? esc.replace(/'/g, "\\'") : esc) + q;
+}
+function fnBase(f) {
+  const src = Function.prototype.toString.call(f);
+  if (src.startsWith("class") && /^class\b/.test(src)) {
+    const sup = Object.getPrototypeOf(f);
+    return `[class ${f.name || "(anonymous)"}${sup && sup.name ? " extends " + sup.name : ""}]`;
+  }
+  const kind = f.constructor && f.constructor.name === "AsyncFunction" ? "AsyncFunction" : f.constructor && f.constructor.name === "GeneratorFunction" ? "GeneratorFunction" : f.constructor && f.constructor.name === "AsyncGeneratorFunction" ? "AsyncGeneratorFunction" : "Function";
+  return f.name ? `[${kind}: ${f.name}]` : `[${kind} (anonymous)]`;
+}
+function formatPrimitive(v) {
+  switch (typeof v) {
+    case "string": return quote(v);
+    case "number": return Object.is(v, -0) ? "-0" : String(v);
+    case "bigint": return v + "n";
+    case "symbol": return v.toString();
+    default: return String(v);
+  }
+}
+function formatValue(ctx, v, level) {
+  if (v === null || (typeof v !== "object" && typeof v !== "function")) return formatPrimitive(v);
+  const custom = v[inspect.custom];
+  if (typeof custom === "function" && custom !== inspect) {
+    const r = custom.call(v, ctx.depth - level, { ...ctx, stylize: (s) => s }, inspect);
+    if (r !== v) return typeof r === "string" ? r : formatValue(ctx, r, level);
+  }
+  if (ctx.seen.includes(v)) return "[Circular *1]";
+  return formatRaw(ctx, v, level);
+}
+function ctorName(v) {
+  let o = v;
+  while (o) {
+    const d = Object.getOwnPropertyDescriptor(o, "constructor");
+    if (d && typeof d.value === "function" && d.value.name) return d.value.name;
+    o = Object.getPrototypeOf(o);
+  }
+  return null;
+}
+function formatRaw(ctx, v, level) {
+  const proto = Object.getPrototypeOf(v);
+  const name = ctorName(v);
+  let keys = Object.keys(v);
+  if (ctx.sorted) keys.sort();
+  const symbols = Object.getOwnPropertySymbols(v).filter((s) => Object.getOwnPropertyDescriptor(v, s).enumerable);
+  let braces, base = "", extras = 0; // 1: array-like entries
+  let formatter = () => [];
+  const prefix = (fallback, size) => {
+    const n = name || fallback;
+    const tag = proto === null ? `[${fallback}: null prototype] ` : n !== fallback && fallback !== "Object" ? `${n} [${fallback}] ` : n === "Object" ? "" : `${n} `;
+    return size === undefined ? tag : tag.replace(/ $/, "") + `(${size}) `;
+  };
+  if (Array.isArray(v)) {
+    const p = name === "Array" && proto !== null ? "" : prefix("Array", v.length);
+    braces = [`${p}[`, "]"];
+    keys = keys.filter((k) => !/^(0|[1-9]\d*)$/.test(k));
+    extras = 1;
+    formatter = () => formatArray(ctx, v, level);
+  } else if (typeof v === "function") {
+    base = fnBase(v);
+    keys = keys.filter((k) => k !== "prototype");
+    if (keys.length === 0 && symbols.length === 0) return base;
+    braces = ["{", "}"];
+  } else if (v instanceof Error) {
+    base = v.stack || `${v.name}: ${v.message}`;
+    keys = keys.filter((k) => k !== "stack" && k !== "message");
+    if (keys.length === 0 && symbols.length === 0) return base;
+    braces = ["{", "}"];
+  } else if (v instanceof Date) {
+    base = isNaN(v) ? "Invalid Date" : v.toISOString();
+    if (keys.length === 0) return base;
+    braces = ["{", "}"];
+  } else if (v instanceof RegExp) {
+    base = String(v);
+    if (keys.length === 0) return base;
+    braces = ["{", "}"];
+  } else if (v instanceof Map) {
+    braces = [`${prefix("Map", v.size)}{`, "}"];
+    formatter = () => { const out = []; ctx.indentationLvl += 2; for (const [k, x] of v) out.push(`${formatValue(ctx, k, level + 1)} => ${formatValue(ctx, x, level + 1)}`); ctx.indentationLvl -= 2; return out; };
+  } else if (v instanceof Set) {
+    braces = [`${prefix("Set", v.size)}{`, "}"];
+    formatter = () => { const out = []; ctx.indentationLvl += 2; for (const x of v) out.push(formatValue(ctx, x, level + 1)); ctx.indentationLvl -= 2; return out; };
+  } else if (typeof Buffer === "function" && v instanceof Buffer) {
+    const hex = Array.from(v.subarray(0, 50), (b) => b.toString(16).padStart(2, "0")).join(" ");
+    return `<Buffer${hex ? " " + hex : ""}${v.length > 50 ? ` ... ${v.length - 50} more bytes` : ""}>`;
+  } else if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+    braces = [`${name}(${v.length}) [`, "]"];
+    keys = keys.filter((k) => !/^(0|[1-9]\d*)$/.test(k));
+    extras = 1;
+    formatter = () => { const n = Math.min(v.length, ctx.maxArrayLength); const out = []; for (let i = 0; i < n; i++) out.push(formatPrimitive(v[i])); if (v.length > n) out.push(`... ${v.length - n} more item${v.length - n > 1 ? "s" : ""}`); return out; };
+  } else if (v instanceof Promise) {
+    braces = ["Promise {", "}"];
+    formatter = () => ["<pending>"];
+  } else if (v instanceof WeakMap || v instanceof WeakSet) {
+    return `${name} { <items unknown> }`;
+  } else {
+    braces = [`${proto === null ? "[Object: null prototype] " : name && name !== "Object" ? name + " " : ""}{`, "}"];
+  }
+  if (level > ctx.depth) {
+    if (Array.isArray(v)) return "[Array]";
+    return `[${name || (proto === null ? "Object: null prototype" : "Object")}]`;
+  }
+  ctx.seen.push(v);
+  ctx.currentDepth = level;
+  let output;
+  try {
+    output = formatter();
+    for (const k of keys) output.push(formatProperty(ctx, v, level, k, extras));
+    for (const k of symbols) output.push(formatProperty(ctx, v, level, k, extras));
+  } finally { ctx.seen.pop(); }
+  if (output.length === 0 && !base) return `${braces[0]}${braces[1] === "]" ? "" : ""}${braces[1]}`.replace(/\{\}$/, "{}");
+  return reduceToSingleString(ctx, output, base, braces, extras, level, v);
+}
+function formatProperty(ctx, v, level, k, extras) {
+  const d = Object.getOwnPropertyDescriptor(v, k) || { value: v[k], enumerable: true };
+  let str;
+  if (d.value !== undefined || !("get" in d)) {
+    ctx.indentationLvl += 2;
+    str = formatValue(ctx, d.value, level + 1);
+    ctx.indentationLvl -= 2;
+  } else {
+    str = d.get ? (d.set ? "[Getter/Setter]" : "[Getter]") : d.set ? "[Setter]" : "undefined";
+  }
+  const key = typeof k === "symbol" ? `[${k.toString()}]` : identRe.test(k) ? k : quote(k);
+  return `${key}: ${str}`;
+}
+function formatArray(ctx, v, level) {
+  const out = [];
+  const n = Math.min(v.length, ctx.maxArrayLength);
+  let holes = 0;
+  const flush = () => { if (holes) { out.push(`<${holes} empty item${holes > 1 ? "s" : ""}>`); holes = 0; } };
+  ctx.indentationLvl += 2;
+  for (let i = 0; i < n; i++) {
+    if (!Object.prototype.hasOwnProperty.call(v, i)) { holes++; continue; }
+    flush();
+    out.push(formatValue(ctx, v[i], level + 1));
+  }
+  flush();
+  ctx.indentationLvl -= 2;
+  if (v.length > n) out.push(`... ${v.length - n} more item${v.length - n > 1 ? "s" : ""}`);
+  return out;
+}
+// groupColumns lays out more than six short array entries in columns, as
+// Node does, right-aligning numbers.
+function groupColumns(ctx, output, value) {
+  let total = 0, maxLen = 0;
+  const n = output.length - (value.length > ctx.maxArrayLength ? 1 : 0);
+  const lens = [];
+  for (let i = 0; i < n; i++) { const l = output[i].length; lens.push(l); total += l + 2; if (l > maxLen) maxLen = l; }
+  const actualMax = maxLen + 2;
+  if (!(actualMax * 3 + ctx.indentationLvl < ctx.breakLength && (total / actualMax > 5 || maxLen <= 6))) return output;
+  const bias = Math.sqrt(actualMax - total / output.length);
+  const biasedMax = Math.max(actualMax - 3 - bias, 1);
+  const columns = Math.min(Math.round(Math.sqrt(2.5 * biasedMax * n) / biasedMax), Math.floor((ctx.breakLength - ctx.indentationLvl) / actualMax), ctx.compact * 4, 15);
+  if (columns <= 1) return output;
+  const widths = [];
+  for (let c = 0; c < columns; c++) { let w = 0; for (let j = c; j < n; j += columns) if (lens[j] > w) w = lens[j]; widths.push(w + 2); }
+  let numeric = true;
+  for (let i = 0; i < n; i++) if (typeof value[i] !== "number" && typeof value[i] !== "bigint") { numeric = false; break; }
+  const rows = [];
+  for (let i = 0; i < n; i += columns) {
+    const end = Math.min(i + columns, n);
+    let line = "";
+    let j = i;
+    for (; j < end - 1; j++) line += numeric ? `${output[j]}, `.padStart(widths[j - i]) : `${output[j]}, `.padEnd(widths[j - i]);
+    line += numeric ? output[j].padStart(widths[j - i] - 2) : output[j];
+    rows.push(line);
+  }
+  if (n < output.length) rows.push(output[n]);
+  return rows;
+}
+function reduceToSingleString(ctx, output, base, braces, extras, level, value) {
+  if (ctx.compact === true) {
+    const start = base ? `${base} ` : "";
+    return `${start}${braces[0]} ${output.join(", ")} ${braces[1]}`;
+  }
+  const entries = output.length;
+  if (extras === 1 && entries > 6) output = groupColumns(ctx, output, value);
+  if (ctx.currentDepth - level < ctx.compact && entries === output.length) {
+    const start = output.length + ctx.indentationLvl + braces[0].length + base.length + 10;
+    let total = output.length + start;
+    for (const o of output) total += o.length;
+    if (total <= ctx.breakLength && !base.includes("\n")) {
+      const joined = output.join(", ");
+      if (!joined.includes("\n")) return `${base ? base + " " : ""}${braces[0]} ${joined} ${braces[1]}`;
+    }
+  }
+  const ind = "\n" + " ".repeat(ctx.indentationLvl);
+  return `${base ? base + " " : ""}${braces[0]}${ind}  ${output.join("," + ind + "  ")}${ind}${braces[1]}`;
 }
 inspect.custom = Symbol.for("nodejs.util.inspect.custom");
-inspect.defaultOptions = { depth: 2 };
+inspect.defaultOptions = { depth: 2, breakLength: 80, compact: 3, maxArrayLength: 100 };
 function format(f, ...args) {
   if (typeof f !== "string") return [f, ...args].map((a) => typeof a === "string" ? a : inspect(a)).join(" ");
   let i = 0;
@@ -48,7 +219,7 @@ function format(f, ...args) {
     if (i >= args.length) return m;
     const a = args[i++];
     switch (m) {
-      case "%s": return typeof a === "string" ? a : typeof a === "object" && a !== null ? inspect(a, { depth: 0 }) : String(a);
+      case "%s": return typeof a === "string" ? a : typeof a === "bigint" ? a + "n" : typeof a === "object" && a !== null && !ownToString(a) ? inspect(a, { depth: 0 }) : Object.is(a, -0) ? "-0" : String(a);
       case "%d": return typeof a === "bigint" ? a + "n" : String(Number(a));
       case "%i": return String(parseInt(a));
       case "%f": return String(parseFloat(a));
@@ -59,6 +230,101 @@ function format(f, ...args) {
   });
   for (; i < args.length; i++) s += " " + (typeof args[i] === "string" ? args[i] : inspect(args[i]));
   return s;
+}
+// ownToString reports a toString that is the object's own or its class's,
+// not a built-in one: %s prints such an object with String(), as Node does.
+const builtinProtos = [Object.prototype, Error.prototype, Array.prototype, Date.prototype, RegExp.prototype, Function.prototype, Map.prototype, Set.prototype];
+function ownToString(o) {
+  for (let p = o; p; p = Object.getPrototypeOf(p)) {
+    if (builtinProtos.includes(p)) return false;
+    if (Object.prototype.hasOwnProperty.call(p, "toString")) return true;
+  }
+  return false;
+}
+function isDeepStrictEqual(a, b, seen = new Map()) {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  if (seen.get(a) === b) return true;
+  seen.set(a, b);
+  if (a instanceof Date) return a.getTime() === b.getTime();
+  if (a instanceof RegExp) return String(a) === String(b);
+  if (a instanceof Map) {
+    if (a.size !== b.size) return false;
+    for (const [k, v] of a) if (!b.has(k) || !isDeepStrictEqual(v, b.get(k), seen)) return false;
+    return true;
+  }
+  if (a instanceof Set) {
+    if (a.size !== b.size) return false;
+    for (const v of a) if (!b.has(v) && ![...b].some((w) => isDeepStrictEqual(v, w, seen))) return false;
+    return true;
+  }
+  if (ArrayBuffer.isView(a)) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+    return true;
+  }
+  const ka = Object.keys(a), kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) if (!Object.prototype.hasOwnProperty.call(b, k) || !isDeepStrictEqual(a[k], b[k], seen)) return false;
+  return true;
+}
+// parseArgs follows node:util's: options by long name with type
+// "boolean" or "string", short aliases, multiple, defaults, positionals,
+// "--" ending options, --name=value, strict mode errors with Node's codes.
+function parseArgs(config = {}) {
+  const args = config.args !== undefined ? config.args : process.argv.slice(2);
+  const options = config.options || {};
+  const strict = config.strict !== undefined ? config.strict : true;
+  const allowPositionals = config.allowPositionals !== undefined ? config.allowPositionals : !strict;
+  const values = { __proto__: null }, positionals = [], tokens = [];
+  const fail = (code, msg) => { const e = new TypeError(msg); e.code = code; throw e; };
+  const shortOf = (c) => Object.keys(options).find((k) => options[k].short === c);
+  const store = (name, value, raw, inlineValue, index) => {
+    const o = options[name];
+    if (!o) {
+      if (strict) fail("ERR_PARSE_ARGS_UNKNOWN_OPTION", `Unknown option '${raw}'`);
+      values[name] = value === undefined ? true : value;
+    } else {
+      if (o.type === "string" && typeof value !== "string") fail("ERR_PARSE_ARGS_INVALID_OPTION_VALUE", `Option '${o.short ? "-" + o.short + ", " : ""}--${name} <value>' argument missing`);
+      if (o.type === "boolean" && value !== undefined && strict) fail("ERR_PARSE_ARGS_INVALID_OPTION_VALUE", `Option '--${name}' does not take an argument`);
+      const v = o.type === "boolean" ? true : value;
+      if (o.multiple) (values[name] || (values[name] = [])).push(v); else values[name] = v;
+    }
+    tokens.push({ kind: "option", name, rawName: raw, index, value, inlineValue });
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") { for (const r of args.slice(i + 1)) { positionals.push(r); } tokens.push({ kind: "option-terminator", index: i }); break; }
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
+      if (eq >= 0) store(name, a.slice(eq + 1), "--" + name, true, i);
+      else if (options[name] && options[name].type === "string" && i + 1 < args.length) store(name, args[++i], a, false, i - 1);
+      else store(name, undefined, a, undefined, i);
+    } else if (a.startsWith("-") && a !== "-") {
+      for (let j = 1; j < a.length; j++) {
+        const c = a[j];
+        const name = shortOf(c) || c;
+        if (options[name] && options[name].type === "string") {
+          const rest = a.slice(j + 1);
+          if (rest) store(name, rest, "-" + c, true, i);
+          else if (i + 1 < args.length) store(name, args[++i], "-" + c, false, i - 1);
+          else store(name, undefined, "-" + c, undefined, i);
+          break;
+        }
+        store(name, undefined, "-" + c, undefined, i);
+      }
+    } else {
+      if (strict && !allowPositionals) fail("ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL", `Unexpected argument '${a}'. This command does not take positional arguments`);
+      positionals.push(a);
+      tokens.push({ kind: "positional", index: i, value: a });
+    }
+  }
+  for (const [name, o] of Object.entries(options)) if (o.default !== undefined && values[name] === undefined) values[name] = o.default;
+  const res = { values, positionals };
+  if (config.tokens) res.tokens = tokens;
+  return res;
 }
 const kCustom = Symbol.for("nodejs.util.promisify.custom");
 function promisify(fn) {
@@ -86,11 +352,11 @@ module.exports = {
   callbackify: (fn) => (...args) => { const cb = args.pop(); fn(...args).then((v) => cb(null, v), (e) => cb(e)); },
   deprecate: (fn) => fn,
   inherits: (ctor, sup) => { Object.setPrototypeOf(ctor.prototype, sup.prototype); Object.setPrototypeOf(ctor, sup); ctor.super_ = sup; },
-  isDeepStrictEqual: (a, b) => JSON.stringify(a) === JSON.stringify(b),
+  isDeepStrictEqual: (a, b) => isDeepStrictEqual(a, b),
   stripVTControlCharacters: (s) => String(s).replace(ansi, ""),
   isArray: Array.isArray,
   debuglog: () => () => {},
   TextEncoder, TextDecoder,
   styleText: (fmt, s) => s,
-  parseArgs: undefined,
+  parseArgs,
 };
