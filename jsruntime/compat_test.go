@@ -1,8 +1,11 @@
 package jsruntime
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -55,5 +58,63 @@ func TestNodeCompat(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestExportSurface requires every host package from inside an extension,
+// through the real module map and its lazy stand-ins, and checks each
+// export the reference's package has (vmod/testdata/reference/exports.json,
+// recorded with Node from the installed reference) for the same typeof.
+func TestExportSurface(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("vmod/testdata/reference/exports.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]map[string]string
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	specs := make([]string, 0, len(want))
+	for s := range want {
+		specs = append(specs, s)
+	}
+	sort.Strings(specs)
+	list, _ := json.Marshal(specs)
+	script := `const specs = ` + string(list) + `;
+const out = {};
+for (const s of specs) {
+  const [mod, member] = s.split("#");
+  try {
+    let m = require(mod);
+    if (member) m = m[member];
+    out[s] = Object.fromEntries(Object.keys(m).map((k) => [k, typeof m[k]]));
+  } catch (e) { out[s] = { __error: String(e) }; }
+}
+console.log(JSON.stringify(out));`
+	h := runTS(t, map[string]string{"ext.ts": "export default function () {\n" + script + "\n}\n"})
+	if len(h.loadErrs) > 0 {
+		t.Fatal(h.loadErrs)
+	}
+	h.settle(t)
+	var got map[string]map[string]string
+	if err := json.Unmarshal([]byte(h.stderr.String()), &got); err != nil {
+		t.Fatalf("%v: %s", err, h.stderr.String())
+	}
+	for _, spec := range specs {
+		if e, ok := got[spec]["__error"]; ok {
+			t.Errorf("%s: %s", spec, e)
+			continue
+		}
+		var bad []string
+		for name, typ := range want[spec] {
+			if got[spec][name] != typ {
+				bad = append(bad, fmt.Sprintf("%s (want %s, got %q)", name, typ, got[spec][name]))
+			}
+		}
+		sort.Strings(bad)
+		if len(bad) > 0 {
+			t.Errorf("%s: %d exports differ:\n%s", spec, len(bad), strings.Join(bad, "\n"))
+		}
 	}
 }
