@@ -154,6 +154,11 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 		if repl, err := a.hooks.Context(ctx, nonSystem); err == nil && repl != nil {
 			llmMsgs = append(system, repl...)
 		}
+		if sh, ok := a.hooks.(SystemContextHooks); ok {
+			if repl, err := sh.ContextWithSystem(ctx, llmMsgs); err == nil && repl != nil {
+				llmMsgs = repl
+			}
+		}
 	}
 	llmMsgs = ConvertToLLM(llmMsgs)
 	infos := make([]ToolInfo, 0, len(a.tools))

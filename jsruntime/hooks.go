@@ -18,8 +18,9 @@ func (a *API) Hooks() engine.Hooks { return hooks{a} }
 type hooks struct{ a *API }
 
 var (
-	_ engine.Hooks            = hooks{}
-	_ engine.ModelSelectHooks = hooks{}
+	_ engine.Hooks              = hooks{}
+	_ engine.ModelSelectHooks   = hooks{}
+	_ engine.SystemContextHooks = hooks{}
 )
 
 // Input runs extension commands first (a "/name args" prompt naming one is
@@ -142,6 +143,29 @@ func (h hooks) Context(ctx context.Context, msgs []*engine.Message) ([]*engine.M
 		msgs = []*engine.Message{}
 	}
 	out, err := a.dispatch(ctx, "context", ordered{{"messages", msgs}})
+	if err != nil || out == "" {
+		return nil, err
+	}
+	var r struct {
+		Messages []*engine.Message `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		return nil, err
+	}
+	return r.Messages, nil
+}
+
+// ContextWithSystem lets handlers replace one request's whole transcript,
+// system messages included, after the "context" handlers.
+func (h hooks) ContextWithSystem(ctx context.Context, msgs []*engine.Message) ([]*engine.Message, error) {
+	a := h.a
+	if !a.HasHandlers("context_with_system") {
+		return nil, nil
+	}
+	if msgs == nil {
+		msgs = []*engine.Message{}
+	}
+	out, err := a.dispatch(ctx, "context_with_system", ordered{{"type", "context_with_system"}, {"messages", msgs}})
 	if err != nil || out == "" {
 		return nil, err
 	}

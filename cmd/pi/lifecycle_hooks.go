@@ -17,12 +17,13 @@ import (
 type lifecycleHooks struct{ h *extHost }
 
 var (
-	_ engine.Hooks            = lifecycleHooks{}
-	_ engine.SessionHooks     = lifecycleHooks{}
-	_ engine.TreeHooks        = lifecycleHooks{}
-	_ engine.SettleHooks      = lifecycleHooks{}
-	_ engine.ProviderHooks    = lifecycleHooks{}
-	_ engine.ModelSelectHooks = lifecycleHooks{}
+	_ engine.Hooks              = lifecycleHooks{}
+	_ engine.SessionHooks       = lifecycleHooks{}
+	_ engine.TreeHooks          = lifecycleHooks{}
+	_ engine.SettleHooks        = lifecycleHooks{}
+	_ engine.ProviderHooks      = lifecycleHooks{}
+	_ engine.ModelSelectHooks   = lifecycleHooks{}
+	_ engine.SystemContextHooks = lifecycleHooks{}
 )
 
 func (l lifecycleHooks) api() *jsruntime.API {
@@ -148,4 +149,11 @@ func (l lifecycleHooks) ModelSelect(ctx context.Context, model, previous *engine
 	if mh, ok := l.hooks().(engine.ModelSelectHooks); ok {
 		mh.ModelSelect(ctx, model, previous, source)
 	}
+}
+
+func (l lifecycleHooks) ContextWithSystem(ctx context.Context, msgs []*engine.Message) ([]*engine.Message, error) {
+	if sh, ok := l.hooks().(engine.SystemContextHooks); ok {
+		return sh.ContextWithSystem(ctx, msgs)
+	}
+	return nil, nil
 }

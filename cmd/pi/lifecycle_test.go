@@ -30,6 +30,7 @@ func TestLifecycleHooksInterfaces(t *testing.T) {
 		{"SettleHooks", func(h engine.Hooks) bool { _, ok := h.(engine.SettleHooks); return ok }},
 		{"ProviderHooks", func(h engine.Hooks) bool { _, ok := h.(engine.ProviderHooks); return ok }},
 		{"ModelSelectHooks", func(h engine.Hooks) bool { _, ok := h.(engine.ModelSelectHooks); return ok }},
+		{"SystemContextHooks", func(h engine.Hooks) bool { _, ok := h.(engine.SystemContextHooks); return ok }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -218,7 +218,7 @@
   // The events whose handler results combine have their own dispatchers
   // in hostjs/pi_internal_dispatch.js, compiled on the first such event;
   // every other event is emit.
-  const DISPATCHED = new Set(["input", "before_agent_start", "context", "tool_call", "tool_result", "before_provider_request",
+  const DISPATCHED = new Set(["input", "before_agent_start", "context", "context_with_system", "tool_call", "tool_result", "before_provider_request",
     "project_trust", "turn_end", "agent_before_settle", "resources_discover", "user_bash"]);
   let dispatchers;
   const dispatcherFor = (type) => {

@@ -69,27 +69,33 @@ module.exports = function (h) {
       const changed = JSON.stringify(options) !== baseJSON;
       return { messages, systemPrompt: forced, systemPromptOptions: changed ? options : undefined };
     },
-    async context(ev) {
-      const ctx = makeCtx(G.signal());
-      let messages = ev.messages;
-      let changed = false;
-      for (const { ext, handlers } of snapshot("context")) {
-        for (const h of handlers) {
-          try {
-            G.enter(ext.path, "context");
-            const visible = messages.slice();
-            const r = await h({ type: "context", messages: visible }, ctx);
-            const ret = (r && r.messages) || (visible.length !== messages.length || visible.some((m, i) => m !== messages[i]) ? visible : undefined);
-            if (!ret) continue;
-            messages = ret;
-            changed = true;
-          } catch (e) {
-            report(ext.path, "context", e);
-          }
+    context(ev) { return chainMessages("context", ev); },
+    context_with_system(ev) { return chainMessages("context_with_system", ev); },
+  };
+  // context and context_with_system chain the request's messages: each
+  // handler sees the list so far and may return or edit a new one.
+  async function chainMessages(type, ev) {
+    const ctx = makeCtx(G.signal());
+    let messages = ev.messages;
+    let changed = false;
+    for (const { ext, handlers } of snapshot(type)) {
+      for (const h of handlers) {
+        try {
+          G.enter(ext.path, type);
+          const visible = messages.slice();
+          const r = await h({ type, messages: visible }, ctx);
+          const ret = (r && r.messages) || (visible.length !== messages.length || visible.some((m, i) => m !== messages[i]) ? visible : undefined);
+          if (!ret) continue;
+          messages = ret;
+          changed = true;
+        } catch (e) {
+          report(ext.path, type, e);
         }
       }
-      return changed ? { messages } : undefined;
-    },
+    }
+    return changed ? { messages } : undefined;
+  }
+  Object.assign(dispatchers, {
     async tool_call(ev) {
       const ctx = makeCtx(G.signal());
       const event = { type: "tool_call", toolName: ev.toolName, toolCallId: ev.toolCallId, input: ev.input };
@@ -140,7 +146,7 @@ module.exports = function (h) {
       }
       return modified ? { content: cur.content, details: cur.details, structuredContent: cur.structuredContent, isError: cur.isError } : undefined;
     },
-  };
+  });
 
   // before_provider_request chains the payload through every handler; a
   // returned value other than undefined replaces it.
