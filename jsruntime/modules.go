@@ -58,6 +58,7 @@ var nodeBuiltins = map[string]moduleLoader{
 	"perf_hooks":        func(r *Runtime) (goja.Value, error) { return r.vm.RunString(`({performance})`) },
 	"util/types":        func(r *Runtime) (goja.Value, error) { return r.requireProp("util", "types") },
 	"readline/promises": hostJSModule("readline"),
+	"stream/promises":   func(r *Runtime) (goja.Value, error) { return r.requireProp("stream", "promises") },
 }
 
 // buildModuleMap makes the one map: Node built-ins and their node: names,

@@ -13,15 +13,22 @@ class Readable extends Stream {
     if (chunk === null) { this._ended = true; if (this._flowing !== false && this._buf.length === 0) this._finish(); return false; }
     const c = this._decode(chunk);
     if (this._flowing === false || this.listenerCount("data") === 0 && this._flowing === null) { this._buf.push(c); if (this.listenerCount("readable")) this.emit("readable"); }
-    else this.emit("data", c);
+    else { this.emit("data", c); this._pull(); }
     return true;
+  }
+  // _pull asks a stream built with read() for more, one call per turn, as
+  // Node does while the consumer wants data.
+  _pull() {
+    if (this._ended || this.destroyed || !this._read || this._reading) return;
+    this._reading = true;
+    queueMicrotask(() => { this._reading = false; if (!this._ended && !this.destroyed) this._read(16384); });
   }
   _finish() { if (this.readableEnded) return; this.readableEnded = true; queueMicrotask(() => { this.emit("end"); this.emit("close"); }); }
   on(n, f) { super.on(n, f); if (n === "data" && this._flowing !== false) this.resume(); return this; }
-  resume() { this._flowing = true; const b = this._buf; this._buf = []; for (const c of b) this.emit("data", c); if (this._ended) this._finish(); return this; }
+  resume() { this._flowing = true; const b = this._buf; this._buf = []; for (const c of b) this.emit("data", c); if (this._ended) this._finish(); else this._pull(); return this; }
   pause() { this._flowing = false; return this; }
   isPaused() { return this._flowing === false; }
-  read() { if (this._buf.length === 0) { if (this._ended) this._finish(); return null; } const c = this._buf.shift(); return c; }
+  read() { if (this._buf.length === 0) { if (this._ended) this._finish(); else this._pull(); return null; } const c = this._buf.shift(); return c; }
   destroy(err) { this.destroyed = true; if (err) this.emit("error", err); this.emit("close"); return this; }
   unref() { return this; } ref() { return this; }
   [Symbol.asyncIterator]() {
@@ -36,6 +43,12 @@ class Readable extends Stream {
     };
   }
   // No for-await here: goja lacks async iteration, and host JS is not lowered by esbuild.
+  // fromWeb reads a WHATWG ReadableStream (fetch bodies) chunk by chunk.
+  static fromWeb(web) {
+    const reader = web.getReader();
+    const r = new Readable({ read() { reader.read().then(({ value, done }) => { if (done) r.push(null); else r.push(typeof Buffer === "function" && value instanceof Uint8Array ? Buffer.from(value) : value); }, (e) => r.destroy(e)); } });
+    return r;
+  }
   static from(iterable) {
     const r = new Readable();
     queueMicrotask(async () => {
@@ -51,7 +64,7 @@ class Readable extends Stream {
 class Writable extends Stream {
   constructor(opts) { super(); this.writable = true; this.writableEnded = false; this.destroyed = false; this._writeFn = opts && opts.write; this._finalFn = opts && opts.final; }
   write(chunk, enc, cb) { if (typeof enc === "function") { cb = enc; enc = undefined; } const done = (e) => { if (e) this.emit("error", e); if (cb) cb(e); }; if (this._writeFn) this._writeFn.call(this, chunk, enc || "utf8", done); else if (this._write) this._write(chunk, enc || "utf8", done); else done(); return true; }
-  end(chunk, enc, cb) { if (typeof chunk === "function") { cb = chunk; chunk = undefined; } if (typeof enc === "function") { cb = enc; enc = undefined; } if (chunk !== undefined && chunk !== null) this.write(chunk, enc); if (this.writableEnded) return this; this.writableEnded = true; const fin = () => { this.emit("finish"); this.emit("close"); if (cb) cb(); }; if (this._finalFn) this._finalFn.call(this, (e) => { if (e) this.emit("error", e); fin(); }); else if (this._final) this._final(fin); else queueMicrotask(fin); return this; }
+  end(chunk, enc, cb) { if (typeof chunk === "function") { cb = chunk; chunk = undefined; } if (typeof enc === "function") { cb = enc; enc = undefined; } if (chunk !== undefined && chunk !== null) this.write(chunk, enc); if (this.writableEnded) return this; this.writableEnded = true; const fin = () => { this.writableFinished = true; this.emit("finish"); this.emit("close"); if (cb) cb(); }; if (this._finalFn) this._finalFn.call(this, (e) => { if (e) this.emit("error", e); fin(); }); else if (this._final) this._final(fin); else queueMicrotask(fin); return this; }
   destroy(err) { this.destroyed = true; if (err) this.emit("error", err); this.emit("close"); return this; }
   cork() {} uncork() {} setDefaultEncoding() { return this; }
 }
@@ -65,7 +78,19 @@ class Transform extends Duplex {
 }
 class PassThrough extends Transform {}
 function finished(s, cb) { let called = false; const done = (e) => { if (!called) { called = true; cb(e); } }; s.on("end", () => done()); s.on("finish", () => done()); s.on("error", done); return () => {}; }
-function pipeline(...streams) { const cb = typeof streams[streams.length - 1] === "function" ? streams.pop() : null; for (let i = 0; i < streams.length - 1; i++) streams[i].pipe(streams[i + 1]); const last = streams[streams.length - 1]; if (cb) finished(last, cb); return last; }
+// pipeline reports the first error of any stream (and destroys the
+// others), or the last stream's end.
+function pipeline(...streams) {
+  const cb = typeof streams[streams.length - 1] === "function" ? streams.pop() : null;
+  if (streams.length === 1 && Array.isArray(streams[0])) streams = streams[0];
+  let called = false;
+  const done = (e) => { if (called) return; called = true; if (e) for (const s of streams) if (!s.destroyed && s.destroy) s.destroy(); if (cb) cb(e); };
+  for (let i = 0; i < streams.length - 1; i++) streams[i].pipe(streams[i + 1]);
+  for (const s of streams) s.on("error", done);
+  const last = streams[streams.length - 1];
+  finished(last, done);
+  return last;
+}
 module.exports = Stream;
 Object.assign(Stream, { Stream, Readable, Writable, Duplex, Transform, PassThrough, finished, pipeline,
   promises: { pipeline: (...s) => new Promise((res, rej) => pipeline(...s, (e) => e ? rej(e) : res())), finished: (s) => new Promise((res, rej) => finished(s, (e) => e ? rej(e) : res())) } });

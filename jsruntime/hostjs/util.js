@@ -329,6 +329,9 @@ function parseArgs(config = {}) {
 const kCustom = Symbol.for("nodejs.util.promisify.custom");
 function promisify(fn) {
   if (fn[kCustom]) return fn[kCustom];
+  // Node's timers carry promisify.custom; ours are native functions.
+  if (fn === globalThis.setTimeout) return require("timers/promises").setTimeout;
+  if (fn === globalThis.setImmediate) return require("timers/promises").setImmediate;
   return function (...args) {
     return new Promise((resolve, reject) => {
       fn.call(this, ...args, (err, ...values) => {
