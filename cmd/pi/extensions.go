@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/pi-go/pi/builtins"
 	"github.com/pi-go/pi/engine"
@@ -397,19 +396,12 @@ func (h *extHost) shutdown() {
 	if done {
 		return
 	}
-	api, rt := h.cur()
+	api, _ := h.cur()
+	// The handlers' promises are awaited; work they leave behind (a timer,
+	// an exec not awaited) is dropped at exit, as the reference's
+	// process.exit after dispose drops it.
 	api.Emit(context.Background(), "session_shutdown", jsruntime.Field{Key: "reason", Value: "quit"})
-	// Work the handlers left behind (a write after a timeout) may finish;
-	// an interval timer, of this generation or a retired one, must not
-	// keep the process alive, as it does not keep the reference's.
-	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	_ = rt.Loop().WaitIdle(ctx)
 }
-
-// shutdownGrace bounds how long the process waits at exit for extension
-// work still pending after session_shutdown.
-const shutdownGrace = time.Second
 
 // builtinCommands are the commands of the reference's built-in
 // extensions (builtin:llama.cpp and builtin:mcp). They are listed after
