@@ -161,7 +161,37 @@ func (r *Runtime) installGlobals() error {
 		return err
 	}
 	r.installLocaleMethods()
+	r.installDOMExceptionCode()
 	return nil
+}
+
+// domExceptionCodes are the legacy numeric codes of DOMException names.
+var domExceptionCodes = map[string]int{
+	"IndexSizeError": 1, "InvalidCharacterError": 5, "NotFoundError": 8, "NotSupportedError": 9,
+	"InvalidStateError": 11, "SyntaxError": 12, "AbortError": 20, "TimeoutError": 23, "DataCloneError": 25,
+}
+
+// installDOMExceptionCode adds DOMException.prototype.code from Go, so the
+// prelude (compiled at every start) stays as small as it was.
+func (r *Runtime) installDOMExceptionCode() {
+	vm := r.vm
+	ctor, ok := vm.Get("DOMException").(*goja.Object)
+	if !ok {
+		return
+	}
+	proto, ok := ctor.Get("prototype").(*goja.Object)
+	if !ok {
+		return
+	}
+	get := vm.ToValue(func(c goja.FunctionCall) goja.Value {
+		if o, ok := c.This.(*goja.Object); ok {
+			if n := o.Get("name"); n != nil {
+				return vm.ToValue(domExceptionCodes[n.String()])
+			}
+		}
+		return vm.ToValue(0)
+	})
+	_ = proto.DefineAccessorProperty("code", get, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
 // installLocaleMethods routes Number's and Date's toLocale*String through

@@ -94,6 +94,7 @@ func buildModuleMap(virtual map[string]string, lazy bool) map[string]moduleDef {
 	}
 	// Internal modules of the prelude; extensions have no reason to use them.
 	m["pi:internal/fetch"] = moduleDef{load: hostJSModule("pi:internal/fetch")}
+	m["pi:internal/events-on"] = moduleDef{load: loadEventsOn}
 	m["pi:internal/intl"] = moduleDef{load: hostJSModule("pi:internal/intl")}
 	m["pi:internal/theme"] = moduleDef{load: hostJSModule("pi:internal/theme")}
 	// Parts of api.js compiled on first use (see the comments there).

@@ -498,3 +498,42 @@ func (r *Runtime) resolvePaths(parts []string) string {
 	}
 	return path.Clean(res)
 }
+
+// eventsOnSrc holds the rare paths of events, compiled on first use
+// (events itself is compiled at every start): on(emitter, name), an async
+// iterator over an event's argument arrays whose pending next() an 'error'
+// event rejects, and the error an 'error' event without listeners throws
+// for a value that is not an Error.
+const eventsOnSrc = `"use strict";
+exports.unhandled = (e) => {
+  const err = new Error("Unhandled error. (" + require("util").inspect(e) + ")");
+  err.code = "ERR_UNHANDLED_ERROR"; err.context = e;
+  return err;
+};
+exports.on = (em, n, opts) => {
+  const queue = [], waiting = [];
+  let error = null, done = false;
+  const push = (...a) => { const w = waiting.shift(); if (w) w.resolve({ value: a, done: false }); else queue.push(a); };
+  const onError = (e) => { const w = waiting.shift(); if (w) w.reject(e); else error = e; finish(); };
+  const finish = () => { done = true; em.off(n, push); if (n !== "error") em.off("error", onError); for (const w of waiting.splice(0)) w.resolve({ value: undefined, done: true }); };
+  em.on(n, push);
+  if (n !== "error") em.on("error", onError);
+  const signal = opts && opts.signal;
+  if (signal) signal.addEventListener("abort", () => { const e = new Error("The operation was aborted"); e.name = "AbortError"; e.code = "ABORT_ERR"; onError(e); }, { once: true });
+  return {
+    next() {
+      if (queue.length) return Promise.resolve({ value: queue.shift(), done: false });
+      if (error) { const e = error; error = null; return Promise.reject(e); }
+      if (done) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+    },
+    return() { finish(); return Promise.resolve({ value: undefined, done: true }); },
+    throw(e) { onError(e); return Promise.reject(e); },
+    [Symbol.asyncIterator]() { return this; },
+  };
+};
+`
+
+func loadEventsOn(r *Runtime) (goja.Value, error) {
+	return r.evalCommonJS("node:internal/events-on", wrapModule, eventsOnSrc, r.host)
+}

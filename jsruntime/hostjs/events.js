@@ -1,5 +1,7 @@
 // Node's EventEmitter, the subset extensions and our streams use.
 "use strict";
+// Rare paths live in node_misc.go, compiled on first use (not at start).
+const internal = "pi:internal/events-on";
 class EventEmitter {
   constructor() { this._events = new Map(); this._max = 10; }
   _list(n) { if (!this._events) this._events = new Map(); let l = this._events.get(n); if (!l) { l = []; this._events.set(n, l); } return l; }
@@ -16,10 +18,7 @@ class EventEmitter {
     if (!l || l.length === 0) {
       if (n === "error") {
         const e = args[0];
-        if (e instanceof Error) throw e;
-        const err = new Error("Unhandled error. (" + require("util").inspect(e) + ")");
-        err.code = "ERR_UNHANDLED_ERROR"; err.context = e;
-        throw err;
+        throw e instanceof Error ? e : require(internal).unhandled(e);
       }
       return false;
     }
@@ -39,30 +38,7 @@ EventEmitter.once = (em, n) => new Promise((resolve, reject) => {
   em.once(n, (...a) => { if (n !== "error") em.off("error", reject); resolve(a); });
   if (n !== "error") em.once("error", reject);
 });
-// on(emitter, name) is an async iterator over the event's argument
-// arrays; an 'error' event rejects the pending next(), abort ends it.
-EventEmitter.on = (em, n, opts) => {
-  const queue = [], waiting = [];
-  let error = null, done = false;
-  const push = (...a) => { const w = waiting.shift(); if (w) w.resolve({ value: a, done: false }); else queue.push(a); };
-  const onError = (e) => { const w = waiting.shift(); if (w) w.reject(e); else error = e; finish(); };
-  const finish = () => { done = true; em.off(n, push); if (n !== "error") em.off("error", onError); for (const w of waiting.splice(0)) w.resolve({ value: undefined, done: true }); };
-  em.on(n, push);
-  if (n !== "error") em.on("error", onError);
-  const signal = opts && opts.signal;
-  if (signal) signal.addEventListener("abort", () => { const e = new Error("The operation was aborted"); e.name = "AbortError"; e.code = "ABORT_ERR"; onError(e); }, { once: true });
-  return {
-    next() {
-      if (queue.length) return Promise.resolve({ value: queue.shift(), done: false });
-      if (error) { const e = error; error = null; return Promise.reject(e); }
-      if (done) return Promise.resolve({ value: undefined, done: true });
-      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
-    },
-    return() { finish(); return Promise.resolve({ value: undefined, done: true }); },
-    throw(e) { onError(e); return Promise.reject(e); },
-    [Symbol.asyncIterator]() { return this; },
-  };
-};
+EventEmitter.on = (...a) => require(internal).on(...a);
 EventEmitter.setMaxListeners = () => {};
 EventEmitter.getEventListeners = (em, n) => em.listeners ? em.listeners(n) : [];
 EventEmitter.errorMonitor = Symbol("events.errorMonitor");

@@ -87,8 +87,6 @@
 
   class DOMException extends Error {
     constructor(message, name) { super(message); this.name = name || "Error"; }
-    // The legacy numeric codes code checks.
-    get code() { return { IndexSizeError: 1, NotFoundError: 8, NotSupportedError: 9, InvalidStateError: 11, SyntaxError: 12, InvalidCharacterError: 5, AbortError: 20, TimeoutError: 23, DataCloneError: 25 }[this.name] || 0; }
   }
   def("DOMException", DOMException);
 
