@@ -352,3 +352,83 @@ func TestSendCustomTriggerRunsBeforeAgentStart(t *testing.T) {
 		t.Errorf("before_agent_start saw %q", got)
 	}
 }
+
+// settledHooks sends from its first agent_settled handler.
+type settledHooks struct {
+	engine.NopHooks
+	s       *engine.Session
+	once    sync.Once
+	idle    bool
+	trigger bool
+}
+
+func (h *settledHooks) Event(_ context.Context, e engine.Event) {
+	if _, ok := e.(engine.AgentSettled); !ok {
+		return
+	}
+	h.once.Do(func() {
+		h.idle = !h.s.IsStreaming()
+		m := func(text string) *engine.Message {
+			return &engine.Message{Role: engine.RoleCustom, CustomType: "probe", Content: engine.StringContents(text), Display: true}
+		}
+		_ = h.s.SendCustom(m("m-plain"), "", nil)
+		if h.trigger {
+			_ = h.s.SendCustom(m("m-trigger"), "", boolp(true))
+		}
+	})
+}
+
+// TestSendCustomInAgentSettled checks sends from agent_settled: the run
+// is over (the session is idle), a plain send is recorded at once, and a
+// triggerTurn one starts a run once agent_settled has reached everyone,
+// which WaitIdle waits for too.
+func TestSendCustomInAgentSettled(t *testing.T) {
+	t.Parallel()
+	for _, trigger := range []bool{false, true} {
+		t.Run(fmt.Sprint("trigger=", trigger), func(t *testing.T) {
+			t.Parallel()
+			h := &settledHooks{trigger: trigger}
+			p := faux.New(faux.Turn{Text: "t1"}, faux.Turn{Text: "t2"})
+			s, err := engine.NewSession(engine.SessionOptions{
+				Store: session.InMemory(t.TempDir(), ""), Model: smallModel(128000), ThinkingLevel: engine.ThinkingOff,
+				ProviderFor: func(string) (engine.Provider, error) { return p, nil },
+				Settings:    engine.DefaultRuntimeSettings(), Hooks: h,
+				Sleep: func(context.Context, time.Duration) error { return nil },
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.s = s
+			var mu sync.Mutex
+			var events []string
+			s.Subscribe(func(e engine.Event) {
+				mu.Lock()
+				defer mu.Unlock()
+				switch ev := e.(type) {
+				case engine.AgentSettled:
+					events = append(events, "settled")
+				case engine.AgentStart:
+					events = append(events, "agent_start")
+				case engine.MessageEnd:
+					events = append(events, ev.Message.Role+":"+textOf(ev.Message))
+				}
+			})
+			if _, err := s.Prompt(context.Background(), "go", nil, engine.PromptOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.WaitIdle(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			got := strings.Join(events, " ")
+			mu.Unlock()
+			want := "agent_start user:go assistant:t1 custom:m-plain settled"
+			if trigger {
+				want += " agent_start custom:m-trigger assistant:t2 settled"
+			}
+			if got != want || !h.idle {
+				t.Errorf("events %q (idle in handler %v), want %q", got, h.idle, want)
+			}
+		})
+	}
+}

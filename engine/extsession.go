@@ -66,6 +66,16 @@ func (s *Session) SendCustom(m *Message, deliverAs string, triggerTurn *bool) er
 		return nil
 	}
 	s.mu.Lock()
+	if s.settleWait != nil {
+		// agent_settled is being delivered: the run starts after it.
+		s.deferred = append(s.deferred, func() {
+			if err := s.SendCustom(m, deliverAs, triggerTurn); err != nil {
+				s.publish(ExtensionError{ExtensionPath: "<runtime>", Event: "send_message", Error: err.Error()})
+			}
+		})
+		s.mu.Unlock()
+		return nil
+	}
 	model := s.model
 	s.mu.Unlock()
 	if model == nil {

@@ -141,6 +141,11 @@ type Session struct {
 	// pendingCustom holds custom messages sent with triggerTurn false
 	// during a run, until the turn ends (extsession.go).
 	pendingCustom []*Message
+	// settleWait is open while agent_settled is being delivered: the run
+	// is over, and runs that its handlers start wait for the delivery to
+	// end (deferred, or Prompt blocks on it), as in the reference.
+	settleWait chan struct{}
+	deferred   []func()
 	// bnd is what turn_end boundary handlers asked of the loop
 	// (extsession.go).
 	bnd boundaryState
@@ -324,6 +329,17 @@ func userMessage(text string, images []Content, ts int64) *Message {
 // active when opts.StreamingBehavior says how.
 func (s *Session) Prompt(ctx context.Context, text string, images []Content, opts PromptOptions) (string, error) {
 	s.mu.Lock()
+	wait := s.settleWait
+	s.mu.Unlock()
+	if wait != nil {
+		// A prompt sent while agent_settled is delivered starts after it.
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+	s.mu.Lock()
 	streaming := s.streaming
 	s.mu.Unlock()
 	src := opts.Source
@@ -428,11 +444,24 @@ func (s *Session) startRun(body func(ctx context.Context)) {
 		s.steering.untake()
 		s.followUp.untake()
 		s.flushPendingCustom(false)
-		s.publish(AgentSettled{Aborted: aborted})
+		// The run is over before agent_settled goes out: its handlers see
+		// an idle session, and what they start waits for the delivery.
+		settled := make(chan struct{})
 		s.mu.Lock()
 		s.streaming = false
 		s.cancel = nil
+		s.settleWait = settled
 		s.mu.Unlock()
+		s.publish(AgentSettled{Aborted: aborted})
+		s.mu.Lock()
+		s.settleWait = nil
+		deferred := s.deferred
+		s.deferred = nil
+		s.mu.Unlock()
+		close(settled)
+		for _, f := range deferred {
+			f()
+		}
 	}()
 }
 
@@ -633,17 +662,25 @@ func (s *Session) AbortRetry() {
 
 // WaitIdle blocks until no run is active or ctx ends.
 func (s *Session) WaitIdle(ctx context.Context) error {
-	s.mu.Lock()
-	done := s.done
-	s.mu.Unlock()
-	if done == nil {
-		return nil
-	}
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	for {
+		s.mu.Lock()
+		done := s.done
+		s.mu.Unlock()
+		if done == nil {
+			return nil
+		}
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		// A run that agent_settled handlers started keeps it busy.
+		s.mu.Lock()
+		again := s.done != done && s.streaming
+		s.mu.Unlock()
+		if !again {
+			return nil
+		}
 	}
 }
 

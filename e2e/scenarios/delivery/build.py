@@ -77,6 +77,11 @@ SCENARIOS = {
     "delivery_agent_end": scenario(
         "The same sends from an agent_end handler: the queued ones start another run before the agent settles; the held ones are recorded when its first turn ends.",
         [plan({"agent_end": ALL_SENDS}), prompt("prompt", "p1", "go"), DUMP], TEXT_TURNS),
+    "delivery_agent_settled": scenario(
+        "Sends from an agent_settled handler: the session is idle, so plain sends are recorded at once, and a triggerTurn one starts a run once agent_settled has gone out.",
+        [plan({"agent_settled": [s for s in ALL_SENDS if s["text"] in ("m-default", "m-notrigger", "m-trigger")]}),
+         command("prompt", "p1", "go", {"all": [{"response": "p1"}, {"event": "agent_settled", "count": 2}], "then_quiet_ms": 800}), DUMP],
+        TEXT_TURNS),
     "delivery_idle": scenario(
         "pi.sendMessage while idle: recorded at once (message_start/message_end) whatever deliverAs says, except nextTurn, which joins the next prompt after its user message.",
         [plan({"now": IDLE_SENDS}), prompt("prompt", "p1", "go"), DUMP], TEXT_TURNS),

@@ -1,7 +1,8 @@
 // Sends custom and user messages with pi.sendMessage / pi.sendUserMessage
 // at chosen points of a run (during a tool call, in turn_end, in
-// agent_end, or at once), navigates the session tree, and reports what
-// the session recorded, so a transcript shows where each message landed.
+// agent_end, in agent_settled, or at once), navigates the session tree,
+// and reports what the session recorded, so a transcript shows where each
+// message landed.
 //
 //   /plan {"tool": [{"kind": "msg", "text": "...", "opts": {...}}], ...}
 //   /nav {"user": 1, "opts": {"summarize": true}}
@@ -64,6 +65,7 @@ export default function (pi: ExtensionAPI) {
 	});
 	pi.on("turn_end", () => fire("turn_end"));
 	pi.on("agent_end", () => fire("agent_end"));
+	pi.on("agent_settled", () => fire("agent_settled"));
 	pi.on("session_tree", (e: any, ctx) => {
 		const se = e.summaryEntry;
 		const summary = se
