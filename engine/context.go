@@ -109,7 +109,7 @@ func EntryMessages(e *Entry) []*Message {
 		}
 		return []*Message{e.Message}
 	case EntryCustomMessage:
-		m := &Message{Role: RoleCustom, CustomType: e.CustomType, Display: e.Display,
+		m := &Message{Role: RoleCustom, CustomType: e.CustomType, Display: e.Display, DisplayOmitted: e.DisplayOmitted,
 			Details: e.Details, Timestamp: isoToMillis(e.Timestamp)}
 		if e.Content != nil {
 			m.Content = *e.Content

@@ -432,3 +432,52 @@ func TestSendCustomInAgentSettled(t *testing.T) {
 		})
 	}
 }
+
+// TestCustomDisplayOmitted checks that a custom message or custom_message
+// entry whose sender left display out is written without the key (the
+// reference's JSON.stringify drops undefined), and read back so.
+func TestCustomDisplayOmitted(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		v    any
+		want string
+	}{
+		{"message omitted", &engine.Message{Role: engine.RoleCustom, CustomType: "c", Content: engine.StringContents("x"), DisplayOmitted: true, Timestamp: 1},
+			`{"role":"custom","customType":"c","content":"x","timestamp":1}`},
+		{"message false", &engine.Message{Role: engine.RoleCustom, CustomType: "c", Content: engine.StringContents("x"), Timestamp: 1},
+			`{"role":"custom","customType":"c","content":"x","display":false,"timestamp":1}`},
+		{"entry omitted", &engine.Entry{Type: engine.EntryCustomMessage, CustomType: "c", Content: &engine.Contents{Blocks: []engine.Content{engine.TextContent("x")}, IsString: true}, DisplayOmitted: true, ID: "a", Timestamp: "t"},
+			`{"type":"custom_message","customType":"c","content":"x","id":"a","parentId":null,"timestamp":"t"}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			b, err := engine.MarshalJSON(tc.v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) != tc.want {
+				t.Fatalf("got  %s\nwant %s", b, tc.want)
+			}
+			var again []byte
+			switch tc.v.(type) {
+			case *engine.Message:
+				var m engine.Message
+				if err := json.Unmarshal(b, &m); err != nil {
+					t.Fatal(err)
+				}
+				again, err = engine.MarshalJSON(&m)
+			case *engine.Entry:
+				var e engine.Entry
+				if err := json.Unmarshal(b, &e); err != nil {
+					t.Fatal(err)
+				}
+				again, err = engine.MarshalJSON(&e)
+			}
+			if err != nil || string(again) != tc.want {
+				t.Fatalf("round trip %s (%v)", again, err)
+			}
+		})
+	}
+}

@@ -72,6 +72,9 @@ type Entry struct {
 	Data       json.RawMessage
 	Content    *Contents
 	Display    bool
+	// DisplayOmitted: a custom_message without a display key (see
+	// Message.DisplayOmitted).
+	DisplayOmitted bool
 
 	// label, context_edit
 	TargetID string
@@ -109,7 +112,11 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 		if e.Content != nil {
 			content = *e.Content
 		}
-		o.set("customType", e.CustomType).set("content", content).set("display", e.Display).opt("details", e.Details)
+		o.set("customType", e.CustomType).set("content", content)
+		if !e.DisplayOmitted {
+			o.set("display", e.Display)
+		}
+		o.opt("details", e.Details)
 		base()
 	default:
 		base()
@@ -127,7 +134,7 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 		o.set("summary", e.Summary).set("firstKeptEntryId", e.FirstKeptEntryID).set("tokensBefore", e.TokensBefore).
 			opt("details", e.Details).opt("usage", e.Usage).opt("fromHook", e.FromHook)
 		if e.SystemMessage != nil {
-			o.set("systemMessage", e.SystemMessage)
+			o.set("systemMessage", replayedSystemMessage{e.SystemMessage})
 		}
 	case EntryBranchSummary:
 		o.set("fromId", e.FromID).set("summary", e.Summary).opt("details", e.Details).opt("usage", e.Usage).opt("fromHook", e.FromHook)
@@ -178,7 +185,7 @@ func (e *Entry) UnmarshalJSON(b []byte) error {
 		CustomType       string          `json:"customType"`
 		Data             json.RawMessage `json:"data"`
 		Content          *Contents       `json:"content"`
-		Display          bool            `json:"display"`
+		Display          *bool           `json:"display"`
 		TargetID         string          `json:"targetId"`
 		Label            *string         `json:"label"`
 		Name             *string         `json:"name"`
@@ -193,8 +200,9 @@ func (e *Entry) UnmarshalJSON(b []byte) error {
 		Model: w.Model, Usage: w.Usage, Note: w.Note, Summary: w.Summary,
 		FirstKeptEntryID: w.FirstKeptEntryID, TokensBefore: w.TokensBefore, Details: w.Details,
 		FromHook: w.FromHook, SystemMessage: w.SystemMessage, FromID: w.FromID,
-		CustomType: w.CustomType, Data: w.Data, Content: w.Content, Display: w.Display,
-		TargetID: w.TargetID, Label: w.Label, Name: w.Name, Replacement: w.Replacement,
+		CustomType: w.CustomType, Data: w.Data, Content: w.Content, Display: w.Display != nil && *w.Display,
+		DisplayOmitted: w.Type == EntryCustomMessage && w.Display == nil,
+		TargetID:       w.TargetID, Label: w.Label, Name: w.Name, Replacement: w.Replacement,
 	}
 	return nil
 }

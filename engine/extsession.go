@@ -139,7 +139,8 @@ func (s *Session) runCustom(ctx context.Context, provider Provider, apiKey strin
 func messageEntry(m *Message) *Entry {
 	if m.Role == RoleCustom {
 		content := m.Content
-		return &Entry{Type: EntryCustomMessage, CustomType: m.CustomType, Content: &content, Display: m.Display, Details: m.Details}
+		return &Entry{Type: EntryCustomMessage, CustomType: m.CustomType, Content: &content, Display: m.Display,
+			DisplayOmitted: m.DisplayOmitted, Details: m.Details}
 	}
 	return &Entry{Type: EntryMessage, Message: m}
 }

@@ -228,6 +228,10 @@ type Message struct {
 	// custom
 	CustomType string
 	Display    bool
+	// DisplayOmitted marks a custom message whose sender left display
+	// out: the key is then not written, as JSON.stringify drops an
+	// undefined value, and Display is false.
+	DisplayOmitted bool
 
 	// branchSummary, compactionSummary
 	Summary      string
@@ -295,8 +299,11 @@ func (m Message) appendJSON(dst []byte) ([]byte, error) {
 			o.set("excludeFromContext", true)
 		}
 	case RoleCustom:
-		o.set("customType", m.CustomType).set("content", m.Content).set("display", m.Display).
-			opt("details", m.Details).set("timestamp", m.Timestamp)
+		o.set("customType", m.CustomType).set("content", m.Content)
+		if !m.DisplayOmitted {
+			o.set("display", m.Display)
+		}
+		o.opt("details", m.Details).set("timestamp", m.Timestamp)
 	case RoleBranchSummary:
 		o.set("summary", m.Summary).set("fromId", m.FromID).set("timestamp", m.Timestamp)
 	case RoleCompactionSummary:
@@ -343,7 +350,7 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 		FullOutputPath        *string         `json:"fullOutputPath"`
 		ExcludeFromContext    bool            `json:"excludeFromContext"`
 		CustomType            string          `json:"customType"`
-		Display               bool            `json:"display"`
+		Display               *bool           `json:"display"`
 		Summary               string          `json:"summary"`
 		FromID                string          `json:"fromId"`
 		TokensBefore          int             `json:"tokensBefore"`
@@ -363,7 +370,8 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 		ToolCallID: w.ToolCallID, ToolName: w.ToolName, Details: w.Details, NestedCalls: w.NestedCalls,
 		IsError: w.IsError, Command: w.Command, Output: w.Output, ExitCode: w.ExitCode,
 		Cancelled: w.Cancelled, Truncated: w.Truncated, ExcludeFromContext: w.ExcludeFromContext,
-		CustomType: w.CustomType, Display: w.Display, Summary: w.Summary, FromID: w.FromID,
+		CustomType: w.CustomType, Display: w.Display != nil && *w.Display, DisplayOmitted: w.Role == RoleCustom && w.Display == nil,
+		Summary: w.Summary, FromID: w.FromID,
 		TokensBefore: w.TokensBefore,
 	}
 	if w.ErrorMessage != "" && w.RawStopReason != "" {

@@ -124,7 +124,7 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 	case "model":
 		return s.Model(), nil
 	case "isIdle":
-		return !s.IsStreaming(), nil
+		return s.IsIdle(), nil
 	case "hasPendingMessages":
 		return s.PendingMessageCount() > 0, nil
 	case "abort":
@@ -217,7 +217,8 @@ func (a *API) sendMessage(s *engine.Session, av []json.RawMessage) error {
 	if len(av) > 1 {
 		_ = json.Unmarshal(av[1], &opts)
 	}
-	m := &engine.Message{Role: engine.RoleCustom, CustomType: msg.CustomType, Display: msg.Display == nil || *msg.Display, Details: msg.Details}
+	m := &engine.Message{Role: engine.RoleCustom, CustomType: msg.CustomType, Display: msg.Display != nil && *msg.Display,
+		DisplayOmitted: msg.Display == nil, Details: msg.Details}
 	if len(msg.Content) > 0 {
 		var c engine.Contents
 		if err := json.Unmarshal(msg.Content, &c); err != nil {

@@ -68,7 +68,8 @@ func (a *API) beforeAgentStartResult(out string) (*engine.BeforeAgentStartResult
 	}
 	now := time.Now().UnixMilli()
 	for _, m := range r.Messages {
-		msg := &engine.Message{Role: engine.RoleCustom, CustomType: m.CustomType, Display: m.Display == nil || *m.Display, Details: m.Details, Timestamp: now}
+		msg := &engine.Message{Role: engine.RoleCustom, CustomType: m.CustomType, Display: m.Display != nil && *m.Display,
+			DisplayOmitted: m.Display == nil, Details: m.Details, Timestamp: now}
 		if len(m.Content) > 0 {
 			var c engine.Contents
 			if json.Unmarshal(m.Content, &c) == nil {

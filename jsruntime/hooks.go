@@ -95,42 +95,7 @@ func (h hooks) BeforeAgentStart(ctx context.Context, prompt string, images []eng
 	if err != nil || out == "" {
 		return nil, err
 	}
-	var r struct {
-		Messages []struct {
-			CustomType string          `json:"customType"`
-			Content    json.RawMessage `json:"content"`
-			Display    *bool           `json:"display"`
-			Details    json.RawMessage `json:"details"`
-		} `json:"messages"`
-		SystemPrompt  *string         `json:"systemPrompt"`
-		PromptOptions json.RawMessage `json:"systemPromptOptions"`
-	}
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		return nil, err
-	}
-	res := &engine.BeforeAgentStartResult{}
-	if r.SystemPrompt != nil {
-		res.SystemPrompt = *r.SystemPrompt
-	} else if len(r.PromptOptions) > 0 && a.opts.RenderPrompt != nil {
-		secs, err := a.opts.RenderPrompt(r.PromptOptions)
-		if err != nil {
-			a.reportError("", "before_agent_start", err.Error())
-		} else {
-			res.Sections = secs
-		}
-	}
-	now := time.Now().UnixMilli()
-	for _, m := range r.Messages {
-		msg := &engine.Message{Role: engine.RoleCustom, CustomType: m.CustomType, Display: m.Display == nil || *m.Display, Details: m.Details, Timestamp: now}
-		if len(m.Content) > 0 {
-			var c engine.Contents
-			if json.Unmarshal(m.Content, &c) == nil {
-				msg.Content = c
-			}
-		}
-		res.Messages = append(res.Messages, msg)
-	}
-	return res, nil
+	return a.beforeAgentStartResult(out)
 }
 
 // Context lets handlers replace the messages of one request.
@@ -269,6 +234,16 @@ func (h hooks) Event(ctx context.Context, e engine.Event) {
 		return
 	}
 	switch typ {
+	case engine.EvSessionInfoChanged:
+		// The name is the session's before its handlers run, whoever set
+		// it (an RPC set_session_name too): pi.getSessionName answers
+		// from the name an extension last set, so it follows here.
+		if ev, ok := e.(engine.SessionInfoChanged); ok {
+			n := ev.Name
+			a.mu.Lock()
+			a.name = &n
+			a.mu.Unlock()
+		}
 	case engine.EvAgentStart:
 		a.mu.Lock()
 		a.turnIndex = -1
