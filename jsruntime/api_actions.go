@@ -124,7 +124,7 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 	case "model":
 		return s.Model(), nil
 	case "isIdle":
-		return s.IsIdle(), nil
+		return !s.IsStreaming(), nil
 	case "hasPendingMessages":
 		return s.PendingMessageCount() > 0, nil
 	case "abort":
