@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
+	"path/filepath"
 
 	"github.com/dop251/goja"
 
@@ -122,9 +122,12 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 	}
 	switch name {
 	case "model":
-		return s.Model(), nil
+		if m := s.Model(); m != nil {
+			return extModel{m}, nil
+		}
+		return nil, nil
 	case "isIdle":
-		return !s.IsStreaming(), nil
+		return s.IsIdle(), nil
 	case "hasPendingMessages":
 		return s.PendingMessageCount() > 0, nil
 	case "abort":
@@ -408,9 +411,15 @@ func (a *API) resolveTools(names []string) []engine.Tool {
 // allToolsForJS is pi.getAllTools(): built-ins, then extension tools.
 func (a *API) allToolsForJS() []any {
 	var out []any
-	add := func(info engine.ToolInfo, source string) {
+	// promptGuidelines and sourceInfo.baseDir travel as null where the
+	// reference has undefined; the views host module restores that.
+	add := func(info engine.ToolInfo, si ordered) {
 		item := ordered{{"name", info.Name}, {"description", info.Description}, {"parameters", json.RawMessage(orEmptyObject(info.Parameters))}}
-		item = append(item, Field{"promptGuidelines", nonNil(info.PromptGuidelines)}, Field{"exposure", "direct"}, Field{"sourceInfo", map[string]string{"source": source}})
+		var guidelines any
+		if info.PromptGuidelines != nil {
+			guidelines = info.PromptGuidelines
+		}
+		item = append(item, Field{"promptGuidelines", guidelines}, Field{"exposure", "direct"}, Field{"sourceInfo", si})
 		out = append(out, item)
 	}
 	ext := map[string]bool{}
@@ -423,21 +432,48 @@ func (a *API) allToolsForJS() []any {
 				continue
 			}
 			if t, ok := a.opts.Builtin(n, a.opts.Cwd); ok {
-				add(t.Info(), "builtin")
+				add(t.Info(), ordered{{"path", "builtin:" + n}, {"source", "builtin"}, {"scope", "temporary"}, {"origin", "top-level"}, {"baseDir", nil}})
 			}
 		}
 	}
 	for _, t := range a.ExtTools() {
-		add(t.info, "extension")
+		add(t.info, a.extSourceInfo(t.path))
 	}
 	return out
 }
 
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
+// extSourceInfo is the sourceInfo of what the extension at path
+// registered, labelled as the reference labels extension resources (and
+// as get_commands does): CLI extensions are temporary, and the user and
+// project scopes name the folder they were found under.
+func (a *API) extSourceInfo(path string) ordered {
+	var src Source
+	if a.rt != nil {
+		for _, e := range a.rt.Extensions() {
+			if e.Path == path {
+				src = e.Source
+				break
+			}
+		}
 	}
-	return s
+	scope := src.Scope
+	if scope == ScopeCLI || scope == "" {
+		scope = "temporary"
+	}
+	source := src.Source
+	if source == "" {
+		source = SourceCLI
+	}
+	var baseDir any
+	switch src.Scope {
+	case ScopeProject:
+		baseDir = filepath.Join(a.opts.Cwd, ".pi")
+	case ScopeUser:
+		if a.rt != nil && a.rt.opts.AgentDir != "" {
+			baseDir = a.rt.opts.AgentDir
+		}
+	}
+	return ordered{{"path", path}, {"source", source}, {"scope", scope}, {"origin", "top-level"}, {"baseDir", baseDir}}
 }
 
 func orEmptyObject(b json.RawMessage) json.RawMessage {
@@ -458,7 +494,7 @@ func (a *API) commandsForJS() []any {
 		if c.Description != nil {
 			item = append(item, Field{"description", *c.Description})
 		}
-		item = append(item, Field{"source", "extension"}, Field{"sourceInfo", map[string]string{"path": c.Path}})
+		item = append(item, Field{"source", "extension"}, Field{"sourceInfo", a.extSourceInfo(c.Path)})
 		out = append(out, item)
 	}
 	if a.opts.ExtraCommands != nil {
@@ -492,68 +528,4 @@ func (a *API) commandsOnLoop() []CommandInfo {
 		out = append(out, CommandInfo{Name: c.Name, Description: c.Description, Source: "extension", Path: c.Path})
 	}
 	return out
-}
-
-// sessionManagerCall answers ctx.sessionManager's read-only views.
-func (a *API) sessionManagerCall(s *engine.Session, name string, av []json.RawMessage) (any, bool, error) {
-	st := s.Store()
-	switch name {
-	case "sm.getCwd":
-		return a.opts.Cwd, true, nil
-	case "sm.getSessionId":
-		return st.Header().ID, true, nil
-	case "sm.getSessionFile":
-		if p := st.Path(); p != "" {
-			return p, true, nil
-		}
-		return nil, true, nil
-	case "sm.getSessionDir":
-		return nil, true, nil
-	case "sm.getHeader":
-		return st.Header(), true, nil
-	case "sm.getLeafId":
-		if id := st.LeafID(); id != "" {
-			return id, true, nil
-		}
-		return nil, true, nil
-	case "sm.getLeafEntry":
-		if e, ok := st.Get(st.LeafID()); ok {
-			return e, true, nil
-		}
-		return nil, true, nil
-	case "sm.getEntry":
-		if e, ok := st.Get(argString(av, 0)); ok {
-			return e, true, nil
-		}
-		return nil, true, nil
-	case "sm.getEntries":
-		return nonNilEntries(st.Entries()), true, nil
-	case "sm.getBranch", "sm.buildContextEntries":
-		return nonNilEntries(st.Branch()), true, nil
-	case "sm.getLabel":
-		id := argString(av, 0)
-		var label any
-		for _, e := range st.Entries() {
-			if e.Type == engine.EntryLabel && e.TargetID == id {
-				if e.Label != nil {
-					label = *e.Label
-				} else {
-					label = nil
-				}
-			}
-		}
-		return label, true, nil
-	case "sm.getTree", "sm.getChildren":
-		return []any{}, true, nil
-	case "sm.buildSessionContext":
-		return map[string]any{"messages": s.Messages()}, true, nil
-	}
-	return nil, false, nil
-}
-
-func nonNilEntries(es []*engine.Entry) []*engine.Entry {
-	if es == nil {
-		return []*engine.Entry{}
-	}
-	return slices.Clone(es)
 }

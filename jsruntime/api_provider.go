@@ -178,19 +178,19 @@ func (a *API) providerCall(name string, av []json.RawMessage) (v any, ok bool, e
 			return nil, true, nil
 		}
 		if m := models.Find(argString(av, 0), argString(av, 1)); m != nil {
-			return m, true, nil
+			return extModel{m}, true, nil
 		}
 		return nil, true, nil
 	case "models.getAll":
 		if models == nil {
 			return []*engine.Model{}, true, nil
 		}
-		return nonNilModels(models.All()), true, nil
+		return extModels(models.All()), true, nil
 	case "models.getAvailable":
 		if models == nil {
 			return []*engine.Model{}, true, nil
 		}
-		return nonNilModels(models.Available()), true, nil
+		return extModels(models.Available()), true, nil
 	case "models.hasConfiguredAuth":
 		m := model()
 		return m != nil && models != nil && models.HasAuth(m), true, nil
@@ -291,13 +291,6 @@ func (a *API) providerInfo(id string) any {
 		return ordered{{"id", id}, {"name", name}, {"baseUrl", m.BaseURL}}
 	}
 	return nil
-}
-
-func nonNilModels(ms []*engine.Model) []*engine.Model {
-	if ms == nil {
-		return []*engine.Model{}
-	}
-	return ms
 }
 
 func nonNilStrings(s []string) []string {

@@ -98,7 +98,7 @@ func buildModuleMap(virtual map[string]string, lazy bool) map[string]moduleDef {
 	m["pi:internal/intl"] = moduleDef{load: hostJSModule("pi:internal/intl")}
 	m["pi:internal/theme"] = moduleDef{load: hostJSModule("pi:internal/theme")}
 	// Parts of api.js compiled on first use (see the comments there).
-	for _, name := range []string{"pi:internal/models", "pi:internal/commandctx", "pi:internal/dispatch", "pi:internal/tools", "pi:internal/shapes"} {
+	for _, name := range []string{"pi:internal/models", "pi:internal/commandctx", "pi:internal/dispatch", "pi:internal/tools", "pi:internal/shapes", "pi:internal/views"} {
 		m[name] = moduleDef{load: hostJSModule(name)}
 	}
 	for _, sub := range []string{"", "/value", "/compile"} {

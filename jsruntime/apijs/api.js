@@ -131,12 +131,10 @@
   };
 
   // ---- ctx -----------------------------------------------------------------
-  const sessionManager = {};
-  for (const m of ["getCwd", "getSessionDir", "getSessionId", "getSessionFile", "getLeafId", "getLeafEntry", "getEntry",
-    "getLabel", "getBranch", "getHeader", "getEntries", "getTree", "getSessionName", "buildContextEntries", "getChildren"]) {
-    sessionManager[m] = (...a) => call("sm." + m, a);
-  }
-  sessionManager.buildSessionContext = () => call("sm.buildSessionContext", []);
+  // ctx.sessionManager and the pi.getAllTools()/getCommands() items live
+  // in hostjs/pi_internal_views.js, compiled on first use.
+  let viewsImpl;
+  const views = () => viewsImpl || (viewsImpl = requireHost("pi:internal/views")({ call }));
   // ctx.modelRegistry, its streams and pi.registerProvider live in
   // hostjs/pi_internal_models.js, compiled on first use (see the theme).
   let modelsImpl;
@@ -151,9 +149,9 @@
       get mode() { live(); return G.mode; },
       get hasUI() { live(); return G.hasUI(); },
       get cwd() { live(); return G.cwd; },
-      get sessionManager() { live(); return sessionManager; },
+      get sessionManager() { live(); return views().sessionManager; },
       get modelRegistry() { live(); return models().modelRegistry; },
-      get model() { live(); return call("model"); },
+      get model() { live(); const m = call("model"); return m ? models().model(m) : m; },
       get scopedModels() { live(); return call("scopedModels") || []; },
       get thinkingLevel() { live(); return call("getThinkingLevel"); },
       isIdle: () => { live(); return !!call("isIdle"); },
@@ -181,7 +179,7 @@
   // on the first command run.
   let commandCtxImpl;
   function makeCommandCtx() {
-    if (!commandCtxImpl) commandCtxImpl = requireHost("pi:internal/commandctx")({ G, call, callAsync, makeCtx, sessionManager, live });
+    if (!commandCtxImpl) commandCtxImpl = requireHost("pi:internal/commandctx")({ G, call, callAsync, makeCtx, sessionManager: views().sessionManager, live });
     return commandCtxImpl();
   }
   // A replaced generation's withSession callback gets this generation's
@@ -243,6 +241,7 @@
   // of a running handler raised).
   function dispatch(type, json, ok, fail, now) {
     let ev = parse(json);
+    if (type === "model_select") ev = models().modelSelect(ev);
     // The reference's stream event carries the message being built as its
     // partial (the same object as the event's message).
     if (type === "message_update" && ev.assistantMessageEvent) ev.assistantMessageEvent.partial = ev.message;
@@ -375,10 +374,10 @@
         });
       },
       getActiveTools: action(() => call("getActiveTools") || []),
-      getAllTools: action(() => call("getAllTools") || []),
+      getAllTools: action(() => views().listed(call("getAllTools"))),
       getSettings: action(() => call("getSettings") || {}),
       setActiveTools: action((names) => { call("setActiveTools", [names]); }),
-      getCommands: action(() => call("getCommands") || []),
+      getCommands: action(() => views().listed(call("getCommands"))),
       setModel: action(async (model) => !!(await callAsync("setModel", model))),
       getThinkingLevel: action(() => call("getThinkingLevel")),
       setThinkingLevel: action((level) => { call("setThinkingLevel", [level]); }),

@@ -5,15 +5,9 @@
 "use strict";
 module.exports = function (h) {
   const { G, call, callAsync, makeCtx, sessionManager, live } = h;
-  // The session manager ctx.newSession's setup callback writes through.
-  const writableSessionManager = Object.assign(Object.create(sessionManager), {
-    appendMessage: (message) => call("smw.appendMessage", [message]),
-    appendCustomEntry: (customType, data) => call("smw.appendCustomEntry", [customType, data]),
-    appendSessionInfo: (name) => call("smw.appendSessionInfo", [name]),
-    appendLabelChange: (targetId, label) => call("smw.appendLabelChange", [targetId, label]),
-    appendCustomMessageEntry: (customType, content, display, details) =>
-      call("smw.appendCustomMessageEntry", [customType, content, display, details]),
-  });
+  // The session manager ctx.newSession's setup callback writes through:
+  // the bound session's, which is the new one by then.
+  const writableSessionManager = sessionManager;
   function makeCommandCtx() {
     const ctx = makeCtx(undefined);
     // Each member checks the generation first and throws at once when

@@ -10,13 +10,34 @@ module.exports = function (h) {
   // the prototype). Model operations the Go side has no counterpart for
   // (streaming, images, classifiers) fail clearly instead of hanging.
   const registeredConfigs = new Map();
+  // A models.json model has keys the reference leaves undefined; Go sends
+  // them as null (api_models.go extModel), turned back here. Catalog
+  // models carry "type" and keep their own keys.
+  const OPTIONAL = ["thinkingLevelMap", "inputLimits", "promptCache", "samplingParams", "samplingParamsByThinkingLevel", "headers", "compat"];
+  function model(m) {
+    if (m && typeof m === "object" && !("type" in m)) for (const k of OPTIONAL) if (m[k] === null) m[k] = undefined;
+    return m;
+  }
+  const modelList = (list) => (Array.isArray(list) ? list.map(model) : []);
+  // modelSelect gives model_select's models the registry's shape (the
+  // event's JSON carries the models' wire form).
+  function modelSelect(ev) {
+    for (const k of ["model", "previousModel"]) {
+      const m = ev[k];
+      if (m && typeof m === "object" && m.provider !== undefined && m.id !== undefined) {
+        const found = call("models.find", [m.provider, m.id]);
+        if (found) ev[k] = model(found);
+      }
+    }
+    return ev;
+  }
   const unsupported = (what) => new Error(`modelRegistry.${what} is not supported by this build`);
   class ModelRegistry {
     refresh() { return Promise.resolve({ aborted: false, errors: new Map() }); }
     getError() { return undefined; }
-    getAll() { return call("models.getAll", []) || []; }
-    getAvailable() { return call("models.getAvailable", []) || []; }
-    find(provider, modelId) { return call("models.find", [provider, modelId]); }
+    getAll() { return modelList(call("models.getAll", [])); }
+    getAvailable() { return modelList(call("models.getAvailable", [])); }
+    find(provider, modelId) { return model(call("models.find", [provider, modelId])); }
     findOfType(type, provider, modelId) { return type === "chat" ? this.find(provider, modelId) : undefined; }
     hasConfiguredAuth(model) { return !!call("models.hasConfiguredAuth", [model]); }
     async getApiKeyAndHeaders(model) { return call("models.getApiKeyAndHeaders", [model]); }
@@ -181,5 +202,5 @@ module.exports = function (h) {
     call("unregisterProvider", [name]);
   }
 
-  return { modelRegistry, registerProvider, unregisterProvider, customStream };
+  return { modelRegistry, registerProvider, unregisterProvider, customStream, model, modelSelect };
 };

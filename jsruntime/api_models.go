@@ -1,0 +1,56 @@
+package jsruntime
+
+import (
+	"encoding/json"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// extModel is a model as the bridge hands it to extensions. The reference
+// builds a models.json model field by field, so its object has keys whose
+// value is undefined (thinkingLevelMap, inputLimits, promptCache,
+// samplingParams, samplingParamsByThinkingLevel, headers, compat); JSON
+// cannot carry undefined, so those keys travel as null and the JS side
+// (pi_internal_models.js, undefinedModelKeys) turns a null there back into
+// undefined. Catalog models and models an extension registered keep their
+// own JSON: the reference leaves no undefined keys in the former, and the
+// latter are the extension's objects.
+type extModel struct{ m *engine.Model }
+
+func (x extModel) MarshalJSON() ([]byte, error) {
+	m := x.m
+	if m == nil {
+		return []byte("null"), nil
+	}
+	if m.Catalog || len(m.Raw) > 0 || m.Placeholder {
+		return engine.MarshalJSON(m)
+	}
+	raw := func(r json.RawMessage) any {
+		if len(r) == 0 {
+			return nil
+		}
+		return r
+	}
+	input := m.Input
+	if input == nil {
+		input = []string{}
+	}
+	// headers is always undefined: the reference applies models.json
+	// headers per provider, not on the model object.
+	return engine.MarshalJSON(ordered{
+		{"id", m.ID}, {"name", m.Name}, {"api", m.API}, {"provider", m.Provider}, {"baseUrl", m.BaseURL},
+		{"reasoning", m.Reasoning}, {"thinkingLevelMap", raw(m.ThinkingLevelMap)}, {"input", input},
+		{"inputLimits", raw(m.InputLimits)}, {"cost", m.Cost}, {"promptCache", raw(m.PromptCache)},
+		{"contextWindow", m.ContextWindow}, {"maxTokens", m.MaxTokens}, {"samplingParams", nil},
+		{"samplingParamsByThinkingLevel", nil}, {"headers", nil}, {"compat", raw(m.Compat)},
+	})
+}
+
+// extModels wraps a model list for the bridge.
+func extModels(ms []*engine.Model) []extModel {
+	out := make([]extModel, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, extModel{m})
+	}
+	return out
+}

@@ -1,0 +1,267 @@
+package jsruntime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/session"
+)
+
+// The session file's extras that the engine.Store interface leaves out;
+// the JSONL store (engine/session.File) has them all, other stores answer
+// the reference's defaults.
+type (
+	storeDirs interface {
+		Dir() string
+		Persisted() bool
+		Flushed() bool
+	}
+	storeTree interface {
+		Tree() []*session.TreeNode
+		BranchFrom(id string) []*engine.Entry
+		Labels() (labels, timestamps map[string]string)
+		BranchWithSummary(fromID string, e *engine.Entry) error
+	}
+)
+
+// sessionManagerCall answers ctx.sessionManager (hostjs/pi_internal_views.js):
+// the reference's SessionManager instance, its read methods and the
+// writes it allows, which go straight to the session's store without
+// events, as the reference's do.
+func (a *API) sessionManagerCall(s *engine.Session, name string, av []json.RawMessage) (any, bool, error) {
+	st := s.Store()
+	dirs, _ := st.(storeDirs)
+	tree, _ := st.(storeTree)
+	switch name {
+	case "sm.getCwd":
+		return a.opts.Cwd, true, nil
+	case "sm.getSessionId":
+		return st.Header().ID, true, nil
+	case "sm.getSessionFile":
+		if p := st.Path(); p != "" {
+			return p, true, nil
+		}
+		return nil, true, nil
+	case "sm.getSessionDir":
+		if dirs != nil {
+			return dirs.Dir(), true, nil
+		}
+		if p := st.Path(); p != "" {
+			return filepath.Dir(p), true, nil
+		}
+		return "", true, nil
+	case "sm.usesDefaultSessionDir":
+		if dirs == nil || dirs.Dir() == "" || a.rt == nil || a.rt.opts.AgentDir == "" {
+			return false, true, nil
+		}
+		return filepath.Clean(dirs.Dir()) == session.AgentSessionsDir(a.rt.opts.AgentDir, a.opts.Cwd), true, nil
+	case "sm.isPersisted":
+		return dirs == nil || dirs.Persisted(), true, nil
+	case "sm.flushed":
+		return dirs != nil && dirs.Flushed(), true, nil
+	case "sm.getHeader":
+		return st.Header(), true, nil
+	case "sm.getLeafId":
+		if id := st.LeafID(); id != "" {
+			return id, true, nil
+		}
+		return nil, true, nil
+	case "sm.getLeafEntry":
+		if e, ok := st.Get(st.LeafID()); ok {
+			return e, true, nil
+		}
+		return nil, true, nil
+	case "sm.getEntry":
+		if e, ok := st.Get(argString(av, 0)); ok {
+			return e, true, nil
+		}
+		return nil, true, nil
+	case "sm.getEntries":
+		return nonNilEntries(st.Entries()), true, nil
+	case "sm.getBranch":
+		if len(av) > 0 && string(av[0]) != "null" && tree != nil {
+			return nonNilEntries(tree.BranchFrom(argString(av, 0))), true, nil
+		}
+		return nonNilEntries(st.Branch()), true, nil
+	case "sm.buildContextEntries":
+		return nonNilEntries(engine.ContextEntries(st.Branch())), true, nil
+	case "sm.getLabel":
+		return a.label(st, argString(av, 0)), true, nil
+	case "sm.labels":
+		return labelList(st, tree), true, nil
+	case "sm.getTree":
+		if tree != nil {
+			if t := tree.Tree(); t != nil {
+				return t, true, nil
+			}
+		}
+		return []any{}, true, nil
+	case "sm.getChildren":
+		parent := argString(av, 0)
+		out := []*engine.Entry{}
+		for _, e := range st.Entries() {
+			if e.ParentID != nil && *e.ParentID == parent {
+				out = append(out, e)
+			}
+		}
+		return out, true, nil
+	case "sm.buildSessionContext":
+		return sessionContextFields(engine.BuildContext(st.Branch()), nil), true, nil
+	case "sm.buildSessionProjection":
+		branch := st.Branch()
+		var projected []any
+		for _, pe := range engine.ProjectContext(branch) {
+			projected = append(projected, ordered{{"sourceEntry", pe.Entry}, {"messages", nonNilMessages(pe.Messages)}})
+		}
+		if projected == nil {
+			projected = []any{}
+		}
+		return sessionContextFields(engine.BuildContext(branch), projected), true, nil
+	}
+	return a.sessionManagerWrite(st, tree, name, av)
+}
+
+// sessionManagerWrite answers the session manager's writes beyond those
+// the newSession setup callback has (sessionWriteCall): each returns the
+// new entry's id, as the reference's append methods do (appendUsage the
+// entry itself).
+func (a *API) sessionManagerWrite(st engine.Store, tree storeTree, name string, av []json.RawMessage) (any, bool, error) {
+	var e *engine.Entry
+	switch name {
+	case "smw.appendThinkingLevelChange":
+		e = &engine.Entry{Type: engine.EntryThinkingLevelChange, ThinkingLevel: argString(av, 0)}
+	case "smw.appendModelChange":
+		e = &engine.Entry{Type: engine.EntryModelChange, Provider: argString(av, 0), ModelID: argString(av, 1)}
+	case "smw.appendUsage":
+		e = &engine.Entry{Type: engine.EntryUsage, Kind: argString(av, 0), Provider: argString(av, 1), Model: argString(av, 2),
+			Usage: rawArg(av, 3), Note: argString(av, 4)}
+	case "smw.appendCompaction":
+		e = &engine.Entry{Type: engine.EntryCompaction, Summary: argString(av, 0), FirstKeptEntryID: argString(av, 1),
+			Details: rawArg(av, 3), Usage: rawArg(av, 5)}
+		if len(av) > 2 {
+			_ = json.Unmarshal(av[2], &e.TokensBefore)
+		}
+		e.FromHook = boolArg(av, 4)
+	case "smw.appendContextEdit":
+		e = &engine.Entry{Type: engine.EntryContextEdit, TargetID: argString(av, 0), Replacement: json.RawMessage("null")}
+		if r := rawArg(av, 1); r != nil {
+			e.Replacement = r
+		}
+	case "smw.branch", "smw.resetLeaf":
+		id := ""
+		if name == "smw.branch" {
+			id = argString(av, 0)
+		}
+		if err := st.SetLeaf(id); err != nil {
+			return nil, true, fmt.Errorf("branch: %w", err)
+		}
+		return nil, true, nil
+	case "smw.branchWithSummary":
+		if tree == nil {
+			return nil, true, errors.New("branchWithSummary: not supported by this session store")
+		}
+		e = &engine.Entry{Summary: argString(av, 1), Details: rawArg(av, 2), FromHook: boolArg(av, 3), Usage: rawArg(av, 4)}
+		if err := tree.BranchWithSummary(argString(av, 0), e); err != nil {
+			return nil, true, err
+		}
+		return e.ID, true, nil
+	default:
+		return nil, false, nil
+	}
+	if err := st.Append(e); err != nil {
+		return nil, true, fmt.Errorf("%s: %w", name[len("smw."):], err)
+	}
+	if name == "smw.appendUsage" {
+		return e, true, nil
+	}
+	return e.ID, true, nil
+}
+
+// label is getLabel: the target's current label, or undefined.
+func (a *API) label(st engine.Store, id string) any {
+	var label any
+	for _, e := range st.Entries() {
+		if e.Type == engine.EntryLabel && e.TargetID == id {
+			if e.Label != nil {
+				label = *e.Label
+			} else {
+				label = nil
+			}
+		}
+	}
+	return label
+}
+
+// labelList is the labelsById and labelTimestampsById maps as
+// [targetId, label, timestamp] triples, oldest label first.
+func labelList(st engine.Store, tree storeTree) [][3]string {
+	out := [][3]string{}
+	if tree == nil {
+		return out
+	}
+	labels, stamps := tree.Labels()
+	for id, l := range labels {
+		out = append(out, [3]string{id, l, stamps[id]})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i][2] != out[j][2] {
+			return out[i][2] < out[j][2]
+		}
+		return out[i][0] < out[j][0]
+	})
+	return out
+}
+
+// sessionContextFields is a SessionContext object (with the projection's
+// entries first when projected is set).
+func sessionContextFields(c engine.SessionContext, projected []any) ordered {
+	var model any
+	if c.Model != nil {
+		model = c.Model
+	}
+	level := string(c.ThinkingLevel)
+	if level == "" {
+		level = "off"
+	}
+	o := ordered{}
+	if projected != nil {
+		o = append(o, Field{"entries", projected})
+	}
+	return append(o, Field{"messages", nonNilMessages(c.Messages)}, Field{"thinkingLevel", level}, Field{"model", model})
+}
+
+func nonNilMessages(ms []*engine.Message) []*engine.Message {
+	if ms == nil {
+		return []*engine.Message{}
+	}
+	return ms
+}
+
+func nonNilEntries(es []*engine.Entry) []*engine.Entry {
+	if es == nil {
+		return []*engine.Entry{}
+	}
+	return slices.Clone(es)
+}
+
+// rawArg is argument i as JSON, nil when absent or null.
+func rawArg(av []json.RawMessage, i int) json.RawMessage {
+	if i >= len(av) || len(av[i]) == 0 || string(av[i]) == "null" {
+		return nil
+	}
+	return av[i]
+}
+
+// boolArg is argument i as an optional boolean.
+func boolArg(av []json.RawMessage, i int) *bool {
+	var b bool
+	if r := rawArg(av, i); r != nil && json.Unmarshal(r, &b) == nil {
+		return &b
+	}
+	return nil
+}
