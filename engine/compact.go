@@ -139,7 +139,7 @@ func (s *Session) summarizeAndRecord(ctx context.Context, model *Model, prep *Co
 		retry, thinking := s.settings.Retry, s.thinking
 		s.mu.Unlock()
 		sum, err = s.opts.Compactor.Summarize(ctx, prep, SummaryRequest{
-			Provider: provider, Model: model, APIKey: apiKey, ThinkingLevel: thinking,
+			Provider: withHeaderHooks(s.hooks, provider), Model: model, APIKey: apiKey, ThinkingLevel: thinking,
 			CustomInstructions: customInstructions, Retry: retry, Sleep: s.sleep,
 			Source: "compaction", Reason: reason, Emit: s.publish,
 		})
@@ -441,4 +441,30 @@ func mustJSON(v any) json.RawMessage {
 		return nil
 	}
 	return b
+}
+
+// replayedSystemMessage writes a compaction entry's systemMessage. That
+// message is the replay of every system message before the cut, which the
+// reference builds as a fresh object whose tool declarations come before
+// its timestamp (role, content, sections, toolsAdded, timestamp), unlike a
+// recorded system message; extensions and session files see that order.
+type replayedSystemMessage struct{ m *Message }
+
+// MarshalJSON implements json.Marshaler.
+func (r replayedSystemMessage) MarshalJSON() ([]byte, error) {
+	m := r.m
+	if m == nil || m.Role != RoleSystem {
+		return MarshalJSON(m)
+	}
+	o := newObject().set("role", m.Role).set("content", m.Content.Text())
+	if m.Sections != nil {
+		o.set("sections", m.Sections)
+	}
+	if len(m.ToolsAdded) > 0 {
+		o.set("toolsAdded", m.ToolsAdded)
+	}
+	if m.ToolsRemoved != nil {
+		o.set("toolsRemoved", m.ToolsRemoved)
+	}
+	return o.set("timestamp", m.Timestamp).bytes()
 }

@@ -134,7 +134,7 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 		o.set("summary", e.Summary).set("firstKeptEntryId", e.FirstKeptEntryID).set("tokensBefore", e.TokensBefore).
 			opt("details", e.Details).opt("usage", e.Usage).opt("fromHook", e.FromHook)
 		if e.SystemMessage != nil {
-			o.set("systemMessage", e.SystemMessage)
+			o.set("systemMessage", replayedSystemMessage{e.SystemMessage})
 		}
 	case EntryBranchSummary:
 		o.set("fromId", e.FromID).set("summary", e.Summary).opt("details", e.Details).opt("usage", e.Usage).opt("fromHook", e.FromHook)

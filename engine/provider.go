@@ -28,6 +28,19 @@ type LLMRequest struct {
 	// (extension after_provider_response hooks). Header names are lower
 	// case; repeated headers are joined with ", ".
 	OnResponse func(status int, headers map[string]string)
+	// OnHeaders, when set, runs the before_provider_headers hooks on the
+	// request's extra headers; providers call WithHeaderHook first thing,
+	// once the credentials' headers are merged in, as the reference runs
+	// the hook after resolving auth and before building the body.
+	OnHeaders func(headers map[string]string) (map[string]*string, bool)
+	// DropHeaders are header names an extension's before_provider_headers
+	// handler deleted (set to null): the provider sends none of them,
+	// its own defaults included. Matched without regard to case.
+	DropHeaders []string
+	// OnStreamEvent, when set, sees each parsed event of the response
+	// stream (the event's JSON data) before the provider normalizes it
+	// (extension provider_stream_event hooks). It must not keep data.
+	OnStreamEvent func(data json.RawMessage)
 }
 
 // Provider streams one assistant message from one wire API. It never

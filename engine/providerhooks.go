@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"strings"
 )
 
 // ProviderHooks is implemented by Hooks that dispatch the extension
@@ -17,15 +19,116 @@ type ProviderHooks interface {
 	AfterProviderResponse(ctx context.Context, status int, headers map[string]string)
 }
 
+// ProviderHeaderHooks is implemented by Hooks that dispatch
+// before_provider_headers, which runs once per request (summaries
+// included) on the extra headers assembled for it: the model's headers,
+// then the request's.
+type ProviderHeaderHooks interface {
+	// BeforeProviderHeaders returns the headers after the handlers'
+	// changes, a nil value marking one they deleted; ok is false when
+	// nobody listens and the headers stay as they are.
+	BeforeProviderHeaders(ctx context.Context, headers map[string]string) (out map[string]*string, ok bool)
+}
+
+// ProviderStreamHooks is implemented by Hooks that dispatch
+// provider_stream_event, the raw parsed events of a response stream.
+type ProviderStreamHooks interface {
+	// WantsProviderStreamEvents reports whether any handler listens; the
+	// stream hook is attached only then, so a stream nobody watches pays
+	// nothing per event.
+	WantsProviderStreamEvents() bool
+	// ProviderStreamEvent is told one event's data, before the provider
+	// normalizes it; the provider waits for the handlers.
+	ProviderStreamEvent(ctx context.Context, model *Model, data json.RawMessage)
+}
+
 // attachProviderHooks wires the provider hooks of h, if any, into one
 // request. The provider calls them on the run's goroutine, so the
 // handlers finish before the request is sent or its body read, as the
 // reference awaits them.
 func attachProviderHooks(ctx context.Context, h Hooks, req *LLMRequest) {
+	applyHeaderHooks(ctx, h, req)
+	if sh, ok := h.(ProviderStreamHooks); ok && sh.WantsProviderStreamEvents() {
+		model := req.Model
+		req.OnStreamEvent = func(data json.RawMessage) { sh.ProviderStreamEvent(ctx, model, data) }
+	}
 	ph, ok := h.(ProviderHooks)
 	if !ok {
 		return
 	}
 	req.OnPayload = func(body json.RawMessage) json.RawMessage { return ph.BeforeProviderRequest(ctx, body) }
 	req.OnResponse = func(status int, headers map[string]string) { ph.AfterProviderResponse(ctx, status, headers) }
+}
+
+// applyHeaderHooks arranges for before_provider_headers to run for one
+// request (see WithHeaderHook).
+func applyHeaderHooks(ctx context.Context, h Hooks, req *LLMRequest) {
+	hh, ok := h.(ProviderHeaderHooks)
+	if !ok {
+		return
+	}
+	req.OnHeaders = func(headers map[string]string) (map[string]*string, bool) {
+		return hh.BeforeProviderHeaders(ctx, headers)
+	}
+}
+
+// WithHeaderHook runs the request's OnHeaders hook, if any, and returns
+// the request to send: the handlers see the model's headers and the
+// request's merged, and what they leave becomes the request's headers,
+// which providers apply last (the model's are cleared on a copy of the
+// model, being part of them now); the names they deleted become
+// DropHeaders. The hook runs once: the result carries no OnHeaders.
+func (r *LLMRequest) WithHeaderHook() *LLMRequest {
+	if r == nil || r.OnHeaders == nil || r.Model == nil {
+		return r
+	}
+	c := *r
+	c.OnHeaders = nil
+	merged := make(map[string]string, len(r.Model.Headers)+len(r.Headers))
+	maps.Copy(merged, r.Model.Headers)
+	maps.Copy(merged, r.Headers)
+	out, ok := r.OnHeaders(merged)
+	if !ok {
+		return &c
+	}
+	kept := make(map[string]string, len(out))
+	var dropped []string
+	for k, v := range out {
+		if v == nil {
+			dropped = append(dropped, k)
+			continue
+		}
+		kept[k] = *v
+	}
+	m := *r.Model
+	m.Headers = nil
+	c.Model = &m
+	c.Headers = kept
+	c.DropHeaders = append(append([]string(nil), r.DropHeaders...), dropped...)
+	return &c
+}
+
+// HeaderDropped reports whether name is one of the request's DropHeaders.
+func (r *LLMRequest) HeaderDropped(name string) bool {
+	for _, d := range r.DropHeaders {
+		if strings.EqualFold(d, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// withHeaderHooks wraps p so that each request it streams carries the
+// before_provider_headers hooks: the summaries of a compaction or a tree
+// navigation go through it, as the reference's request options carry the
+// header hook to every request it makes.
+func withHeaderHooks(h Hooks, p Provider) Provider {
+	if _, ok := h.(ProviderHeaderHooks); !ok || p == nil {
+		return p
+	}
+	return ProviderFunc(func(ctx context.Context, req *LLMRequest, emit func(AssistantEvent)) *Message {
+		r := *req
+		applyHeaderHooks(ctx, h, &r)
+		return p.Stream(ctx, &r, emit)
+	})
 }

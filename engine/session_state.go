@@ -25,6 +25,16 @@ func (s *Session) State() SessionState {
 	return st
 }
 
+// IsIdle reports whether no run and no compaction is going on, what an
+// extension's ctx.isIdle() answers: the reference counts a compaction
+// (manual or automatic) as work, so session_compact handlers see a busy
+// session.
+func (s *Session) IsIdle() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.streaming && !s.cmp.running
+}
+
 // Model returns the current model.
 func (s *Session) Model() *Model {
 	s.mu.Lock()

@@ -234,6 +234,16 @@ func (h hooks) Event(ctx context.Context, e engine.Event) {
 		return
 	}
 	switch typ {
+	case engine.EvSessionInfoChanged:
+		// The name is the session's before its handlers run, whoever set
+		// it (an RPC set_session_name too): pi.getSessionName answers
+		// from the name an extension last set, so it follows here.
+		if ev, ok := e.(engine.SessionInfoChanged); ok {
+			n := ev.Name
+			a.mu.Lock()
+			a.name = &n
+			a.mu.Unlock()
+		}
 	case engine.EvAgentStart:
 		a.mu.Lock()
 		a.turnIndex = -1

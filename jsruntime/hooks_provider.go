@@ -3,13 +3,64 @@ package jsruntime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sort"
+
+	"github.com/pi-go/pi/engine"
 )
 
-var _ interface {
-	BeforeProviderRequest(context.Context, json.RawMessage) json.RawMessage
-	AfterProviderResponse(context.Context, int, map[string]string)
-} = hooks{}
+var (
+	_ engine.ProviderHooks       = hooks{}
+	_ engine.ProviderHeaderHooks = hooks{}
+	_ engine.ProviderStreamHooks = hooks{}
+)
+
+// BeforeProviderHeaders runs "before_provider_headers": the handlers
+// change event.headers in place, a null value deleting a header, and the
+// headers they leave are what the request sends.
+func (h hooks) BeforeProviderHeaders(ctx context.Context, headers map[string]string) (map[string]*string, bool) {
+	a := h.a
+	if !a.HasHandlers("before_provider_headers") {
+		return nil, false
+	}
+	names := make([]string, 0, len(headers))
+	for k := range headers {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	hs := make(ordered, 0, len(names))
+	for _, k := range names {
+		hs = append(hs, Field{k, headers[k]})
+	}
+	out, err := a.dispatch(ctx, "before_provider_headers", ordered{{"type", "before_provider_headers"}, {"headers", hs}})
+	if err != nil || out == "" {
+		return nil, false
+	}
+	var r struct {
+		Headers map[string]*string `json:"headers"`
+	}
+	if json.Unmarshal([]byte(out), &r) != nil || r.Headers == nil {
+		return nil, false
+	}
+	return r.Headers, true
+}
+
+// WantsProviderStreamEvents reports whether a provider_stream_event
+// handler is registered.
+func (h hooks) WantsProviderStreamEvents() bool { return h.a.HasHandlers("provider_stream_event") }
+
+// ProviderStreamEvent runs "provider_stream_event" for one parsed stream
+// event. The reference builds this event with data first, before type.
+func (h hooks) ProviderStreamEvent(ctx context.Context, model *engine.Model, data json.RawMessage) {
+	a := h.a
+	if model == nil || !a.HasHandlers("provider_stream_event") {
+		return
+	}
+	ev := ordered{{"data", data}, {"type", "provider_stream_event"}, {"provider", model.Provider}, {"api", model.API}, {"model", model.ID}}
+	if _, err := a.dispatch(ctx, "provider_stream_event", ev); err != nil && !errors.Is(err, context.Canceled) {
+		a.reportError("", "provider_stream_event", err.Error())
+	}
+}
 
 // BeforeProviderRequest runs "before_provider_request": each handler sees
 // the current payload and any value it returns replaces it for the next.

@@ -212,7 +212,7 @@ func (app *App) loadGeneration(ctx context.Context, h *extHost, sources []jsrunt
 		},
 		MutationQueue: builtins.ReserveFileMutation,
 		PromptOptions: func(tools []engine.ToolInfo) json.RawMessage {
-			return promptOptionsJSON(h.prompt(), tools)
+			return promptOptionsJSON(h.prompt(), tools, app.registryToolInfos()...)
 		},
 		RenderPrompt: func(options json.RawMessage) (engine.Sections, error) {
 			return renderPromptOptions(h.prompt(), options)

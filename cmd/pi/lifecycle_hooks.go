@@ -17,13 +17,15 @@ import (
 type lifecycleHooks struct{ h *extHost }
 
 var (
-	_ engine.Hooks              = lifecycleHooks{}
-	_ engine.SessionHooks       = lifecycleHooks{}
-	_ engine.TreeHooks          = lifecycleHooks{}
-	_ engine.SettleHooks        = lifecycleHooks{}
-	_ engine.ProviderHooks      = lifecycleHooks{}
-	_ engine.ModelSelectHooks   = lifecycleHooks{}
-	_ engine.SystemContextHooks = lifecycleHooks{}
+	_ engine.Hooks               = lifecycleHooks{}
+	_ engine.SessionHooks        = lifecycleHooks{}
+	_ engine.TreeHooks           = lifecycleHooks{}
+	_ engine.SettleHooks         = lifecycleHooks{}
+	_ engine.ProviderHooks       = lifecycleHooks{}
+	_ engine.ProviderHeaderHooks = lifecycleHooks{}
+	_ engine.ProviderStreamHooks = lifecycleHooks{}
+	_ engine.ModelSelectHooks    = lifecycleHooks{}
+	_ engine.SystemContextHooks  = lifecycleHooks{}
 )
 
 func (l lifecycleHooks) api() *jsruntime.API {
@@ -142,6 +144,24 @@ func (l lifecycleHooks) BeforeProviderRequest(ctx context.Context, body json.Raw
 func (l lifecycleHooks) AfterProviderResponse(ctx context.Context, status int, headers map[string]string) {
 	if ph, ok := l.hooks().(engine.ProviderHooks); ok {
 		ph.AfterProviderResponse(ctx, status, headers)
+	}
+}
+
+func (l lifecycleHooks) BeforeProviderHeaders(ctx context.Context, headers map[string]string) (map[string]*string, bool) {
+	if hh, ok := l.hooks().(engine.ProviderHeaderHooks); ok {
+		return hh.BeforeProviderHeaders(ctx, headers)
+	}
+	return nil, false
+}
+
+func (l lifecycleHooks) WantsProviderStreamEvents() bool {
+	sh, ok := l.hooks().(engine.ProviderStreamHooks)
+	return ok && sh.WantsProviderStreamEvents()
+}
+
+func (l lifecycleHooks) ProviderStreamEvent(ctx context.Context, model *engine.Model, data json.RawMessage) {
+	if sh, ok := l.hooks().(engine.ProviderStreamHooks); ok {
+		sh.ProviderStreamEvent(ctx, model, data)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pi-go/pi/builtins"
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/prompts"
 )
@@ -17,8 +18,14 @@ import (
 // select other tools, drop skills …). Key order is the reference's.
 
 // promptOptionsJSON renders o, with the active tools, as the reference's
-// systemPromptOptions.
-func promptOptionsJSON(o prompts.Options, tools []engine.ToolInfo) json.RawMessage {
+// systemPromptOptions. toolSnippets and toolGuidelines list every tool of
+// the registry (built-ins first, then extension tools), active or not,
+// as the reference fills them from all tool definitions; without a
+// registry the active tools stand in.
+func promptOptionsJSON(o prompts.Options, tools []engine.ToolInfo, registry ...engine.ToolInfo) json.RawMessage {
+	if registry == nil {
+		registry = tools
+	}
 	w := &jsonObj{}
 	if o.CustomPrompt != "" {
 		w.field("customPrompt", o.CustomPrompt)
@@ -31,7 +38,7 @@ func promptOptionsJSON(o prompts.Options, tools []engine.ToolInfo) json.RawMessa
 	w.field("hiddenTools", []string{})
 	snippets := &jsonObj{}
 	guidelines := &jsonObj{}
-	for _, t := range tools {
+	for _, t := range registry {
 		if t.PromptSnippet != "" {
 			snippets.field(t.Name, t.PromptSnippet)
 		}
@@ -201,4 +208,29 @@ func (o *jsonObj) bytes() json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return append(append(json.RawMessage(nil), o.buf.Bytes()...), '}')
+}
+
+// registryToolInfos lists the tools a session could use, in the
+// reference's registry order: the built-ins, then extension tools (one
+// named like a built-in takes its place).
+func (app *App) registryToolInfos() []engine.ToolInfo {
+	var out []engine.ToolInfo
+	for _, name := range builtins.AllNames {
+		if t := app.builtin(name); t != nil {
+			out = append(out, t.Info())
+		}
+	}
+	for _, t := range app.ext.tools() {
+		info := t.Info()
+		replaced := false
+		for i := range out {
+			if out[i].Name == info.Name {
+				out[i], replaced = info, true
+			}
+		}
+		if !replaced {
+			out = append(out, info)
+		}
+	}
+	return out
 }

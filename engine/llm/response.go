@@ -19,5 +19,12 @@ func NotifyResponse(req *engine.LLMRequest, res *http.Response) {
 	for k, v := range res.Header {
 		headers[strings.ToLower(k)] = strings.Join(v, ", ")
 	}
+	// Go's client moves Transfer-Encoding out of the header map into
+	// TransferEncoding; the reference's fetch lists it with the others.
+	if len(res.TransferEncoding) > 0 {
+		if _, ok := headers["transfer-encoding"]; !ok {
+			headers["transfer-encoding"] = strings.Join(res.TransferEncoding, ", ")
+		}
+	}
 	req.OnResponse(res.StatusCode, headers)
 }

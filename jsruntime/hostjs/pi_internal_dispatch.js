@@ -148,11 +148,31 @@ module.exports = function (h) {
     },
   });
 
+  // The reference's chat payloads are objects built in JS whose prompt
+  // cache fields exist with an undefined value when not sent (JSON drops
+  // them on the way from Go): they are put back after "stream", the
+  // payload's first three keys telling the wire API.
+  const PAYLOAD_UNDEFINED = {
+    "model,messages,stream": ["prompt_cache_key", "prompt_cache_retention"],
+    "model,input,stream": ["prompt_cache_key", "prompt_cache_retention", "prompt_cache_options"],
+  };
+  function payloadShape(p) {
+    if (!p || typeof p !== "object" || Array.isArray(p)) return p;
+    const keys = Object.keys(p);
+    const extra = PAYLOAD_UNDEFINED[keys.slice(0, 3).join(",")];
+    if (!extra) return p;
+    const out = {};
+    for (const k of keys.slice(0, 3)) out[k] = p[k];
+    for (const k of extra) out[k] = p[k];
+    for (const k of keys) if (!(k in out)) out[k] = p[k];
+    return out;
+  }
+
   // before_provider_request chains the payload through every handler; a
   // returned value other than undefined replaces it.
   dispatchers.before_provider_request = async function (ev) {
     const ctx = makeCtx(G.signal());
-    let payload = ev.payload;
+    let payload = payloadShape(ev.payload);
     for (const { ext, handlers } of snapshot("before_provider_request")) {
       for (const h of handlers) {
         try {
@@ -165,6 +185,25 @@ module.exports = function (h) {
       }
     }
     return { payload };
+  };
+
+  // before_provider_headers handlers change event.headers in place (a
+  // null value deletes a header); what they return is ignored. The
+  // headers as the last handler left them go back to Go.
+  dispatchers.before_provider_headers = async function (ev) {
+    const ctx = makeCtx(G.signal());
+    const headers = ev.headers && typeof ev.headers === "object" ? ev.headers : {};
+    for (const { ext, handlers } of snapshot("before_provider_headers")) {
+      for (const h of handlers) {
+        try {
+          G.enter(ext.path, "before_provider_headers");
+          await h({ type: "before_provider_headers", headers }, ctx);
+        } catch (e) {
+          report(ext.path, "before_provider_headers", e);
+        }
+      }
+    }
+    return { headers };
   };
 
   // turn_end and agent_before_settle are boundaries: each handler sees

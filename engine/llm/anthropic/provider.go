@@ -53,6 +53,7 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	if out.API == "" {
 		out.API = engine.APIAnthropicMessages
 	}
+	req = req.WithHeaderHook()
 	s := &streamState{ctx: ctx, req: req, out: out, emit: emit, abortText: errAbortedReading}
 	err := p.run(ctx, req, s)
 	if err == nil && ctx.Err() != nil {
@@ -193,6 +194,9 @@ func setHeaders(r *http.Request, req *engine.LLMRequest, o options, betas []stri
 		h.set("anthropic-beta", strings.Join(betas, ","))
 	}
 	for _, e := range h {
+		if len(req.DropHeaders) > 0 && req.HeaderDropped(e.name) {
+			continue
+		}
 		// Assigned directly so the names go out as written.
 		r.Header[e.name] = []string{e.value}
 	}

@@ -113,6 +113,9 @@ func (s *streamState) read(resp *http.Response) error {
 		if err := json.Unmarshal(data, &we); err != nil {
 			return fmt.Errorf("Could not parse Anthropic SSE event %s: %v; data=%s", ev.Type, err, data)
 		}
+		if s.req.OnStreamEvent != nil {
+			s.req.OnStreamEvent(data)
+		}
 		switch we.Type {
 		case "message_start":
 			sawStart = true

@@ -81,3 +81,16 @@ func Post(ctx context.Context, baseURL, path string, opts ...option.RequestOptio
 	_, err = svc.New(ctx, webhooks.WebhookNewParams{}, all...)
 	return res, err
 }
+
+// DropHeaders removes the named headers from the outgoing request once
+// everything else has set its headers (openai-go's own defaults, the
+// key, extra headers), as an extension's before_provider_headers handler
+// that sets a header to null removes it whoever added it.
+func DropHeaders(names []string) option.RequestOption {
+	return option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		for _, n := range names {
+			req.Header.Del(n)
+		}
+		return next(req)
+	})
+}

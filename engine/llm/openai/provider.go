@@ -60,6 +60,7 @@ type toolCallDelta struct {
 
 // Stream implements engine.Provider.
 func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
+	req = req.WithHeaderHook()
 	b := llm.NewBuilder(req.Model, emit)
 	c := getCompat(req.Model)
 	body, err := llm.Object(buildBody(req, c)).MarshalJSON()
@@ -81,6 +82,9 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	}
 	for k, v := range req.Headers {
 		opts = append(opts, option.WithHeader(k, v))
+	}
+	if len(req.DropHeaders) > 0 {
+		opts = append(opts, oahttp.DropHeaders(req.DropHeaders))
 	}
 	res, err := oahttp.Post(ctx, strings.TrimRight(req.Model.BaseURL, "/")+"/", "chat/completions", opts...)
 	llm.NotifyResponse(req, res)
@@ -122,6 +126,9 @@ func (p *Provider) read(ctx context.Context, b *llm.Builder, req *engine.LLMRequ
 		var ch chunk
 		if json.Unmarshal(ev.Data, &ch) != nil {
 			continue
+		}
+		if req.OnStreamEvent != nil {
+			req.OnStreamEvent(ev.Data)
 		}
 		if b.Msg.ResponseID == "" {
 			b.Msg.ResponseID = ch.ID

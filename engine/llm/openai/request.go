@@ -2,21 +2,63 @@ package openai
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm"
 )
 
+// promptCacheKeyMax is the longest prompt_cache_key OpenAI accepts, in
+// characters; the reference cuts the session id to it.
+const promptCacheKeyMax = 64
+
+// cacheRetention is the reference's retention preference: "long" only
+// when PI_CACHE_RETENTION says so, otherwise "short".
+func cacheRetention() string {
+	if os.Getenv("PI_CACHE_RETENTION") == "long" {
+		return "long"
+	}
+	return "short"
+}
+
+// promptCache returns the prompt_cache_key and prompt_cache_retention to
+// send ("" for none). The key, the session id, goes to api.openai.com, or
+// anywhere with a long retention the host supports, or whenever the
+// model's compat enables it.
+func promptCache(req *engine.LLMRequest, c compat) (key, retention string) {
+	long := cacheRetention() == "long" && c.SupportsLongCacheRetention
+	sendKey := c.PromptCacheKeyMode == "enabled" ||
+		(c.PromptCacheKeyMode == "auto" && (strings.Contains(req.Model.BaseURL, "api.openai.com") || long))
+	if sendKey && req.SessionID != "" {
+		key = req.SessionID
+		if r := []rune(key); len(r) > promptCacheKeyMax {
+			key = string(r[:promptCacheKeyMax])
+		}
+	}
+	if long {
+		retention = "24h"
+	}
+	return key, retention
+}
+
 // buildBody returns the request body with the reference's key order:
-// model, messages, stream, stream_options, store, max tokens, temperature,
-// tools, then the thinking parameters.
+// model, messages, stream, prompt cache fields, stream_options, store,
+// max tokens, temperature, tools, then the thinking parameters.
 func buildBody(req *engine.LLMRequest, c compat) llm.Object {
 	m := req.Model
 	body := llm.Object{}.
 		Set("model", m.ID).
 		Set("messages", convertMessages(req, c)).
 		Set("stream", true)
+	if key, retention := promptCache(req, c); key != "" || retention != "" {
+		if key != "" {
+			body = body.Set("prompt_cache_key", key)
+		}
+		if retention != "" {
+			body = body.Set("prompt_cache_retention", retention)
+		}
+	}
 	if c.SupportsUsageInStreaming {
 		body = body.Set("stream_options", llm.Object{}.Set("include_usage", true))
 	}

@@ -51,6 +51,7 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	if req.Model == nil {
 		return b.Fail(engine.StopError, "No model for request")
 	}
+	req = req.WithHeaderHook()
 	m := req.Model
 	if req.APIKey == "" && !hasHeader(m.Headers, "authorization") && !hasHeader(req.Headers, "authorization") &&
 		!hasHeader(req.Headers, "cf-aig-authorization") && !hasHeader(m.Headers, "cf-aig-authorization") {
@@ -91,6 +92,9 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	for k, v := range req.Headers {
 		opts = append(opts, option.WithHeader(k, v))
 	}
+	if len(req.DropHeaders) > 0 {
+		opts = append(opts, oahttp.DropHeaders(req.DropHeaders))
+	}
 	if ctx.Err() != nil {
 		return b.Fail(engine.StopAborted, ErrAbortedRequest)
 	}
@@ -112,7 +116,7 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	}
 	defer res.Body.Close()
 	b.Start()
-	s := &stream{b: b, model: m, slots: map[int]*slot{}, reasoning: map[string]int{}}
+	s := &stream{b: b, model: m, slots: map[int]*slot{}, reasoning: map[string]int{}, onEvent: req.OnStreamEvent}
 	return s.run(ctx, ssestream.NewDecoder(res))
 }
 

@@ -26,6 +26,8 @@ type stream struct {
 	reasoning   map[string]int // reasoning item id -> content index
 	unfinished  []int          // tool calls whose output_item.done has not come
 	sawTerminal bool
+	// onEvent is the request's OnStreamEvent, told each parsed event.
+	onEvent func(json.RawMessage)
 }
 
 // streamFailure is a failure found in the stream: the reference throws it
@@ -149,6 +151,9 @@ func (s *stream) handle(name string, data []byte) error {
 	var ev event
 	if err := json.Unmarshal(data, &ev); err != nil {
 		return fail("Error reading response: malformed server-sent event JSON.")
+	}
+	if s.onEvent != nil {
+		s.onEvent(data)
 	}
 	if name == "error" {
 		e := ev.Error
