@@ -179,7 +179,9 @@ func (app *App) loadGeneration(ctx context.Context, h *extHost, sources []jsrunt
 	api := jsruntime.NewAPI(jsruntime.APIOptions{
 		Mode: mode, Cwd: app.cwd, Trusted: app.trusted,
 		Settings: func() json.RawMessage {
-			b, err := json.Marshal(app.settings.Merged())
+			// The reference's key order (global file, then the project's
+			// new keys), which a Go map would lose.
+			b, err := app.settings.MergedJSON()
 			if err != nil {
 				return json.RawMessage("{}")
 			}

@@ -212,6 +212,7 @@ func (app *App) reloadExtensions(ctx context.Context) error {
 	sess := app.session()
 	api, _ := h.cur()
 	api.Emit(ctx, "session_shutdown", jsruntime.Field{Key: "reason", Value: "reload"})
+	app.reloadSettings(sess)
 	app.nextGeneration(ctx, true)
 	// The reference's reload reads AGENTS.md, SYSTEM.md and
 	// APPEND_SYSTEM.md again; the session's prompt builder reads what

@@ -48,6 +48,8 @@ type Settings struct {
 	v          *viper.Viper
 	globalBad  error
 	warnings   []string
+	// globalOrder and projectOrder are the files' key orders (MergedJSON).
+	globalOrder, projectOrder *keyOrder
 }
 
 // Load reads <agentDir>/settings.json and, when projectTrusted, the
@@ -57,7 +59,7 @@ type Settings struct {
 // currently always nil.
 func Load(agentDir, cwd string, projectTrusted bool) (*Settings, error) {
 	s := &Settings{globalPath: filepath.Join(agentDir, "settings.json")}
-	g, err := s.readFile(s.globalPath)
+	g, gOrder, err := s.readFile(s.globalPath)
 	if err != nil {
 		var pe *parseError
 		if !errors.As(err, &pe) {
@@ -66,13 +68,14 @@ func Load(agentDir, cwd string, projectTrusted bool) (*Settings, error) {
 		s.globalBad = err
 	}
 	s.global = g
+	s.globalOrder = gOrder
 	s.project = map[string]any{}
 	if projectTrusted && cwd != "" {
 		for _, p := range []string{
 			filepath.Join(cwd, ".pi", "agent", "settings.json"),
 			filepath.Join(cwd, ".pi", "settings.json"),
 		} {
-			m, err := s.readFile(p)
+			m, order, err := s.readFile(p)
 			if err != nil {
 				var pe *parseError
 				if !errors.As(err, &pe) {
@@ -80,6 +83,7 @@ func Load(agentDir, cwd string, projectTrusted bool) (*Settings, error) {
 				}
 			}
 			s.project = mergeSettings(s.project, m)
+			s.projectOrder = mergeKeyOrder(s.projectOrder, order)
 		}
 		for _, k := range globalOnlyKeys {
 			delete(s.project, k)
@@ -115,21 +119,21 @@ func (e *parseError) Unwrap() error { return e.err }
 
 // readFile returns the file's object, {} when it is missing or empty, and
 // records a warning (and returns a *parseError) when it is not a JSON object.
-func (s *Settings) readFile(path string) (map[string]any, error) {
+func (s *Settings) readFile(path string) (map[string]any, *keyOrder, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return map[string]any{}, nil
+		return map[string]any{}, nil, nil
 	}
 	if err != nil {
 		// An unreadable file (a directory, no permission) is reported like
 		// a malformed one: startup goes on with defaults.
 		pe := &parseError{path: path, err: err}
 		s.warnings = append(s.warnings, pe.Error())
-		return map[string]any{}, pe
+		return map[string]any{}, nil, pe
 	}
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(b)) == 0 {
-		return map[string]any{}, nil
+		return map[string]any{}, nil, nil
 	}
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil || m == nil {
@@ -138,10 +142,10 @@ func (s *Settings) readFile(path string) (map[string]any, error) {
 		}
 		pe := &parseError{path: path, err: err}
 		s.warnings = append(s.warnings, pe.Error())
-		return map[string]any{}, pe
+		return map[string]any{}, nil, pe
 	}
 	migrate(m)
-	return m, nil
+	return m, decodeKeyOrder(b), nil
 }
 
 // migrate applies the reference's renames of legacy keys.

@@ -266,7 +266,7 @@
   // Tool runs live in hostjs/pi_internal_tools.js, compiled on the first.
   let executeToolImpl;
   function executeTool(path, name, id, json, onUpdate, ok, fail) {
-    if (!executeToolImpl) executeToolImpl = requireHost("pi:internal/tools")({ G, call, parse, errMsg, exts, makeCtx });
+    if (!executeToolImpl) executeToolImpl = requireHost("pi:internal/tools")({ G, call, parse, errMsg, exts, makeCtx, live });
     return executeToolImpl(path, name, id, json, onUpdate, ok, fail);
   }
 

@@ -4,7 +4,7 @@
 // start, tools run later or never.
 "use strict";
 module.exports = function (h) {
-  const { G, call, parse, errMsg, exts, makeCtx } = h;
+  const { G, call, parse, errMsg, exts, makeCtx, live } = h;
   function normalizeResult(r) {
     r = r || {};
     const out = { content: Array.isArray(r.content) ? r.content : [], details: r.details === undefined ? {} : r.details };
@@ -39,15 +39,17 @@ module.exports = function (h) {
     }
     const ctx = makeCtx(ac.signal);
     const nested = async (n, args) => ({
-      toolCall: { type: "toolCall", id: `${id}/0`, name: n, arguments: args || {} },
+      toolCall: { type: "toolCall", id: `${id}/0`, name: n, arguments: {} },
       result: { content: [{ type: "text", text: "Nested tool calls are not available in this context" }], details: {} },
       isError: true,
     });
     // As in the reference, tools and executeTool are own properties that
-    // Object.keys does not list.
+    // Object.keys does not list, and like the rest of the ctx they throw
+    // the stale error once the generation is retired (executeTool by
+    // rejecting: it is an async function there).
     Object.defineProperties(ctx, {
-      tools: { get: () => callableTools(nested) },
-      executeTool: { value: nested },
+      tools: { get: () => { live(); return callableTools(nested); } },
+      executeTool: { value: async (n, args) => { live(); return nested(n, args); } },
     });
     const update = (partial) => { try { onUpdate(JSON.stringify(normalizeResult(partial))); } catch (e) { /* ignore late updates */ } };
     G.enter(path, "tool:" + name);
