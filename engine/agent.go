@@ -141,6 +141,7 @@ func snapshot(m *Message) *Message {
 // message_start / message_update / message_end.
 func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Message {
 	llmMsgs := msgs
+	systemPrompt := a.systemPrompt
 	if a.hooks != nil {
 		var nonSystem []*Message
 		var system []*Message
@@ -156,6 +157,7 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 		}
 		if sh, ok := a.hooks.(SystemContextHooks); ok {
 			if repl, err := sh.ContextWithSystem(ctx, llmMsgs); err == nil && repl != nil {
+				systemPrompt = systemPromptAfterHooks(systemPrompt, llmMsgs, repl)
 				llmMsgs = repl
 			}
 		}
@@ -170,7 +172,7 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 		maxTokens = ClampMaxTokens(a.model, EstimateContextTokens(llmMsgs), a.model.MaxTokens)
 	}
 	req := &LLMRequest{
-		Model: a.model, SystemPrompt: a.systemPrompt, Messages: llmMsgs, Tools: infos,
+		Model: a.model, SystemPrompt: systemPrompt, Messages: llmMsgs, Tools: infos,
 		ThinkingLevel: a.thinking, MaxTokens: maxTokens, APIKey: a.apiKey, SessionID: a.sessionID,
 	}
 	attachProviderHooks(ctx, a.hooks, req)
