@@ -58,6 +58,10 @@ type APIOptions struct {
 	// their order) and returns wait and release; see
 	// builtins.ReserveFileMutation.
 	MutationQueue func(path string) (wait func(), release func(), err error)
+	// LocalShell runs a command with pi's local shell, passing its raw
+	// output to onData (createLocalBashOperations().exec); nil leaves
+	// that factory unavailable.
+	LocalShell func(ctx context.Context, command, cwd string, timeout *float64, onData func([]byte)) (int, error)
 	// PromptOptions returns before_agent_start's systemPromptOptions for
 	// the active tools, in the reference's shape (selectedTools,
 	// toolSnippets, sections, cwd, contextFiles, skills …); nil gives
@@ -328,6 +332,7 @@ func (a *API) bridge(vm *goja.Runtime) *goja.Object {
 		}
 		return engine.SectionsText(secs), nil
 	})
+	a.bridgeUserBash(g)
 	return g
 }
 

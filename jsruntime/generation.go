@@ -31,6 +31,28 @@ type generations struct {
 // extensions; the receiver stays usable (its timers keep running), and
 // closing either closes the VM of both.
 func (r *Runtime) NextGeneration(ctx context.Context, host Host, reload bool) (*Runtime, []LoadError, error) {
+	return r.NextGenerationOf(ctx, host, reload, nil)
+}
+
+// NextGenerationOf is NextGeneration over sources, the extensions
+// discovered again (nil keeps the last list), as the reference's reload and
+// session replacement discover them anew: a source the module cache lacks
+// (one added since) is bundled and evaluated, one no longer listed is left
+// out, and the rest come from the cache unless reload is set.
+func (r *Runtime) NextGenerationOf(ctx context.Context, host Host, reload bool, sources []Source) (*Runtime, []LoadError, error) {
+	if sources != nil {
+		// The same file listed twice loads once, at its first position,
+		// as Load does.
+		seen := map[string]bool{}
+		uniq := make([]Source, 0, len(sources))
+		for _, s := range sources {
+			if !seen[s.Path] {
+				seen[s.Path] = true
+				uniq = append(uniq, s)
+			}
+		}
+		r.shared.sources = uniq
+	}
 	g := &Runtime{
 		vm: r.vm, loop: r.loop, opts: r.opts, stderr: r.stderr, modules: r.modules, loaded: r.loaded,
 		requireFn: r.requireFn, host: r.host, shared: r.shared,
@@ -41,7 +63,7 @@ func (r *Runtime) NextGeneration(ctx context.Context, host Host, reload bool) (*
 			return nil, nil, fmt.Errorf("jsruntime: setting up a new generation: %w", err)
 		}
 	}
-	sources := r.shared.sources
+	sources = r.shared.sources
 	// A module missing from the cache (its last import failed) is
 	// imported again, as the reference does on a cache miss.
 	cached := make([]bool, len(sources))

@@ -213,6 +213,7 @@ func (app *App) loadGeneration(ctx context.Context, h *extHost, sources []jsrunt
 			}
 		},
 		MutationQueue: builtins.ReserveFileMutation,
+		LocalShell:    builtins.LocalShell,
 		PromptOptions: func(tools []engine.ToolInfo) json.RawMessage {
 			return promptOptionsJSON(h.prompt(), tools, app.registryToolInfos()...)
 		},

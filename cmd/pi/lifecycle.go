@@ -119,6 +119,10 @@ func (app *App) sessionHooks() rpc.SessionHooks {
 		},
 		Teardown: func(ctx context.Context, reason, target string) {
 			current().Shutdown(ctx, reason, target)
+			// The reference builds a replacement's services afresh, its
+			// settings among them: the extensions and resources the new
+			// session gets follow settings.json as it is now.
+			app.reloadSettings(nil)
 			app.nextGeneration(ctx, false)
 		},
 		Switched: func(sess *engine.Session, reason, prev string) {

@@ -30,6 +30,10 @@ def prompt(name: str, id_: str, message: str, wait=None, timeout=None) -> dict:
     return step
 
 
+def mut(name: str, id_: str, ops: dict) -> dict:
+    return prompt(name, id_, "/rs-mut " + json.dumps(ops), {"response": id_, "then_quiet_ms": 500})
+
+
 COMMANDS = {"name": "commands", "send": {"id": "c1", "type": "get_commands"}, "timeout_s": 60}
 
 SCENARIOS = {
@@ -139,6 +143,29 @@ SCENARIOS = {
         "files": {"exts/lifecycle.ts": src("lifecycle.ts")},
         "mock": {"turns": [{"text": "One."}, {"text": "Two."}, {"text": "Three."}], "fallback_text": "ok"},
         "prompts": ["hello", "/lc-new", "again", "/lc-reload", "last"],
+    },
+    "ext_reload_scope": {
+        "description": "ctx.reload and ctx.newSession discover the extensions again: a file added to .pi/extensions or the agent's extensions folder loads into the new generation, a removed one is gone, and so are the entries of the project's and the global settings.json \"extensions\" list; project trust is kept.",
+        "args": ["-e", "exts/reload-scope.ts", "--approve"],
+        "files": {"exts/reload-scope.ts": src("reload-scope.ts"), "exts/reload-later.ts": src("reload-later.ts")},
+        "mock": {"turns": [{"text": "One."}, {"text": "Two."}], "fallback_text": "ok"},
+        "steps": [
+            COMMANDS,
+            mut("add to .pi/extensions", "m1", {"copy": [["exts/reload-later.ts", ".pi/extensions/reload-later.ts"]], "then": "reload"}),
+            {"name": "commands after add", "send": {"id": "c2", "type": "get_commands"}},
+            prompt("prompt with the added tool", "p1", "hello"),
+            mut("remove from .pi/extensions", "m2", {"rm": [".pi/extensions/reload-later.ts"], "then": "reload"}),
+            {"name": "commands after remove", "send": {"id": "c3", "type": "get_commands"}},
+            mut("project settings", "m3", {"project": {"extensions": ["abs:exts/reload-later.ts"]}, "then": "reload"}),
+            {"name": "commands after project settings", "send": {"id": "c4", "type": "get_commands"}},
+            mut("global settings", "m4", {"project": {"extensions": None}, "global": {"extensions": ["abs:exts/reload-later.ts"]}, "then": "reload"}),
+            {"name": "commands after global settings", "send": {"id": "c5", "type": "get_commands"}},
+            mut("agent folder, new session", "m5", {"global": {"extensions": None}, "copy": [["exts/reload-later.ts", "agent:extensions/reload-later.ts"]], "then": "new"}),
+            {"name": "commands after new session", "send": {"id": "c6", "type": "get_commands"}},
+            mut("removed, new session", "m6", {"rm": ["agent:extensions/reload-later.ts"], "then": "new"}),
+            {"name": "commands at the end", "send": {"id": "c7", "type": "get_commands"}},
+            prompt("prompt at the end", "p2", "bye"),
+        ],
     },
 }
 
