@@ -57,6 +57,29 @@ func RunBash(ctx context.Context, cwd, command string, onChunk func(string)) (Ba
 
 // RunBashWithConfig is RunBash with an explicit shell configuration.
 func RunBashWithConfig(ctx context.Context, cwd, command string, cfg ShellConfig, onChunk func(string)) (BashOutcome, error) {
+	return RunBashOutput(ctx, func(ctx context.Context, onData func([]byte)) (*int, error) {
+		code, err := runShell(ctx, command, cwd, nil, cfg, onData)
+		if err != nil {
+			return nil, err
+		}
+		return &code, nil
+	}, onChunk)
+}
+
+// LocalShell runs command with the default shell in cwd, passing its raw
+// merged output to onData; it is what an extension's
+// createLocalBashOperations().exec runs. A cancelled ctx kills the
+// process group and returns an error.
+func LocalShell(ctx context.Context, command, cwd string, timeout *float64, onData func([]byte)) (int, error) {
+	return runShell(ctx, command, cwd, timeout, ShellConfig{}, onData)
+}
+
+// RunBashOutput is the output side of RunBash for any runner: exec runs
+// the command and feeds its raw output to onData (a custom backend, such
+// as an extension's user_bash operations, or the local shell). A nil exit
+// code is reported as none; an error of exec fails the command unless ctx
+// was cancelled, which makes it a cancelled command.
+func RunBashOutput(ctx context.Context, exec func(ctx context.Context, onData func([]byte)) (*int, error), onChunk func(string)) (BashOutcome, error) {
 	var chunks []string
 	outBytes := 0
 	discarded := false
@@ -93,8 +116,8 @@ func RunBashWithConfig(ctx context.Context, cwd, command string, cfg ShellConfig
 		pendingANSI = pending
 		appendText(complete)
 	}
-	code, err := runShell(ctx, command, cwd, nil, cfg, onData)
-	if err != nil && !errors.Is(err, errShellAborted) {
+	code, err := exec(ctx, onData)
+	if err != nil && !errors.Is(err, errShellAborted) && ctx.Err() == nil {
 		if tmp != nil {
 			tmp.close()
 		}
@@ -114,8 +137,8 @@ func RunBashWithConfig(ctx context.Context, cwd, command string, cfg ShellConfig
 		tmp.close()
 		out.FullOutputPath = tmp.path
 	}
-	if !out.Cancelled {
-		c := code
+	if !out.Cancelled && code != nil {
+		c := *code
 		out.ExitCode = &c
 	}
 	return out, nil

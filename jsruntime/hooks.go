@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/pi-go/pi/engine"
@@ -324,11 +325,14 @@ func (h hooks) thinkingLevelSelect(ctx context.Context, level engine.ThinkingLev
 }
 
 // UserBash is what the "user_bash" handlers decided about a user's shell
-// command (RPC "bash"): nil lets it run as usual; Cancel drops it;
-// otherwise Result answers it without running anything.
+// command (RPC "bash"); nil lets it run locally as usual. Err fails the
+// command (a handler threw or returned an invalid value, already reported
+// as an extension error); Result answers it without running anything;
+// Run runs it through the handler's operations (api_userbash.go).
 type UserBash struct {
-	Cancel bool
-	Result UserBashResult
+	Err    error
+	Result *UserBashResult
+	Run    func(ctx context.Context, onData func([]byte)) (exitCode *int, err error)
 }
 
 // UserBashResult is a handler's {result} for a user command.
@@ -348,19 +352,31 @@ func (a *API) UserBash(ctx context.Context, command string, excludeFromContext b
 	out, err := a.dispatch(ctx, "user_bash", ordered{{"type", "user_bash"}, {"command", command},
 		{"excludeFromContext", excludeFromContext}, {"cwd", cwd}})
 	if err != nil {
-		return &UserBash{Cancel: true}
+		return &UserBash{Err: err}
 	}
 	if out == "" {
 		return nil
 	}
 	var r struct {
-		Cancel bool            `json:"cancel"`
-		Result *UserBashResult `json:"result"`
+		Error      *string         `json:"error"`
+		Result     *UserBashResult `json:"result"`
+		Operations int             `json:"operations"`
 	}
-	if json.Unmarshal([]byte(out), &r) != nil || r.Cancel || r.Result == nil {
-		return &UserBash{Cancel: true}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		return &UserBash{Err: fmt.Errorf("user_bash: %w", err)}
 	}
-	return &UserBash{Result: *r.Result}
+	switch {
+	case r.Error != nil:
+		return &UserBash{Err: errors.New(*r.Error)}
+	case r.Result != nil:
+		return &UserBash{Result: r.Result}
+	case r.Operations > 0:
+		id := r.Operations
+		return &UserBash{Run: func(ctx context.Context, onData func([]byte)) (*int, error) {
+			return a.runUserBashOps(ctx, id, command, cwd, onData)
+		}}
+	}
+	return nil
 }
 
 // ModelSelect runs "model_select" for a model the user selected over RPC

@@ -53,7 +53,22 @@ func handleBash(ctx context.Context, s *Server, cmd *Command) *Response {
 		return fail(cmd, fmt.Errorf("Working directory does not exist: %s", sess.Cwd()))
 	}
 	var res BashResult
-	if h := s.UserBash; h != nil {
+	run := s.opts.Host.RunBash
+	if h := s.UserBashDecide; h != nil {
+		switch d := h(ctx, *f.Command, f.ExcludeFromContext, sess.Cwd()); {
+		case d == nil:
+		case d.Err != nil:
+			return fail(cmd, d.Err)
+		case d.Result != nil:
+			res = *d.Result
+			recordBash(sess, *f.Command, res, f.ExcludeFromContext)
+			return ok(cmd, res)
+		case d.Run != nil:
+			run = func(ctx context.Context, _, _ string, onChunk func(string)) (BashResult, error) {
+				return d.Run(ctx, onChunk)
+			}
+		}
+	} else if h := s.UserBash; h != nil {
 		if r := h(ctx, *f.Command, f.ExcludeFromContext, sess.Cwd()); r != nil {
 			res = *r
 			recordBash(sess, *f.Command, res, f.ExcludeFromContext)
@@ -64,7 +79,7 @@ func handleBash(ctx context.Context, s *Server, cmd *Command) *Response {
 	defer cancel()
 	id := s.trackBash(cancel)
 	defer s.untrackBash(id)
-	res, err := s.opts.Host.RunBash(bctx, sess.Cwd(), *f.Command, func(chunk string) {
+	res, err := run(bctx, sess.Cwd(), *f.Command, func(chunk string) {
 		_ = s.out.WriteRecord(bashUpdate{ID: cmd.ID, Delta: chunk})
 	})
 	if err != nil {

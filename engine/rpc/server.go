@@ -26,6 +26,16 @@ type BashResult struct {
 	FullOutputPath string `json:"fullOutputPath,omitempty"`
 }
 
+// UserBashDecision is what the user_bash handlers decided about a bash
+// command; nil runs it locally as usual. Err fails the command; Result
+// answers it without running anything; Run runs it in place of the local
+// shell (ctx is cancelled by abort_bash; onChunk streams cleaned output).
+type UserBashDecision struct {
+	Err    error
+	Result *BashResult
+	Run    func(ctx context.Context, onChunk func(string)) (BashResult, error)
+}
+
 // Host is what the server needs from the program that wires it: building
 // a runtime over a session store, the model catalogue, settings that the
 // protocol persists, and the shell. cmd/pi implements it.
@@ -88,6 +98,10 @@ type Server struct {
 	// event): a non-nil result is recorded and returned instead of
 	// running the command.
 	UserBash func(ctx context.Context, command string, excludeFromContext bool, cwd string) *BashResult
+	// UserBashDecide, when set, is asked instead of UserBash: besides
+	// answering the command it can fail it (a handler threw or returned
+	// an invalid value) or run it through the extension's own backend.
+	UserBashDecide func(ctx context.Context, command string, excludeFromContext bool, cwd string) *UserBashDecision
 
 	opts Options
 	out  *Writer

@@ -206,6 +206,7 @@ func newDriver(t *testing.T, o driverOptions) *driver {
 			tweakSrv.ExtensionCommands, tweakSrv.ExportHTML, tweakSrv.Compact, tweakSrv.OnUIResponse, tweakSrv.IsCompacting
 		srv.Sessions = tweakSrv.Sessions
 		srv.UserBash = tweakSrv.UserBash
+		srv.UserBashDecide = tweakSrv.UserBashDecide
 	}
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())

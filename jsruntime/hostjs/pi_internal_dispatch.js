@@ -248,9 +248,27 @@ module.exports = function (h) {
     }
     return undefined;
   };
-  // user_bash: the first handler returning an object decides. {result}
-  // answers the command, {operations} (a custom shell, not supported
-  // here) runs it normally; any other value, or a throw, cancels it.
+  // user_bash: the first handler returning a value decides, and that value
+  // must be exactly one of {result} (answers the command) or {operations}
+  // (a backend whose exec runs it); anything else, or a throw, is reported
+  // and fails the command with that message, as in the reference.
+  // Operations stay here under a number until Go runs them through
+  // G.userBashExec (api_userbash.go), after the RPC layer has set up the
+  // command's abort and output stream.
+  const INVALID_USER_BASH = "Invalid user_bash handler result: return undefined for local execution or exactly one valid { operations } or { result } object";
+  const validUserBash = (v) => {
+    if (typeof v !== "object" || v === null) return false;
+    const hasOps = v.operations !== undefined;
+    if (hasOps === (v.result !== undefined)) return false;
+    if (hasOps) return typeof v.operations === "object" && v.operations !== null && typeof v.operations.exec === "function";
+    const r = v.result;
+    return typeof r === "object" && r !== null && typeof r.output === "string" && "exitCode" in r &&
+      (r.exitCode === undefined || typeof r.exitCode === "number") && typeof r.cancelled === "boolean" &&
+      typeof r.truncated === "boolean" && (r.fullOutputPath === undefined || typeof r.fullOutputPath === "string");
+  };
+  const userBashOps = new Map();
+  const userBashAborts = new Map();
+  let nextUserBashOps = 0;
   dispatchers.user_bash = async function (ev) {
     const ctx = makeCtx(undefined);
     const event = { type: "user_bash", command: ev.command, excludeFromContext: ev.excludeFromContext, cwd: ev.cwd };
@@ -260,21 +278,40 @@ module.exports = function (h) {
         try {
           G.enter(ext.path, "user_bash");
           r = await h(event, ctx);
+          if (r === undefined) continue;
+          if (!validUserBash(r)) throw new Error(INVALID_USER_BASH);
         } catch (e) {
           report(ext.path, "user_bash", e);
-          return { cancel: true };
+          return { error: e instanceof Error ? e.message : String(e) };
         }
-        if (r === undefined) continue;
-        if (r && typeof r === "object" && !Array.isArray(r)) {
-          const hasResult = r.result !== undefined && r.result !== null;
-          const hasOps = r.operations !== undefined && r.operations !== null;
-          if (hasResult && !hasOps && typeof r.result === "object") return { result: r.result };
-          if (hasOps && !hasResult) return undefined;
-        }
-        return { cancel: true };
+        if (r.result !== undefined) return { result: r.result };
+        const id = ++nextUserBashOps;
+        userBashOps.set(id, r.operations);
+        return { operations: id };
       }
     }
     return undefined;
+  };
+  // userBashExec runs kept operations: raw output goes to G.userBashData,
+  // ok gets the exit code ("" for none), fail the thrown message.
+  G.userBashExec = (id, command, cwd, ok, fail) => {
+    const ops = userBashOps.get(id);
+    userBashOps.delete(id);
+    if (!ops) return fail("user_bash operations are gone");
+    const ac = new AbortController();
+    userBashAborts.set(id, () => ac.abort());
+    const onData = (data) => G.userBashData(id, data);
+    Promise.resolve()
+      .then(() => ops.exec(command, cwd, { onData, signal: ac.signal }))
+      .then((r) => {
+        const code = r === null || r === undefined ? undefined : r.exitCode;
+        ok(typeof code === "number" ? String(code) : "");
+      }, (e) => fail(e instanceof Error ? e.message : String(e)))
+      .finally(() => userBashAborts.delete(id));
+  };
+  G.userBashAbort = (id) => {
+    const abort = userBashAborts.get(id);
+    if (abort) abort();
   };
   dispatchers.turn_end = boundary("turn_end");
   dispatchers.agent_before_settle = boundary("agent_before_settle");
