@@ -71,7 +71,10 @@ type Args struct {
 	// UnknownFlags keeps --flags nobody claimed, in order; extensions may
 	// claim them, otherwise they are an error after startup.
 	UnknownFlags []UnknownFlag
-	Diagnostics  []Diagnostic
+	// FlagErrors are extension flags given wrongly (a string flag
+	// without its value), reported with the unknown ones.
+	FlagErrors  []string
+	Diagnostics []Diagnostic
 }
 
 // UnknownFlag is a long flag the parser does not know, with its value

@@ -246,8 +246,8 @@ func (app *App) loadGeneration(ctx context.Context, h *extHost, sources []jsrunt
 }
 
 // claimFlags hands unknown CLI flags to the extensions that registered
-// them; the rest stay unknown (an error after startup). A boolean flag
-// given a following word does not consume it: the word is a message.
+// them; the rest stay unknown (an error after startup), and a string
+// flag given without a value is an error too (Args.FlagErrors).
 func (app *App) claimFlags() error {
 	a := app.args
 	var rest []UnknownFlag
@@ -272,12 +272,18 @@ func (app *App) claimFlags() error {
 			rest = append(rest, f)
 			continue
 		}
-		if def.Type == "boolean" && !f.Bool && f.Value != "true" && f.Value != "false" {
+		if def.Type == "boolean" {
+			// As in the reference, a boolean flag is true once given: a
+			// following word was taken as its value by the parser and is
+			// gone, whatever it says ("--loud false" is true too).
 			app.ext.setFlag(flagSet{name: f.Name, isBool: true})
-			a.Messages = append(a.Messages, f.Value)
 			continue
 		}
-		app.ext.setFlag(flagSet{name: f.Name, value: f.Value, isBool: f.Bool})
+		if f.Bool {
+			a.FlagErrors = append(a.FlagErrors, fmt.Sprintf("Extension flag %q requires a value", "--"+f.Name))
+			continue
+		}
+		app.ext.setFlag(flagSet{name: f.Name, value: f.Value})
 	}
 	a.UnknownFlags = rest
 	return nil

@@ -103,14 +103,29 @@ func run(argv []string) int {
 		fmt.Fprint(stdout, app.ListModels(*a.ListModels))
 		return 0
 	}
+	// Flags given wrongly or claimed by no extension end the run before
+	// any session starts, so no session_shutdown follows, as in the
+	// reference, where they are startup diagnostics.
+	if len(a.FlagErrors) > 0 || len(a.UnknownFlags) > 0 {
+		for _, m := range a.FlagErrors {
+			fmt.Fprintln(stderr, "Error: "+m)
+		}
+		if n := len(a.UnknownFlags); n > 0 {
+			names := make([]string, n)
+			for i, f := range a.UnknownFlags {
+				names[i] = "--" + f.Name
+			}
+			plural := ""
+			if n > 1 {
+				plural = "s"
+			}
+			fmt.Fprintf(stderr, "Error: Unknown option%s: %s\n", plural, strings.Join(names, ", "))
+		}
+		return 1
+	}
 	defer app.ext.shutdown()
 	if err := app.resolveModel(); err != nil {
 		return reportStartupError(stderr, err)
-	}
-	if len(a.UnknownFlags) > 0 {
-		// No extension claimed these flags.
-		fmt.Fprintf(stderr, "Error: Unknown option: --%s\n", a.UnknownFlags[0].Name)
-		return 1
 	}
 	memDone()
 	if mode == ModeRPC {

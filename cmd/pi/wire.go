@@ -390,7 +390,9 @@ func (r *sessionRunner) Messages() []*engine.Message { return r.sess().Messages(
 func (r *sessionRunner) Prompt(ctx context.Context, text string, images []engine.Content) error {
 	s := r.sess()
 	// Expansion runs inside Prompt, after the input hook saw the raw text.
-	if _, err := s.Prompt(ctx, text, images, engine.PromptOptions{Expand: r.expand}); err != nil {
+	// The reference's print mode prompts as the terminal would: input
+	// handlers see source "interactive".
+	if _, err := s.Prompt(ctx, text, images, engine.PromptOptions{Expand: r.expand, Source: "interactive"}); err != nil {
 		return err
 	}
 	if err := s.WaitIdle(ctx); err != nil {
