@@ -413,8 +413,11 @@ func (s *Session) summarizeBranch(ctx context.Context, entries []*Entry, model *
 	if replace != nil {
 		o.ReplaceInstructions = *replace
 	}
+	// The summary request carries the before_provider_headers hooks, as
+	// the reference's summary goes through the session's request options
+	// (an extension's complete() and stream() do not).
 	return bs.SummarizeBranch(ctx, entries, SummaryRequest{
-		Provider: provider, Model: model, APIKey: apiKey, ThinkingLevel: thinking,
+		Provider: withHeaderHooks(s.hooks, provider), Model: model, APIKey: apiKey, ThinkingLevel: thinking,
 		Retry: retry, Sleep: s.sleep, Source: "branchSummary", Emit: s.publish,
 	}, o)
 }
