@@ -504,6 +504,9 @@ func (a *API) commandsForJS() []any {
 				item = append(item, Field{"description", *c.Description})
 			}
 			item = append(item, Field{"source", c.Source})
+			if c.SourceInfo != nil {
+				item = append(item, Field{"sourceInfo", c.SourceInfo})
+			}
 			out = append(out, item)
 		}
 	}

@@ -78,6 +78,9 @@ type CommandInfo struct {
 	Description *string `json:"description,omitempty"`
 	Source      string  `json:"source"`
 	Path        string  `json:"-"`
+	// SourceInfo is the command's sourceInfo object as pi.getCommands
+	// shows it (templates, skills and the built-in extensions' commands).
+	SourceInfo any `json:"-"`
 }
 
 // FlagDef is one registerFlag call.

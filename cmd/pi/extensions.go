@@ -221,9 +221,16 @@ func (app *App) loadGeneration(ctx context.Context, h *extHost, sources []jsrunt
 			return renderPromptOptions(h.prompt(), options)
 		},
 		ExtraCommands: func() []jsruntime.CommandInfo {
+			// pi.getCommands lists the built-in extensions' commands
+			// after the loaded extensions', then templates and skills,
+			// each with its sourceInfo, as the reference does.
 			var out []jsruntime.CommandInfo
-			for _, c := range app.promptCommands() {
-				out = append(out, jsruntime.CommandInfo{Name: c.Name, Description: c.Description, Source: c.Source, Path: c.Path})
+			for _, c := range append(app.builtinExtensionCommands(), app.promptCommands()...) {
+				var info any
+				if c.SourceInfo != nil {
+					info = c.SourceInfo
+				}
+				out = append(out, jsruntime.CommandInfo{Name: c.Name, Description: c.Description, Source: c.Source, Path: c.Path, SourceInfo: info})
 			}
 			return out
 		},
@@ -455,13 +462,21 @@ func (app *App) extensionCommands() []prompts.CommandInfo {
 				Location:   prompts.SeedLocation(scope), Path: c.Path})
 		}
 	}
-	if !app.args.NoExtensions {
-		for _, b := range builtinCommands {
-			d := b.description
-			out = append(out, prompts.CommandInfo{Name: b.name, Description: &d, Source: "extension",
-				SourceInfo: &prompts.SourceInfo{Path: b.path, Source: "builtin", Scope: "temporary", Origin: "top-level"},
-				Location:   "path", Path: b.path})
-		}
+	return append(out, app.builtinExtensionCommands()...)
+}
+
+// builtinExtensionCommands are the built-in extensions' commands, none
+// when -ne disables them.
+func (app *App) builtinExtensionCommands() []prompts.CommandInfo {
+	if app.args.NoExtensions {
+		return nil
+	}
+	var out []prompts.CommandInfo
+	for _, b := range builtinCommands {
+		d := b.description
+		out = append(out, prompts.CommandInfo{Name: b.name, Description: &d, Source: "extension",
+			SourceInfo: &prompts.SourceInfo{Path: b.path, Source: "builtin", Scope: "temporary", Origin: "top-level"},
+			Location:   "path", Path: b.path})
 	}
 	return out
 }
