@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // Message roles.
@@ -202,7 +203,11 @@ type Message struct {
 	DurationMs    *int64 // also toolResult
 	// RawStopFirst writes rawStopReason before errorMessage, the order of
 	// the reference's Anthropic adapter.
-	RawStopFirst          bool
+	RawStopFirst bool
+	// ErrorFirst writes errorMessage before timestamp: the reference's
+	// message for a request that failed before its provider started (a
+	// credential that could not be resolved) is built in that order.
+	ErrorFirst            bool
 	ThinkingLevel         string
 	ResponseModel         string
 	ProviderThinkingLevel string
@@ -277,9 +282,14 @@ func (m Message) appendJSON(dst []byte) ([]byte, error) {
 		o.set("content", m.Content).set("timestamp", m.Timestamp)
 	case RoleAssistant:
 		o.set("content", m.Content).set("api", m.API).set("provider", m.Provider).set("model", m.Model).
-			set("usage", m.Usage).set("stopReason", m.StopReason).set("timestamp", m.Timestamp).
-			opt("responseId", m.ResponseID)
-		if m.RawStopFirst {
+			set("usage", m.Usage).set("stopReason", m.StopReason)
+		if m.ErrorFirst {
+			o.opt("errorMessage", m.ErrorMessage)
+		}
+		o.set("timestamp", m.Timestamp).opt("responseId", m.ResponseID)
+		if m.ErrorFirst {
+			o.opt("rawStopReason", m.RawStopReason)
+		} else if m.RawStopFirst {
 			o.opt("rawStopReason", m.RawStopReason).opt("errorMessage", m.ErrorMessage)
 		} else {
 			o.opt("errorMessage", m.ErrorMessage).opt("rawStopReason", m.RawStopReason)
@@ -385,6 +395,13 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 					break
 				}
 			}
+		}
+	}
+	if w.ErrorMessage != "" && w.Role == RoleAssistant {
+		// Keep ErrorFirst's order through a session file.
+		if keys, _, err := SplitObject(b); err == nil {
+			ie, it := slices.Index(keys, "errorMessage"), slices.Index(keys, "timestamp")
+			m.ErrorFirst = ie >= 0 && it >= 0 && ie < it
 		}
 	}
 	if w.FullOutputPath != nil {

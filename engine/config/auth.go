@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -156,10 +157,32 @@ func (r *Registry) hasConfiguredAuth(provider string) bool {
 // "Authorization: Bearer <key>" when the provider sets authHeader, or for
 // ANTHROPIC_AUTH_TOKEN). A header value that cannot be resolved is an
 // error, as is authHeader without a key.
+//
+// A provider whose requests use a stored OAuth credential (UsesOAuth) has
+// no key here: RequestAuthContext resolves it when the request is made.
 func (r *Registry) RequestAuth(m *engine.Model) (apiKey string, headers map[string]string, err error) {
+	return r.requestAuth(m, "", r.UsesOAuth(m.Provider))
+}
+
+// RequestAuthContext is RequestAuth for the request about to be sent: a
+// provider with an OAuth handler and an OAuth credential in auth.json
+// takes its key from the credential, refreshed first when it expires soon
+// (auth_oauth.go), and a failure there is the request's error.
+func (r *Registry) RequestAuthContext(ctx context.Context, m *engine.Model) (apiKey string, headers map[string]string, err error) {
+	oauthKey, viaOAuth, err := r.ResolveOAuthKey(ctx, m.Provider)
+	if err != nil {
+		return "", nil, err
+	}
+	return r.requestAuth(m, oauthKey, viaOAuth)
+}
+
+func (r *Registry) requestAuth(m *engine.Model, oauthKey string, viaOAuth bool) (apiKey string, headers map[string]string, err error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	apiKey, _ = r.apiKey(m.Provider)
+	if viaOAuth {
+		apiKey = oauthKey
+	}
 	pa := r.auth[m.Provider]
 	raw := map[string]string{}
 	var order []string
@@ -187,7 +210,7 @@ func (r *Registry) RequestAuth(m *engine.Model) (apiKey string, headers map[stri
 	}
 	bearer := ""
 	if pa != nil && pa.authHeader {
-		if apiKey == "" {
+		if apiKey == "" && !viaOAuth {
 			return "", nil, fmt.Errorf("No API key found for %q", m.Provider)
 		}
 		bearer = apiKey
