@@ -223,6 +223,9 @@ func (h hooks) Started(ctx context.Context, reason, previous string) {
 // on its own goroutine (callAsync), so the hooks it triggers can use the
 // loop while the calling handler awaits.
 func (a *API) sessionCallAsync(ctx context.Context, name string, raw json.RawMessage) (any, bool, error) {
+	if v, ok, err := a.sendWaitCall(ctx, name, raw); ok {
+		return v, ok, err
+	}
 	ctl := a.sessionController()
 	switch name {
 	case "newSession":
@@ -335,7 +338,7 @@ func (a *API) sessionCallAsync(ctx context.Context, name string, raw json.RawMes
 // (ctx.newSession({setup})): entries appended straight to the new
 // session's store, without events, as the reference's SessionManager
 // writes do. It returns the new entry's id.
-func (a *API) sessionWriteCall(s *engine.Session, name string, av []json.RawMessage) (any, bool, error) {
+func (a *API) sessionWriteCall(st engine.Store, name string, av []json.RawMessage) (any, bool, error) {
 	var e *engine.Entry
 	switch name {
 	case "smw.appendMessage":
@@ -377,7 +380,7 @@ func (a *API) sessionWriteCall(s *engine.Session, name string, av []json.RawMess
 	default:
 		return nil, false, nil
 	}
-	if err := s.Store().Append(e); err != nil {
+	if err := st.Append(e); err != nil {
 		return nil, true, fmt.Errorf("%s: %w", name[len("smw."):], err)
 	}
 	return e.ID, true, nil

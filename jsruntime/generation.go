@@ -104,7 +104,7 @@ func (r *Runtime) NextGenerationOf(ctx context.Context, host Host, reload bool, 
 		if !cached[i] {
 			res := compiled[s.Path]
 			if res.Err != nil {
-				loadErrs = append(loadErrs, LoadError{Path: s.Path, Message: "Failed to load extension: " + res.Err.Error(), Err: res.Err})
+				loadErrs = append(loadErrs, compileLoadError(s, res.Err))
 				continue
 			}
 			ext, lerr = g.evaluate(ctx, s, res.Bundle)

@@ -212,7 +212,7 @@ func Load(ctx context.Context, opts LoadOptions) (*Runtime, []LoadError, error) 
 		}
 		res := compiled[i]
 		if res.Err != nil {
-			loadErrs = append(loadErrs, LoadError{Path: s.Path, Message: "Failed to load extension: " + res.Err.Error(), Err: res.Err})
+			loadErrs = append(loadErrs, compileLoadError(s, res.Err))
 			continue
 		}
 		ext, lerr := r.evaluate(ctx, s, res.Bundle)

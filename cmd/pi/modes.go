@@ -47,7 +47,15 @@ func RunPrint(ctx context.Context, r Runner, opts PrintOptions, out *rpc.Writer,
 			return 1
 		}
 		unsub := r.Subscribe(jm.Event)
-		defer unsub()
+		// The stream ends before the run is stopped: the reference
+		// unsubscribes before it disposes, so an aborted leftover turn
+		// is recorded in the session but not printed.
+		defer func() {
+			unsub()
+			stopRun(ctx, r)
+		}()
+	} else {
+		defer stopRun(ctx, r)
 	}
 	if opts.Initial.Text != "" || len(opts.Initial.Images) > 0 {
 		if err := r.Prompt(ctx, opts.Initial.Text, opts.Initial.Images); err != nil {
@@ -67,6 +75,18 @@ func RunPrint(ctx context.Context, r Runner, opts PrintOptions, out *rpc.Writer,
 		return 0
 	}
 	return printLastAssistant(r.Messages(), rawOut, errOut)
+}
+
+// runStopper is implemented by runners that can abort the work left
+// running when the prompts are done (a turn a command triggered).
+type runStopper interface {
+	StopRun(ctx context.Context)
+}
+
+func stopRun(ctx context.Context, r Runner) {
+	if s, ok := r.(runStopper); ok {
+		s.StopRun(context.WithoutCancel(ctx))
+	}
 }
 
 // printLastAssistant writes the text of the final assistant message and

@@ -385,6 +385,16 @@ func (r *sessionRunner) Subscribe(fn func(engine.Event)) func() {
 
 func (r *sessionRunner) Messages() []*engine.Message { return r.sess().Messages() }
 
+// StopRun aborts what is still running when print mode is done (a turn
+// a command triggered and did not await) and waits, briefly, for the
+// aborted reply to be recorded, as the reference's dispose does before
+// session_shutdown.
+func (r *sessionRunner) StopRun(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_ = r.sess().Close(ctx)
+}
+
 // Prompt starts the prompt and waits for the session to go idle, so the
 // next prompt starts on a settled session.
 func (r *sessionRunner) Prompt(ctx context.Context, text string, images []engine.Content) error {
@@ -392,8 +402,16 @@ func (r *sessionRunner) Prompt(ctx context.Context, text string, images []engine
 	// Expansion runs inside Prompt, after the input hook saw the raw text.
 	// The reference's print mode prompts as the terminal would: input
 	// handlers see source "interactive".
-	if _, err := s.Prompt(ctx, text, images, engine.PromptOptions{Expand: r.expand, Source: "interactive"}); err != nil {
+	disp, err := s.Prompt(ctx, text, images, engine.PromptOptions{Expand: r.expand, Source: "interactive"})
+	if err != nil {
 		return err
+	}
+	if disp == engine.DispositionHandled {
+		// A command (or an input handler) consumed the prompt: as in the
+		// reference, the prompt is over when its handler is, and a turn
+		// it triggered without awaiting it is not waited for (StopRun
+		// aborts it at the end of the run).
+		return nil
 	}
 	if err := s.WaitIdle(ctx); err != nil {
 		return err

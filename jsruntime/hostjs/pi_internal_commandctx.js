@@ -20,8 +20,9 @@ module.exports = function (h) {
       if (r && !r.cancelled && opts && typeof opts.withSession === "function") {
         // The replacing generation's command ctx: this one is stale now.
         const rctx = G.replacedCtx() || makeCommandCtx();
-        rctx.sendMessage = async (message, o) => { call("sendMessage", [message, o || {}]); };
-        rctx.sendUserMessage = async (content, o) => { call("sendUserMessage", [content, o || {}]); };
+        // Settled when the prompt they start is over (api_sendwait.go).
+        rctx.sendMessage = async (message, o) => { await callAsync("sendMessageWait", [message, o || {}]); };
+        rctx.sendUserMessage = async (content, o) => { await callAsync("sendUserMessageWait", [content, o || {}]); };
         await opts.withSession(rctx);
       }
       return r;
