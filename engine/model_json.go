@@ -43,9 +43,7 @@ func (m Model) MarshalJSON() ([]byte, error) {
 		set("cost", m.Cost).
 		opt("promptCache", m.PromptCache).
 		set("contextWindow", m.ContextWindow).
-		set("maxTokens", m.MaxTokens).
-		opt("samplingParams", m.SamplingParams).
-		opt("samplingParamsByThinkingLevel", m.SamplingParamsByThinkingLevel)
+		set("maxTokens", m.MaxTokens)
 	if len(m.Headers) > 0 {
 		o.set("headers", m.Headers)
 	}

@@ -105,11 +105,8 @@ type API struct {
 	// deferred holds errors reported at the next event (api_order.go).
 	deferred deferredReports
 
-	mu   sync.Mutex
-	sess *engine.Session
-	// smStore is the store ctx.sessionManager stays on once this
-	// generation is retired (api_smgr.go).
-	smStore    engine.Store
+	mu         sync.Mutex
+	sess       *engine.Session
 	ui         engine.UI
 	events     map[string]bool
 	tools      []*ExtTool

@@ -87,7 +87,7 @@ func buildBody(req *engine.LLMRequest, c compat) llm.Object {
 		}
 		body = body.Set("tools", tools)
 	}
-	return llm.MergeSamplingParams(addThinking(body, req, c), req.Model, req.ThinkingLevel)
+	return addThinking(body, req, c)
 }
 
 // addThinking adds the reasoning parameters for the request's level.
