@@ -36,6 +36,11 @@ type Model struct {
 	ThinkingLevelMap json.RawMessage   `json:"thinkingLevelMap,omitempty"`
 	InputLimits      json.RawMessage   `json:"inputLimits,omitempty"`
 	PromptCache      json.RawMessage   `json:"promptCache,omitempty"`
+	// SamplingParams are models.json fields merged into every request
+	// body of the OpenAI-compatible APIs; SamplingParamsByThinkingLevel
+	// maps a thinking level to more of them, merged over these.
+	SamplingParams                json.RawMessage `json:"samplingParams,omitempty"`
+	SamplingParamsByThinkingLevel json.RawMessage `json:"samplingParamsByThinkingLevel,omitempty"`
 	// Catalog marks a model of the built-in catalog. The reference lays
 	// out catalog models and models.json models with different key orders
 	// (see MarshalJSON in model_json.go); it is not serialised itself.

@@ -43,7 +43,9 @@ func (m Model) MarshalJSON() ([]byte, error) {
 		set("cost", m.Cost).
 		opt("promptCache", m.PromptCache).
 		set("contextWindow", m.ContextWindow).
-		set("maxTokens", m.MaxTokens)
+		set("maxTokens", m.MaxTokens).
+		opt("samplingParams", m.SamplingParams).
+		opt("samplingParamsByThinkingLevel", m.SamplingParamsByThinkingLevel)
 	if len(m.Headers) > 0 {
 		o.set("headers", m.Headers)
 	}

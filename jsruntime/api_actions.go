@@ -190,9 +190,6 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 	case "sendUserMessage":
 		return nil, a.sendUserMessage(s, av)
 	}
-	if v, ok, err := a.sessionWriteCall(s, name, av); ok {
-		return v, err
-	}
 	if v, ok, err := a.sessionManagerCall(s, name, av); ok {
 		return v, err
 	}

@@ -41,8 +41,8 @@ func (x extModel) MarshalJSON() ([]byte, error) {
 		{"id", m.ID}, {"name", m.Name}, {"api", m.API}, {"provider", m.Provider}, {"baseUrl", m.BaseURL},
 		{"reasoning", m.Reasoning}, {"thinkingLevelMap", raw(m.ThinkingLevelMap)}, {"input", input},
 		{"inputLimits", raw(m.InputLimits)}, {"cost", m.Cost}, {"promptCache", raw(m.PromptCache)},
-		{"contextWindow", m.ContextWindow}, {"maxTokens", m.MaxTokens}, {"samplingParams", nil},
-		{"samplingParamsByThinkingLevel", nil}, {"headers", nil}, {"compat", raw(m.Compat)},
+		{"contextWindow", m.ContextWindow}, {"maxTokens", m.MaxTokens}, {"samplingParams", raw(m.SamplingParams)},
+		{"samplingParamsByThinkingLevel", raw(m.SamplingParamsByThinkingLevel)}, {"headers", nil}, {"compat", raw(m.Compat)},
 	})
 }
 

@@ -105,8 +105,11 @@ type API struct {
 	// deferred holds errors reported at the next event (api_order.go).
 	deferred deferredReports
 
-	mu         sync.Mutex
-	sess       *engine.Session
+	mu   sync.Mutex
+	sess *engine.Session
+	// smStore is the store ctx.sessionManager stays on once this
+	// generation is retired (api_smgr.go).
+	smStore    engine.Store
 	ui         engine.UI
 	events     map[string]bool
 	tools      []*ExtTool

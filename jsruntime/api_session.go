@@ -338,7 +338,7 @@ func (a *API) sessionCallAsync(ctx context.Context, name string, raw json.RawMes
 // (ctx.newSession({setup})): entries appended straight to the new
 // session's store, without events, as the reference's SessionManager
 // writes do. It returns the new entry's id.
-func (a *API) sessionWriteCall(s *engine.Session, name string, av []json.RawMessage) (any, bool, error) {
+func (a *API) sessionWriteCall(st engine.Store, name string, av []json.RawMessage) (any, bool, error) {
 	var e *engine.Entry
 	switch name {
 	case "smw.appendMessage":
@@ -380,7 +380,7 @@ func (a *API) sessionWriteCall(s *engine.Session, name string, av []json.RawMess
 	default:
 		return nil, false, nil
 	}
-	if err := s.Store().Append(e); err != nil {
+	if err := st.Append(e); err != nil {
 		return nil, true, fmt.Errorf("%s: %w", name[len("smw."):], err)
 	}
 	return e.ID, true, nil

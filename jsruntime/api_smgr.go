@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/session"
@@ -29,14 +30,76 @@ type (
 	}
 )
 
+// PinSessionManager keeps this generation's ctx.sessionManager on the
+// session bound now. The host calls it when it retires the generation for
+// a session replacement: the reference's old runner keeps its own
+// SessionManager, so a manager an extension held on to goes on reading
+// and writing the old session (its file included), while the generation's
+// other calls (the replacing command's withSession messages) follow the
+// new session.
+func (a *API) PinSessionManager() {
+	a.mu.Lock()
+	if a.smStore == nil && a.sess != nil {
+		a.smStore = a.sess.Store()
+	}
+	a.mu.Unlock()
+}
+
+// pinnedStore is a retired generation's session store as its
+// ctx.sessionManager writes to it. The host closes a replaced session's
+// file, while the reference's old SessionManager goes on appending to it:
+// an append the closed store refuses opens the file again, appends there
+// and closes it, and that fresh copy is what the manager reads from then.
+type pinnedStore struct {
+	engine.Store
+	api *API
+}
+
+func (p pinnedStore) Append(e *engine.Entry) error {
+	err := p.Store.Append(e)
+	path := p.Store.Path()
+	if err == nil || path == "" {
+		return err
+	}
+	f, oerr := session.Open(path)
+	if oerr != nil {
+		return err
+	}
+	defer f.Close()
+	if aerr := f.Append(e); aerr != nil {
+		return aerr
+	}
+	p.api.mu.Lock()
+	p.api.smStore = f
+	p.api.mu.Unlock()
+	return nil
+}
+
 // sessionManagerCall answers ctx.sessionManager (hostjs/pi_internal_views.js):
 // the reference's SessionManager instance, its read methods and the
 // writes it allows, which go straight to the session's store without
 // events, as the reference's do.
 func (a *API) sessionManagerCall(s *engine.Session, name string, av []json.RawMessage) (any, bool, error) {
 	st := s.Store()
+	// "cur:" names the setup callback's manager, on the bound session;
+	// ctx.sessionManager stays on its generation's own.
+	if rest, ok := strings.CutPrefix(name, "cur:"); ok {
+		name = rest
+	} else {
+		a.mu.Lock()
+		if a.smStore != nil {
+			st = a.smStore
+		}
+		a.mu.Unlock()
+	}
 	dirs, _ := st.(storeDirs)
 	tree, _ := st.(storeTree)
+	if st != s.Store() {
+		st = pinnedStore{Store: st, api: a}
+	}
+	if v, ok, err := a.sessionWriteCall(st, name, av); ok {
+		return v, ok, err
+	}
 	switch name {
 	case "sm.getCwd":
 		return a.opts.Cwd, true, nil

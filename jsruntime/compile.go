@@ -312,6 +312,12 @@ func (c *Compiler) Compile(ctx context.Context, entry string) (*Bundle, error) {
 	opts.EntryPoints = []string{entry}
 	opts.Outfile = entry + ".bundle.js"
 	res := api.Build(opts)
+	tla := len(res.Errors) > 0 && refusesTopLevelAwait(res.Errors)
+	if tla {
+		// Only a module with top-level await takes the slower ESM path,
+		// so the start cost of every other extension stays as it was.
+		res = api.Build(tlaOptions(opts))
+	}
 	if len(res.Errors) > 0 {
 		return nil, compileError(entry, res.Errors[0])
 	}
@@ -319,6 +325,12 @@ func (c *Compiler) Compile(ctx context.Context, entry string) (*Bundle, error) {
 	for _, f := range res.OutputFiles {
 		if strings.HasSuffix(f.Path, ".js") {
 			code = string(f.Contents)
+		}
+	}
+	if tla {
+		var err error
+		if code, err = wrapTopLevelAwait(code); err != nil {
+			return nil, &CompileError{File: entry, Text: err.Error()}
 		}
 	}
 	b := &Bundle{Entry: entry, Code: code, Inputs: metafileInputs(res.Metafile, filepath.Dir(entry))}

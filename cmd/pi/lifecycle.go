@@ -147,6 +147,7 @@ func (app *App) nextGeneration(ctx context.Context, reload bool) {
 	}
 	old, _ := h.cur()
 	old.Invalidate(ctx)
+	old.PinSessionManager()
 	api, rt, loadErrs, err := h.load(context.WithoutCancel(ctx), reload)
 	if err != nil {
 		h.report(jsruntime.ExtensionError{Event: "load", Error: err.Error()})

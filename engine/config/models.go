@@ -61,6 +61,10 @@ type modelDef struct {
 	MaxTokens        *float64          `json:"maxTokens"`
 	Headers          map[string]string `json:"headers"`
 	Compat           json.RawMessage   `json:"compat"`
+	// The sampling fields stay raw: their keys and order go into the
+	// request body as written.
+	SamplingParams                json.RawMessage `json:"samplingParams"`
+	SamplingParamsByThinkingLevel json.RawMessage `json:"samplingParamsByThinkingLevel"`
 }
 
 // modelOverride is a partial model from "modelOverrides".
@@ -370,6 +374,9 @@ func modelFromDef(provider string, d modelDef, pc providerConfig, def *engine.Mo
 		ThinkingLevelMap: compactRaw(d.ThinkingLevelMap),
 		InputLimits:      compactRaw(d.InputLimits),
 		Compat:           mergeRawObjects(compactRaw(pc.Compat), compactRaw(d.Compat), compatNested...),
+
+		SamplingParams:                compactRaw(d.SamplingParams),
+		SamplingParamsByThinkingLevel: compactRaw(d.SamplingParamsByThinkingLevel),
 	}
 	if d.Reasoning != nil {
 		m.Reasoning = *d.Reasoning

@@ -179,7 +179,7 @@
   // on the first command run.
   let commandCtxImpl;
   function makeCommandCtx() {
-    if (!commandCtxImpl) commandCtxImpl = requireHost("pi:internal/commandctx")({ G, call, callAsync, makeCtx, sessionManager: views().sessionManager, live });
+    if (!commandCtxImpl) commandCtxImpl = requireHost("pi:internal/commandctx")({ G, call, callAsync, makeCtx, sessionManager: views().currentSessionManager(), live });
     return commandCtxImpl();
   }
   // A replaced generation's withSession callback gets this generation's

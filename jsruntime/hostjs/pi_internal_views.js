@@ -8,11 +8,18 @@
 module.exports = function (h) {
   const { call } = h;
   const u = (v) => (v === null ? undefined : v);
-  const sm = (name, args) => call("sm." + name, args || []);
-  const write = (name, args) => call("smw." + name, args);
   const unsupported = (name, instead) => {
     throw new Error(`sessionManager.${name}() is not available to extensions; use ${instead}`);
   };
+
+  // makeSessionManager builds a manager whose calls carry prefix: ""
+  // for ctx.sessionManager, which stays on its generation's session once
+  // a replacement retires the generation (the reference's old runner
+  // keeps its own manager), "cur:" for the one ctx.newSession's setup
+  // writes through, which is the new session's (api_smgr.go).
+  function makeSessionManager(prefix) {
+  const sm = (name, args) => call(prefix + "sm." + name, args || []);
+  const write = (name, args) => call(prefix + "smw." + name, args);
 
   // The reference's SessionManager keeps its state in fields; here each
   // is a getter over the session store, in the reference's field order,
@@ -99,7 +106,12 @@ module.exports = function (h) {
     createBranchedSession() { unsupported("createBranchedSession", "ctx.fork()"); }
     _appendEntry() { unsupported("_appendEntry", "an append method"); }
   }
-  const sessionManager = new SessionManager();
+  return new SessionManager();
+  }
+  const sessionManager = makeSessionManager("");
+  // Built on first use: only a setup callback needs it.
+  let current;
+  const currentSessionManager = () => current || (current = makeSessionManager("cur:"));
 
   // listed restores the undefined keys of pi.getAllTools()/getCommands()
   // items (promptGuidelines, sourceInfo.baseDir) that crossed as null.
@@ -114,5 +126,5 @@ module.exports = function (h) {
     return list;
   }
 
-  return { sessionManager, listed };
+  return { sessionManager, currentSessionManager, listed };
 };

@@ -167,6 +167,17 @@ SCENARIOS = {
             prompt("prompt at the end", "p2", "bye"),
         ],
     },
+    "ext_smgr_generation": {
+        "description": "A ctx.sessionManager kept across ctx.newSession stays with the session it was handed out for: it reads the old session's id, file and entries, and an entry appended through it lands in the old session file, not the new one.",
+        "args": ["-e", "exts/smgr-generation.ts"],
+        "files": {"exts/smgr-generation.ts": src("smgr-generation.ts")},
+        "mock": {"turns": [{"text": "One."}], "fallback_text": "ok"},
+        "steps": [
+            prompt("prompt", "p1", "hello"),
+            prompt("new session", "n1", "/sm-new", {"response": "n1", "then_quiet_ms": 500}),
+            prompt("where", "w1", "/sm-where", {"response": "w1", "then_quiet_ms": 300}),
+        ],
+    },
 }
 
 # A project-local extension loads only in a trusted project. The reference

@@ -87,7 +87,7 @@ func buildBody(req *engine.LLMRequest, c compat) llm.Object {
 		}
 		body = body.Set("tools", tools)
 	}
-	return addThinking(body, req, c)
+	return llm.MergeSamplingParams(addThinking(body, req, c), req.Model, req.ThinkingLevel)
 }
 
 // addThinking adds the reasoning parameters for the request's level.
