@@ -1,6 +1,7 @@
 package jsruntime
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -60,5 +61,81 @@ export default async (pi) => { await null; console.log("default expr", n * 21); 
 				rest = rest[i+len(w):]
 			}
 		})
+	}
+}
+
+// TestCorpusGlobals checks globals third-party code relies on.
+func TestCorpusGlobals(t *testing.T) {
+	t.Parallel()
+	h := runTS(t, map[string]string{"ext.ts": `
+class MyError extends Error {
+  constructor(m: string) { super(m); this.name = "MyError"; Error.captureStackTrace(this, MyError); }
+}
+export default function () {
+  const e = new MyError("boom");
+  console.log("capture", typeof Error.captureStackTrace, e.stack.split("\n")[0], typeof Error.stackTraceLimit);
+  const o: any = {};
+  Error.captureStackTrace(o);
+  console.log("plain", typeof o.stack, Object.keys(o).length);
+  const log: string[] = [];
+  { using r = { [Symbol.dispose]() { log.push("disposed"); } }; log.push("in"); }
+  console.log("using", log.join(","), Symbol.dispose === Symbol.for("Symbol.dispose"), typeof Symbol.asyncDispose);
+  console.log("tty", process.stdout.isTTY, process.stdout.columns, process.stderr.isTTY, process.stdin.isTTY);
+}
+`})
+	if len(h.loadErrs) > 0 {
+		t.Fatal(h.loadErrs)
+	}
+	h.settle(t)
+	got := h.stderr.String()
+	for _, w := range []string{
+		"capture function MyError: boom number\n",
+		"plain string 0\n",
+		"using in,disposed true symbol\n",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q in:\n%s", w, got)
+		}
+	}
+	if isTerminal(os.Stdout) || isTerminal(os.Stderr) {
+		return // the tty line depends on how the tests run
+	}
+	if !strings.Contains(got, "tty undefined undefined undefined") {
+		t.Errorf("tty line: %s", got)
+	}
+}
+
+// TestCorpusCreateRequire: createRequire(import.meta.url) loads JSON and
+// CommonJS files next to the extension, as extensions reading their own
+// package.json do.
+func TestCorpusCreateRequire(t *testing.T) {
+	t.Parallel()
+	h := runTS(t, map[string]string{
+		"ext.ts": `import { createRequire } from "node:module";
+const require2 = createRequire(import.meta.url);
+export default function () {
+  const pkg = require2("./package.json");
+  const helper = require2("./lib/helper.cjs");
+  console.log("pkg", pkg.name, pkg.version, helper.kind, helper.twice(21), require2("node:path").sep);
+  console.log("resolve", require2.resolve("./lib/helper.cjs").endsWith("/lib/helper.cjs"), require2("./lib/helper.cjs") === helper);
+  try { require2("./missing.json"); } catch (e: any) { console.log("missing", e.code, e.message.split("\n")[0]); }
+}
+`,
+		"package.json":   `{"name": "corpus-ext", "version": "1.2.3"}`,
+		"lib/helper.cjs": "const path = require(\"path\");\nconst data = require(\"../package.json\");\nmodule.exports = { kind: typeof __dirname + \":\" + path.basename(__filename) + \":\" + data.name, twice: (n) => n * 2 };\n",
+	})
+	if len(h.loadErrs) > 0 {
+		t.Fatal(h.loadErrs)
+	}
+	h.settle(t)
+	got := h.stderr.String()
+	for _, w := range []string{
+		"pkg corpus-ext 1.2.3 string:helper.cjs:corpus-ext 42 /\n",
+		"resolve true true\n",
+		"missing MODULE_NOT_FOUND Cannot find module './missing.json'\n",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q in:\n%s", w, got)
+		}
 	}
 }

@@ -96,6 +96,7 @@ func buildModuleMap(virtual map[string]string, lazy bool) map[string]moduleDef {
 	m["pi:internal/fetch"] = moduleDef{load: hostJSModule("pi:internal/fetch")}
 	m["pi:internal/events-on"] = moduleDef{load: loadEventsOn}
 	m["pi:internal/intl"] = moduleDef{load: hostJSModule("pi:internal/intl")}
+	m["pi:internal/require"] = moduleDef{load: hostJSModule("pi:internal/require")}
 	m["pi:internal/theme"] = moduleDef{load: hostJSModule("pi:internal/theme")}
 	// Parts of api.js compiled on first use (see the comments there).
 	for _, name := range []string{"pi:internal/models", "pi:internal/commandctx", "pi:internal/dispatch", "pi:internal/tools", "pi:internal/shapes", "pi:internal/views"} {
@@ -355,7 +356,15 @@ func (r *Runtime) evalCommonJS(file string, w wrapper, src string, host *goja.Ob
 
 func loadModuleModule(r *Runtime) (goja.Value, error) {
 	o := r.vm.NewObject()
-	_ = o.Set("createRequire", func(goja.Value) goja.Value { return r.requireFn })
+	// createRequire lives in JS, loaded when an extension first calls it.
+	_ = o.Set("createRequire", func(call goja.FunctionCall) goja.Value {
+		create, _ := goja.AssertFunction(r.require("pi:internal/require").ToObject(r.vm).Get("createRequire"))
+		v, err := create(goja.Undefined(), call.Arguments...)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	})
 	builtins := make([]any, 0, len(nodeBuiltins)+1)
 	builtins = append(builtins, "module")
 	for k := range nodeBuiltins {

@@ -30,6 +30,24 @@
     // esbuild's for-await lowering also looks up this registered symbol.
     Object.defineProperty(Symbol, "asyncIterator", { value: Symbol.for("Symbol.asyncIterator") });
   }
+  // Node 22 has the explicit resource management symbols; esbuild's lowered
+  // "using" falls back to these registered ones, so both sides agree.
+  for (const n of ["dispose", "asyncDispose"]) {
+    if (typeof Symbol[n] === "undefined") Object.defineProperty(Symbol, n, { value: Symbol.for("Symbol." + n) });
+  }
+  // V8's Error.captureStackTrace is called by many libraries' error
+  // classes; here it gives the target a stack in goja's format without
+  // the frame of the call itself.
+  if (typeof Error.captureStackTrace !== "function") {
+    Object.defineProperty(Error, "captureStackTrace", { writable: true, configurable: true, value: function captureStackTrace(target) {
+      if (target === null || (typeof target !== "object" && typeof target !== "function")) throw new TypeError('The "targetObject" argument must be of type object');
+      const frames = String(new Error().stack).split("\n").slice(2);
+      let head;
+      try { head = target.message ? `${target.name || "Error"}: ${target.message}` : String(target.name || "Error"); } catch { head = "Error"; }
+      Object.defineProperty(target, "stack", { value: [head, ...frames].join("\n"), writable: true, configurable: true, enumerable: false });
+    } });
+    if (typeof Error.stackTraceLimit !== "number") Error.stackTraceLimit = 10;
+  }
   if (!Promise.withResolvers) {
     Promise.withResolvers = function () { let resolve, reject; const promise = new this((a, b) => { resolve = a; reject = b; }); return { promise, resolve, reject }; };
   }
@@ -180,7 +198,9 @@
   // nothing reaches the protocol's stdout.
   const EventEmitter = require("events");
   const process = new EventEmitter();
-  const stream = (fd) => ({ fd, isTTY: false, columns: 80, rows: 24, writable: true,
+  // As in Node, isTTY, columns and rows exist only on a terminal: with
+  // stdout a pipe (RPC, JSON, print to a file) they are undefined.
+  const stream = (fd) => Object.assign(go.ttys[fd] ? { isTTY: true, columns: 80, rows: 24 } : {}, { fd, writable: true,
     write(chunk, enc, cb) { go.write(typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk)); const f = typeof enc === "function" ? enc : cb; if (f) queueMicrotask(f); return true; },
     on() { return this; }, once() { return this; }, off() { return this; }, removeListener() { return this; }, end() {}, getWindowSize() { return [80, 24]; }, hasColors() { return false; } });
   Object.assign(process, {
@@ -198,7 +218,7 @@
     umask: () => 0o22, getuid: () => 0, getgid: () => 0, geteuid: () => 0,
     emitWarning: (w) => go.write("(node) Warning: " + (w && w.message || w) + "\n"),
     stdout: stream(1), stderr: stream(2),
-    stdin: { fd: 0, isTTY: false, on() { return this; }, once() { return this; }, off() { return this; }, removeListener() { return this; }, setRawMode() { return this; }, resume() { return this; }, pause() { return this; }, setEncoding() { return this; } },
+    stdin: { fd: 0, isTTY: go.ttys[0] || undefined, on() { return this; }, once() { return this; }, off() { return this; }, removeListener() { return this; }, setRawMode() { return this; }, resume() { return this; }, pause() { return this; }, setEncoding() { return this; } },
   });
   def("process", process);
 
