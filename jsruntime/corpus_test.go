@@ -139,3 +139,33 @@ export default function () {
 		}
 	}
 }
+
+// TestCorpusIntl: the Intl uses found in footers and status lines print as
+// Node 22 prints them.
+func TestCorpusIntl(t *testing.T) {
+	t.Parallel()
+	h := runTS(t, map[string]string{"ext.ts": `export default function () {
+  console.log("compact", new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 }).format(123456), new Intl.NumberFormat("en-US", { notation: "compact" }).format(1234));
+  console.log("rtf", new Intl.RelativeTimeFormat("en", { numeric: "auto" }).format(-1, "day"), new Intl.RelativeTimeFormat("en").format(-1, "day"), new Intl.RelativeTimeFormat("en", { numeric: "auto" }).format(3, "weeks"));
+  console.log("collator", ["b", "a", "C"].sort(new Intl.Collator("en").compare).join(""));
+  console.log("call", Intl.DateTimeFormat().resolvedOptions().locale, Intl.NumberFormat("en-US").format(1234.5), Intl.DateTimeFormat() instanceof Intl.DateTimeFormat);
+  console.log("graphemes", [...new Intl.Segmenter("en", { granularity: "grapheme" }).segment("e\u0301👍🏽x🇫🇷👨‍👩‍👧")].map((s) => s.segment.length).join(","));
+}
+`})
+	if len(h.loadErrs) > 0 {
+		t.Fatal(h.loadErrs)
+	}
+	h.settle(t)
+	got := h.stderr.String()
+	for _, w := range []string{
+		"compact 123.5K 1.2K\n",
+		"rtf yesterday 1 day ago in 3 weeks\n",
+		"collator abC\n",
+		"call en-US 1,234.5 true\n",
+		"graphemes 2,4,1,4,8\n",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q in:\n%s", w, got)
+		}
+	}
+}

@@ -10,7 +10,14 @@ class NumberFormat {
   format(n) {
     const o = this.o; n = Number(n);
     if (!isFinite(n)) return isNaN(n) ? "NaN" : (n < 0 ? "-∞" : "∞");
-    if (o.notation === "compact") { const u = [[1e12, "T"], [1e9, "B"], [1e6, "M"], [1e3, "K"]]; for (const [v, s] of u) if (Math.abs(n) >= v) { const x = n / v; return (Math.abs(x) < 100 ? Number(x.toFixed(Math.abs(x) < 10 ? 1 : 0)) : Math.round(x)) + s; } return String(Math.round(n)); }
+    if (o.notation === "compact") {
+      // Without fraction options ICU keeps two significant digits below
+      // 100 (1.2K, 12K); maximumFractionDigits overrides that (123.5K).
+      const digits = (x) => o.maximumFractionDigits !== undefined ? String(Number(x.toFixed(o.maximumFractionDigits))) : String(Math.abs(x) < 100 ? Number(x.toFixed(Math.abs(x) < 10 ? 1 : 0)) : Math.round(x));
+      const u = [[1e12, "T"], [1e9, "B"], [1e6, "M"], [1e3, "K"]];
+      for (const [v, s] of u) if (Math.abs(n) >= v) return digits(n / v) + s;
+      return digits(n);
+    }
     let v = o.style === "percent" ? n * 100 : n;
     const minF = o.minimumFractionDigits !== undefined ? o.minimumFractionDigits : (o.style === "currency" ? 2 : 0);
     const maxF = o.maximumFractionDigits !== undefined ? Math.max(o.maximumFractionDigits, minF) : Math.max(minF, o.style === "currency" ? 2 : o.style === "percent" ? 0 : 3);
@@ -53,9 +60,87 @@ class DateTimeFormat {
   resolvedOptions() { return { locale: "en-US", calendar: "gregory", numberingSystem: "latn", timeZone: this.o.timeZone || "UTC" }; }
   static supportedLocalesOf(l) { return [].concat(l || []); }
 }
-class Collator { constructor(l, o) { this.o = o || {}; } compare(a, b) { return this.o.sensitivity === "base" ? String(a).toLowerCase().localeCompare(String(b).toLowerCase()) : String(a).localeCompare(String(b)); } resolvedOptions() { return { locale: "en-US" }; } }
+// compare is a bound getter, as ICU's: arr.sort(new Intl.Collator().compare).
+class Collator {
+  constructor(l, o) { this.o = o || {}; }
+  get compare() {
+    const o = this.o;
+    const f = (a, b) => {
+      a = String(a); b = String(b);
+      if (o.numeric) { const r = a.localeCompare(b, undefined, { numeric: true }); if (r !== 0 || o.sensitivity !== "base") return r; }
+      return o.sensitivity === "base" || o.sensitivity === "accent" ? a.toLowerCase().localeCompare(b.toLowerCase()) : a.localeCompare(b);
+    };
+    Object.defineProperty(this, "compare", { value: f, configurable: true });
+    return f;
+  }
+  resolvedOptions() { return Object.assign({ locale: "en-US", usage: "sort", sensitivity: "variant" }, this.o); }
+  static supportedLocalesOf(l) { return [].concat(l || []); }
+}
 class PluralRules { select(n) { return n === 1 ? "one" : "other"; } resolvedOptions() { return { locale: "en-US" }; } }
-class RelativeTimeFormat { format(v, u) { const a = Math.abs(v); const s = `${a} ${u.replace(/s$/, "")}${a === 1 ? "" : "s"}`; return v < 0 ? `${s} ago` : `in ${s}`; } }
+// numeric: "auto" words the near values as ICU's en does (yesterday, next week).
+const RTF_AUTO = {
+  second: { 0: "now" }, minute: { 0: "this minute" }, hour: { 0: "this hour" },
+  day: { "-1": "yesterday", 0: "today", 1: "tomorrow" },
+  week: { "-1": "last week", 0: "this week", 1: "next week" },
+  month: { "-1": "last month", 0: "this month", 1: "next month" },
+  quarter: { "-1": "last quarter", 0: "this quarter", 1: "next quarter" },
+  year: { "-1": "last year", 0: "this year", 1: "next year" },
+};
+class RelativeTimeFormat {
+  constructor(l, o) { this.o = o || {}; }
+  format(v, u) {
+    v = Number(v); const unit = String(u).replace(/s$/, "");
+    if (this.o.numeric === "auto") { const w = RTF_AUTO[unit] && RTF_AUTO[unit][String(v === 0 ? 0 : v)]; if (w) return w; }
+    const a = Math.abs(v); const s = `${a} ${unit}${a === 1 ? "" : "s"}`;
+    return v < 0 || Object.is(v, -0) ? `${s} ago` : `in ${s}`;
+  }
+  resolvedOptions() { return Object.assign({ locale: "en-US", style: "long", numeric: "always", numberingSystem: "latn" }, this.o); }
+}
 class ListFormat { constructor(l, o) { this.o = o || {}; } format(list) { const a = [...list]; if (a.length < 2) return a.join(""); const w = this.o.type === "disjunction" ? "or" : "and"; return a.length === 2 ? `${a[0]} ${w} ${a[1]}` : `${a.slice(0, -1).join(", ")}, ${w} ${a[a.length - 1]}`; } }
-class Segmenter { segment(s) { const out = Array.from(String(s)).map((c, i) => ({ segment: c, index: i, input: s })); return out; } }
-module.exports = { NumberFormat, DateTimeFormat, Collator, PluralRules, RelativeTimeFormat, ListFormat, Segmenter, getCanonicalLocales: (l) => [].concat(l || []), supportedValuesOf: () => [] };
+// Grapheme clusters, enough for terminal widths: combining marks,
+// variation selectors, emoji modifiers and tags extend the previous
+// character, ZWJ joins the next, regional indicators pair, CR LF is one.
+const extendsPrev = (c) => (c >= 0x300 && c <= 0x36f) || (c >= 0x483 && c <= 0x489) || (c >= 0x591 && c <= 0x5bd) || (c >= 0x610 && c <= 0x61a) || (c >= 0x64b && c <= 0x65f) || (c >= 0x900 && c <= 0x903) || (c >= 0x93a && c <= 0x94f) || (c >= 0xe31 && c <= 0xe3a && c !== 0xe32 && c !== 0xe33) || (c >= 0x1ab0 && c <= 0x1aff) || (c >= 0x1dc0 && c <= 0x1dff) || (c >= 0x20d0 && c <= 0x20ff) || (c >= 0xfe00 && c <= 0xfe0f) || (c >= 0xfe20 && c <= 0xfe2f) || (c >= 0x1f3fb && c <= 0x1f3ff) || (c >= 0xe0020 && c <= 0xe007f) || (c >= 0xe0100 && c <= 0xe01ef) || c === 0x200c || c === 0x200d;
+const isRI = (c) => c >= 0x1f1e6 && c <= 0x1f1ff;
+function graphemes(str) {
+  const out = [];
+  let cur = "", prev = -1, riRun = 0, index = 0, start = 0;
+  for (const ch of str) {
+    const c = ch.codePointAt(0);
+    const join = cur !== "" && (extendsPrev(c) || prev === 0x200d || (prev === 0x0d && c === 0x0a) || (isRI(c) && isRI(prev) && riRun % 2 === 1));
+    if (!join && cur !== "") { out.push({ segment: cur, index: start }); start = index; cur = ""; riRun = 0; }
+    cur += ch; index += ch.length;
+    riRun = isRI(c) ? riRun + 1 : 0;
+    prev = c;
+  }
+  if (cur !== "") out.push({ segment: cur, index: start });
+  return out;
+}
+class Segmenter {
+  constructor(l, o) { this.o = Object.assign({ granularity: "grapheme" }, o || {}); }
+  segment(s) {
+    const input = String(s);
+    let list;
+    if (this.o.granularity === "word") {
+      list = []; const re = /[A-Za-z0-9_\u00C0-\uFFFF']+|[^A-Za-z0-9_\u00C0-\uFFFF']/g; let m;
+      while ((m = re.exec(input))) list.push({ segment: m[0], index: m.index, isWordLike: /[A-Za-z0-9_\u00C0-\uFFFF]/.test(m[0]) });
+    } else if (this.o.granularity === "sentence") {
+      list = []; const re = /[^.!?]+[.!?]*\s*/g; let m;
+      while ((m = re.exec(input))) list.push({ segment: m[0], index: m.index });
+    } else list = graphemes(input);
+    for (const x of list) x.input = input;
+    const segs = { [Symbol.iterator]: () => list[Symbol.iterator](), containing: (i = 0) => list.find((x) => i >= x.index && i < x.index + x.segment.length) };
+    return segs;
+  }
+  resolvedOptions() { return { locale: "en-US", granularity: this.o.granularity }; }
+}
+// Node's NumberFormat, DateTimeFormat and Collator may be called without
+// new (legacy constructor functions); classes cannot.
+const callable = (C) => {
+  const F = { [C.name]: function (locales, options) { return new C(locales, options); } }[C.name];
+  F.prototype = C.prototype;
+  Object.defineProperty(C.prototype, "constructor", { value: F, writable: true, configurable: true });
+  F.supportedLocalesOf = (l) => [].concat(l || []);
+  return F;
+};
+module.exports = { NumberFormat: callable(NumberFormat), DateTimeFormat: callable(DateTimeFormat), Collator: callable(Collator), PluralRules, RelativeTimeFormat, ListFormat, Segmenter, getCanonicalLocales: (l) => [].concat(l || []), supportedValuesOf: () => [] };
