@@ -277,13 +277,12 @@ func (a *API) sendUserMessage(s *engine.Session, av []json.RawMessage) error {
 		}
 		return nil
 	}
-	go func() {
-		_, err := s.Prompt(context.Background(), text, images, engine.PromptOptions{StreamingBehavior: opts.DeliverAs, Source: "extension"})
+	s.PromptAsync(context.Background(), text, images, engine.PromptOptions{StreamingBehavior: opts.DeliverAs, Source: "extension"}, func(_ string, err error) {
 		if err != nil {
 			// The reference reports it for the runtime, not the extension.
 			a.reportError("<runtime>", "send_user_message", err.Error())
 		}
-	}()
+	})
 	return nil
 }
 
@@ -320,6 +319,9 @@ func (a *API) callAsync(ctx context.Context, name string, raw json.RawMessage) (
 		return true, nil
 	}
 	if v, ok, err := a.sessionCallAsync(ctx, name, raw); ok {
+		return v, err
+	}
+	if v, ok, err := a.providerCallAsync(ctx, name, raw); ok {
 		return v, err
 	}
 	return nil, fmt.Errorf("pi: unknown async host call %q", name)

@@ -122,7 +122,10 @@ type API struct {
 	// Provider registrations queued while loading, and whether they now
 	// apply at once (api_provider.go).
 	provPending []pendingProvider
-	provLive    bool
+	// provFns records which oauth/refreshModels functions each registered
+	// provider has (api_provider_oauth.go).
+	provFns  map[string]providerFns
+	provLive bool
 	// runIDs numbers the session's runs for ctx.signal (api_ctx.go).
 	runIDs ctxRuns
 	// bridgeObj is the G object api.js holds (set on the loop in setup).

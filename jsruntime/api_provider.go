@@ -1,6 +1,7 @@
 package jsruntime
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,6 +42,7 @@ type pendingProvider struct {
 	path   string
 	name   string
 	config json.RawMessage
+	fns    providerFns
 }
 
 // ProviderLoadError is a registration queued during loading that the
@@ -63,8 +65,18 @@ func (a *API) providers() ProviderRegistry {
 
 // FlushProviders applies the registrations queued while extensions loaded
 // and makes later ones take effect at once. It stops at the first one the
-// registry refuses and returns it as a *ProviderLoadError.
+// registry refuses and returns it as a *ProviderLoadError. Then, as the
+// reference refreshes its registry before choosing the model, the
+// providers' refreshModels and oauth.modifyModels run (without network).
 func (a *API) FlushProviders() error {
+	if err := a.flushProviders(); err != nil {
+		return err
+	}
+	a.RefreshProviderModels(context.Background(), false)
+	return nil
+}
+
+func (a *API) flushProviders() error {
 	a.mu.Lock()
 	pending := a.provPending
 	a.provPending = nil
@@ -78,6 +90,7 @@ func (a *API) FlushProviders() error {
 		if err := reg.RegisterProvider(p.name, p.config); err != nil {
 			return &ProviderLoadError{Path: p.path, Err: err}
 		}
+		a.applyProviderFns(p.name, p.fns)
 	}
 	return nil
 }
@@ -85,10 +98,10 @@ func (a *API) FlushProviders() error {
 // registerProvider queues a registration during loading or applies it.
 // Applied registrations refresh the session's model when it belongs to
 // the provider, so requests follow a new baseUrl.
-func (a *API) registerProvider(path, name string, config json.RawMessage) error {
+func (a *API) registerProvider(path, name string, config json.RawMessage, fns providerFns) error {
 	a.mu.Lock()
 	if !a.provLive {
-		a.provPending = append(a.provPending, pendingProvider{path: path, name: name, config: config})
+		a.provPending = append(a.provPending, pendingProvider{path: path, name: name, config: config, fns: fns})
 		a.mu.Unlock()
 		return nil
 	}
@@ -100,7 +113,14 @@ func (a *API) registerProvider(path, name string, config json.RawMessage) error 
 	if err := reg.RegisterProvider(name, config); err != nil {
 		return err
 	}
+	a.applyProviderFns(name, fns)
 	a.refreshSessionModel()
+	if fns.refreshes() {
+		// The reference starts a refresh after each registration and does
+		// not wait for it; this one must not run on the loop, which the
+		// extension's functions need.
+		go func() { _ = a.refreshProvider(context.Background(), name, false) }()
+	}
 	return nil
 }
 
@@ -120,6 +140,7 @@ func (a *API) unregisterProvider(name string) {
 	a.mu.Unlock()
 	if reg := a.providers(); reg != nil {
 		reg.UnregisterProvider(name)
+		a.dropProviderFns(name)
 		a.refreshSessionModel()
 	}
 }
@@ -138,28 +159,18 @@ func (a *API) refreshSessionModel() {
 // false for other names.
 func (a *API) providerCall(name string, av []json.RawMessage) (v any, ok bool, err error) {
 	models := a.opts.Models
-	model := func() *engine.Model {
-		if len(av) == 0 {
-			return nil
-		}
-		var m engine.Model
-		if json.Unmarshal(av[0], &m) != nil || m.Provider == "" {
-			return nil
-		}
-		if models != nil {
-			if found := models.Find(m.Provider, m.ID); found != nil {
-				return found
-			}
-		}
-		return &m
-	}
+	model := func() *engine.Model { return a.argModel(av) }
 	switch name {
 	case "registerProvider":
 		var cfg json.RawMessage = json.RawMessage("{}")
 		if len(av) > 1 {
 			cfg = av[1]
 		}
-		if err := a.registerProvider(argString(av, 2), argString(av, 0), cfg); err != nil {
+		var fns providerFns
+		if len(av) > 4 {
+			_ = json.Unmarshal(av[4], &fns)
+		}
+		if err := a.registerProvider(argString(av, 2), argString(av, 0), cfg, fns); err != nil {
 			return nil, true, err
 		}
 		if len(av) > 3 && string(av[3]) == "true" {
@@ -195,7 +206,19 @@ func (a *API) providerCall(name string, av []json.RawMessage) (v any, ok bool, e
 		m := model()
 		return m != nil && models != nil && models.HasAuth(m), true, nil
 	case "models.getApiKeyAndHeaders":
-		return a.apiKeyAndHeaders(model()), true, nil
+		return a.apiKeyAndHeaders(context.Background(), model()), true, nil
+	case "models.isUsingOAuth":
+		return a.isUsingOAuth(argString(av, 0)), true, nil
+	case "models.persistStore":
+		reg := a.oauthRegistry()
+		if reg == nil {
+			return nil, true, nil
+		}
+		var entry json.RawMessage
+		if len(av) > 1 && string(av[1]) != "null" {
+			entry = av[1]
+		}
+		return nil, true, reg.WriteModelsStore(argString(av, 0), entry)
 	case "models.getApiKeyForProvider":
 		if reg := a.providers(); reg != nil {
 			if k, ok := reg.APIKey(argString(av, 0)); ok {
@@ -239,16 +262,40 @@ func (a *API) providerCall(name string, av []json.RawMessage) (v any, ok bool, e
 	return nil, false, nil
 }
 
+// argModel is the model a call's first argument names: the registry's,
+// or the object as given.
+func (a *API) argModel(av []json.RawMessage) *engine.Model {
+	if len(av) == 0 {
+		return nil
+	}
+	var m engine.Model
+	if json.Unmarshal(av[0], &m) != nil || m.Provider == "" {
+		return nil
+	}
+	if a.opts.Models != nil {
+		if found := a.opts.Models.Find(m.Provider, m.ID); found != nil {
+			return found
+		}
+	}
+	return &m
+}
+
 // apiKeyAndHeaders is getApiKeyAndHeaders(model): {ok, apiKey?, headers?}
-// or {ok: false, error}.
-func (a *API) apiKeyAndHeaders(m *engine.Model) any {
+// or {ok: false, error}. A credential failure reports its cause, as the
+// reference does.
+func (a *API) apiKeyAndHeaders(ctx context.Context, m *engine.Model) any {
 	reg := a.providers()
 	if m == nil || reg == nil {
 		return ordered{{"ok", true}}
 	}
-	key, hdrs, err := reg.RequestAuth(m)
+	key, hdrs, err := a.requestAuth(ctx, m)
 	if err != nil {
-		return ordered{{"ok", false}, {"error", err.Error()}}
+		msg := err.Error()
+		var c interface{ ModelsCause() string }
+		if errors.As(err, &c) {
+			msg = c.ModelsCause()
+		}
+		return ordered{{"ok", false}, {"error", msg}}
 	}
 	out := ordered{{"ok", true}}
 	if key != "" {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/pi-go/pi/engine"
@@ -56,19 +57,44 @@ func (app *App) providerFor(api string) (engine.Provider, error) {
 	}
 	reg := app.registry
 	return engine.ProviderFunc(func(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
-		if _, hdrs, err := reg.RequestAuth(req.Model); err == nil && len(hdrs) > 0 {
+		// A stored OAuth credential is resolved (and refreshed) here, per
+		// request: the reference does it as the request starts, so a
+		// failure is this request's error message.
+		oauth := reg.UsesOAuth(req.Model.Provider)
+		key, hdrs, err := reg.RequestAuthContext(ctx, req.Model)
+		if err != nil && oauth {
+			return failedRequest(req, err, emit)
+		}
+		if err == nil && (len(hdrs) > 0 || (oauth && req.APIKey == "")) {
 			r := *req
-			r.Headers = make(map[string]string, len(hdrs)+len(req.Headers))
-			for k, v := range hdrs {
-				r.Headers[k] = v
+			if oauth && r.APIKey == "" {
+				r.APIKey = key
 			}
-			for k, v := range req.Headers {
-				r.Headers[k] = v
+			if len(hdrs) > 0 {
+				r.Headers = make(map[string]string, len(hdrs)+len(req.Headers))
+				for k, v := range hdrs {
+					r.Headers[k] = v
+				}
+				for k, v := range req.Headers {
+					r.Headers[k] = v
+				}
 			}
 			req = &r
 		}
 		return p.Stream(ctx, req, emit)
 	}), nil
+}
+
+// failedRequest ends a request that failed before it was sent with an
+// error message, as providers report failures.
+func failedRequest(req *engine.LLMRequest, err error, emit func(engine.AssistantEvent)) *engine.Message {
+	msg := &engine.Message{
+		Role: engine.RoleAssistant, API: req.Model.API, Provider: req.Model.Provider, Model: req.Model.ID,
+		StopReason: engine.StopError, ErrorMessage: err.Error(), Content: engine.Contents{Blocks: []engine.Content{}},
+		Timestamp: time.Now().UnixMilli(), ErrorFirst: true,
+	}
+	emit(engine.AssistantEvent{Type: "error", Reason: engine.StopError, Partial: msg})
+	return msg
 }
 
 // resolveModel applies the providers extensions registered while loading,
@@ -112,6 +138,15 @@ func (app *App) flushProviders() error {
 	api, _ := app.ext.cur()
 	if err := api.FlushProviders(); err != nil {
 		return fmt.Errorf("Error: %w", err)
+	}
+	if app.mode == ModeRPC && !app.args.Offline {
+		if _, set := os.LookupEnv("PI_OFFLINE"); !set {
+			// RPC mode refreshes the model catalogs in the background,
+			// with network: a provider's refreshModels runs with a usable
+			// credential, an expired OAuth token being refreshed (and
+			// written back) for it.
+			go api.RefreshProviderModels(context.Background(), true)
+		}
 	}
 	return nil
 }
@@ -164,7 +199,7 @@ func (m registryModels) Complete(ctx context.Context, req *engine.LLMRequest, em
 	if err != nil {
 		return fail(err)
 	}
-	key, hdrs, err := m.r.RequestAuth(req.Model)
+	key, hdrs, err := m.r.RequestAuthContext(ctx, req.Model)
 	if err != nil {
 		return fail(err)
 	}
@@ -188,3 +223,36 @@ func (m registryModels) Complete(ctx context.Context, req *engine.LLMRequest, em
 }
 
 func (m registryModels) KeySource(provider string) string { return m.r.KeySource(provider) }
+
+// The registry also runs registered providers' OAuth credentials and
+// model refresh (jsruntime/api_provider_oauth.go).
+var _ jsruntime.OAuthRegistry = registryModels{}
+
+func (m registryModels) SetProviderOAuth(provider string, o jsruntime.ProviderOAuth) {
+	if o == nil {
+		m.r.SetOAuthHandler(provider, nil)
+		return
+	}
+	m.r.SetOAuthHandler(provider, o)
+}
+func (m registryModels) StoredCredential(provider string) json.RawMessage {
+	return m.r.StoredCredential(provider)
+}
+func (m registryModels) RefreshedOAuthCredential(ctx context.Context, provider string) (json.RawMessage, error) {
+	return m.r.RefreshedOAuthCredential(ctx, provider)
+}
+func (m registryModels) ResolveOAuthKey(ctx context.Context, provider string) (string, bool, error) {
+	return m.r.ResolveOAuthKey(ctx, provider)
+}
+func (m registryModels) SetProviderModels(provider string, models []json.RawMessage) error {
+	return m.r.SetProviderModels(provider, models)
+}
+func (m registryModels) ReadModelsStore(provider string) json.RawMessage {
+	return m.r.ReadModelsStore(provider)
+}
+func (m registryModels) WriteModelsStore(provider string, entry json.RawMessage) error {
+	return m.r.WriteModelsStore(provider, entry)
+}
+func (m registryModels) RequestAuthContext(ctx context.Context, model *engine.Model) (string, map[string]string, error) {
+	return m.r.RequestAuthContext(ctx, model)
+}

@@ -183,6 +183,11 @@ func (app *App) Runner() (Runner, error) {
 			if err != nil {
 				return "", err
 			}
+			if key == "" && app.registry.UsesOAuth(m.Provider) {
+				// The stored OAuth credential gives the key per request
+				// (providerFor).
+				return "", nil
+			}
 			if key == "" {
 				return "", errors.New(config.NoAPIKeyMessage(m.Provider))
 			}

@@ -40,9 +40,15 @@ module.exports = function (h) {
     find(provider, modelId) { return model(call("models.find", [provider, modelId])); }
     findOfType(type, provider, modelId) { return type === "chat" ? this.find(provider, modelId) : undefined; }
     hasConfiguredAuth(model) { return !!call("models.hasConfiguredAuth", [model]); }
-    async getApiKeyAndHeaders(model) { return call("models.getApiKeyAndHeaders", [model]); }
+    // Credentials may need an OAuth refresh, which runs the extension's
+    // own code: these go through the asynchronous bridge.
+    async getApiKeyAndHeaders(model) { return callAsync("models.getApiKeyAndHeaders", [model]); }
     getProviderAuthStatus(provider) { return call("models.getProviderAuthStatus", [provider]); }
-    getProvider(provider) { return call("models.getProvider", [provider]); }
+    getProvider(provider) {
+      const p = call("models.getProvider", [provider]);
+      if (p && p.name === provider) p.name = oauthName(provider) ?? p.name;
+      return p;
+    }
     stream(model, context, options) { return eventStream(model, context, options); }
     streamSimple(model, context, options) { return eventStream(model, context, options); }
     complete(model, context, options) { return requestModel(model, context, options); }
@@ -59,10 +65,13 @@ module.exports = function (h) {
     getModelOfType(type, provider, modelId) { return this.findOfType(type, provider, modelId); }
     classify() { return Promise.reject(unsupported("classify")); }
     generateImages() { return Promise.reject(unsupported("generateImages")); }
-    getProviderDisplayName(provider) { return call("models.getProviderDisplayName", [provider]) ?? provider; }
-    async getProviderAuth(provider) { return call("models.getProviderAuth", [provider]); }
-    async getApiKeyForProvider(provider) { return call("models.getApiKeyForProvider", [provider]); }
-    isUsingOAuth() { return false; }
+    getProviderDisplayName(provider) {
+      const name = call("models.getProviderDisplayName", [provider]) ?? provider;
+      return name === provider ? (oauthName(provider) ?? name) : name;
+    }
+    async getProviderAuth(provider) { return callAsync("models.getProviderAuth", [provider]); }
+    async getApiKeyForProvider(provider) { return callAsync("models.getApiKeyForProvider", [provider]); }
+    isUsingOAuth(model) { return !!(model && call("models.isUsingOAuth", [model.provider])); }
     registerProvider(name, config) { registerProvider("", name, config); }
     unregisterProvider(name) { unregisterProvider(name); }
     registerVirtualModel() { throw unsupported("registerVirtualModel"); }
@@ -72,6 +81,62 @@ module.exports = function (h) {
     getRegisteredProviderIds() { return call("models.getRegisteredProviderIds", []) || []; }
   }
   const modelRegistry = new ModelRegistry();
+  const callAsync = (name, args) =>
+    new Promise((resolve, reject) => G.callAsync(name, enc(args), (s) => resolve(parse(s)), (m) => reject(new Error(m))));
+  // A provider's display name falls back to its oauth name, as the
+  // reference names a provider (name, then oauth.name, then its id).
+  function oauthName(provider) {
+    const cfg = registeredConfigs.get(provider);
+    const o = cfg && cfg.oauth;
+    return o && typeof o.name === "string" && cfg.name === undefined ? o.name : undefined;
+  }
+
+  // providerAuth runs a registered provider's oauth and refreshModels
+  // functions for Go (api_provider_oauth.go): op names the function, json
+  // its input; ok gets the JSON result, fail a message.
+  G.providerAuth = (op, name, json, ok, fail) => {
+    (async () => {
+      const cfg = registeredConfigs.get(name) || {};
+      const oauth = cfg.oauth || {};
+      const input = parse(json);
+      switch (op) {
+        case "refreshToken": {
+          // A refresh is bounded by its own timeout, never by the caller.
+          const ac = new AbortController();
+          const timer = setTimeout(() => ac.abort(new Error("The operation was aborted due to timeout")), 15000);
+          try {
+            const next = await oauth.refreshToken(input, ac.signal);
+            return { ...next, type: "oauth" };
+          } finally {
+            clearTimeout(timer);
+          }
+        }
+        case "getApiKey":
+          return await oauth.getApiKey(input);
+        case "modifyModels":
+          return oauth.modifyModels(input.models.map(model), input.credential);
+        case "refreshModels": {
+          const ac = new AbortController();
+          const models = await cfg.refreshModels({
+            credential: input.credential ?? undefined,
+            stored: input.stored ?? undefined,
+            publish: async (publication) => {
+              if (ac.signal.aborted) return false;
+              if (publication && publication.persist !== undefined) call("models.persistStore", [name, publication.persist]);
+              if (publication && typeof publication.update === "function") publication.update();
+              return true;
+            },
+            allowNetwork: !!input.allowNetwork,
+            force: undefined,
+            signal: ac.signal,
+            baseUrl: input.baseUrl ?? undefined,
+          });
+          return Array.isArray(models) ? { models, api: cfg.api, baseUrl: cfg.baseUrl } : {};
+        }
+      }
+      throw new Error(`unknown provider operation ${op}`);
+    })().then((v) => ok(v === undefined ? "" : JSON.stringify(v)), (e) => fail(errMsg(e)));
+  };
 
   // requestModel runs one request through the Go providers with the
   // registry's credentials and resolves with the final assistant message
@@ -168,9 +233,8 @@ module.exports = function (h) {
   }
 
   // registerProvider is the config form of pi.registerProvider. A
-  // streamSimple serves the registration's api from JS; other functions
-  // (an OAuth flow, model refresh) cannot reach the Go registry and are
-  // reported as extension errors naming the field.
+  // streamSimple serves the registration's api from JS; oauth and
+  // refreshModels stay here and Go calls them through G.providerAuth.
   function registerProvider(path, name, config) {
     if (typeof name !== "string") {
       const id = name && typeof name === "object" ? name.id : String(name);
@@ -180,22 +244,28 @@ module.exports = function (h) {
     if (config.streamSimple !== undefined && !config.api) {
       throw new Error(`Provider ${name}: "api" is required when registering streamSimple.`);
     }
-    for (const field of ["oauth", "refreshModels"]) {
-      if (config[field] !== undefined) {
-        report(path, "register_provider", new Error(`Provider ${name}: "${field}" is not supported by this build`));
-      }
-    }
     const hasStream = typeof config.streamSimple === "function";
     const prev = registeredConfigs.get(name) || {};
     const merged = { ...prev };
     for (const [k, v] of Object.entries(config)) if (v !== undefined) merged[k] = v;
+    // Go learns which functions the merged registration has; they run
+    // here when it asks (G.providerAuth).
+    const o = merged.oauth;
+    const fns = {
+      oauth: !!o && typeof o.refreshToken === "function" && typeof o.getApiKey === "function",
+      modifyModels: !!o && typeof o.modifyModels === "function",
+      refreshModels: typeof merged.refreshModels === "function",
+    };
+    const prevConfig = registeredConfigs.get(name);
+    registeredConfigs.set(name, merged);
     try {
-      call("registerProvider", [name, config, path, hasStream]);
+      call("registerProvider", [name, config, path, hasStream, fns]);
     } catch (e) {
+      if (prevConfig) registeredConfigs.set(name, prevConfig);
+      else registeredConfigs.delete(name);
       throw new Error(errMsg(e));
     }
     if (hasStream) customStreams.set(config.api, config.streamSimple);
-    registeredConfigs.set(name, merged);
   }
   function unregisterProvider(name) {
     registeredConfigs.delete(name);
