@@ -157,6 +157,7 @@ func (r *Runtime) installHostDefaults() {
 	if agentDir != "" {
 		_ = r.host.Set("getAgentDir", func() string { return agentDir })
 	}
+	r.installDiffHost()
 	_ = r.host.Set("createTool", func(name, cwd string, _ goja.Value, _ bool) goja.Value {
 		def := vm.NewObject()
 		_ = def.Set("name", name)

@@ -169,3 +169,23 @@ func TestCorpusIntl(t *testing.T) {
 		}
 	}
 }
+
+// TestCorpusDiffHelpers: generateUnifiedPatch and generateDiffString
+// print as the reference's (recorded from it), for extensions that
+// summarise edits.
+func TestCorpusDiffHelpers(t *testing.T) {
+	t.Parallel()
+	h := runTS(t, map[string]string{"ext.ts": `import { generateUnifiedPatch, generateDiffString } from "@earendil-works/pi-coding-agent";
+export default function () {
+  console.log(JSON.stringify([generateUnifiedPatch("a.txt", "one\ntwo\nthree\n", "one\n2\nthree\nfour\n", 1), generateUnifiedPatch("b.txt", "", "new\n", 0), generateUnifiedPatch("c.txt", "x\ny", "x\nz"), generateDiffString("a\nb\nc\n", "a\nB\nc\n"), generateDiffString("same", "same")]));
+}
+`})
+	if len(h.loadErrs) > 0 {
+		t.Fatal(h.loadErrs)
+	}
+	h.settle(t)
+	want := `["--- a.txt\n+++ a.txt\n@@ -1,3 +1,4 @@\n one\n-two\n+2\n three\n+four\n","--- b.txt\n+++ b.txt\n@@ -0,0 +1,1 @@\n+new\n","--- c.txt\n+++ c.txt\n@@ -1,2 +1,2 @@\n x\n-y\n\\ No newline at end of file\n+z\n\\ No newline at end of file\n",{"diff":" 1 a\n-2 b\n+2 B\n 3 c","firstChangedLine":2},{"diff":""}]`
+	if got := h.stderr.String(); !strings.Contains(got, want+"\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
