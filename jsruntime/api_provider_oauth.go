@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/dop251/goja"
@@ -106,8 +107,8 @@ func (a *API) providerFnsOf(name string) providerFns {
 // registry refresh does: first with the stored credential and no network,
 // then, with network, with a usable credential (an expired OAuth token is
 // refreshed and written back first). It waits for the refreshes; failures
-// are the reference's silent per-provider errors.
-func (a *API) RefreshProviderModels(ctx context.Context, network bool) {
+// are returned by provider, as ctx.modelRegistry.refresh() reports them.
+func (a *API) RefreshProviderModels(ctx context.Context, network bool) map[string]string {
 	a.mu.Lock()
 	var names []string
 	for name, fns := range a.provFns {
@@ -116,12 +117,17 @@ func (a *API) RefreshProviderModels(ctx context.Context, network bool) {
 		}
 	}
 	a.mu.Unlock()
+	errs := map[string]string{}
 	for _, name := range names {
-		_ = a.refreshProvider(ctx, name, false)
-		if network {
-			_ = a.refreshProvider(ctx, name, true)
+		err := a.refreshProvider(ctx, name, false)
+		if err == nil && network {
+			err = a.refreshProvider(ctx, name, true)
+		}
+		if err != nil {
+			errs[name] = err.Error()
 		}
 	}
+	return errs
 }
 
 // refreshProvider is one refresh phase of one provider.
@@ -321,6 +327,15 @@ func (a *API) providerCallAsync(ctx context.Context, name string, raw json.RawMe
 	case "models.getProviderAuth":
 		v, err := a.providerAuth(ctx, argString(av, 0))
 		return v, true, err
+	case "models.refresh":
+		// refresh({allowNetwork}) defaults to the network unless
+		// PI_OFFLINE is set (--offline sets it), as the reference's does.
+		_, offline := os.LookupEnv("PI_OFFLINE")
+		network := !offline
+		if len(av) > 0 && string(av[0]) != "null" {
+			network = string(av[0]) == "true"
+		}
+		return a.RefreshProviderModels(ctx, network), true, nil
 	}
 	return nil, false, nil
 }

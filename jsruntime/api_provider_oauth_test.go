@@ -37,6 +37,10 @@ export default function (pi) {
       return [{ id: "r1", name: "R1" }, { id: "r2" }];
     },
   });
+  pi.registerProvider("flaky", {
+    baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "k", models: [{ id: "f1" }],
+    async refreshModels() { throw new Error("catalog down"); },
+  });
   pi.registerCommand("probe", { handler: async (_a, ctx) => {
     const mr = ctx.modelRegistry;
     const m = mr.find("corp", "r1");
@@ -49,6 +53,8 @@ export default function (pi) {
     note(ctx, "akp", await mr.getApiKeyForProvider("corp"));
     try { note(ctx, "pauth", await mr.getProviderAuth("corp")); } catch (e) { note(ctx, "pauth", "threw " + e.message); }
     note(ctx, "seen", seen);
+    const r = await mr.refresh({ allowNetwork: false });
+    note(ctx, "refresh", [r.aborted, [...r.errors].map(([k, e]) => k + ": " + e.message)]);
   }});
 }
 `
@@ -73,6 +79,7 @@ func TestRegisterProviderOAuth(t *testing.T) {
 				"akh":        `{"ok":true,"apiKey":"KEY-fresh"}`,
 				"akp":        `"KEY-fresh"`,
 				"pauth":      `{"auth":{"apiKey":"KEY-fresh"},"source":"OAuth"}`,
+				"refresh":    `[false,["flaky: catalog down"]]`,
 				"seen": `[["models",["credential","stored","publish","allowNetwork","force","signal","baseUrl"],"oauth",null,false,"http://127.0.0.1:9/v1"],` +
 					`["refresh",{"type":"oauth","refresh":"r","access":"old","expires":1000},"boolean"],["key","fresh"],["key","fresh"],["key","fresh"],["key","fresh"]]`,
 			},

@@ -139,6 +139,11 @@ func (app *App) flushProviders() error {
 	if err := api.FlushProviders(); err != nil {
 		return fmt.Errorf("Error: %w", err)
 	}
+	if app.args.Offline {
+		// As the reference does, so that everything started later (a
+		// model refresh an extension asks for, child processes) sees it.
+		_ = os.Setenv("PI_OFFLINE", "1")
+	}
 	if app.mode == ModeRPC && !app.args.Offline {
 		if _, set := os.LookupEnv("PI_OFFLINE"); !set {
 			// RPC mode refreshes the model catalogs in the background,

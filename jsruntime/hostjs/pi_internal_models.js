@@ -33,7 +33,15 @@ module.exports = function (h) {
   }
   const unsupported = (what) => new Error(`modelRegistry.${what} is not supported by this build`);
   class ModelRegistry {
-    refresh() { return Promise.resolve({ aborted: false, errors: new Map() }); }
+    // refresh runs the registered providers' refreshModels (and
+    // oauth.modifyModels) again; models.json is read once at start.
+    async refresh(options) {
+      const o = options || {};
+      const failed = await callAsync("models.refresh", [o.allowNetwork === undefined ? null : !!o.allowNetwork]);
+      const errors = new Map();
+      for (const [k, v] of Object.entries(failed || {})) errors.set(k, new Error(v));
+      return { aborted: !!(o.signal && o.signal.aborted), errors };
+    }
     getError() { return undefined; }
     getAll() { return modelList(call("models.getAll", [])); }
     getAvailable() { return modelList(call("models.getAvailable", [])); }
