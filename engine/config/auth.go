@@ -125,6 +125,12 @@ func (r *Registry) hasConfiguredAuth(provider string) bool {
 	}
 	if c, ok := r.authFile[provider]; ok {
 		if c.Type == "oauth" {
+			// An OAuth credential needs the provider's OAuth code: a
+			// provider only an extension defines has it when the
+			// registration brought oauth.
+			if ep := r.ext[provider]; ep != nil && ep.baseAuth == nil && r.OAuthHandlerFor(provider) == nil {
+				return false
+			}
 			return true
 		}
 		if c.Key != nil && *c.Key != "" {

@@ -243,3 +243,13 @@ func TestModelsStoreAndProviderModels(t *testing.T) {
 	assert.Equal(t, string(raw), string(out), "the model keeps its JSON")
 	assert.Error(t, r.SetProviderModels("corp", []json.RawMessage{json.RawMessage(`{"name":"no id"}`)}))
 }
+
+func TestOAuthCredentialNeedsOAuthCode(t *testing.T) {
+	t.Parallel()
+	r, _ := oauthRegistry(t, `{"solo":{"type":"oauth","refresh":"r","access":"a","expires":1000}}`)
+	require.NoError(t, r.RegisterProvider("solo", json.RawMessage(`{"baseUrl":"http://c/v1","api":"openai-completions","models":[{"id":"s1"}]}`)))
+	assert.False(t, r.HasConfiguredAuth("solo"), "registered without oauth: the stored OAuth credential is unusable")
+	r.SetOAuthHandler("solo", &fakeOAuth{})
+	assert.True(t, r.HasConfiguredAuth("solo"))
+	assert.Equal(t, AuthStatus{Configured: true, Source: "stored"}, r.ProviderAuthStatus("solo"))
+}
