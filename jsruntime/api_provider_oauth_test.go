@@ -118,6 +118,9 @@ func TestRegisterProviderOAuth(t *testing.T) {
 			store, err := os.ReadFile(filepath.Join(dir, "models-store.json"))
 			require.NoError(t, err)
 			assert.JSONEq(t, `{"corp":{"models":["r1"]}}`, string(store), "publish({persist}) reaches models-store.json")
+			require.True(t, h.reg.UsesOAuth("corp"))
+			h.api.unregisterProvider("corp")
+			assert.False(t, h.reg.UsesOAuth("corp"), "unregistering drops the provider's OAuth code")
 		})
 	}
 }
