@@ -41,7 +41,19 @@ func (app *App) providerFor(api string) (engine.Provider, error) {
 		h := app.ext
 		cur, _ := h.cur()
 		if p, ok := cur.StreamProvider(api); ok {
+			reg := app.registry
 			return engine.ProviderFunc(func(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
+				// streamSimple gets the key of a stored OAuth credential in
+				// its options, as the reference resolves it first.
+				if reg != nil && req.APIKey == "" && reg.UsesOAuth(req.Model.Provider) {
+					key, _, err := reg.RequestAuthContext(ctx, req.Model)
+					if err != nil {
+						return failedRequest(req, err, emit)
+					}
+					r := *req
+					r.APIKey = key
+					req = &r
+				}
 				if now, _ := h.cur(); now != cur {
 					if np, ok := now.StreamProvider(api); ok {
 						return np.Stream(ctx, req, emit)
