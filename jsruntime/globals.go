@@ -142,6 +142,7 @@ func (r *Runtime) installGlobals() error {
 	set("platform", runtime.GOOS)
 	set("arch", nodeArch())
 	set("pid", os.Getpid())
+	set("expandUnicodeProps", expandUnicodeProps)
 	set("ttys", vm.NewArray(isTerminal(os.Stdin), isTerminal(os.Stdout), isTerminal(os.Stderr)))
 	set("fetch", r.fetch)
 	_ = g.Set("__go", prim)

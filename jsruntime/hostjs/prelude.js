@@ -48,6 +48,26 @@
     } });
     if (typeof Error.stackTraceLimit !== "number") Error.stackTraceLimit = 10;
   }
+  // goja's regular expressions lack Unicode property escapes (/\p{L}/u
+  // never matched); the Go side expands them into code point ranges.
+  {
+    const NativeRegExp = RegExp, expand = go.expandUnicodeProps;
+    const needs = (src, flags) => typeof src === "string" && src.includes("\\p{") || typeof src === "string" && src.includes("\\P{");
+    const RegExpP = function RegExp(pattern, flags) {
+      let src = pattern, fl = flags;
+      if (pattern instanceof NativeRegExp) { src = pattern.source; if (fl === undefined) fl = pattern.flags; }
+      if (typeof fl === "string" && (fl.includes("u") || fl.includes("v")) && needs(src)) {
+        pattern = expand(src);
+        if (fl.includes("v")) fl = fl.replace("v", "u");
+        flags = fl;
+      }
+      return new.target ? Reflect.construct(NativeRegExp, [pattern, flags], new.target === RegExpP ? NativeRegExp : new.target) : NativeRegExp(pattern, flags);
+    };
+    Object.setPrototypeOf(RegExpP, NativeRegExp);
+    Object.defineProperty(RegExpP, "prototype", { value: NativeRegExp.prototype });
+    Object.defineProperty(NativeRegExp.prototype, "constructor", { value: RegExpP, writable: true, configurable: true });
+    def("RegExp", RegExpP);
+  }
   if (!Promise.withResolvers) {
     Promise.withResolvers = function () { let resolve, reject; const promise = new this((a, b) => { resolve = a; reject = b; }); return { promise, resolve, reject }; };
   }
