@@ -81,6 +81,14 @@ type PromptOptions struct {
 	// Expand rewrites the text after the input hook has seen it, as the
 	// reference expands /skill:name and /template commands only then.
 	Expand func(text string) string
+	// OnPreflight, when set, is called with the disposition at the point
+	// where the reference reports its prompt preflight: for a started
+	// run after before_agent_start and just before agent_start, on the
+	// run's goroutine; for a handled prompt (an extension command) once a
+	// run it started has got that far. The RPC server writes the
+	// prompt's response from it, so that the response sits where the
+	// reference's does among the events.
+	OnPreflight func(disposition string)
 }
 
 // SessionState is the get_state payload, in the reference's key order.
@@ -146,6 +154,11 @@ type Session struct {
 	// end (deferred, or Prompt blocks on it), as in the reference.
 	settleWait chan struct{}
 	deferred   []func()
+	// starting is the current run's start signal, closed once it is
+	// under way (markStarted).
+	starting *runStart
+	// gates are the input hooks under way (runstart.go).
+	gates map[*inputGate]struct{}
 	// bnd is what turn_end boundary handlers asked of the loop
 	// (extsession.go).
 	bnd boundaryState
@@ -280,6 +293,8 @@ func (s *Session) queueUpdate() {
 // a queued message starts, and persists each message when it ends.
 func (s *Session) loopEmit(e Event) {
 	switch ev := e.(type) {
+	case AgentStart:
+		s.markStarted()
 	case MessageStart:
 		s.resetOverflow(ev.Message)
 		if ev.Message.Role == RoleUser || ev.Message.Role == RoleCustom {
@@ -328,16 +343,8 @@ func userMessage(text string, images []Content, ts int64) *Message {
 // Prompt starts a run with a user message, or queues it while a run is
 // active when opts.StreamingBehavior says how.
 func (s *Session) Prompt(ctx context.Context, text string, images []Content, opts PromptOptions) (string, error) {
-	s.mu.Lock()
-	wait := s.settleWait
-	s.mu.Unlock()
-	if wait != nil {
-		// A prompt sent while agent_settled is delivered starts after it.
-		select {
-		case <-wait:
-		case <-ctx.Done():
-			return "", ctx.Err()
-		}
+	if disp, deferred, err := s.deferPrompt(ctx, text, images, opts); deferred {
+		return disp, err
 	}
 	s.mu.Lock()
 	streaming := s.streaming
@@ -346,12 +353,22 @@ func (s *Session) Prompt(ctx context.Context, text string, images []Content, opt
 	if src == "" {
 		src = "rpc"
 	}
-	in, err := s.hooks.Input(ctx, text, images, src, opts.StreamingBehavior)
+	inCtx, gate := s.openGate(ctx)
+	in, err := s.hooks.Input(inCtx, text, images, src, opts.StreamingBehavior)
 	if err != nil {
+		s.closeGate(gate)
 		return "", fmt.Errorf("input hook: %w", err)
+	}
+	if in.Action != InputHandled {
+		s.closeGate(gate)
 	}
 	switch in.Action {
 	case InputHandled:
+		// A run the handler started (an extension command's triggerTurn
+		// message) gets under way before the prompt is reported handled,
+		// as the reference's before_agent_start runs a few promise hops
+		// after the command, ahead of its response (runstart.go).
+		s.afterStarting(ctx, opts.OnPreflight, gate)
 		return DispositionHandled, nil
 	case InputTransform:
 		text = in.Text
@@ -393,13 +410,16 @@ func (s *Session) Prompt(ctx context.Context, text string, images []Content, opt
 	}
 	user := userMessage(text, images, s.now().UnixMilli())
 	// The prompt counts as started once the pre-prompt compaction check
-	// is done, so its events come before the caller's acknowledgement.
-	started := make(chan struct{})
-	s.startRun(func(runCtx context.Context) {
+	// and before_agent_start are done (markStarted), so their events come
+	// before the caller's acknowledgement, as in the reference.
+	var onStarted func()
+	if cb := opts.OnPreflight; cb != nil {
+		onStarted = func() { cb(DispositionStarted) }
+	}
+	started := s.startRunWith(func(runCtx context.Context) {
 		s.compactBeforePrompt(runCtx)
-		close(started)
 		s.runPrompt(runCtx, provider, apiKey, text, images, user)
-	})
+	}, onStarted)
 	<-started
 	return DispositionStarted, nil
 }
@@ -425,19 +445,30 @@ func (s *Session) resolveProvider(m *Model) (Provider, string, error) {
 // startRun marks the session streaming and runs body in the background;
 // agent_settled follows it.
 func (s *Session) startRun(body func(ctx context.Context)) {
+	s.startRunWith(body, nil)
+}
+
+// startRunWith is startRun with a start callback (PromptOptions.OnPreflight);
+// the channel it returns closes once the run is under way.
+func (s *Session) startRunWith(body func(ctx context.Context), onStarted func()) <-chan struct{} {
 	ctx, cancel := context.WithCancel(context.Background())
+	rs := newRunStart(onStarted)
 	s.mu.Lock()
 	s.streaming = true
 	s.aborted = false
 	s.cancel = cancel
 	s.done = make(chan struct{})
 	s.retryStop = make(chan struct{})
+	s.starting = rs
 	done := s.done
 	s.mu.Unlock()
 	go func() {
 		defer close(done)
 		defer cancel()
 		body(ctx)
+		// A run that ended before agent_start (a failed compaction, an
+		// abort) counts as started now.
+		rs.mark()
 		s.mu.Lock()
 		aborted := s.aborted
 		s.mu.Unlock()
@@ -459,10 +490,9 @@ func (s *Session) startRun(body func(ctx context.Context)) {
 		s.deferred = nil
 		s.mu.Unlock()
 		close(settled)
-		for _, f := range deferred {
-			f()
-		}
+		s.runDeferred(deferred)
 	}()
+	return rs.ch
 }
 
 // runPrompt is one prompt's whole life: the run, then retries.

@@ -262,18 +262,29 @@ func (a *API) sendUserMessage(s *engine.Session, av []json.RawMessage) error {
 	}
 	if opts.DeliverAs == "" && s.IsStreaming() && (text == "" || text[0] != '/') {
 		// The reference's refusal surfaces a few promise hops later: after
-		// the event being dispatched, before the run's next one.
-		a.reportAtNextEvent("<runtime>", "send_user_message", engine.ErrAlreadyProcessing.Error())
+		// the event being dispatched, before the run's next one, and
+		// after a steer sent alongside it (api_order.go).
+		e := ExtensionError{Path: "<runtime>", Event: "send_user_message", Error: engine.ErrAlreadyProcessing.Error()}
+		if !a.batchSend(nil, &e) {
+			a.reportAtNextEvent(e.Path, e.Event, e.Error)
+		}
 		return nil
 	}
 	if s.IsStreaming() && !a.HasHandlers("input") && (text == "" || text[0] != '/') {
-		// Nothing can intercept the message, so it is queued at once: a
-		// boundary handler (agent_before_settle) that queues a follow-up
-		// sees the run continue for it (api_session.go).
-		if opts.DeliverAs == "followUp" {
-			s.FollowUp(text, images)
-		} else {
-			s.Steer(text, images)
+		// Nothing can intercept the message, so it is queued before the
+		// running handler settles (in its task's promise jobs, after its
+		// synchronous code, api_order.go): a boundary handler
+		// (agent_before_settle) that queues a follow-up sees the run
+		// continue for it (api_session.go).
+		queue := func() {
+			if opts.DeliverAs == "followUp" {
+				s.FollowUp(text, images)
+			} else {
+				s.Steer(text, images)
+			}
+		}
+		if !a.batchSend(queue, nil) {
+			queue()
 		}
 		return nil
 	}

@@ -2,11 +2,14 @@ package jsruntime
 
 import (
 	"bytes"
+	"context"
 	"runtime"
 	"strconv"
 	"sync"
 
 	"github.com/dop251/goja"
+
+	"github.com/pi-go/pi/engine"
 )
 
 // The extension loop runs handlers while the session may be waiting for
@@ -84,4 +87,89 @@ func (a *API) flushDeferred() {
 	for _, e := range list {
 		a.reportError(e.Path, e.Event, e.Error)
 	}
+}
+
+// sendBatch holds what pi.sendUserMessage calls made on the loop during a
+// run do, until the running task's promise jobs run. The reference's
+// sendUserMessage is async: a steer or follow-up reaches its queue (and
+// queue_update goes out) a few promise hops after the call, once the
+// handler's synchronous code (a ctx.ui.notify after the send) is done;
+// a refusal (no deliverAs during a run) surfaces a few hops later than
+// the queueing of any send made alongside it.
+type sendBatch struct {
+	mu        sync.Mutex
+	ops       []func()
+	errs      []ExtensionError
+	scheduled bool
+}
+
+// batchSend defers op (a queueing) or err (a refusal) to the batch,
+// flushed in a promise job of the running task; it reports false off the
+// loop, where the caller acts at once.
+func (a *API) batchSend(op func(), err *ExtensionError) bool {
+	if !a.onLoop() {
+		return false
+	}
+	b := &a.sends
+	b.mu.Lock()
+	if op != nil {
+		b.ops = append(b.ops, op)
+	}
+	if err != nil {
+		b.errs = append(b.errs, *err)
+	}
+	schedule := !b.scheduled
+	b.scheduled = true
+	b.mu.Unlock()
+	if schedule {
+		vm := a.rt.vm
+		p, resolve, _ := vm.NewPromise()
+		_ = resolve(goja.Undefined())
+		then, ok := goja.AssertFunction(vm.ToValue(p).ToObject(vm).Get("then"))
+		if !ok {
+			a.flushSends()
+			return true
+		}
+		if _, err := then(vm.ToValue(p), vm.ToValue(func(goja.FunctionCall) goja.Value {
+			a.flushSends()
+			return goja.Undefined()
+		})); err != nil {
+			a.flushSends()
+		}
+	}
+	return true
+}
+
+// flushSends queues the batch's messages in order, then hands its
+// refusals to the next event (reportAtNextEvent), so that they follow
+// the queue_update of a steer sent next to them.
+func (a *API) flushSends() {
+	b := &a.sends
+	b.mu.Lock()
+	ops, errs := b.ops, b.errs
+	b.ops, b.errs, b.scheduled = nil, nil, false
+	b.mu.Unlock()
+	for _, op := range ops {
+		op()
+	}
+	for _, e := range errs {
+		a.reportAtNextEvent(e.Path, e.Event, e.Error)
+	}
+}
+
+// commandSettled wraps a command's settle callback so that the session
+// learns, on the loop, the moment the handler is done
+// (engine.InputSettled): a run the command started then holds its
+// agent_start until the command's prompt has answered, as in the
+// reference.
+func commandSettled(ctx context.Context, vm *goja.Runtime, cb goja.Value) goja.Value {
+	fn, ok := goja.AssertFunction(cb)
+	if !ok {
+		return cb
+	}
+	return vm.ToValue(func(c goja.FunctionCall) goja.Value {
+		engine.InputSettled(ctx)
+		v, _ := fn(goja.Undefined(), c.Arguments...)
+		return v
+	})
 }

@@ -104,6 +104,9 @@ type API struct {
 	loopGID uint64
 	// deferred holds errors reported at the next event (api_order.go).
 	deferred deferredReports
+	// sends holds sendUserMessage effects until the running task's
+	// promise jobs (api_order.go).
+	sends sendBatch
 
 	mu   sync.Mutex
 	sess *engine.Session
@@ -473,6 +476,7 @@ func (a *API) RunCommand(ctx context.Context, text string) bool {
 		return false
 	}
 	out, err := a.callJS(ctx, func(vm *goja.Runtime, ok, fail goja.Value) error {
+		ok, fail = commandSettled(ctx, vm, ok), commandSettled(ctx, vm, fail)
 		_, err := a.runCommandFn(goja.Undefined(), vm.ToValue(name), vm.ToValue(args), ok, fail)
 		return err
 	})

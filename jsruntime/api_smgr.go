@@ -261,13 +261,23 @@ func (a *API) label(st engine.Store, id string) any {
 }
 
 // labelList is the labelsById and labelTimestampsById maps as
-// [targetId, label, timestamp] triples, oldest label first.
+// [targetId, label, timestamp] triples, in the reference's Map order
+// (stores without LabelOrder: oldest label first).
 func labelList(st engine.Store, tree storeTree) [][3]string {
 	out := [][3]string{}
 	if tree == nil {
 		return out
 	}
 	labels, stamps := tree.Labels()
+	if lo, ok := tree.(interface{ LabelOrder() []string }); ok {
+		// The reference's Map order: when each target got its label.
+		for _, id := range lo.LabelOrder() {
+			if l, ok := labels[id]; ok {
+				out = append(out, [3]string{id, l, stamps[id]})
+			}
+		}
+		return out
+	}
 	for id, l := range labels {
 		out = append(out, [3]string{id, l, stamps[id]})
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/config"
@@ -116,22 +117,21 @@ func handlePrompt(ctx context.Context, s *Server, cmd *Command) *Response {
 		}
 		return ok(cmd, dispositionData{disp})
 	}
-	release := s.holdEvents()
-	released := false
-	defer func() {
-		if !released {
-			// A panicking hook must not leave the event stream held; the
-			// server turns the panic itself into the failure response.
-			s.releaseHold()
-		}
-	}()
+	// The response goes out where the reference writes it: for a started
+	// run just before agent_start (after before_agent_start and what its
+	// handlers sent), for a command once a run it started got that far,
+	// and otherwise when Prompt returns. Events are written as they
+	// happen, so what a command or the input hook sends (and notifies)
+	// comes before the response, in the order it was done.
+	var once sync.Once
+	respond := func(r Response) { once.Do(func() { _ = s.out.WriteRecord(r) }) }
+	opts.OnPreflight = func(disp string) { respond(OK(cmd, dispositionData{disp})) }
 	disp, err := sess.Prompt(ctx, text, f.Images, opts)
-	released = true
 	if err != nil {
-		release(Fail(cmd, err), true)
+		respond(Fail(cmd, err))
 		return nil
 	}
-	release(OK(cmd, dispositionData{disp}), disp != engine.DispositionStarted)
+	respond(OK(cmd, dispositionData{disp}))
 	return nil
 }
 

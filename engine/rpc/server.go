@@ -111,13 +111,12 @@ type Server struct {
 	store *session.File
 	unsub func()
 
-	// Events are held while a prompt is being accepted so that the
-	// response precedes the run's first event.
+	// evMu serializes event writes. A prompt's response is not held
+	// against them: the engine calls back where it goes among the events
+	// (engine.PromptOptions.OnPreflight).
 	evMu sync.Mutex
 	// afterTools is set by a tool_execution_end until the next turn_start.
 	afterTools bool
-	hold       int
-	pending    []engine.Event
 
 	bashMu   sync.Mutex
 	bashes   map[int]context.CancelFunc
@@ -168,10 +167,6 @@ func (s *Server) current() (*engine.Session, *session.File) {
 func (s *Server) onEvent(e engine.Event) {
 	s.evMu.Lock()
 	defer s.evMu.Unlock()
-	if s.hold > 0 {
-		s.pending = append(s.pending, e)
-		return
-	}
 	_ = s.out.WriteEvent(e)
 	switch e.EventType() {
 	case engine.EvToolExecutionEnd:
@@ -198,46 +193,6 @@ func (s *Server) onEvent(e engine.Event) {
 // toolTurnGap is the pause before the request of a turn that follows tool
 // results (see onEvent).
 const toolTurnGap = 20 * time.Millisecond
-
-// holdEvents starts buffering events. The returned release writes the
-// response and the buffered events, the events first when eventsFirst is
-// set (a queued or refused prompt) and after the response otherwise (a
-// started run, whose first event must follow the response).
-func (s *Server) holdEvents() (release func(resp Response, eventsFirst bool)) {
-	s.evMu.Lock()
-	s.hold++
-	s.evMu.Unlock()
-	return func(resp Response, eventsFirst bool) {
-		s.evMu.Lock()
-		defer s.evMu.Unlock()
-		s.hold--
-		if !eventsFirst {
-			_ = s.out.WriteRecord(resp)
-		}
-		if s.hold == 0 {
-			for _, e := range s.pending {
-				_ = s.out.WriteEvent(e)
-			}
-			s.pending = nil
-		}
-		if eventsFirst {
-			_ = s.out.WriteRecord(resp)
-		}
-	}
-}
-
-// releaseHold ends one hold without a response, flushing held events.
-func (s *Server) releaseHold() {
-	s.evMu.Lock()
-	defer s.evMu.Unlock()
-	s.hold--
-	if s.hold == 0 {
-		for _, e := range s.pending {
-			_ = s.out.WriteEvent(e)
-		}
-		s.pending = nil
-	}
-}
 
 // Serve reads records from in until EOF or ctx ends. At EOF it stops the
 // current run quietly (no further events), waits briefly for running

@@ -1,5 +1,11 @@
 package session
 
+import (
+	"slices"
+
+	"github.com/pi-go/pi/engine"
+)
+
 // Labels returns the current label of every labelled entry and when it
 // was set, keyed by the target entry's id (the reference's labelsById and
 // labelTimestampsById, which extensions can read off the session
@@ -14,4 +20,29 @@ func (f *File) Labels() (labels, timestamps map[string]string) {
 		timestamps[id] = l.timestamp
 	}
 	return labels, timestamps
+}
+
+// LabelOrder returns the ids of the labelled entries in the order the
+// reference's labelsById Map holds them: by when each target was last
+// given a label while it had none (changing a label keeps its place,
+// removing it and labelling again moves it to the end).
+func (f *File) LabelOrder() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var order []string
+	for _, r := range f.recs {
+		e := r.e
+		if e.Type != engine.EntryLabel {
+			continue
+		}
+		i := slices.Index(order, e.TargetID)
+		set := e.Label != nil && *e.Label != ""
+		switch {
+		case set && i < 0:
+			order = append(order, e.TargetID)
+		case !set && i >= 0:
+			order = slices.Delete(order, i, i+1)
+		}
+	}
+	return order
 }

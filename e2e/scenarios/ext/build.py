@@ -178,6 +178,22 @@ SCENARIOS = {
             prompt("where", "w1", "/sm-where", {"response": "w1", "then_quiet_ms": 300}),
         ],
     },
+    "ext_ordering": {
+        "description": "The order in which one handler's effects reach the client: an idle pi.sendMessage's message events before a later ctx.ui.notify; during a run, a later steer's queue_update before the error of a pi.sendUserMessage without deliverAs; a command's triggerTurn run has before_agent_start before the prompt's response; an agent_settled handler's triggerTurn run and prompt run one after the other; labelsById keeps the order labels were first set in.",
+        "args": ["-e", "exts/ordering.ts"],
+        "files": {"exts/ordering.ts": src("ordering.ts")},
+        "mock": {"turns": [{"text": "One."}, {"tool_calls": [{"name": "ord_tool", "arguments": {}}]}, {"text": "Two."}, {"text": "Three."},
+                           {"text": "Four."}, {"text": "Five."}, {"text": "Six."}, {"text": "Seven."}], "fallback_text": "ok"},
+        "steps": [
+            prompt("idle send then notify", "a1", "/ord-a", {"response": "a1", "then_quiet_ms": 400}, 60),
+            prompt("prompt", "p1", "hello"),
+            prompt("tool sends during the run", "p2", "use the tool"),
+            prompt("command triggerTurn", "c1", "/ord-c", {"all": [{"response": "c1"}, {"event": "agent_settled"}], "then_quiet_ms": 400}),
+            prompt("arm agent_settled", "d1", "/ord-d", {"response": "d1", "then_quiet_ms": 200}),
+            prompt("settled run and prompt", "p3", "settle", {"all": [{"response": "p3"}, {"event": "agent_settled", "count": 3}], "then_quiet_ms": 800}),
+            prompt("labels", "e1", "/ord-e", {"response": "e1", "then_quiet_ms": 300}),
+        ],
+    },
 }
 
 # A project-local extension loads only in a trusted project. The reference
