@@ -220,3 +220,22 @@ func TestCorpusUnicodePropertyEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestCorpusTypeboxErrors: Value.Parse/Assert errors keep Error's name, as
+// typebox's classes do not set one.
+func TestCorpusTypeboxErrors(t *testing.T) {
+	t.Parallel()
+	h := runTS(t, map[string]string{"ext.ts": `import { Type } from "typebox";
+import { Value, ParseError, AssertError } from "typebox/value";
+export default function () {
+  try { Value.Parse(Type.Object({ n: Type.Number() }), { n: "x" }); } catch (e: any) { console.log("parse", e.name, e.message, e instanceof ParseError, e instanceof AssertError, e.cause.source, Array.isArray(e.cause.errors)); }
+}
+`})
+	if len(h.loadErrs) > 0 {
+		t.Fatal(h.loadErrs)
+	}
+	h.settle(t)
+	if got := h.stderr.String(); !strings.Contains(got, "parse Error Parse true true Parse true\n") {
+		t.Errorf("got %s", got)
+	}
+}

@@ -674,15 +674,14 @@ function Clean(...args) {
 class AssertError extends Error {
   constructor(source, errors, value) {
     super(source);
-    this.name = "AssertError";
-    Object.defineProperty(this, "cause", { value: { source: source, errors: errors, value: value }, enumerable: false, writable: true, configurable: true });
+    // typebox leaves name as Error's and freezes cause.
+    Object.defineProperty(this, "cause", { value: { source: source, errors: errors, value: value }, enumerable: false, writable: false, configurable: false });
   }
 }
 
 class ParseError extends AssertError {
   constructor(errors, value) {
     super("Parse", errors, value);
-    this.name = "ParseError";
   }
 }
 
