@@ -16,6 +16,7 @@ type timer struct {
 	interval time.Duration
 	repeat   bool
 	ref      bool // keeps the loop busy (Node's ref/unref)
+	due      time.Time
 	owner    string
 	obj      *goja.Object
 }
@@ -45,16 +46,45 @@ func (l *Loop) setTimer(vm *goja.Runtime, call goja.FunctionCall, repeat bool) g
 	return tm.obj
 }
 
+// arm schedules tm. Its Go timer does not name tm: each wake-up fires the
+// live timer that is due first (fireDue), so callbacks run in deadline
+// order, as Node's do, even when the Go runtime delivers the wake-ups of
+// two timers in the other order (a busy machine does).
 func (l *Loop) arm(tm *timer) {
+	tm.due = time.Now().Add(tm.interval)
 	tm.t = time.AfterFunc(tm.interval, func() {
-		l.enqueue(task{owner: tm.owner, event: "timer", fn: func(vm *goja.Runtime) { l.fire(vm, tm) }})
+		l.enqueue(task{event: "timer", fn: func(*goja.Runtime) { l.fireDue() }})
 	})
 }
 
-func (l *Loop) fire(_ *goja.Runtime, tm *timer) {
-	if _, live := l.timers[tm.id]; !live {
+// fireDue runs the live timer with the earliest deadline that has passed
+// (ties by creation order), if any. Every arm adds one wake-up, so each
+// due timer gets its turn: a wake-up that ran another timer leaves that
+// timer's own wake-up for this one. A wake-up left over from a cleared or
+// re-armed timer finds nothing due, or a timer that is due anyway.
+func (l *Loop) fireDue() {
+	now := time.Now()
+	var next *timer
+	for _, tm := range l.timers {
+		if tm.due.After(now) {
+			continue
+		}
+		if next == nil || tm.due.Before(next.due) || (tm.due.Equal(next.due) && tm.id < next.id) {
+			next = tm
+		}
+	}
+	if next == nil {
 		return
 	}
+	// Errors and the timers the callback creates belong to the timer's
+	// extension.
+	l.owner = next.owner
+	if err := l.fire(next); err != nil {
+		l.report(next.owner, "timer", err)
+	}
+}
+
+func (l *Loop) fire(tm *timer) error {
 	if !tm.repeat {
 		l.dropTimer(tm)
 	}
@@ -64,9 +94,7 @@ func (l *Loop) fire(_ *goja.Runtime, tm *timer) {
 			l.arm(tm)
 		}
 	}
-	if err != nil {
-		panic(err) // exec reports it against the timer's owner
-	}
+	return err
 }
 
 func (l *Loop) dropTimer(tm *timer) {
@@ -114,6 +142,7 @@ func (l *Loop) timerObject(vm *goja.Runtime, tm *timer) *goja.Object {
 	_ = o.Set("hasRef", func() bool { return tm.ref })
 	_ = o.Set("refresh", func() goja.Value {
 		if _, live := l.timers[tm.id]; live && tm.t != nil {
+			tm.due = time.Now().Add(tm.interval)
 			tm.t.Reset(tm.interval)
 		}
 		return o
