@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -180,7 +181,20 @@ func (s *Session) deferPrompt(ctx context.Context, text string, images []Content
 // after the run the previous one started is over (its own agent_settled
 // included), so that a triggerTurn message and a prompt sent from one
 // handler run one after the other.
-func (s *Session) runDeferred(list []func()) {
+func (s *Session) runDeferred(list []func(), host chan struct{}) {
+	if len(list) == 0 {
+		return
+	}
+	s.mu.Lock()
+	s.deferHosts = append(s.deferHosts, host)
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		if i := slices.Index(s.deferHosts, host); i >= 0 {
+			s.deferHosts = slices.Delete(s.deferHosts, i, i+1)
+		}
+		s.mu.Unlock()
+	}()
 	for _, f := range list {
 		f()
 		s.mu.Lock()

@@ -159,6 +159,10 @@ type Session struct {
 	starting *runStart
 	// gates are the input hooks under way (runstart.go).
 	gates map[*inputGate]struct{}
+	// deferHosts are the done channels of the runs whose goroutines are
+	// running agent_settled's deferred actions, outermost first: the
+	// session is not idle until the first closes (WaitIdle).
+	deferHosts []chan struct{}
 	// bnd is what turn_end boundary handlers asked of the loop
 	// (extsession.go).
 	bnd boundaryState
@@ -490,7 +494,7 @@ func (s *Session) startRunWith(body func(ctx context.Context), onStarted func())
 		s.deferred = nil
 		s.mu.Unlock()
 		close(settled)
-		s.runDeferred(deferred)
+		s.runDeferred(deferred, done)
 	}()
 	return rs.ch
 }
@@ -695,6 +699,11 @@ func (s *Session) WaitIdle(ctx context.Context) error {
 	for {
 		s.mu.Lock()
 		done := s.done
+		if len(s.deferHosts) > 0 {
+			// Runs that agent_settled handlers asked for are still to
+			// come: the run that delivered it is over only after them.
+			done = s.deferHosts[0]
+		}
 		s.mu.Unlock()
 		if done == nil {
 			return nil
@@ -706,7 +715,7 @@ func (s *Session) WaitIdle(ctx context.Context) error {
 		}
 		// A run that agent_settled handlers started keeps it busy.
 		s.mu.Lock()
-		again := s.done != done && s.streaming
+		again := (s.done != done && s.streaming) || len(s.deferHosts) > 0
 		s.mu.Unlock()
 		if !again {
 			return nil
