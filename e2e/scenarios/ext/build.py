@@ -145,9 +145,12 @@ SCENARIOS = {
         "prompts": ["hello", "/lc-new", "again", "/lc-reload", "last"],
     },
     "ext_reload_scope": {
-        "description": "ctx.reload and ctx.newSession discover the extensions again: a file added to .pi/extensions or the agent's extensions folder loads into the new generation, a removed one is gone, and so are the entries of the project's and the global settings.json \"extensions\" list; project trust is kept.",
+        "description": "ctx.reload and ctx.newSession discover the extensions again: a file added to .pi/extensions or the agent's extensions folder loads into the new generation, a removed one is gone, and so are the entries of the project's and the global settings.json \"extensions\" list; project trust is kept; one that fails to load is left out without an extension_error.",
         "args": ["-e", "exts/reload-scope.ts", "--approve"],
-        "files": {"exts/reload-scope.ts": src("reload-scope.ts"), "exts/reload-later.ts": src("reload-later.ts")},
+        "files": {"exts/reload-scope.ts": src("reload-scope.ts"), "exts/reload-later.ts": src("reload-later.ts"),
+                  # Copied to .ts files by the scenario: one that does not parse, one whose factory throws.
+                  "exts/broken.txt": "export default function (pi) {\n  syntax error here (((\n}\n",
+                  "exts/throws.txt": "export default function (pi) {\n  throw new Error(\"factory boom\");\n}\n"},
         "mock": {"turns": [{"text": "One."}, {"text": "Two."}], "fallback_text": "ok"},
         "steps": [
             COMMANDS,
@@ -165,6 +168,8 @@ SCENARIOS = {
             mut("removed, new session", "m6", {"rm": ["agent:extensions/reload-later.ts"], "then": "new"}),
             {"name": "commands at the end", "send": {"id": "c7", "type": "get_commands"}},
             prompt("prompt at the end", "p2", "bye"),
+            mut("broken ones", "m7", {"copy": [["exts/broken.txt", ".pi/extensions/broken.ts"], ["exts/throws.txt", ".pi/extensions/throws.ts"]], "then": "reload"}),
+            {"name": "commands after broken ones", "send": {"id": "c8", "type": "get_commands"}},
         ],
     },
     "ext_smgr_generation": {
