@@ -132,17 +132,7 @@ var errLoadFailed = errors.New("extension load failed")
 // flags they registered. Load failures are fatal as in the reference:
 // each is printed, followed by the -ne hint, and the process exits 1.
 func (app *App) loadExtensions(ctx context.Context) error {
-	a := app.args
-	global := toStringSlice(app.settings.GlobalRaw("extensions"))
-	var project []string
-	if app.trusted {
-		project = projectOnly(app.settings.Extensions(), global)
-	}
-	sources := jsruntime.Discover(jsruntime.DiscoverOptions{
-		AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted,
-		GlobalSettings: global, ProjectSettings: project,
-		CLI: a.Extensions, NoDiscovery: a.NoExtensions,
-	})
+	sources := app.extensionSources()
 	h := &extHost{stderr: app.stderr, deferStart: app.mode == ModeRPC}
 	app.ext = h
 	if len(sources) == 0 {
@@ -150,6 +140,14 @@ func (app *App) loadExtensions(ctx context.Context) error {
 	}
 	h.load = func(ctx context.Context, reload bool) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error) {
 		_, prev := h.cur()
+		if prev != nil {
+			// A reload and a session replacement look for the extensions
+			// again, as the reference's new resource loader does: the
+			// folders' files and the settings' "extensions" lists as they
+			// are now (the settings were read again just before), under
+			// the trust decided at start.
+			sources = app.extensionSources()
+		}
 		return app.loadGeneration(ctx, h, sources, prev, reload)
 	}
 	api, rt, loadErrs, err := h.load(ctx, false)
@@ -168,6 +166,23 @@ func (app *App) loadExtensions(ctx context.Context) error {
 	h.api, h.rt = api, rt
 	h.mu.Unlock()
 	return app.claimFlags()
+}
+
+// extensionSources discovers the extensions to load: -e paths, the
+// agent's and (trusted) project's extensions folders, and the "extensions"
+// lists of the global and (trusted) project settings.
+func (app *App) extensionSources() []jsruntime.Source {
+	a := app.args
+	global := toStringSlice(app.settings.GlobalRaw("extensions"))
+	var project []string
+	if app.trusted {
+		project = projectOnly(app.settings.Extensions(), global)
+	}
+	return jsruntime.Discover(jsruntime.DiscoverOptions{
+		AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted,
+		GlobalSettings: global, ProjectSettings: project,
+		CLI: a.Extensions, NoDiscovery: a.NoExtensions,
+	})
 }
 
 // loadGeneration builds the API and loads every extension source: into a
@@ -236,7 +251,7 @@ func (app *App) loadGeneration(ctx context.Context, h *extHost, sources []jsrunt
 		},
 	})
 	if prev != nil {
-		rt, loadErrs, err := prev.NextGeneration(ctx, api.Host(), reload)
+		rt, loadErrs, err := prev.NextGenerationOf(ctx, api.Host(), reload, sources)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -448,13 +463,15 @@ func (app *App) extensionCommands() []prompts.CommandInfo {
 			if source == "" {
 				source = "cli"
 			}
-			// Resources of the user and project scopes name the folder
-			// they were found under, as the reference labels skills.
+			// Extensions found in the user's and project's folders name
+			// the folder, as the reference labels skills; one a settings
+			// file lists names none, as in the reference.
 			var baseDir string
-			switch scope {
-			case jsruntime.ScopeProject:
+			switch {
+			case source != jsruntime.SourceAuto:
+			case scope == jsruntime.ScopeProject:
 				baseDir = filepath.Join(app.cwd, ".pi")
-			case jsruntime.ScopeUser:
+			case scope == jsruntime.ScopeUser:
 				baseDir = app.agentDir
 			}
 			out = append(out, prompts.CommandInfo{Name: c.Name, Description: c.Description, Source: "extension",
