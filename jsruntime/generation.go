@@ -59,7 +59,7 @@ func (r *Runtime) NextGenerationOf(ctx context.Context, host Host, reload bool, 
 	}
 	g.opts.Host = host
 	if host.Setup != nil {
-		if err := g.loop.Do(context.WithoutCancel(ctx), func(*goja.Runtime) error { return host.Setup(g) }); err != nil {
+		if err := g.loop.Do(context.WithoutCancel(ctx), func(*goja.Runtime) error { return g.withGlobalRequire(func() error { return host.Setup(g) }) }); err != nil {
 			return nil, nil, fmt.Errorf("jsruntime: setting up a new generation: %w", err)
 		}
 	}

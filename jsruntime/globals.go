@@ -7,10 +7,14 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/config"
 )
 
 //go:embed hostjs/*.js
@@ -145,8 +149,10 @@ func (r *Runtime) installGlobals() error {
 	set("expandUnicodeProps", expandUnicodeProps)
 	set("ttys", vm.NewArray(isTerminal(os.Stdin), isTerminal(os.Stdout), isTerminal(os.Stderr)))
 	set("fetch", r.fetch)
+	// Node has no global require (an extension's require is its module
+	// wrapper's parameter), so the prelude gets ours through __go.
+	set("require", r.requireFn)
 	_ = g.Set("__go", prim)
-	_ = g.Set("require", r.requireFn)
 	_ = g.Set("global", g)
 	src, err := hostSource("prelude")
 	if err != nil {
@@ -164,7 +170,31 @@ func (r *Runtime) installGlobals() error {
 	}
 	r.installLocaleMethods()
 	r.installDOMExceptionCode()
+	// pi-ai's getModel/getModels/getProviders read the built-in catalog
+	// through this on first use; the JSON is built then, not at start.
+	_ = r.host.Set("catalogModels", func(goja.FunctionCall) goja.Value { return vm.ToValue(catalogJSON()) })
 	return nil
+}
+
+// catalogJSON is the built-in model catalog as a JSON array, each model
+// in the reference's key order, built once per process.
+var catalogJSON = sync.OnceValue(func() string {
+	b, err := engine.MarshalJSON(config.CatalogModels())
+	if err != nil {
+		return "[]"
+	}
+	return string(b)
+})
+
+// withGlobalRequire runs f, a host setup, with require defined on the
+// global object: api.js reads the host's require there when its glue is
+// built. It is removed afterwards because in Node typeof
+// globalThis.require is "undefined", and extensions test it.
+func (r *Runtime) withGlobalRequire(f func() error) error {
+	g := r.vm.GlobalObject()
+	_ = g.Set("require", r.requireFn)
+	defer func() { _ = g.Delete("require") }()
+	return f()
 }
 
 // domExceptionCodes are the legacy numeric codes of DOMException names.

@@ -395,14 +395,14 @@ func loadURL(r *Runtime) (goja.Value, error) {
 		return nil, err
 	}
 	fn, _ := goja.AssertFunction(patch)
-	if _, err := fn(goja.Undefined(), o); err != nil {
+	if _, err := fn(goja.Undefined(), o, r.requireFn); err != nil {
 		return nil, err
 	}
 	return o, nil
 }
 
 // urlPatch subclasses URL with the file: fix and adds the url helpers.
-const urlPatch = `(function(m){
+const urlPatch = `(function(m, require){
 		const Base = m.URL;
 		const kPath = Symbol("path");
 		const hasScheme = (s) => /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(s);

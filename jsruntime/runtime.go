@@ -140,7 +140,7 @@ func New(opts LoadOptions) (*Runtime, error) {
 		}
 		r.installHostDefaults()
 		if opts.Host.Setup != nil {
-			return opts.Host.Setup(r)
+			return r.withGlobalRequire(func() error { return opts.Host.Setup(r) })
 		}
 		return nil
 	}, true)

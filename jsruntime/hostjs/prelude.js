@@ -2,6 +2,7 @@
 // __go. Runs once per runtime before any extension.
 (function (go) {
   "use strict";
+  const require = go.require;
   const g = globalThis;
   const def = (name, value) => Object.defineProperty(g, name, { value, writable: true, configurable: true, enumerable: false });
   // lazy defines globals whose host module is only loaded (parsed and run)

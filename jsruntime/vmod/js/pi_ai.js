@@ -163,19 +163,37 @@ function modelsAreEqual(a, b) {
   return a.provider === b.provider && a.id === b.id;
 }
 
+// catalog maps provider → id → model for the built-in models, parsed on
+// first use. As in pi-ai, every call hands out the same model objects.
+let catalogMap;
+function catalog() {
+  if (!catalogMap) {
+    catalogMap = new Map();
+    const list = typeof host.catalogModels === "function" ? JSON.parse(host.catalogModels()) : [];
+    for (const m of list) {
+      let byId = catalogMap.get(m.provider);
+      if (!byId) catalogMap.set(m.provider, (byId = new Map()));
+      byId.set(m.id, m);
+    }
+  }
+  return catalogMap;
+}
+
 function getModel(provider, id) {
   if (typeof host.getModel === "function") return host.getModel(provider, id);
-  return undefined;
+  const byId = catalog().get(provider);
+  return byId ? byId.get(id) : undefined;
 }
 
 function getModels(provider) {
   if (typeof host.getModels === "function") return host.getModels(provider);
-  return [];
+  const byId = catalog().get(provider);
+  return byId ? Array.from(byId.values()) : [];
 }
 
 function getProviders() {
   if (typeof host.getProviders === "function") return host.getProviders();
-  return [];
+  return Array.from(catalog().keys());
 }
 
 // ---------------------------------------------------------------- transcript
