@@ -152,6 +152,13 @@ func (r *Runtime) installGlobals() error {
 	// Node has no global require (an extension's require is its module
 	// wrapper's parameter), so the prelude gets ours through __go.
 	set("require", r.requireFn)
+	set("webCrypto", func(goja.FunctionCall) goja.Value {
+		v, err := r.newWebCrypto(r.require("crypto"))
+		if err != nil {
+			panic(vm.NewGoError(err))
+		}
+		return v
+	})
 	_ = g.Set("__go", prim)
 	_ = g.Set("global", g)
 	src, err := hostSource("prelude")
@@ -200,7 +207,7 @@ func (r *Runtime) withGlobalRequire(f func() error) error {
 // domExceptionCodes are the legacy numeric codes of DOMException names.
 var domExceptionCodes = map[string]int{
 	"IndexSizeError": 1, "InvalidCharacterError": 5, "NotFoundError": 8, "NotSupportedError": 9,
-	"InvalidStateError": 11, "SyntaxError": 12, "AbortError": 20, "TimeoutError": 23, "DataCloneError": 25,
+	"InvalidStateError": 11, "SyntaxError": 12, "InvalidAccessError": 15, "QuotaExceededError": 22, "AbortError": 20, "TimeoutError": 23, "DataCloneError": 25,
 }
 
 // installDOMExceptionCode adds DOMException.prototype.code from Go, so the

@@ -283,14 +283,7 @@
     const url = require("url");
     return { URL: url.URL, URLSearchParams: url.URLSearchParams };
   });
-  lazy(["crypto"], () => {
-    const nodeCrypto = require("crypto");
-    return { crypto: {
-      randomUUID: () => nodeCrypto.randomUUID(),
-      getRandomValues: (arr) => { const b = nodeCrypto.randomBytes(arr.byteLength); new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength).set(b); return arr; },
-      subtle: {},
-    } };
-  });
+  lazy(["crypto", "Crypto", "SubtleCrypto", "CryptoKey"], go.webCrypto);
   const fetchNames = ["Headers", "Response", "Request", "fetch", "FormData", "Blob"];
   lazy(fetchNames, () => {
     const out = {};
