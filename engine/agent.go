@@ -45,6 +45,9 @@ type agentLoop struct {
 	// continueTurn, after a completed turn's turn_end, reports whether
 	// the extensions asked for one more request (a turn_end boundary).
 	continueTurn func() bool
+	// halted reports that the session sends no more requests (print mode
+	// is finishing): the next request is aborted before it starts.
+	halted func() bool
 }
 
 // run executes the loop over context (the transcript so far) with the
@@ -178,38 +181,14 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 	attachProviderHooks(ctx, a.hooks, req)
 	started := false
 	begin := a.now()
-	final := a.provider.Stream(ctx, req, func(ev AssistantEvent) {
-		switch ev.Type {
-		case AEStart:
-			if !started {
-				started = true
-				a.emit(MessageStart{Message: snapshot(ev.Partial)})
-			}
-		case AEDone, AEError:
-			// The final message is announced by message_end below.
-		default:
-			if !started {
-				started = true
-				a.emit(MessageStart{Message: snapshot(ev.Partial)})
-			}
-			if ev.Type == AEToolCallStart && ev.Partial != nil && ev.ContentIndex < len(ev.Partial.Content.Blocks) {
-				b := ev.Partial.Content.Blocks[ev.ContentIndex]
-				if ev.ID == "" {
-					ev.ID = b.ID
-				}
-				if ev.ToolName == "" {
-					ev.ToolName = b.Name
-				}
-			}
-			var usage Usage
-			if ev.Partial != nil {
-				usage = ev.Partial.Usage
-			}
-			part := snapshot(ev.Partial)
-			ev.Partial = nil
-			a.emit(MessageUpdate{Usage: usage, AssistantMessageEvent: ev, Message: part})
-		}
-	})
+	var final *Message
+	if ctx.Err() != nil || (a.halted != nil && a.halted()) {
+		// Aborted before the request started: the reference's provider
+		// setup fails with the abort reason and emits no stream events.
+		final = setupAborted(a.model, begin.UnixMilli())
+	} else {
+		final = a.stream(ctx, req, &started)
+	}
 	if final == nil {
 		final = &Message{Role: RoleAssistant, StopReason: StopError, ErrorMessage: "provider returned no message"}
 	}
@@ -242,6 +221,44 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 	}
 	a.emit(MessageEnd{Message: final})
 	return final
+}
+
+// stream sends the request and turns the provider's events into
+// message_start and message_update; started records whether
+// message_start went out.
+func (a *agentLoop) stream(ctx context.Context, req *LLMRequest, started *bool) *Message {
+	return a.provider.Stream(ctx, req, func(ev AssistantEvent) {
+		switch ev.Type {
+		case AEStart:
+			if !*started {
+				*started = true
+				a.emit(MessageStart{Message: snapshot(ev.Partial)})
+			}
+		case AEDone, AEError:
+			// The final message is announced by message_end below.
+		default:
+			if !*started {
+				*started = true
+				a.emit(MessageStart{Message: snapshot(ev.Partial)})
+			}
+			if ev.Type == AEToolCallStart && ev.Partial != nil && ev.ContentIndex < len(ev.Partial.Content.Blocks) {
+				b := ev.Partial.Content.Blocks[ev.ContentIndex]
+				if ev.ID == "" {
+					ev.ID = b.ID
+				}
+				if ev.ToolName == "" {
+					ev.ToolName = b.Name
+				}
+			}
+			var usage Usage
+			if ev.Partial != nil {
+				usage = ev.Partial.Usage
+			}
+			part := snapshot(ev.Partial)
+			ev.Partial = nil
+			a.emit(MessageUpdate{Usage: usage, AssistantMessageEvent: ev, Message: part})
+		}
+	})
 }
 
 // toolOutcome is the finished state of one tool call.

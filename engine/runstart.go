@@ -69,6 +69,9 @@ type inputGate struct {
 	settled atomic.Bool
 	closed  chan struct{}
 	once    sync.Once
+	// onSettle, when set, runs on the extension loop as the command
+	// settles (print mode's last prompt closes the session then).
+	onSettle func()
 }
 
 type inputGateKey struct{}
@@ -79,6 +82,9 @@ type inputGateKey struct{}
 func InputSettled(ctx context.Context) {
 	if g, ok := ctx.Value(inputGateKey{}).(*inputGate); ok {
 		g.settled.Store(true)
+		if g.onSettle != nil {
+			g.onSettle()
+		}
 	}
 }
 
@@ -211,7 +217,11 @@ func (s *Session) runDeferred(list []func(), host chan struct{}) {
 // line at once, after what the handlers sent before it, as the
 // reference's prompt decides that before its first await.
 func (s *Session) PromptAsync(ctx context.Context, text string, images []Content, opts PromptOptions, done func(disposition string, err error)) {
+	// The prompt is on its way from now on: Finish lets it reach its
+	// input handlers before the session shuts down.
+	s.promptBegun()
 	run := func() {
+		defer s.promptDone()
 		d, err := s.Prompt(ctx, text, images, opts)
 		if done != nil {
 			done(d, err)

@@ -89,6 +89,10 @@ type PromptOptions struct {
 	// prompt's response from it, so that the response sits where the
 	// reference's does among the events.
 	OnPreflight func(disposition string)
+	// Final marks the caller's last prompt (print mode's): once its input
+	// hook is done, the handler of an extension command included, the
+	// session is closed (closing.go).
+	Final bool
 }
 
 // SessionState is the get_state payload, in the reference's key order.
@@ -166,6 +170,8 @@ type Session struct {
 	// bnd is what turn_end boundary handlers asked of the loop
 	// (extsession.go).
 	bnd boundaryState
+	// closing is the closed state print mode sets (closing.go).
+	closing closeState
 }
 
 // NewSession creates a session over a store, reading the transcript from
@@ -358,6 +364,10 @@ func (s *Session) Prompt(ctx context.Context, text string, images []Content, opt
 		src = "rpc"
 	}
 	inCtx, gate := s.openGate(ctx)
+	if opts.Final {
+		gate.onSettle = s.closeInput
+		s.closing.setFinalGate(gate)
+	}
 	in, err := s.hooks.Input(inCtx, text, images, src, opts.StreamingBehavior)
 	if err != nil {
 		s.closeGate(gate)
@@ -365,6 +375,13 @@ func (s *Session) Prompt(ctx context.Context, text string, images []Content, opt
 	}
 	if in.Action != InputHandled {
 		s.closeGate(gate)
+	}
+	if opts.Final && in.Action == InputHandled {
+		s.closeInput()
+	} else if in.Action != InputHandled && s.Closed() {
+		// The session closed while the input handlers ran: they have
+		// seen the prompt, and it goes no further.
+		return DispositionHandled, nil
 	}
 	switch in.Action {
 	case InputHandled:
@@ -544,6 +561,7 @@ func (s *Session) runWithRetry(ctx context.Context, provider Provider, apiKey st
 			systemPrompt: sysText, sessionID: s.store.Header().ID, hooks: s.hooks, emit: s.loopEmit,
 			steering: s.steering.drain, followUp: s.followUp.drain, now: s.now,
 			beforeTurn: s.beforeNextTurn, continueTurn: s.takeBoundaryContinue,
+			halted: s.haltedRequest,
 		}
 		created := loop.run(ctx, history, prompts)
 		prompts = nil

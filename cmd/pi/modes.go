@@ -57,14 +57,23 @@ func RunPrint(ctx context.Context, r Runner, opts PrintOptions, out *rpc.Writer,
 	} else {
 		defer stopRun(ctx, r)
 	}
+	type prompt struct {
+		text   string
+		images []engine.Content
+	}
+	var prompts []prompt
 	if opts.Initial.Text != "" || len(opts.Initial.Images) > 0 {
-		if err := r.Prompt(ctx, opts.Initial.Text, opts.Initial.Images); err != nil {
-			fmt.Fprintln(errOut, err.Error())
-			return 1
-		}
+		prompts = append(prompts, prompt{opts.Initial.Text, opts.Initial.Images})
 	}
 	for _, m := range opts.Rest {
-		if err := r.Prompt(ctx, m, nil); err != nil {
+		prompts = append(prompts, prompt{m, nil})
+	}
+	for i, p := range prompts {
+		send := r.Prompt
+		if fp, ok := r.(finalPrompter); ok && i == len(prompts)-1 {
+			send = fp.PromptFinal
+		}
+		if err := send(ctx, p.text, p.images); err != nil {
 			fmt.Fprintln(errOut, err.Error())
 			return 1
 		}
@@ -75,6 +84,14 @@ func RunPrint(ctx context.Context, r Runner, opts PrintOptions, out *rpc.Writer,
 		return 0
 	}
 	return printLastAssistant(r.Messages(), rawOut, errOut)
+}
+
+// finalPrompter is implemented by runners that close the session after
+// the last prompt: print mode is over once that prompt is, so what an
+// extension command sent without awaiting it is dropped after its input
+// handlers, as in the reference.
+type finalPrompter interface {
+	PromptFinal(ctx context.Context, text string, images []engine.Content) error
 }
 
 // runStopper is implemented by runners that can abort the work left

@@ -388,7 +388,9 @@ func (r *sessionRunner) Subscribe(fn func(engine.Event)) func() {
 	}
 }
 
-func (r *sessionRunner) Messages() []*engine.Message { return r.sess().Messages() }
+// Messages leaves out a reply that print mode's closing aborted before
+// its request (engine.Session.PrintedMessages).
+func (r *sessionRunner) Messages() []*engine.Message { return r.sess().PrintedMessages() }
 
 // StopRun aborts what is still running when print mode is done (a turn
 // a command triggered and did not await) and waits, briefly, for the
@@ -397,17 +399,27 @@ func (r *sessionRunner) Messages() []*engine.Message { return r.sess().Messages(
 func (r *sessionRunner) StopRun(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	_ = r.sess().Close(ctx)
+	_ = r.sess().Finish(ctx)
 }
 
 // Prompt starts the prompt and waits for the session to go idle, so the
 // next prompt starts on a settled session.
 func (r *sessionRunner) Prompt(ctx context.Context, text string, images []engine.Content) error {
+	return r.prompt(ctx, text, images, false)
+}
+
+// PromptFinal is Prompt for print mode's last prompt: the session closes
+// once its input hook (a command's handler) is done.
+func (r *sessionRunner) PromptFinal(ctx context.Context, text string, images []engine.Content) error {
+	return r.prompt(ctx, text, images, true)
+}
+
+func (r *sessionRunner) prompt(ctx context.Context, text string, images []engine.Content, final bool) error {
 	s := r.sess()
 	// Expansion runs inside Prompt, after the input hook saw the raw text.
 	// The reference's print mode prompts as the terminal would: input
 	// handlers see source "interactive".
-	disp, err := s.Prompt(ctx, text, images, engine.PromptOptions{Expand: r.expand, Source: "interactive"})
+	disp, err := s.Prompt(ctx, text, images, engine.PromptOptions{Expand: r.expand, Source: "interactive", Final: final})
 	if err != nil {
 		return err
 	}

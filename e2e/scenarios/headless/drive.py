@@ -62,11 +62,10 @@ CASES = {
                               description="an unknown /command goes to the model as text"),
     "ask_print": case(["-p", *CMDS, "/ask channels"], [{"text": "Channels carry values."}],
                       description="a command calling pi.sendUserMessage without awaiting it: the reference's print mode is done when the command is, "
-                                  "and its exit drops the message after the input handlers saw it (no request, no session file)",
-                      gap="ours may record the user message or send the request before the exit stops the run: dropping a prompt that has not started needs an engine-level 'closed' state"),
+                                  "and its exit drops the message after the input handlers saw it (no request, no session file)"),
     "note_print": case(["-p", *CMDS, "/note remember the milk"], [{"text": "Noted."}],
-                       description="a command calling pi.sendMessage with triggerTurn: the turn is aborted at exit before its request, nothing is printed",
-                       gap="the reference's reply aborted before the provider started says 'This operation was aborted' with errorMessage before timestamp; ours is aborted inside the provider ('Request was aborted')"),
+                       description="a command calling pi.sendMessage with triggerTurn: the turn is aborted at exit before its request "
+                                   "('This operation was aborted', errorMessage before timestamp), nothing is printed"),
     "flag_print": case(["-p", *CMDS, "--tone", "formal", "--loud", "?q what is go"], [{"text": "Go is a language."}],
                        description="registered string and boolean flags read by an input transform"),
     "flag_default_print": case(["-p", *CMDS, "?q defaults"], [{"text": "Defaults."}],
