@@ -65,6 +65,9 @@ func (r *Runtime) installGlobals() error {
 	vm := r.vm
 	g := vm.GlobalObject()
 	r.loop.installTimers(vm)
+	if err := patchJSONStringify(vm); err != nil {
+		return err
+	}
 	prim := vm.NewObject()
 	set := func(name string, v any) { _ = prim.Set(name, v) }
 	set("write", func(s string) { _, _ = r.stderr.Write([]byte(s)) })
