@@ -449,16 +449,20 @@ func (s *Session) resolveProvider(m *Model) (Provider, string, error) {
 	if s.opts.ProviderFor == nil {
 		return nil, "", errors.New("engine: no provider configured")
 	}
-	p, err := s.opts.ProviderFor(m.API)
-	if err != nil {
-		return nil, "", fmt.Errorf("provider for %s: %w", m.API, err)
-	}
+	// Credentials first, as the reference's prompt preflight checks them
+	// before anything looks for the API: without any model (a placeholder
+	// with API "unknown") the prompt fails for want of a key.
 	key := ""
 	if s.opts.APIKey != nil {
+		var err error
 		key, err = s.opts.APIKey(m)
 		if err != nil {
 			return nil, "", err
 		}
+	}
+	p, err := s.opts.ProviderFor(m.API)
+	if err != nil {
+		return nil, "", fmt.Errorf("provider for %s: %w", m.API, err)
 	}
 	return p, key, nil
 }

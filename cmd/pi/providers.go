@@ -124,9 +124,10 @@ func (app *App) resolveModel() error {
 	for _, w := range warnings {
 		fmt.Fprintln(app.stderr, "Warning:", w)
 	}
-	if nm := (config.NoModelsError{}); err != nil && app.mode == ModeRPC && errors.As(err, &nm) {
-		// RPC mode starts anyway, as the reference does: clients see a
-		// placeholder model and prompts fail until a model is configured.
+	if nm := (config.NoModelsError{}); err != nil && app.mode != ModeInteractive && errors.As(err, &nm) {
+		// RPC, print and JSON mode start anyway, as the reference does:
+		// the session gets a placeholder model, prompts fail with "No API
+		// key found for the selected model" and extension commands run.
 		fmt.Fprintln(app.stderr, "Warning:", err.Error())
 		model, level, err = rpc.PlaceholderModel(), engine.ThinkingOff, nil
 	}

@@ -42,11 +42,14 @@ CMDS = ["-e", "exts/cmds.ts"]
 UI = ["-e", "exts/ui.ts"]
 
 
-def case(args, turns=None, stdin=None, exts=("cmds.ts",), description="", settings=None, gap=None):
+def case(args, turns=None, stdin=None, exts=("cmds.ts",), description="", settings=None, gap=None,
+         no_models=False):
     """gap names a known difference of ours: the case still runs, and a
-    difference is reported as GAP (not a failure) unless --strict."""
+    difference is reported as GAP (not a failure) unless --strict.
+    no_models runs pi without the mock provider's models.json and without
+    --provider/--model, so that no model is available."""
     return {"args": args, "turns": turns or [], "stdin": stdin, "exts": list(exts),
-            "description": description, "settings": settings, "gap": gap}
+            "description": description, "settings": settings, "gap": gap, "no_models": no_models}
 
 
 CASES = {
@@ -116,11 +119,21 @@ CASES = {
                                description="handlers that throw, JSON mode"),
     "missing_ext_print": case(["-p", "-e", "exts/nope.ts", "hi"], [{"text": "Hi."}], exts=[],
                               description="an -e path that does not exist"),
+    "nomodels_print": case(["-p", *CMDS, "hello"], no_models=True,
+                           description="no model available: a warning, the session starts, the input handlers see the prompt, "
+                                       "which then fails for want of a key (exit 1)"),
+    "nomodels_cmd_print": case(["-p", *CMDS, "/hello there"], no_models=True,
+                               description="no model available: an extension command still runs (exit 0)"),
+    "nomodels_json": case(["--mode", "json", *CMDS, "hello"], no_models=True,
+                          description="no model available, JSON mode"),
     "unknown_flag_print": case(["-p", *CMDS, "--no-such-flag", "hi"], [{"text": "Hi."}],
                                description="an unknown flag with an extension loaded"),
 }
 
 STACK_RE = re.compile(r"^\s+at .*$\n?", re.M)
+# The login help names the docs of the installed package by absolute path
+# (ours by the path it was built with).
+DOCS_RE = re.compile(r"\S*docs/(providers|models)\.md")
 
 
 def harness_dir(arg: str | None) -> pathlib.Path:
@@ -179,7 +192,11 @@ def run_case(name: str, c: dict, pi_argv: list[str], mods, scale: float) -> dict
                                   os.path.join(root, "mock.jsonl"), on_request=on_request)
     h = pihome.build_home(root, server.port, "openai-completions", False, c.get("settings"))
     env = pihome.child_env(h)
-    argv = list(pi_argv) + pihome.pi_model_args() + list(c["args"])
+    argv = list(pi_argv) + list(c["args"])
+    if c.get("no_models"):
+        os.remove(os.path.join(h["agent_dir"], "models.json"))
+    else:
+        argv = list(pi_argv) + pihome.pi_model_args() + list(c["args"])
     try:
         p = subprocess.Popen(argv, cwd=project, env=env, start_new_session=True,
                              stdin=subprocess.PIPE if c["stdin"] is not None else subprocess.DEVNULL,
@@ -206,7 +223,7 @@ def run_case(name: str, c: dict, pi_argv: list[str], mods, scale: float) -> dict
                       "pi_pkg": None}, "port": server.port}
     n = normalize.Normalizer(meta)
     stdout_text = out.decode("utf-8", "replace")
-    stderr_text = STACK_RE.sub("", err.decode("utf-8", "replace"))
+    stderr_text = DOCS_RE.sub(r"<DOCS>/\1.md", STACK_RE.sub("", err.decode("utf-8", "replace")))
     is_json = "--mode" in c["args"] and "json" in c["args"]
     rec = {
         "case": name,
