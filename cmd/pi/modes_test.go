@@ -139,3 +139,42 @@ func TestInitialMessage(t *testing.T) {
 		t.Fatal(s)
 	}
 }
+
+// finalRunner is a fakeRunner that marks the prompt sent as print mode's
+// last one.
+type finalRunner struct {
+	fakeRunner
+}
+
+func (f *finalRunner) PromptFinal(ctx context.Context, text string, images []engine.Content) error {
+	return f.Prompt(ctx, text+" (final)", images)
+}
+
+func TestRunPrintLastPromptIsFinal(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		initial string
+		rest    []string
+		want    string
+	}{
+		{name: "initial only", initial: "one", want: "one (final)"},
+		{name: "initial and rest", initial: "one", rest: []string{"two", "three"}, want: "one|two|three (final)"},
+		{name: "rest only", rest: []string{"two"}, want: "two (final)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			n := 1 + len(tt.rest)
+			f := &finalRunner{}
+			for range n {
+				f.replies = append(f.replies, assistant(engine.StopStop, "", "ok"))
+			}
+			var out, errOut bytes.Buffer
+			RunPrint(context.Background(), f, PrintOptions{Initial: InitialMessage{Text: tt.initial}, Rest: tt.rest}, rpc.NewWriter(&out), &out, &errOut)
+			if got := strings.Join(f.prompts, "|"); got != tt.want {
+				t.Fatalf("prompts %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
