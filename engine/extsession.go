@@ -102,35 +102,17 @@ type CustomStartHooks interface {
 // runCustom is runPrompt for a run started by a custom message: the
 // handlers' messages and the nextTurn ones follow it.
 func (s *Session) runCustom(ctx context.Context, provider Provider, apiKey string, m *Message) {
-	s.mu.Lock()
-	tools := append([]Tool(nil), s.tools...)
-	history := append([]*Message(nil), s.messages...)
-	s.mu.Unlock()
-	infos := toolInfos(tools)
-	sysMsg, sysText := s.systemMessage(history, infos)
-	var res *BeforeAgentStartResult
-	if ch, ok := s.hooks.(CustomStartHooks); ok {
-		if r, err := ch.BeforeAgentStartCustom(ctx, m, sysText); err == nil {
-			res = r
+	s.beginRun(ctx, provider, apiKey, m, func(sysText string) *BeforeAgentStartResult {
+		ch, ok := s.hooks.(CustomStartHooks)
+		if !ok {
+			return nil
 		}
-	}
-	if res != nil && res.Sections != nil && res.SystemPrompt == "" {
-		sysMsg, sysText = s.systemMessageFor(history, infos, res.Sections)
-	}
-	if res != nil && res.SystemPrompt != "" {
-		sysText = res.SystemPrompt
-	}
-	s.flushPendingCustom(false)
-	prompts := []*Message{}
-	if sysMsg != nil {
-		prompts = append(prompts, sysMsg)
-	}
-	prompts = append(prompts, m)
-	prompts = append(prompts, s.takeNextTurn()...)
-	if res != nil {
-		prompts = append(prompts, res.Messages...)
-	}
-	s.runWithRetry(ctx, provider, apiKey, tools, sysText, prompts)
+		res, err := ch.BeforeAgentStartCustom(ctx, m, sysText)
+		if err != nil {
+			return nil
+		}
+		return res
+	})
 }
 
 // messageEntry is the session entry that records a message: an

@@ -522,30 +522,40 @@ func (s *Session) startRunWith(body func(ctx context.Context), onStarted func())
 
 // runPrompt is one prompt's whole life: the run, then retries.
 func (s *Session) runPrompt(ctx context.Context, provider Provider, apiKey, text string, images []Content, user *Message) {
+	s.beginRun(ctx, provider, apiKey, user, func(sysText string) *BeforeAgentStartResult {
+		res, err := s.hooks.BeforeAgentStart(ctx, text, images, sysText)
+		if err != nil {
+			return nil
+		}
+		return res
+	})
+}
+
+// beginRun is the common start of a run whose first message is first:
+// before_agent_start (through beforeStart, given the system prompt) may
+// replace the system prompt or its sections and add messages; custom
+// messages held while the run was starting go before the prompt, as they
+// would have while idle; the nextTurn messages and the handlers' follow.
+func (s *Session) beginRun(ctx context.Context, provider Provider, apiKey string, first *Message, beforeStart func(sysText string) *BeforeAgentStartResult) {
 	s.mu.Lock()
 	tools := append([]Tool(nil), s.tools...)
 	history := append([]*Message(nil), s.messages...)
 	s.mu.Unlock()
 	infos := toolInfos(tools)
 	sysMsg, sysText := s.systemMessage(history, infos)
-	res, err := s.hooks.BeforeAgentStart(ctx, text, images, sysText)
-	if err != nil {
-		res = nil
-	}
+	res := beforeStart(sysText)
 	if res != nil && res.Sections != nil && res.SystemPrompt == "" {
 		sysMsg, sysText = s.systemMessageFor(history, infos, res.Sections)
 	}
 	if res != nil && res.SystemPrompt != "" {
 		sysText = res.SystemPrompt
 	}
-	// Custom messages held while the run was starting go before its
-	// prompt, as they would have while idle.
 	s.flushPendingCustom(false)
 	prompts := []*Message{}
 	if sysMsg != nil {
 		prompts = append(prompts, sysMsg)
 	}
-	prompts = append(prompts, user)
+	prompts = append(prompts, first)
 	prompts = append(prompts, s.takeNextTurn()...)
 	if res != nil {
 		prompts = append(prompts, res.Messages...)
