@@ -235,32 +235,11 @@ func (a *API) sendMessage(s *engine.Session, av []json.RawMessage) error {
 // sendUserMessage prompts the session as source "extension". While a run
 // is active deliverAs is required, as in the reference.
 func (a *API) sendUserMessage(s *engine.Session, av []json.RawMessage) error {
-	var opts struct {
-		DeliverAs string `json:"deliverAs"`
+	text, images, deliverAs, err := userMessageArgs(av)
+	if err != nil {
+		return fmt.Errorf("sendUserMessage: invalid content: %w", err)
 	}
-	if len(av) > 1 {
-		_ = json.Unmarshal(av[1], &opts)
-	}
-	text, images := "", []engine.Content(nil)
-	if len(av) > 0 {
-		if err := json.Unmarshal(av[0], &text); err != nil {
-			var blocks []engine.Content
-			if err := json.Unmarshal(av[0], &blocks); err != nil {
-				return fmt.Errorf("sendUserMessage: invalid content: %w", err)
-			}
-			for _, b := range blocks {
-				if b.Type == "text" {
-					if text != "" {
-						text += "\n"
-					}
-					text += b.Text
-				} else {
-					images = append(images, b)
-				}
-			}
-		}
-	}
-	if opts.DeliverAs == "" && s.IsStreaming() && (text == "" || text[0] != '/') {
+	if deliverAs == "" && s.IsStreaming() && (text == "" || text[0] != '/') {
 		// The reference's refusal surfaces a few promise hops later: after
 		// the event being dispatched, before the run's next one, and
 		// after a steer sent alongside it (api_order.go).
@@ -277,7 +256,7 @@ func (a *API) sendUserMessage(s *engine.Session, av []json.RawMessage) error {
 		// (agent_before_settle) that queues a follow-up sees the run
 		// continue for it (api_session.go).
 		queue := func() {
-			if opts.DeliverAs == "followUp" {
+			if deliverAs == "followUp" {
 				s.FollowUp(text, images)
 			} else {
 				s.Steer(text, images)
@@ -288,7 +267,7 @@ func (a *API) sendUserMessage(s *engine.Session, av []json.RawMessage) error {
 		}
 		return nil
 	}
-	s.PromptAsync(context.Background(), text, images, engine.PromptOptions{StreamingBehavior: opts.DeliverAs, Source: "extension"}, func(_ string, err error) {
+	s.PromptAsync(context.Background(), text, images, engine.PromptOptions{StreamingBehavior: deliverAs, Source: "extension"}, func(_ string, err error) {
 		if err != nil {
 			// The reference reports it for the runtime, not the extension.
 			a.reportError("<runtime>", "send_user_message", err.Error())

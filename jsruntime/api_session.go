@@ -157,34 +157,11 @@ func (h hooks) CompactFailed(ctx context.Context, ev engine.CompactFailedEvent) 
 	h.a.Emit(ctx, "session_compact_failed", fields...)
 }
 
-// BeforeTree runs session_before_tree.
+// BeforeTree runs session_before_tree for hosts that only take its cancel
+// and label (BeforeTreeFull has the whole result).
 func (h hooks) BeforeTree(ctx context.Context, p engine.TreePreparation) *engine.BeforeTreeResult {
-	entries := p.EntriesToSummarize
-	if entries == nil {
-		entries = []*engine.Entry{}
-	}
-	nullable := func(s string) any {
-		if s == "" {
-			return nil
-		}
-		return s
-	}
-	prep := ordered{{"targetId", p.TargetID}, {"oldLeafId", nullable(p.OldLeafID)}, {"commonAncestorId", nullable(p.CommonAncestorID)},
-		{"entriesToSummarize", entries}, {"userWantsSummary", p.UserWantsSummary}}
-	if p.CustomInstructions != nil {
-		prep = append(prep, Field{"customInstructions", *p.CustomInstructions})
-	}
-	if p.ReplaceInstructions != nil {
-		prep = append(prep, Field{"replaceInstructions", *p.ReplaceInstructions})
-	}
-	if p.Label != nil {
-		prep = append(prep, Field{"label", *p.Label})
-	}
-	var r struct {
-		Cancel bool    `json:"cancel"`
-		Label  *string `json:"label"`
-	}
-	if !h.beforeResult(ctx, "session_before_tree", []Field{{"preparation", prep}}, &r) {
+	r := h.BeforeTreeFull(ctx, p)
+	if r == nil {
 		return nil
 	}
 	return &engine.BeforeTreeResult{Cancel: r.Cancel, Label: r.Label}

@@ -19,7 +19,14 @@ func (r *Registry) ModelsStorePath() string {
 
 // ReadModelsStore returns the provider's models-store.json entry, or nil.
 func (r *Registry) ReadModelsStore(provider string) json.RawMessage {
-	b, err := os.ReadFile(r.ModelsStorePath())
+	return readProviderEntry(r.ModelsStorePath(), provider)
+}
+
+// readProviderEntry returns the provider's entry of a JSON object file
+// keyed by provider (auth.json, models-store.json), as stored; nil when
+// the file or the entry is missing or the file does not parse.
+func readProviderEntry(path, provider string) json.RawMessage {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil
 	}

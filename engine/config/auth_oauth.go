@@ -113,18 +113,7 @@ func (r *Registry) AuthPath() string {
 // StoredCredential returns the provider's auth.json entry as stored, read
 // from the file now (another process may have refreshed it), or nil.
 func (r *Registry) StoredCredential(provider string) json.RawMessage {
-	b, err := os.ReadFile(r.AuthPath())
-	if err != nil {
-		return nil
-	}
-	keys, vals, err := splitAuthObject(b)
-	if err != nil {
-		return nil
-	}
-	if i := slices.Index(keys, provider); i >= 0 {
-		return vals[i]
-	}
-	return nil
+	return readProviderEntry(r.AuthPath(), provider)
 }
 
 // oauthCredential is the part of an OAuth credential the registry reads.
