@@ -317,7 +317,10 @@ func modifyJSONEntry(ctx context.Context, path, key string, del bool, fn func(cu
 	if err != nil {
 		return nil, current, err
 	}
-	if err := os.WriteFile(path, out, 0o600); err != nil {
+	// ensureAuthFile made the file 0600, and the atomic write keeps that:
+	// a request reading the entry without the lock never sees it half
+	// written.
+	if err := writeFileAtomic(path, out); err != nil {
 		return nil, current, err
 	}
 	return next, current, nil

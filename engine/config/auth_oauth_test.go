@@ -253,3 +253,27 @@ func TestOAuthCredentialNeedsOAuthCode(t *testing.T) {
 	assert.True(t, r.HasConfiguredAuth("solo"))
 	assert.Equal(t, AuthStatus{Configured: true, Source: "stored"}, r.ProviderAuthStatus("solo"))
 }
+
+// A symlinked auth.json is written through to its target and stays a link,
+// and the target keeps its mode.
+func TestModifyCredentialThroughSymlink(t *testing.T) {
+	t.Parallel()
+	r, dir := oauthRegistry(t, "")
+	target := filepath.Join(t.TempDir(), "real-auth.json")
+	require.NoError(t, os.WriteFile(target, []byte(`{"other":{"type":"api_key","key":"k"}}`), 0o600))
+	link := filepath.Join(dir, "auth.json")
+	require.NoError(t, os.Symlink(target, link))
+	_, err := r.ModifyCredential(context.Background(), "corp", func(json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`{"type":"api_key","key":"new"}`), nil
+	})
+	require.NoError(t, err)
+	fi, err := os.Lstat(link)
+	require.NoError(t, err)
+	assert.NotZero(t, fi.Mode()&os.ModeSymlink, "auth.json is still a link")
+	st, err := os.Stat(target)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
+	b, err := os.ReadFile(target)
+	require.NoError(t, err)
+	assert.Equal(t, "{\n  \"other\": {\n    \"type\": \"api_key\",\n    \"key\": \"k\"\n  },\n  \"corp\": {\n    \"type\": \"api_key\",\n    \"key\": \"new\"\n  }\n}", string(b))
+}

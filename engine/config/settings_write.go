@@ -121,8 +121,13 @@ func sjsonPath(segs []string) string {
 }
 
 // writeFileAtomic writes data to a temporary file next to path and renames
-// it into place.
+// it into place, so a reader never sees a half-written file and a crash
+// mid-write leaves the old contents. A symlinked path is written through to
+// its target, keeping the link; an existing file keeps its mode.
 func writeFileAtomic(path string, data []byte) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
