@@ -7,6 +7,13 @@ const (
 	APIOpenAICompletions = "openai-completions"
 	APIOpenAIResponses   = "openai-responses"
 	APIAnthropicMessages = "anthropic-messages"
+
+	APIGoogleGenerativeAI    = "google-generative-ai"
+	APIGoogleVertex          = "google-vertex"
+	APIMistralConversations  = "mistral-conversations"
+	APIAzureOpenAIResponses  = "azure-openai-responses"
+	APIOpenAICodexResponses  = "openai-codex-responses"
+	APIBedrockConverseStream = "bedrock-converse-stream"
 )
 
 // ModelCost is the price per million tokens.
