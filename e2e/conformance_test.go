@@ -5,7 +5,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
 )
 
@@ -35,17 +34,8 @@ func TestConformanceScenarios(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 not found")
 	}
-	_, file, _, _ := runtime.Caller(0)
-	scenarios := filepath.Join(filepath.Dir(file), "scenarios")
-	expected, err := filepath.Glob(filepath.Join(scenarios, "expected", "*.jsonl"))
-	if err != nil || len(expected) == 0 {
-		t.Skip("no expected transcripts")
-	}
-	for _, exp := range expected {
-		name := strings.TrimSuffix(filepath.Base(exp), ".jsonl")
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			runSuiteScenario(t, harness, scenarios, name)
-		})
-	}
+	scenarios := scenarioDir()
+	eachRecording(t, scenarios, ".jsonl", func(t *testing.T, name string) {
+		runSuiteScenario(t, harness, scenarios, name)
+	})
 }

@@ -10,18 +10,10 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 )
-
-// shapesDir is e2e/scenarios/shapes: the shape probe extension, the
-// scenario that drives it, the reference's records and the known gaps.
-func shapesDir() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "scenarios", "shapes")
-}
 
 // TestExtensionShapes drives our binary through the shape probe's
 // scenario (tools, a user bash, a command with a dialog, the pi setters,
@@ -33,36 +25,25 @@ func shapesDir() string {
 func TestExtensionShapes(t *testing.T) {
 	t.Parallel()
 	harness := needHarness(t)
-	dir := shapesDir()
+	dir := scenarioDir("shapes")
 	var gaps shapeGaps
 	readJSONFile(t, filepath.Join(dir, "known_gaps.json"), &gaps)
 	want := readShapeRecords(t, filepath.Join(dir, "expected.jsonl"))
 	want = gaps.dropEvents(want)
 
-	var last string
-	for attempt := 1; attempt <= 2; attempt++ {
+	inTwoRuns(t, "the probe's records", func(t *testing.T) string {
 		out := t.TempDir()
 		records := filepath.Join(out, "shapes.jsonl")
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
 		c := exec.CommandContext(ctx, "python3", filepath.Join(harness, "rpcdrive.py"), "--pi", piBin,
 			filepath.Join(dir, "shapes.json"), "--out", filepath.Join(out, "rpc.jsonl"),
 			"--timeout-scale", "3", "--env", "PI_SHAPES_OUT="+records)
-		log, err := c.CombinedOutput()
-		cancel()
-		if err != nil {
-			last = fmt.Sprintf("rpcdrive: %v\n%s", err, log)
-			t.Logf("attempt %d: %s", attempt, last)
-			continue
+		if log, err := c.CombinedOutput(); err != nil {
+			return fmt.Sprintf("rpcdrive: %v\n%s", err, log)
 		}
-		got := readShapeRecords(t, records)
-		diffs := compareShapeRecords(want, got, gaps)
-		if len(diffs) == 0 {
-			return
-		}
-		last = strings.Join(diffs, "\n")
-		t.Logf("attempt %d differs:\n%s", attempt, last)
-	}
-	t.Fatalf("the probe's records differ from the reference's in two runs:\n%s", last)
+		return strings.Join(compareShapeRecords(want, readShapeRecords(t, records), gaps), "\n")
+	})
 }
 
 // shapeRecord is one probe record with its keys in order.

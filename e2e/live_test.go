@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -71,10 +70,7 @@ func needReference(t *testing.T) []string {
 	return ref
 }
 
-func scenarioPath(name string) string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "scenarios", name+".json")
-}
+func scenarioPath(name string) string { return scenarioDir(name + ".json") }
 
 // shellJoin quotes a command line for rpcdrive.py's --pi (shlex syntax).
 func shellJoin(args []string) string {
