@@ -43,7 +43,8 @@ func cacheRetention() string {
 
 // buildBody returns the request body with the reference's key order:
 // model, input, stream, prompt cache fields, store, max_output_tokens,
-// temperature, tools, reasoning, include.
+// temperature, tools, reasoning, include, then the models.json sampling
+// parameters.
 func buildBody(req *engine.LLMRequest, c compat) llm.Object {
 	m := req.Model
 	retention := cacheRetention()
@@ -77,7 +78,9 @@ func buildBody(req *engine.LLMRequest, c compat) llm.Object {
 	if len(req.Tools) > 0 {
 		body = body.Set("tools", convertTools(req.Tools, c))
 	}
-	return addReasoning(body, req)
+	// Sampling parameters go last so that models.json can override any
+	// named field, as the reference assigns them over the finished body.
+	return llm.MergeSamplingParams(addReasoning(body, req), m, req.ThinkingLevel)
 }
 
 func clampRunes(s string, n int) string {

@@ -224,7 +224,7 @@ func runScenario(t *testing.T, sc scenario) ([]exchange, *server) {
 func TestScenarios(t *testing.T) {
 	t.Parallel()
 	names := []string{"text", "reasoning", "tool", "status529", "status500text", "status400empty", "openai400",
-		"cut", "noterminal", "abort", "abortwait", "preabort", "length", "filter", "failed", "errorev", "backfill"}
+		"cut", "noterminal", "abort", "abortwait", "preabort", "length", "filter", "failed", "errorev", "backfill", "sampling"}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
