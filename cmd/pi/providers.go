@@ -11,6 +11,7 @@ import (
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/llm/anthropic"
+	"github.com/pi-go/pi/engine/llm/mistral"
 	"github.com/pi-go/pi/engine/llm/openai"
 	"github.com/pi-go/pi/engine/llm/openairesponses"
 	"github.com/pi-go/pi/engine/rpc"
@@ -26,6 +27,8 @@ func providerFor(api string) (engine.Provider, error) {
 		return openai.New(), nil
 	case engine.APIOpenAIResponses:
 		return openairesponses.New(), nil
+	case engine.APIMistralConversations:
+		return mistral.New(), nil
 	}
 	return nil, fmt.Errorf("no provider for API %q", api)
 }

@@ -1,0 +1,133 @@
+package mistral
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// toolCallIDLength is the exact length Mistral requires of a tool-call id.
+const toolCallIDLength = 9
+
+// shortHash is the reference's short deterministic string hash (two 32-bit
+// multiplicative lanes over UTF-16 code units, printed in base 36). The
+// values must be the reference's so that a transcript replayed to Mistral
+// carries the same ids whichever implementation sent it.
+func shortHash(s string) string {
+	h1, h2 := uint32(0xdeadbeef), uint32(0x41c6ce57)
+	for _, ch := range utf16.Encode([]rune(s)) {
+		h1 = (h1 ^ uint32(ch)) * 2654435761
+		h2 = (h2 ^ uint32(ch)) * 1597334677
+	}
+	h1 = ((h1 ^ (h1 >> 16)) * 2246822507) ^ ((h2 ^ (h2 >> 13)) * 3266489909)
+	h2 = ((h2 ^ (h2 >> 16)) * 2246822507) ^ ((h1 ^ (h1 >> 13)) * 3266489909)
+	return strconv.FormatUint(uint64(h2), 36) + strconv.FormatUint(uint64(h1), 36)
+}
+
+// alnum keeps only ASCII letters and digits.
+func alnum(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// deriveToolCallID maps any id to nine alphanumeric characters: an id that
+// already is nine once stripped of other characters is kept (first
+// attempt only); anything else is hashed, with the attempt number mixed in
+// to resolve collisions.
+func deriveToolCallID(id string, attempt int) string {
+	norm := alnum(id)
+	if attempt == 0 && len(norm) == toolCallIDLength {
+		return norm
+	}
+	seed := norm
+	if seed == "" {
+		seed = id
+	}
+	if attempt > 0 {
+		seed += ":" + strconv.Itoa(attempt)
+	}
+	h := alnum(shortHash(seed))
+	if len(h) > toolCallIDLength {
+		h = h[:toolCallIDLength]
+	}
+	return h
+}
+
+// idNormalizer hands out Mistral ids for one request, keeping the mapping
+// one to one: two different original ids never share a Mistral id.
+type idNormalizer struct {
+	fwd  map[string]string
+	back map[string]string
+}
+
+func newIDNormalizer() *idNormalizer {
+	return &idNormalizer{fwd: map[string]string{}, back: map[string]string{}}
+}
+
+func (n *idNormalizer) id(orig string) string {
+	if v, ok := n.fwd[orig]; ok {
+		return v
+	}
+	for attempt := 0; ; attempt++ {
+		cand := deriveToolCallID(orig, attempt)
+		if owner, ok := n.back[cand]; !ok || owner == orig {
+			n.fwd[orig] = cand
+			n.back[cand] = orig
+			return cand
+		}
+	}
+}
+
+// normalizeToolCallIDs rewrites the ids of tool calls made by another
+// model (and of their results) to Mistral's form, as the reference does
+// before building a request. Calls this same model made already have
+// Mistral ids and are left alone. The input is not modified.
+func normalizeToolCallIDs(m *engine.Model, msgs []*engine.Message) []*engine.Message {
+	n := newIDNormalizer()
+	mapped := map[string]string{}
+	out := make([]*engine.Message, len(msgs))
+	for i, msg := range msgs {
+		out[i] = msg
+		switch msg.Role {
+		case engine.RoleAssistant:
+			if msg.Provider == m.Provider && msg.API == m.API && msg.Model == m.ID {
+				continue
+			}
+			var blocks []engine.Content
+			for j, b := range msg.Content.Blocks {
+				if b.Type != engine.ContentToolCall {
+					continue
+				}
+				id := n.id(b.ID)
+				if id == b.ID {
+					continue
+				}
+				if blocks == nil {
+					blocks = append([]engine.Content(nil), msg.Content.Blocks...)
+				}
+				mapped[b.ID] = id
+				blocks[j].ID = id
+			}
+			if blocks != nil {
+				cp := *msg
+				cp.Content = engine.Contents{Blocks: blocks}
+				out[i] = &cp
+			}
+		case engine.RoleToolResult:
+			if id, ok := mapped[msg.ToolCallID]; ok && id != msg.ToolCallID {
+				cp := *msg
+				cp.ToolCallID = id
+				out[i] = &cp
+			}
+		}
+	}
+	return out
+}
