@@ -6,14 +6,22 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/buffer"
 )
 
+// fetchChunk is the most one read of a response body hands to JS: the body
+// arrives as a stream of chunks, as Node's fetch delivers it, so a
+// server-sent event stream is seen while it is still open.
+const fetchChunk = 64 << 10
+
 // fetch performs one HTTP request off the loop and calls cb(err, res) on
-// it. It returns a cancel function the JS side calls when the request's
-// AbortSignal fires.
+// it once the response headers are in. res.read(cb) then reads the next
+// chunk of the body (cb(err, chunk) with chunk null at the end) and
+// res.cancel() drops the rest. fetch returns a cancel function the JS
+// side calls when the request's AbortSignal fires; it also fails a body
+// read in progress.
 func (r *Runtime) fetch(rawURL, method string, headers map[string]string, body goja.Value, cb goja.Callable) func() {
 	vm := r.vm
 	var payload io.Reader
@@ -22,11 +30,14 @@ func (r *Runtime) fetch(rawURL, method string, headers map[string]string, body g
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := r.loop.Reserve()
+	fail := func(err error) {
+		cancel()
+		done(func(*goja.Runtime) { _, _ = cb(goja.Undefined(), vm.ToValue(err.Error())) })
+	}
 	go func() {
-		defer cancel()
 		req, err := http.NewRequestWithContext(ctx, method, rawURL, payload)
 		if err != nil {
-			done(func(*goja.Runtime) { _, _ = cb(goja.Undefined(), vm.ToValue(err.Error())) })
+			fail(err)
 			return
 		}
 		for k, v := range headers {
@@ -34,19 +45,12 @@ func (r *Runtime) fetch(rawURL, method string, headers map[string]string, body g
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
-			done(func(*goja.Runtime) { _, _ = cb(goja.Undefined(), vm.ToValue(err.Error())) })
-			return
-		}
-		data, err := io.ReadAll(resp.Body)
-		_ = resp.Body.Close()
-		if err != nil {
-			done(func(*goja.Runtime) { _, _ = cb(goja.Undefined(), vm.ToValue(err.Error())) })
+			fail(err)
 			return
 		}
 		done(func(vm *goja.Runtime) {
 			res := vm.NewObject()
 			_ = res.Set("status", resp.StatusCode)
-			_ = res.Set("statusText", strings.TrimSpace(strings.TrimPrefix(resp.Status, http.StatusText(0))))
 			_ = res.Set("statusText", http.StatusText(resp.StatusCode))
 			h := vm.NewObject()
 			for k, vs := range resp.Header {
@@ -54,9 +58,54 @@ func (r *Runtime) fetch(rawURL, method string, headers map[string]string, body g
 			}
 			_ = res.Set("headers", h)
 			_ = res.Set("url", resp.Request.URL.String())
-			_ = res.Set("body", buffer.WrapBytes(vm, data))
+			b := &fetchBody{r: r, body: resp.Body, cancel: cancel}
+			_ = res.Set("read", b.read)
+			_ = res.Set("cancel", b.close)
 			_, _ = cb(goja.Undefined(), goja.Null(), res)
 		})
 	}()
 	return cancel
+}
+
+// fetchBody is a response body being read by JS, one chunk per call.
+type fetchBody struct {
+	r      *Runtime
+	body   io.ReadCloser
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	closed bool
+}
+
+// read reads the next chunk off the loop and calls cb(err, chunk) on it;
+// chunk is null once the body has ended, which also closes it.
+func (b *fetchBody) read(cb goja.Callable) {
+	done := b.r.loop.Reserve()
+	go func() {
+		buf := make([]byte, fetchChunk)
+		n, err := io.ReadAtLeast(b.body, buf, 1)
+		if n > 0 {
+			done(func(vm *goja.Runtime) { _, _ = cb(goja.Undefined(), goja.Null(), newUint8Array(vm, buf[:n])) })
+			return
+		}
+		b.close()
+		done(func(vm *goja.Runtime) {
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				_, _ = cb(goja.Undefined(), goja.Null(), goja.Null())
+				return
+			}
+			_, _ = cb(goja.Undefined(), vm.ToValue(err.Error()))
+		})
+	}()
+}
+
+// close drops the rest of the body and releases the connection.
+func (b *fetchBody) close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return
+	}
+	b.closed = true
+	_ = b.body.Close()
+	b.cancel()
 }

@@ -81,6 +81,25 @@ func (r *Runtime) installGlobals() error {
 		}
 		return strings.ToValidUTF8(string(b), "\uFFFD")
 	})
+	set("utf8DecodeStream", func(prev, v goja.Value, fatal, stream bool) goja.Value {
+		b := bytesOf(vm, v)
+		if p := bytesOf(vm, prev); len(p) > 0 {
+			b = append(append([]byte(nil), p...), b...)
+		}
+		var tail goja.Value = goja.Null()
+		if stream {
+			if n := incompleteUTF8Tail(b); n > 0 {
+				tail = newUint8Array(vm, b[len(b)-n:])
+				b = b[:len(b)-n]
+			}
+		}
+		if fatal && !utf8.Valid(b) {
+			e := vm.NewTypeError("The encoded data was not valid for encoding utf-8")
+			_ = e.Set("code", "ERR_ENCODING_INVALID_ENCODED_DATA")
+			panic(e)
+		}
+		return vm.NewArray(strings.ToValidUTF8(string(b), "\uFFFD"), tail)
+	})
 	set("btoa", func(s string) string {
 		b := make([]byte, 0, len(s))
 		for _, c := range s {
@@ -295,6 +314,32 @@ func domException(vm *goja.Runtime, msg, name string) goja.Value {
 		return e
 	}
 	return vm.NewTypeError(msg)
+}
+
+// incompleteUTF8Tail is the length of a UTF-8 sequence cut short at the
+// end of b (0 when b ends on a boundary or with invalid bytes): a
+// streaming decoder keeps those bytes for the next chunk.
+func incompleteUTF8Tail(b []byte) int {
+	for n := 1; n <= 3 && n <= len(b); n++ {
+		c := b[len(b)-n]
+		if c&0xC0 == 0x80 {
+			continue // a continuation byte: look further back for the lead
+		}
+		need := 0
+		switch {
+		case c&0xE0 == 0xC0:
+			need = 2
+		case c&0xF0 == 0xE0:
+			need = 3
+		case c&0xF8 == 0xF0:
+			need = 4
+		}
+		if need > n {
+			return n
+		}
+		return 0
+	}
+	return 0
 }
 
 func nodeArch() string {

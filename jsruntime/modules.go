@@ -59,6 +59,7 @@ var nodeBuiltins = map[string]moduleLoader{
 	"util/types":        func(r *Runtime) (goja.Value, error) { return r.requireProp("util", "types") },
 	"readline/promises": hostJSModule("readline"),
 	"stream/promises":   func(r *Runtime) (goja.Value, error) { return r.requireProp("stream", "promises") },
+	"stream/web":        hostJSModule("stream/web"),
 }
 
 // buildModuleMap makes the one map: Node built-ins and their node: names,

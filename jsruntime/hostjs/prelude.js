@@ -174,7 +174,17 @@
   }
   class TextDecoder {
     constructor(label, opts) { this.encoding = "utf-8"; this.fatal = !!(opts && opts.fatal); this.ignoreBOM = !!(opts && opts.ignoreBOM); }
-    decode(b) { if (b === undefined) return ""; let s = go.utf8Decode(b, this.fatal); if (!this.ignoreBOM && s.charCodeAt(0) === 0xfeff) s = s.slice(1); return s; }
+    // With { stream: true } an incomplete UTF-8 sequence at the end waits
+    // in _tail for the next call, as a decoder fed chunk by chunk needs.
+    decode(b, o) {
+      const stream = !!(o && o.stream), first = !this._tail;
+      if (b === undefined && first) return "";
+      const r = go.utf8DecodeStream(this._tail || null, b, this.fatal, stream);
+      let s = r[0]; this._tail = r[1];
+      if (!this.ignoreBOM && !this._started && s.charCodeAt(0) === 0xfeff) s = s.slice(1);
+      this._started = stream && (this._started || s.length > 0);
+      return s;
+    }
   }
   def("TextEncoder", TextEncoder);
   def("TextDecoder", TextDecoder);
@@ -284,11 +294,12 @@
     return { URL: url.URL, URLSearchParams: url.URLSearchParams };
   });
   lazy(["crypto", "Crypto", "SubtleCrypto", "CryptoKey"], go.webCrypto);
-  const fetchNames = ["Headers", "Response", "Request", "fetch", "FormData", "Blob"];
+  const fetchNames = ["Headers", "Response", "Request", "fetch", "FormData", "Blob", "File"];
   lazy(fetchNames, () => {
     const out = {};
     require("pi:internal/fetch")(go.fetch, (name, value) => { out[name] = value; });
     return out;
   });
   lazy(["Intl"], () => ({ Intl: require("pi:internal/intl") }));
+  lazy(["ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableByteStreamController", "ReadableStreamDefaultController", "TransformStream", "TransformStreamDefaultController", "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController", "ByteLengthQueuingStrategy", "CountQueuingStrategy", "TextEncoderStream", "TextDecoderStream"], () => require("stream/web"));
 })(__go);

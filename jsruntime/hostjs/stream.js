@@ -49,6 +49,15 @@ class Readable extends Stream {
     const r = new Readable({ read() { reader.read().then(({ value, done }) => { if (done) r.push(null); else r.push(typeof Buffer === "function" && value instanceof Uint8Array ? Buffer.from(value) : value); }, (e) => r.destroy(e)); } });
     return r;
   }
+  // toWeb wraps this stream in a WHATWG ReadableStream, pausing it while
+  // the web stream's queue is full.
+  static toWeb(r) {
+    return new ReadableStream({
+      start(c) { r.on("data", (d) => { c.enqueue(typeof d === "string" ? d : new Uint8Array(d)); if (c.desiredSize <= 0 && r.pause) r.pause(); }); r.on("end", () => c.close()); r.on("error", (e) => c.error(e)); },
+      pull() { if (r.resume) r.resume(); },
+      cancel() { if (r.destroy) r.destroy(); },
+    });
+  }
   static from(iterable) {
     const r = new Readable();
     queueMicrotask(async () => {
