@@ -8,8 +8,9 @@ import (
 )
 
 // compat holds the models.json compat flags this provider honours, with
-// the reference's defaults for openai-responses.
+// the reference's defaults for each flavor.
 type compat struct {
+	Flavor                          flavor
 	SupportsDeveloperRole           bool
 	SessionAffinityFormat           string // "openai" or "openrouter"
 	PromptCacheKeyMode              string // "auto" or "disabled"
@@ -19,8 +20,11 @@ type compat struct {
 	SupportsMaxOutputTokens         bool
 }
 
-func getCompat(m *engine.Model) compat {
+func getCompat(m *engine.Model, f flavor) compat {
 	c := compat{
+		Flavor: f,
+		// Azure and Codex send tools with "strict" unless told not to.
+		SupportsStrictMode:         f != flavorOpenAI,
 		SupportsDeveloperRole:      true,
 		SessionAffinityFormat:      "openai",
 		PromptCacheKeyMode:         "auto",
@@ -60,6 +64,11 @@ func getCompat(m *engine.Model) compat {
 	}
 	if w.PromptCacheKeyMode != nil {
 		c.PromptCacheKeyMode = *w.PromptCacheKeyMode
+	}
+	if f == flavorAzure {
+		// The Azure adapter has no cache retention fields and always
+		// sends max_output_tokens.
+		c.SupportsMaxOutputTokens = true
 	}
 	return c
 }

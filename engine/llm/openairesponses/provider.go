@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
@@ -36,11 +37,26 @@ const (
 	errSocketClose = "other side closed (UND_ERR_SOCKET)"
 )
 
-// Provider streams from an openai-responses endpoint.
-type Provider struct{}
+// Provider streams from an openai-responses, azure-openai-responses or
+// openai-codex-responses endpoint.
+type Provider struct {
+	flavor flavor
+	// getenv reads the Azure settings; nil means os.Getenv. Tests set it
+	// so they need not touch the process environment.
+	getenv func(string) string
+	// now is the clock for usage-limit reset times; nil means time.Now.
+	now func() time.Time
+}
 
 // New returns the openai-responses provider.
 func New() engine.Provider { return &Provider{} }
+
+// NewAzure returns the azure-openai-responses provider.
+func NewAzure() engine.Provider { return &Provider{flavor: flavorAzure} }
+
+// NewCodex returns the openai-codex-responses provider (the ChatGPT
+// backend reached with a ChatGPT sign-in's access token as the API key).
+func NewCodex() engine.Provider { return &Provider{flavor: flavorCodex} }
 
 // Stream implements engine.Provider.
 func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
@@ -53,12 +69,30 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	}
 	req = req.WithHeaderHook()
 	m := req.Model
-	if req.APIKey == "" && !hasHeader(m.Headers, "authorization") && !hasHeader(req.Headers, "authorization") &&
+	if p.flavor != flavorOpenAI {
+		if req.APIKey == "" {
+			return b.Fail(engine.StopError, "No API key for provider: "+m.Provider)
+		}
+	} else if req.APIKey == "" && !hasHeader(m.Headers, "authorization") && !hasHeader(req.Headers, "authorization") &&
 		!hasHeader(req.Headers, "cf-aig-authorization") && !hasHeader(m.Headers, "cf-aig-authorization") {
 		return b.Fail(engine.StopError, "No API key for provider: "+m.Provider)
 	}
-	c := getCompat(m)
-	body, err := buildBody(req, c).MarshalJSON()
+	c := getCompat(m, p.flavor)
+	var azure azureConfig
+	var accountID string
+	switch p.flavor {
+	case flavorAzure:
+		var err error
+		if azure, err = resolveAzure(m.ID, m.BaseURL, p.getenv); err != nil {
+			return b.Fail(engine.StopError, err.Error())
+		}
+	case flavorCodex:
+		var err error
+		if accountID, err = codexAccountID(req.APIKey); err != nil {
+			return b.Fail(engine.StopError, err.Error())
+		}
+	}
+	body, err := buildBody(req, c, azure.Deployment).MarshalJSON()
 	if err != nil {
 		return b.Fail(engine.StopError, "build request: "+err.Error())
 	}
@@ -67,19 +101,28 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 			body = nb
 		}
 	}
-	apiKey := req.APIKey
-	if apiKey == "" {
-		apiKey = "unused"
+	if p.flavor == flavorCodex {
+		return p.streamCodex(ctx, req, b, body, accountID)
 	}
-	opts := []option.RequestOption{
-		option.WithAPIKey(apiKey),
-		option.WithMaxRetries(0),
-		option.WithRequestBody("application/json", body),
+	var opts []option.RequestOption
+	base, path := strings.TrimRight(m.BaseURL, "/")+"/", "responses"
+	if p.flavor == flavorAzure {
+		// Azure authenticates with an api-key header and no bearer token.
+		// The query rides on the path because oahttp sends to exactly
+		// the URL it is given.
+		base, path = azure.BaseURL+"/", "responses?api-version="+url.QueryEscape(azure.APIVersion)
+	} else {
+		apiKey := req.APIKey
+		if apiKey == "" {
+			apiKey = "unused"
+		}
+		opts = append(opts, option.WithAPIKey(apiKey))
 	}
+	opts = append(opts, option.WithMaxRetries(0), option.WithRequestBody("application/json", body))
 	for k, v := range m.Headers {
 		opts = append(opts, option.WithHeader(k, v))
 	}
-	if req.SessionID != "" {
+	if req.SessionID != "" && p.flavor == flavorOpenAI {
 		if c.SessionAffinityFormat == "openrouter" {
 			opts = append(opts, option.WithHeader("x-session-id", req.SessionID))
 		} else {
@@ -92,13 +135,16 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	for k, v := range req.Headers {
 		opts = append(opts, option.WithHeader(k, v))
 	}
+	if p.flavor == flavorAzure {
+		opts = append(opts, option.WithHeader("api-key", req.APIKey))
+	}
 	if len(req.DropHeaders) > 0 {
 		opts = append(opts, oahttp.DropHeaders(req.DropHeaders))
 	}
 	if ctx.Err() != nil {
 		return b.Fail(engine.StopAborted, ErrAbortedRequest)
 	}
-	res, err := oahttp.Post(ctx, strings.TrimRight(m.BaseURL, "/")+"/", "responses", opts...)
+	res, err := oahttp.Post(ctx, base, path, opts...)
 	llm.NotifyResponse(req, res)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -110,14 +156,38 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 				data, _ = io.ReadAll(res.Body)
 				_ = res.Body.Close()
 			}
-			return b.Fail(engine.StopError, formatHTTPError(m, res.StatusCode, data))
+			return b.Fail(engine.StopError, p.withUsageHint(formatHTTPError(m, p.flavor, res.StatusCode, data)))
 		}
 		return b.Fail(engine.StopError, connectionError(err))
 	}
 	defer res.Body.Close()
 	b.Start()
-	s := &stream{b: b, model: m, slots: map[int]*slot{}, reasoning: map[string]int{}, onEvent: req.OnStreamEvent}
-	return s.run(ctx, ssestream.NewDecoder(res))
+	s := &stream{b: b, model: m, flavor: p.flavor, slots: map[int]*slot{}, reasoning: map[string]int{}, onEvent: req.OnStreamEvent}
+	msg := s.run(ctx, ssestream.NewDecoder(res))
+	if msg.StopReason == engine.StopError {
+		msg.ErrorMessage = p.withUsageHint(msg.ErrorMessage)
+	}
+	return msg
+}
+
+// Hints the reference appends to a ChatGPT sign-in's usage-limit errors
+// on the openai-responses API.
+const (
+	chatGPTUsageURL       = "https://chatgpt.com/settings/usage"
+	chatGPTWorkspaceLimit = "You've reached your ChatGPT workspace's usage limit. Ask your workspace admin to increase it at admin.openai.com → Workspace → Usage limits."
+)
+
+func (p *Provider) withUsageHint(msg string) string {
+	if p.flavor != flavorOpenAI {
+		return msg
+	}
+	switch {
+	case strings.Contains(msg, "subscription_sharing_usage_limit_exceeded"):
+		return msg + "\nCheck your ChatGPT usage: " + chatGPTUsageURL
+	case strings.Contains(msg, "subscription_sharing_workplace_individual_usage_limit_exceeded"):
+		return msg + "\n" + chatGPTWorkspaceLimit
+	}
+	return msg
 }
 
 func hasHeader(h map[string]string, name string) bool {
@@ -132,10 +202,14 @@ func hasHeader(h map[string]string, name string) bool {
 // formatHTTPError words a non-2xx response as the reference does for this
 // API: "<Provider> API error (<status>): " followed by the JSON of the
 // body's "error" object, or by the SDK's own message when there is none.
-// The built-in "openai" provider is spelled "OpenAI".
-func formatHTTPError(m *engine.Model, status int, body []byte) string {
+// The built-in "openai" provider is spelled "OpenAI"; Azure's prefix is
+// always "Azure OpenAI".
+func formatHTTPError(m *engine.Model, f flavor, status int, body []byte) string {
 	name := m.Provider
-	if name == "openai" {
+	switch {
+	case f == flavorAzure:
+		name = "Azure OpenAI"
+	case name == "openai":
 		name = "OpenAI"
 	}
 	prefix := name + " API error (" + strconv.Itoa(status) + "): "

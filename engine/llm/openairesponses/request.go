@@ -25,6 +25,10 @@ const promptCacheKeyMax = 64
 // ids are kept whole when a foreign message is replayed.
 var toolCallProviders = map[string]bool{"openai": true, "openai-codex": true, "opencode": true}
 
+// azureToolCallProviders adds Azure's own provider to toolCallProviders
+// for the Azure flavor.
+var azureToolCallProviders = map[string]bool{"openai": true, "openai-codex": true, "opencode": true, "azure": true}
+
 // chatGPTSignIn reports a ChatGPT sign-in token sent straight to OpenAI
 // (API keys start with "sk-"); that backend rejects some request fields.
 func chatGPTSignIn(m *engine.Model, apiKey string) bool {
@@ -41,22 +45,31 @@ func cacheRetention() string {
 	return "short"
 }
 
-// buildBody returns the request body with the reference's key order:
-// model, input, stream, prompt cache fields, store, max_output_tokens,
-// temperature, tools, reasoning, include, then the models.json sampling
-// parameters.
-func buildBody(req *engine.LLMRequest, c compat) llm.Object {
+// buildBody returns the request body of c's flavor with the reference's
+// key order. openai-responses: model, input, stream, prompt cache fields,
+// store, max_output_tokens, temperature, tools, reasoning, include, then
+// the models.json sampling parameters. Azure is the same with the
+// deployment as the model and no cache retention fields; Codex has its own
+// order (see buildCodexBody).
+func buildBody(req *engine.LLMRequest, c compat, deployment string) llm.Object {
+	if c.Flavor == flavorCodex {
+		return buildCodexBody(req, c)
+	}
 	m := req.Model
 	retention := cacheRetention()
-	omit := chatGPTSignIn(m, req.APIKey)
+	omit := c.Flavor == flavorOpenAI && chatGPTSignIn(m, req.APIKey)
+	model := m.ID
+	if c.Flavor == flavorAzure && deployment != "" {
+		model = deployment
+	}
 	body := llm.Object{}.
-		Set("model", m.ID).
+		Set("model", model).
 		Set("input", convertInput(req, c)).
 		Set("stream", true)
 	if c.PromptCacheKeyMode != "disabled" && req.SessionID != "" {
 		body = body.Set("prompt_cache_key", clampRunes(req.SessionID, promptCacheKeyMax))
 	}
-	if !omit {
+	if !omit && c.Flavor == flavorOpenAI {
 		if retention == "long" && c.SupportsLongCacheRetention && !c.SupportsExplicitPromptCacheMode {
 			body = body.Set("prompt_cache_retention", "24h")
 		}
@@ -80,7 +93,60 @@ func buildBody(req *engine.LLMRequest, c compat) llm.Object {
 	}
 	// Sampling parameters go last so that models.json can override any
 	// named field, as the reference assigns them over the finished body.
-	return llm.MergeSamplingParams(addReasoning(body, req), m, req.ThinkingLevel)
+	return llm.MergeSamplingParams(addReasoning(body, req, c.Flavor), m, req.ThinkingLevel)
+}
+
+// buildCodexBody is the ChatGPT backend's body: model, store, stream,
+// input, text verbosity, the encrypted-reasoning include, the prompt cache
+// key, tool_choice, parallel_tool_calls, max_output_tokens, temperature,
+// tools, reasoning. The reference applies no sampling parameters here.
+func buildCodexBody(req *engine.LLMRequest, c compat) llm.Object {
+	m := req.Model
+	body := llm.Object{}.
+		Set("model", m.ID).
+		Set("store", false).
+		Set("stream", true).
+		Set("input", convertInput(req, c)).
+		Set("text", llm.Object{}.Set("verbosity", "low")).
+		Set("include", []string{"reasoning.encrypted_content"})
+	if req.SessionID != "" {
+		body = body.Set("prompt_cache_key", clampRunes(req.SessionID, promptCacheKeyMax))
+	}
+	body = body.Set("tool_choice", "auto").Set("parallel_tool_calls", true)
+	maxTokens := req.MaxTokens
+	if maxTokens == 0 {
+		maxTokens = m.MaxTokens
+	}
+	if maxTokens > 0 && c.SupportsMaxOutputTokens {
+		body = body.Set("max_output_tokens", max(maxTokens, minOutputTokens))
+	}
+	if req.Temperature != nil {
+		body = body.Set("temperature", *req.Temperature)
+	}
+	if len(req.Tools) > 0 {
+		body = body.Set("tools", convertTools(req.Tools, c))
+	}
+	if !m.Reasoning {
+		return body
+	}
+	// Thinking off is sent as effort "none" (or the model's "off" entry;
+	// a null entry sends no reasoning at all), with a summary like any
+	// other level.
+	level := req.ThinkingLevel
+	var effort string
+	if level == "" || level == engine.ThinkingOff {
+		off, ok := offEffort(m)
+		if !ok {
+			return body
+		}
+		effort = off
+	} else {
+		var ok bool
+		if effort, ok = engine.MappedThinkingLevel(m, level); !ok {
+			effort = string(level)
+		}
+	}
+	return body.Set("reasoning", llm.Object{}.Set("effort", effort).Set("summary", "auto"))
 }
 
 func clampRunes(s string, n int) string {
@@ -92,7 +158,7 @@ func clampRunes(s string, n int) string {
 
 // addReasoning adds reasoning {effort, summary} and the encrypted-content
 // include for a thinking level, or the "off" effort of a reasoning model.
-func addReasoning(body llm.Object, req *engine.LLMRequest) llm.Object {
+func addReasoning(body llm.Object, req *engine.LLMRequest, f flavor) llm.Object {
 	m := req.Model
 	if !m.Reasoning {
 		return body
@@ -106,12 +172,12 @@ func addReasoning(body llm.Object, req *engine.LLMRequest) llm.Object {
 		}
 		body = body.Set("reasoning", llm.Object{}.Set("effort", effort).Set("summary", "auto"))
 		include = true
-	} else if m.Provider != "github-copilot" {
+	} else if m.Provider != "github-copilot" || f == flavorAzure {
 		if off, ok := offEffort(m); ok {
 			body = body.Set("reasoning", llm.Object{}.Set("effort", off))
 		}
 	}
-	if include || m.Provider == "xai" {
+	if include || (m.Provider == "xai" && f == flavorOpenAI) {
 		body = body.Set("include", []string{"reasoning.encrypted_content"})
 	}
 	return body
@@ -143,7 +209,11 @@ func convertTools(tools []engine.ToolInfo, c compat) []llm.Object {
 		}
 		o := llm.Object{}.Set("type", "function").Set("name", t.Name).Set("description", t.Description).
 			Set("parameters", params)
-		if c.SupportsStrictMode {
+		switch {
+		case c.SupportsStrictMode && c.Flavor == flavorCodex:
+			// Codex leaves strictness to the backend with an explicit null.
+			o = o.Set("strict", nil)
+		case c.SupportsStrictMode:
 			o = o.Set("strict", false)
 		}
 		out = append(out, o)
@@ -173,7 +243,11 @@ func convertInput(req *engine.LLMRequest, c compat) []any {
 			msgs = append(msgs, msg)
 		}
 	}
-	msgs = normalizeToolCallIDs(m, llm.ConvertForProvider(m, msgs))
+	providers := toolCallProviders
+	if c.Flavor == flavorAzure {
+		providers = azureToolCallProviders
+	}
+	msgs = normalizeToolCallIDs(m, providers, llm.ConvertForProvider(m, msgs))
 	msgIndex := 0
 	for _, msg := range msgs {
 		switch msg.Role {
@@ -356,7 +430,7 @@ func toolResultOutput(m *engine.Model, msg *engine.Message) any {
 // normalizeToolCallIDs rewrites the tool-call ids of messages from other
 // models into a form this API accepts, and the ids of their results to
 // match.
-func normalizeToolCallIDs(m *engine.Model, msgs []*engine.Message) []*engine.Message {
+func normalizeToolCallIDs(m *engine.Model, providers map[string]bool, msgs []*engine.Message) []*engine.Message {
 	mapped := map[string]string{}
 	out := make([]*engine.Message, len(msgs))
 	for i, msg := range msgs {
@@ -371,7 +445,7 @@ func normalizeToolCallIDs(m *engine.Model, msgs []*engine.Message) []*engine.Mes
 				if b.Type != engine.ContentToolCall {
 					continue
 				}
-				id := normalizeToolCallID(m, msg, b.ID)
+				id := normalizeToolCallID(m, providers, msg, b.ID)
 				if id == b.ID {
 					continue
 				}
@@ -397,8 +471,8 @@ func normalizeToolCallIDs(m *engine.Model, msgs []*engine.Message) []*engine.Mes
 	return out
 }
 
-func normalizeToolCallID(m *engine.Model, source *engine.Message, id string) string {
-	if !toolCallProviders[m.Provider] || !strings.Contains(id, "|") {
+func normalizeToolCallID(m *engine.Model, providers map[string]bool, source *engine.Message, id string) string {
+	if !providers[m.Provider] || !strings.Contains(id, "|") {
 		return normalizeIDPart(id)
 	}
 	callID, itemID, _ := strings.Cut(id, "|")

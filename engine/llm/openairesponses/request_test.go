@@ -53,7 +53,7 @@ func TestConvertInput(t *testing.T) {
 		{Role: engine.RoleToolResult, ToolCallID: "call_7|fc_abc+def", ToolName: "ls", Content: engine.Blocks()},
 		asst("openai", engine.APIOpenAIResponses, "gpt-b", withSig("same", "msg_"+strings.Repeat("x", 70)), ns),
 	}
-	got, err := json.Marshal(convertInput(&engine.LLMRequest{Model: m, SystemPrompt: "sys", Messages: msgs}, getCompat(m)))
+	got, err := json.Marshal(convertInput(&engine.LLMRequest{Model: m, SystemPrompt: "sys", Messages: msgs}, getCompat(m, flavorOpenAI)))
 	require.NoError(t, err)
 	want := `[{"role":"developer","content":"sys"},{"role":"user","content":[{"type":"input_text","text":"plain string"}]},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a","annotations":[]}],"status":"completed","id":"msg_pi_1"},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"b","annotations":[]}],"status":"completed","id":"msg_pi_1_1"},{"type":"function_call","call_id":"toolu_01_x_y","name":"bash","arguments":"{\"b\":1,\"a\":2}"},{"type":"function_call_output","call_id":"toolu_01_x_y","output":[{"type":"input_text","text":"out"},{"type":"input_image","detail":"auto","image_url":"data:image/png;base64,AA"}]},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"c","annotations":[]}],"status":"completed","id":"msg_pi_3"},{"type":"function_call","call_id":"call_9","name":"read","arguments":"{}"},{"type":"function_call_output","call_id":"call_9","output":"No result provided"},{"role":"user","content":[{"type":"input_text","text":"next"}]},{"type":"function_call","id":"fc_axzrzuvcz7q6","call_id":"call_7","name":"ls","arguments":"{}"},{"type":"function_call_output","call_id":"call_7","output":"(no tool output)"},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"same","annotations":[]}],"status":"completed","id":"msg_1f43gnm1wcb1pr"},{"type":"function_call","id":"fc_5","call_id":"call_5","name":"ls","arguments":"{}","namespace":"ns"},{"type":"function_call_output","call_id":"call_5","output":"No result provided"}]`
 	assert.Equal(t, want, string(got))
@@ -91,7 +91,7 @@ func TestBodyOptions(t *testing.T) {
 			m.ID, m.API = "m", engine.APIOpenAIResponses
 			req := &engine.LLMRequest{Model: &m, SystemPrompt: "sys", ThinkingLevel: tt.level, MaxTokens: tt.max, APIKey: "tok",
 				SessionID: "s1", Tools: []engine.ToolInfo{{Name: "t", Description: "d", Parameters: json.RawMessage(`{"type":"object"}`)}}}
-			b, err := buildBody(req, getCompat(&m)).MarshalJSON()
+			b, err := buildBody(req, getCompat(&m, flavorOpenAI), "").MarshalJSON()
 			require.NoError(t, err)
 			for _, w := range tt.want {
 				assert.Contains(t, string(b), w)
@@ -114,8 +114,8 @@ func TestHeadersAndErrors(t *testing.T) {
 	assert.Equal(t, "sess-1", h.Get("X-Client-Request-Id"))
 
 	m := &engine.Model{Provider: "mock"}
-	assert.Equal(t, `mock API error (404): 404 status code (no body)`, formatHTTPError(m, 404, []byte(`{"detail":"x"}`)))
-	assert.Equal(t, `mock API error (400): 400 "bad"`, formatHTTPError(m, 400, []byte(`{"error":"bad"}`)))
+	assert.Equal(t, `mock API error (404): 404 status code (no body)`, formatHTTPError(m, flavorOpenAI, 404, []byte(`{"detail":"x"}`)))
+	assert.Equal(t, `mock API error (400): 400 "bad"`, formatHTTPError(m, flavorOpenAI, 400, []byte(`{"error":"bad"}`)))
 }
 
 func TestNoAPIKey(t *testing.T) {

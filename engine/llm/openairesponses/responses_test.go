@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -28,7 +29,9 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // Contexts may name an earlier final message as "$prevN" so a later
 // request replays it.
 type scenario struct {
-	Model   json.RawMessage `json:"model"`
+	Model json.RawMessage `json:"model"`
+	// Env is the environment the Azure flavor reads.
+	Env     map[string]string `json:"env"`
 	Options struct {
 		APIKey    string `json:"apiKey"`
 		SessionID string `json:"sessionId"`
@@ -63,6 +66,10 @@ type scenarioReply struct {
 
 // exchange is one request and its outcome, the golden file's unit.
 type exchange struct {
+	// URL and Headers are recorded for the Azure and Codex flavors: the
+	// request path and query, and the headers pi sets itself.
+	URL     string          `json:"url,omitempty"`
+	Headers []string        `json:"headers,omitempty"`
 	Request json.RawMessage `json:"request"`
 	Events  []string        `json:"events"`
 	Message json.RawMessage `json:"message"`
@@ -76,6 +83,7 @@ type server struct {
 	n       int
 	bodies  [][]byte
 	headers []http.Header
+	urls    []string
 	got     chan struct{} // receives when a hanging request has arrived
 }
 
@@ -86,8 +94,9 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.n++
 	s.bodies = append(s.bodies, body)
 	s.headers = append(s.headers, r.Header.Clone())
+	s.urls = append(s.urls, r.URL.RequestURI())
 	s.mu.Unlock()
-	if r.URL.Path != "/v1/responses" || i >= len(s.replies) {
+	if (r.URL.Path != "/v1/responses" && r.URL.Path != "/v1/codex/responses") || i >= len(s.replies) {
 		http.Error(w, "unexpected request", http.StatusNotFound)
 		return
 	}
@@ -133,6 +142,35 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rep.CutAfter != nil {
 		panic(http.ErrAbortHandler)
 	}
+}
+
+// providerFor is the flavor of a model's API, with a fixed environment
+// and clock.
+func providerFor(api string, env map[string]string) *Provider {
+	p := &Provider{getenv: func(k string) string { return env[k] },
+		now: func() time.Time { return time.Unix(1_700_000_000, 0) }}
+	switch api {
+	case engine.APIAzureOpenAIResponses:
+		p.flavor = flavorAzure
+	case engine.APIOpenAICodexResponses:
+		p.flavor = flavorCodex
+	}
+	return p
+}
+
+// ownHeaders lists the request headers pi chose, as "name: value" sorted
+// by name, leaving out those the HTTP client adds on its own.
+func ownHeaders(h http.Header) []string {
+	var out []string
+	for k, vs := range h {
+		lk := strings.ToLower(k)
+		if strings.HasPrefix(lk, "x-stainless") || lk == "accept-encoding" || lk == "content-length" || lk == "user-agent" {
+			continue
+		}
+		out = append(out, lk+": "+strings.Join(vs, ", "))
+	}
+	sort.Strings(out)
+	return out
 }
 
 func loadScenario(t *testing.T, name string) scenario {
@@ -190,7 +228,7 @@ func runScenario(t *testing.T, sc scenario) ([]exchange, *server) {
 			}()
 		}
 		var events []string
-		msg := New().Stream(ctx, req, func(e engine.AssistantEvent) {
+		msg := providerFor(model.API, sc.Env).Stream(ctx, req, func(e engine.AssistantEvent) {
 			require.NotNil(t, e.Partial)
 			b, err := e.MarshalJSON()
 			require.NoError(t, err)
@@ -210,6 +248,9 @@ func runScenario(t *testing.T, sc scenario) ([]exchange, *server) {
 		srv.mu.Lock()
 		if i < len(srv.bodies) {
 			ex.Request = srv.bodies[i]
+			if model.API != engine.APIOpenAIResponses {
+				ex.URL, ex.Headers = srv.urls[i], ownHeaders(srv.headers[i])
+			}
 		}
 		srv.mu.Unlock()
 		out = append(out, ex)
@@ -224,7 +265,8 @@ func runScenario(t *testing.T, sc scenario) ([]exchange, *server) {
 func TestScenarios(t *testing.T) {
 	t.Parallel()
 	names := []string{"text", "reasoning", "tool", "status529", "status500text", "status400empty", "openai400",
-		"cut", "noterminal", "abort", "abortwait", "preabort", "length", "filter", "failed", "errorev", "backfill", "sampling"}
+		"cut", "noterminal", "abort", "abortwait", "preabort", "length", "filter", "failed", "errorev", "backfill", "sampling",
+		"azure", "azure400", "azuretool", "codextool", "codexdone", "codexerror", "codexfailed", "codex400", "codex429"}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

@@ -22,10 +22,14 @@ type slot struct {
 type stream struct {
 	b           *llm.Builder
 	model       *engine.Model
+	flavor      flavor
 	slots       map[int]*slot
 	reasoning   map[string]int // reasoning item id -> content index
 	unfinished  []int          // tool calls whose output_item.done has not come
 	sawTerminal bool
+	// codexDone is set by Codex's terminal event: the reference stops
+	// reading the stream there.
+	codexDone bool
 	// onEvent is the request's OnStreamEvent, told each parsed event.
 	onEvent func(json.RawMessage)
 }
@@ -117,6 +121,9 @@ func (s *stream) run(ctx context.Context, dec ssestream.Decoder) *engine.Message
 		if err := s.handle(ev.Type, data); err != nil {
 			return failWith(err.Error())
 		}
+		if s.codexDone {
+			break
+		}
 	}
 	if err := dec.Err(); err != nil && ctx.Err() == nil {
 		return b.Fail(engine.StopError, streamError(err))
@@ -133,6 +140,12 @@ func (s *stream) run(ctx context.Context, dec ssestream.Decoder) *engine.Message
 	}
 	switch b.Msg.StopReason {
 	case engine.StopPending:
+		switch s.flavor {
+		case flavorAzure:
+			return b.Fail(engine.StopError, "Azure "+ErrNoStopReason)
+		case flavorCodex:
+			return b.Fail(engine.StopError, errCodexNoStop)
+		}
 		return b.Fail(engine.StopError, ErrNoStopReason)
 	case engine.StopError, engine.StopAborted:
 		msg := b.Msg.ErrorMessage
@@ -150,10 +163,16 @@ func (s *stream) run(ctx context.Context, dec ssestream.Decoder) *engine.Message
 func (s *stream) handle(name string, data []byte) error {
 	var ev event
 	if err := json.Unmarshal(data, &ev); err != nil {
+		if s.flavor == flavorCodex {
+			return fail("Invalid Codex SSE JSON: " + err.Error())
+		}
 		return fail("Error reading response: malformed server-sent event JSON.")
 	}
 	if s.onEvent != nil {
 		s.onEvent(data)
+	}
+	if s.flavor == flavorCodex {
+		return s.handleCodex(&ev, data)
 	}
 	if name == "error" {
 		e := ev.Error
@@ -165,6 +184,11 @@ func (s *stream) handle(name string, data []byte) error {
 	if truthyJSON(ev.Error) {
 		return fail(sdkErrorMessage(ev.Error))
 	}
+	return s.handleEvent(&ev)
+}
+
+// handleEvent applies one decoded Responses event.
+func (s *stream) handleEvent(ev *event) error {
 	b := s.b
 	switch ev.Type {
 	case "response.created":
@@ -228,6 +252,32 @@ func (s *stream) handle(name string, data []byte) error {
 		return fail("Unknown error (no error details in response)")
 	}
 	return nil
+}
+
+// handleCodex maps the ChatGPT backend's events onto the shared handling
+// as the reference does: the SSE event name is ignored, "error" and
+// response.failed end the stream with Codex's wording, and response.done,
+// response.completed and response.incomplete all finish it as a completed
+// response whose unknown statuses are dropped.
+func (s *stream) handleCodex(ev *event, data []byte) error {
+	switch ev.Type {
+	case "":
+		return nil
+	case "error":
+		return fail(codexEventError(data))
+	case "response.failed":
+		return fail(codexFailedError(ev.Response))
+	case "response.done", "response.completed", "response.incomplete":
+		s.codexDone = true
+		r := ev.Response
+		if r != nil && !codexStatuses[r.Status] {
+			cp := *r
+			cp.Status = ""
+			r = &cp
+		}
+		return s.finalize(r)
+	}
+	return s.handleEvent(ev)
 }
 
 func (s *stream) slot(outputIndex int, kind string) *slot {
