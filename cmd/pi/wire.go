@@ -89,6 +89,7 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 	for _, e := range errs {
 		fmt.Fprintln(stderr, "Warning: errors loading models.json:", e)
 	}
+	enableBuiltinOAuth(reg)
 	app.registry = reg
 	startTrace.step("models")
 	if a.ListModels != nil {

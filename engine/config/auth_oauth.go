@@ -97,12 +97,17 @@ func (r *Registry) SetOAuthHandler(provider string, h OAuthHandler) {
 	st.handlers[provider] = h
 }
 
-// OAuthHandlerFor returns the provider's OAuth handler, or nil.
+// OAuthHandlerFor returns the provider's OAuth handler, or nil: an
+// extension's, else the built-in one (auth_builtin.go) when enabled.
 func (r *Registry) OAuthHandlerFor(provider string) OAuthHandler {
 	st := r.oauth()
 	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.handlers[provider]
+	h := st.handlers[provider]
+	st.mu.Unlock()
+	if h == nil {
+		return r.builtinOAuthHandler(provider)
+	}
+	return h
 }
 
 // AuthPath is the auth.json next to models.json.

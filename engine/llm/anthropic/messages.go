@@ -26,7 +26,7 @@ func convertMessages(req *engine.LLMRequest, o options) []obj {
 			}
 		case engine.RoleAssistant:
 			same := msg.Provider == m.Provider && msg.API == m.API && msg.Model == m.ID
-			if a := convertAssistant(msg, same, o.compat.allowEmptySignature, idMap); a != nil {
+			if a := convertAssistant(msg, same, o, idMap); a != nil {
 				out = append(out, a)
 			}
 		case engine.RoleToolResult:
@@ -126,7 +126,8 @@ func convertUser(msg *engine.Message) obj {
 // convertAssistant replays an assistant message. Thinking without a
 // signature (an interrupted stream) cannot be replayed as thinking, so it
 // is sent as text unless the model accepts empty signatures.
-func convertAssistant(msg *engine.Message, same, allowEmptySignature bool, idMap map[string]string) obj {
+func convertAssistant(msg *engine.Message, same bool, o options, idMap map[string]string) obj {
+	allowEmptySignature := o.compat.allowEmptySignature
 	var blocks []any
 	for _, b := range msg.Content.Blocks {
 		switch b.Type {
@@ -164,7 +165,7 @@ func convertAssistant(msg *engine.Message, same, allowEmptySignature bool, idMap
 			if len(input) == 0 || string(input) == "null" {
 				input = json.RawMessage("{}")
 			}
-			blocks = append(blocks, obj{{"type", "tool_use"}, {"id", id}, {"name", b.Name}, {"input", input}})
+			blocks = append(blocks, obj{{"type", "tool_use"}, {"id", id}, {"name", o.wireToolName(b.Name)}, {"input", input}})
 		}
 	}
 	if len(blocks) == 0 {

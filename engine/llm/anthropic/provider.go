@@ -91,6 +91,7 @@ func (p *Provider) run(ctx context.Context, req *engine.LLMRequest, s *streamSta
 		return fmt.Errorf("No API key for provider: %s", m.Provider)
 	}
 	o := resolveOptions(req)
+	s.oauth = o.oauth
 	body, err := engine.MarshalJSON(buildBody(req, o))
 	if err != nil {
 		return fmt.Errorf("encode request: %w", err)
@@ -164,24 +165,35 @@ func messagesURL(base string) string {
 
 // setHeaders sets the headers in the reference's precedence: identity and
 // fixed headers, then the model's headers, then the request's, then the
-// beta list. Names keep the reference's lower case.
+// beta list. Names keep the reference's lower case. An OAuth token and a
+// Copilot token authenticate as bearer tokens (oauth.go).
 func setHeaders(r *http.Request, req *engine.LLMRequest, o options, betas []string) {
 	h := headerList{}
-	h.set("User-Agent", userAgent())
+	copilot := isCopilot(req.Model)
+	if !o.oauth {
+		h.set("User-Agent", userAgent())
+	}
 	h.set("anthropic-version", anthropicVersion)
-	if req.APIKey != "" {
+	switch {
+	case (o.oauth || copilot) && req.APIKey != "":
+		h.set("authorization", "Bearer "+req.APIKey)
+	case !o.oauth && !copilot && req.APIKey != "":
 		h.set("x-api-key", req.APIKey)
 	}
 	h.set("accept", "application/json")
 	h.set("anthropic-dangerous-direct-browser-access", "true")
-	if req.SessionID != "" && o.compat.sendSessionAffinityHeaders {
+	if o.oauth {
+		h.set("user-agent", "claude-cli/"+claudeCodeVersion)
+		h.set("x-app", "cli")
+	}
+	if !o.oauth && !copilot && req.SessionID != "" && o.compat.sendSessionAffinityHeaders {
 		name := "x-session-affinity"
 		if o.compat.sessionAffinityFormat == "openrouter" {
 			name = "x-session-id"
 		}
 		h.set(name, req.SessionID)
 	}
-	for _, src := range []map[string]string{req.Model.Headers, req.Headers} {
+	addAll := func(src map[string]string) {
 		for k, v := range src {
 			if strings.EqualFold(k, "anthropic-beta") {
 				continue
@@ -189,6 +201,13 @@ func setHeaders(r *http.Request, req *engine.LLMRequest, o options, betas []stri
 			h.set(k, v)
 		}
 	}
+	addAll(req.Model.Headers)
+	if copilot {
+		for _, kv := range copilotDynamicHeaders(req.Messages) {
+			h.set(kv[0], kv[1])
+		}
+	}
+	addAll(req.Headers)
 	h.set("content-type", "application/json")
 	if len(betas) > 0 {
 		h.set("anthropic-beta", strings.Join(betas, ","))

@@ -30,6 +30,8 @@ type options struct {
 	effort          string // adaptive mode
 	cacheControl    obj    // nil when caching is off
 	betas           []string
+	// oauth is set for a Claude Pro/Max OAuth token (oauth.go).
+	oauth bool
 }
 
 // resolveOptions computes max_tokens, the thinking settings, the cache
@@ -37,7 +39,7 @@ type options struct {
 // point does before it builds the body.
 func resolveOptions(req *engine.LLMRequest) options {
 	m := req.Model
-	o := options{compat: readCompat(m)}
+	o := options{compat: readCompat(m), oauth: isOAuthToken(req.APIKey) && !isCopilot(m)}
 	level := req.ThinkingLevel
 	o.thinkingEnabled = level != "" && level != engine.ThinkingOff
 
@@ -111,6 +113,9 @@ func betaFeatures(req *engine.LLMRequest, o options) []string {
 	if found {
 		features = strings.Split(configured, ",")
 	} else {
+		if o.oauth {
+			features = append(features, betaClaudeCode, betaOAuth)
+		}
 		if len(req.Tools) > 0 && !o.compat.supportsEagerToolInputStreaming {
 			features = append(features, betaFineGrainedToolStream)
 		}
@@ -145,12 +150,23 @@ func buildBody(req *engine.LLMRequest, o options) obj {
 	if len(o.betas) > 0 {
 		body = append(body, kv{"betas", o.betas})
 	}
-	if system := systemText(req); system != "" {
-		block := obj{{"type", "text"}, {"text", system}}
+	var system []obj
+	textBlock := func(text string) obj {
+		block := obj{{"type", "text"}, {"text", text}}
 		if o.cacheControl != nil {
 			block = append(block, kv{"cache_control", o.cacheControl})
 		}
-		body = append(body, kv{"system", []obj{block}})
+		return block
+	}
+	if o.oauth {
+		// An OAuth token only serves requests that start as Claude Code.
+		system = append(system, textBlock(claudeCodeIdentity))
+	}
+	if text := systemText(req); text != "" {
+		system = append(system, textBlock(text))
+	}
+	if len(system) > 0 {
+		body = append(body, kv{"system", system})
 	}
 	// Temperature cannot be combined with extended thinking.
 	if req.Temperature != nil && !o.thinkingEnabled && !o.compat.supportsMidConvoEffort && o.compat.supportsTemperature {
@@ -228,7 +244,7 @@ func convertTools(tools []engine.ToolInfo, o options) []obj {
 				input = append(input, kv{k, v})
 			}
 		}
-		tool := obj{{"name", t.Name}, {"description", t.Description}}
+		tool := obj{{"name", o.wireToolName(t.Name)}, {"description", t.Description}}
 		if o.compat.supportsEagerToolInputStreaming {
 			tool = append(tool, kv{"eager_input_streaming", true})
 		}

@@ -26,6 +26,9 @@ type streamState struct {
 
 	// open maps an Anthropic block index to the content index it fills.
 	open map[int]*openBlock
+
+	// oauth maps tool names in the reply back from Claude Code's casing.
+	oauth bool
 }
 
 type openBlock struct {
@@ -201,9 +204,13 @@ func (s *streamState) handle(we *wireEvent) error {
 			if len(args) == 0 || string(args) == "null" {
 				args = json.RawMessage("{}")
 			}
-			out.Content.Blocks = append(out.Content.Blocks, engine.Content{Type: engine.ContentToolCall, ID: cb.ID, Name: cb.Name, Arguments: args})
+			name := cb.Name
+			if s.oauth {
+				name = fromClaudeCodeName(name, s.req.Tools)
+			}
+			out.Content.Blocks = append(out.Content.Blocks, engine.Content{Type: engine.ContentToolCall, ID: cb.ID, Name: name, Arguments: args})
 			s.open[we.Index] = &openBlock{contentIndex: idx, args: &bytes.Buffer{}}
-			s.emitEvent(engine.AssistantEvent{Type: engine.AEToolCallStart, ContentIndex: idx, ID: cb.ID, ToolName: cb.Name})
+			s.emitEvent(engine.AssistantEvent{Type: engine.AEToolCallStart, ContentIndex: idx, ID: cb.ID, ToolName: name})
 		}
 	case "content_block_delta":
 		ob := s.open[we.Index]
