@@ -27,6 +27,10 @@ func providerFor(api string) (engine.Provider, error) {
 		return openai.New(), nil
 	case engine.APIOpenAIResponses:
 		return openairesponses.New(), nil
+	case engine.APIAzureOpenAIResponses:
+		return openairesponses.NewAzure(), nil
+	case engine.APIOpenAICodexResponses:
+		return openairesponses.NewCodex(), nil
 	case engine.APIMistralConversations:
 		return mistral.New(), nil
 	}
