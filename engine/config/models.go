@@ -116,8 +116,11 @@ type providerAuth struct {
 type Registry struct {
 	// mu guards everything below: extensions may register providers
 	// while a session reads the registry.
-	mu         sync.RWMutex
-	models     []*engine.Model
+	mu sync.RWMutex
+	// groups are the models, one group per provider in order: built-in
+	// providers first (catalog_registry.go keeps untouched ones as
+	// pointers into the static catalog), then models.json's own.
+	groups     []*modelGroup
 	auth       map[string]*providerAuth
 	authFile   map[string]authCredential
 	overrides  map[string]string
@@ -145,32 +148,38 @@ func loadModels(agentDir string, getenv func(string) string) (*Registry, []error
 		modelsPath: filepath.Join(agentDir, "models.json"),
 	}
 	var errs []error
-	builtins, order := loadCatalog()
 	cfg, cfgOrder, err := readModelsJSON(r.modelsPath)
 	if err != nil {
 		errs = append(errs, err)
 	}
-	seen := map[string]bool{}
-	for _, id := range order {
-		seen[id] = true
-		pa := &providerAuth{builtin: true}
-		r.auth[id] = pa
+	// One allocation each for the built-in providers' groups and auth
+	// records: the catalog's size must not show in the start's cost.
+	r.groups = make([]*modelGroup, 0, len(catalogProviders)+len(cfgOrder))
+	builtinGroups := make([]modelGroup, len(catalogProviders))
+	builtinAuth := make([]providerAuth, len(catalogProviders))
+	r.auth = make(map[string]*providerAuth, len(catalogProviders)+len(cfgOrder))
+	for ci := range catalogProviders {
+		id := catalogProviders[ci].id
+		builtinAuth[ci].builtin = true
+		r.auth[id] = &builtinAuth[ci]
+		builtinGroups[ci] = modelGroup{provider: id, cat: ci}
 		pc, ok := cfg[id]
 		if !ok {
-			r.models = append(r.models, builtins[id]...)
+			r.groups = append(r.groups, &builtinGroups[ci])
 			continue
 		}
-		ms, err := applyProviderConfig(id, builtins[id], pc, pa)
+		pa := &providerAuth{builtin: true}
+		ms, err := applyProviderConfig(id, catalogModels(ci), pc, pa)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("Provider %q: %w", id, err))
-			r.auth[id] = &providerAuth{builtin: true}
-			r.models = append(r.models, builtins[id]...)
+			r.groups = append(r.groups, &modelGroup{provider: id, cat: ci})
 			continue
 		}
-		r.models = append(r.models, ms...)
+		r.auth[id] = pa
+		r.groups = append(r.groups, &modelGroup{provider: id, cat: -1, models: ms})
 	}
 	for _, id := range cfgOrder {
-		if seen[id] {
+		if catalogProviderIndex(id) >= 0 {
 			continue
 		}
 		pa := &providerAuth{}
@@ -180,7 +189,11 @@ func loadModels(agentDir string, getenv func(string) string) (*Registry, []error
 			continue
 		}
 		r.auth[id] = pa
-		r.models = append(r.models, ms...)
+		if g := r.group(id); g != nil {
+			g.models = ms
+		} else {
+			r.groups = append(r.groups, &modelGroup{provider: id, cat: -1, models: ms})
+		}
 	}
 	af, err := readAuthFile(filepath.Join(agentDir, "auth.json"))
 	if err != nil {
@@ -188,24 +201,6 @@ func loadModels(agentDir string, getenv func(string) string) (*Registry, []error
 	}
 	r.authFile = af
 	return r, errs
-}
-
-// loadCatalog returns copies of the built-in models (catalog_gen.go),
-// grouped by provider in catalog order. Copies, because a registry may
-// change its models (models.json overrides) and the table is shared.
-func loadCatalog() (map[string][]*engine.Model, []string) {
-	out := make(map[string][]*engine.Model, 8)
-	order := make([]string, 0, 8)
-	models := make([]engine.Model, len(catalog))
-	copy(models, catalog[:])
-	for i := range models {
-		m := &models[i]
-		if _, ok := out[m.Provider]; !ok {
-			order = append(order, m.Provider)
-		}
-		out[m.Provider] = append(out[m.Provider], m)
-	}
-	return out, order
 }
 
 // readModelsJSON parses models.json. A missing file is no error; any
@@ -260,6 +255,15 @@ func applyProviderConfig(id string, base []*engine.Model, pc providerConfig, pa 
 			m.BaseURL = pc.BaseURL
 		}
 		m.Compat = mergeRawObjects(m.Compat, pc.Compat, compatNested...)
+		if len(m.Raw) > 0 && (m.BaseURL != b.BaseURL || len(pc.Compat) > 0) {
+			// The reference spreads the changes over the catalog object,
+			// so its keys keep their places.
+			kvs := [][2]any{{"baseUrl", m.BaseURL}}
+			if len(m.Compat) > 0 {
+				kvs = append(kvs, [2]any{"compat", m.Compat})
+			}
+			m.Raw = setRawKeys(m.Raw, kvs)
+		}
 		models = append(models, &m)
 	}
 	modelHdrs := map[string]map[string]string{}
@@ -405,6 +409,9 @@ func modelFromDef(provider string, d modelDef, pc providerConfig, def *engine.Mo
 // applyOverride patches a model with a modelOverrides entry.
 func applyOverride(m *engine.Model, ov modelOverride) *engine.Model {
 	out := *m
+	// The override's fields are laid out anew (engine.Model's catalog
+	// layout), not over the catalog object's own key order.
+	out.Raw = nil
 	if ov.Name != nil {
 		out.Name = *ov.Name
 	}

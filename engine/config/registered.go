@@ -202,46 +202,18 @@ func (r *Registry) RegisteredProviderIDs() []string {
 	return out
 }
 
-// ProviderDisplayName is the name a registration gave the provider, or
-// its id.
+// ProviderDisplayName is the name a registration gave the provider, else
+// a built-in provider's own name ("OpenRouter"), else its id.
 func (r *Registry) ProviderDisplayName(provider string) string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if ep := r.ext[provider]; ep != nil && ep.cfg.Name != nil && *ep.cfg.Name != "" {
 		return *ep.cfg.Name
 	}
+	if name := CatalogProviderName(provider); name != "" {
+		return name
+	}
 	return provider
-}
-
-// providerModels returns the provider's current models, in order.
-func (r *Registry) providerModels(name string) []*engine.Model {
-	var out []*engine.Model
-	for _, m := range r.models {
-		if m.Provider == name {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// replaceProviderModels puts models where the provider's models were, or
-// at the end for a new provider.
-func (r *Registry) replaceProviderModels(name string, models []*engine.Model) {
-	at := -1
-	kept := r.models[:0:0]
-	for _, m := range r.models {
-		if m.Provider == name {
-			if at < 0 {
-				at = len(kept)
-			}
-			continue
-		}
-		kept = append(kept, m)
-	}
-	if at < 0 {
-		at = len(kept)
-	}
-	r.models = slices.Insert(kept, at, models...)
 }
 
 // overlayAuth lays a registration's credentials over the provider's own:

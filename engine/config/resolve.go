@@ -265,6 +265,11 @@ func resolveCLIModel(reg *Registry, cliProvider, cliModel string, cliThinking en
 	if requested != "" && requested != engine.ThinkingOff {
 		m.Reasoning = true
 	}
+	if len(m.Raw) > 0 {
+		// The reference spreads id and name (and reasoning) over the base
+		// model, so the base's key order stays.
+		m.Raw = setRawKeys(m.Raw, [][2]any{{"id", m.ID}, {"name", m.Name}, {"reasoning", m.Reasoning}})
+	}
 	return &m, fallbackThinking, fmt.Sprintf("Model %q not found for provider %q. Using custom model id.", modelID, t.provider), nil
 }
 

@@ -118,7 +118,7 @@ func TestResolvePreferredDefault(t *testing.T) {
 		t.Error(lvl)
 	}
 	m, _, _, _ = Resolve(r, nil, SelectFlags{Model: "sonnet"})
-	if m.Ref() != "anthropic/claude-sonnet-4-6" {
+	if m.Ref() != "anthropic/claude-sonnet-5-5" {
 		t.Errorf("fuzzy picks the greatest alias: %s", m.Ref())
 	}
 }
@@ -156,10 +156,11 @@ func TestListModelsSearch(t *testing.T) {
 		search string
 		want   []string
 	}{
-		{"openai/4.1", []string{"gpt-4.1"}},
+		// The reference's --list-models output for the same searches.
+		{"openai/4.1", []string{"gpt-4.1", "gpt-4.1-mini", "gpt-4.1-nano"}},
 		// "o4", the swapped form, matches "openai gpt-4.1" too, as in the reference.
-		{"4o", []string{"gpt-4.1", "gpt-4o", "gpt-4o-mini"}},
-		{"5gpt", []string{"gpt-5", "gpt-5-mini"}},
+		{"4o", strings.Fields("gpt-4 gpt-4-turbo gpt-4.1 gpt-4.1-mini gpt-4.1-nano gpt-4o gpt-4o-2024-05-13 gpt-4o-2024-08-06 gpt-4o-2024-11-20 gpt-4o-mini gpt-5.4 gpt-5.4-mini gpt-5.4-nano gpt-5.4-pro o4-mini")},
+		{"5gpt", strings.Fields("gpt-4o-2024-05-13 gpt-5 gpt-5-chat-latest gpt-5-mini gpt-5-nano gpt-5-pro gpt-5.1 gpt-5.2 gpt-5.2-pro gpt-5.3-codex gpt-5.3-codex-spark gpt-5.4 gpt-5.4-mini gpt-5.4-nano gpt-5.4-pro gpt-5.5 gpt-5.5-pro gpt-5.6-cyber gpt-5.6-luna gpt-5.6-sol gpt-5.6-terra")},
 		{"anthropic", nil},
 	}
 	for _, tt := range tests {
