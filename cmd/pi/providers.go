@@ -11,6 +11,7 @@ import (
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/llm/anthropic"
+	"github.com/pi-go/pi/engine/llm/google"
 	"github.com/pi-go/pi/engine/llm/mistral"
 	"github.com/pi-go/pi/engine/llm/openai"
 	"github.com/pi-go/pi/engine/llm/openairesponses"
@@ -31,6 +32,8 @@ func providerFor(api string) (engine.Provider, error) {
 		return openairesponses.NewAzure(), nil
 	case engine.APIOpenAICodexResponses:
 		return openairesponses.NewCodex(), nil
+	case engine.APIGoogleGenerativeAI:
+		return google.New(), nil
 	case engine.APIMistralConversations:
 		return mistral.New(), nil
 	}
@@ -99,6 +102,9 @@ func (app *App) providerFor(api string) (engine.Provider, error) {
 				}
 			}
 			req = &r
+		}
+		if oauth {
+			req = withOAuthBaseURL(reg, req)
 		}
 		return p.Stream(ctx, req, emit)
 	}), nil
