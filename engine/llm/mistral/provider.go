@@ -60,6 +60,9 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 		req.Model = &engine.Model{API: engine.APIMistralConversations}
 	}
 	b := llm.NewBuilder(req.Model, emit)
+	// The reference records rawStopReason while streaming and the error
+	// text only when the stream ends, so the former comes first.
+	b.Msg.RawStopFirst = true
 	fail := func(msg string) *engine.Message {
 		if ctx.Err() != nil {
 			return b.Fail(engine.StopAborted, msg)
