@@ -110,38 +110,50 @@ func loadPath(r *Runtime) (goja.Value, error) {
 		_ = res.Set("name", strings.TrimSuffix(base, ext))
 		return res
 	})
-	_ = o.Set("format", func(obj *goja.Object) string {
-		get := func(k string) string {
-			v := obj.Get(k)
-			if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-				return ""
-			}
-			return v.String()
-		}
-		dir := get("dir")
-		if dir == "" {
-			dir = get("root")
-		}
-		base := get("base")
-		if base == "" {
-			ext := get("ext")
-			if ext != "" && !strings.HasPrefix(ext, ".") {
-				ext = "." + ext
-			}
-			base = get("name") + ext
-		}
-		if dir == "" {
-			return base
-		}
-		if dir == get("root") {
-			return dir + base
-		}
-		return dir + "/" + base
-	})
+	_ = o.Set("format", func(obj *goja.Object) string { return formatPath(obj, "/") })
 	_ = o.Set("toNamespacedPath", func(p string) string { return p })
 	_ = o.Set("posix", o)
-	_ = o.Set("win32", o)
+	// win32 is built on first read: few extensions use it, and every
+	// extension that imports path would pay for it at start.
+	var win32 *goja.Object
+	getWin32 := vm.ToValue(func(goja.FunctionCall) goja.Value {
+		if win32 == nil {
+			win32 = r.newPathWin32(o)
+		}
+		return win32
+	})
+	_ = o.DefineAccessorProperty("win32", getWin32, nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	return o, nil
+}
+
+// formatPath is path.format with the flavour's separator.
+func formatPath(obj *goja.Object, sep string) string {
+	get := func(k string) string {
+		v := obj.Get(k)
+		if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+			return ""
+		}
+		return v.String()
+	}
+	dir := get("dir")
+	if dir == "" {
+		dir = get("root")
+	}
+	base := get("base")
+	if base == "" {
+		ext := get("ext")
+		if ext != "" && !strings.HasPrefix(ext, ".") {
+			ext = "." + ext
+		}
+		base = get("name") + ext
+	}
+	if dir == "" {
+		return base
+	}
+	if dir == get("root") {
+		return dir + base
+	}
+	return dir + sep + base
 }
 
 func (r *Runtime) absPath(p string) string {
