@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/pi-go/pi/engine"
@@ -183,7 +185,7 @@ func (a *AnthropicOAuth) RefreshToken(ctx context.Context, credential json.RawMe
 	if err == nil && (status < 200 || status > 299) {
 		err = fmt.Errorf("Error: HTTP request failed. status=%d; url=%s; body=%s", status, tokenURL, text)
 	} else if err != nil {
-		err = fmt.Errorf("TypeError: fetch failed; cause=%w", err)
+		err = fmt.Errorf("TypeError: fetch failed; cause=%s", nodeCause(err))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("Anthropic token refresh request failed. url=%s; details=%w", tokenURL, err)
@@ -235,7 +237,8 @@ func (c *CodexOAuth) RefreshToken(ctx context.Context, credential json.RawMessag
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	resp, err := clientOr(c.Client).Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("OpenAI Codex token refresh error: fetch failed: %w", err)
+		// fetch's TypeError says only this; the cause is not in the text.
+		return nil, errors.New("OpenAI Codex token refresh error: fetch failed")
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
@@ -414,6 +417,20 @@ func doText(c *http.Client, req *http.Request) (int, string, error) {
 		return 0, "", err
 	}
 	return resp.StatusCode, string(b), nil
+}
+
+// nodeCause words a connection failure as Node reports the cause of a
+// failed fetch, for the common cases (unknown host, refused connection).
+func nodeCause(err error) string {
+	var dns *net.DNSError
+	if errors.As(err, &dns) && dns.IsNotFound {
+		return "Error: getaddrinfo ENOTFOUND " + dns.Name + "; code=ENOTFOUND; errno=-3008"
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && errors.Is(err, syscall.ECONNREFUSED) && op.Addr != nil {
+		return "Error: connect ECONNREFUSED " + op.Addr.String() + "; code=ECONNREFUSED; errno=-111"
+	}
+	return "Error: " + err.Error()
 }
 
 // statusText is the reason phrase of a reply, as fetch's statusText.

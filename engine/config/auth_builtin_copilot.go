@@ -241,7 +241,8 @@ func setCopilotHeaders(h http.Header) {
 func fetchJSON(c *http.Client, req *http.Request) (json.RawMessage, error) {
 	resp, err := c.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("fetch failed: %w", err)
+		// fetch's TypeError says only this.
+		return nil, errors.New("fetch failed")
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)

@@ -102,6 +102,12 @@ func TestBuiltinOAuthRefresh(t *testing.T) {
 			wantErr: `Anthropic token refresh request failed. url=BASE/v1/oauth/token; details=Error: HTTP request failed. status=400; url=BASE/v1/oauth/token; body={"error":"invalid_grant"}`,
 		},
 		{
+			name:    "anthropic unreachable endpoint words the cause as Node does",
+			handler: func(string) OAuthHandler { return &AnthropicOAuth{TokenURL: "http://127.0.0.1:1/t"} },
+			stored:  `{"type":"oauth","refresh":"r1","access":"old","expires":1}`,
+			wantErr: `Anthropic token refresh request failed. url=http://127.0.0.1:1/t; details=TypeError: fetch failed; cause=Error: connect ECONNREFUSED 127.0.0.1:1; code=ECONNREFUSED; errno=-111`,
+		},
+		{
 			name:    "codex posts a form and stores the account id",
 			replies: map[string][2]string{"/oauth/token": {"200", `{"access_token":"` + codexAccess + `","refresh_token":"r2","expires_in":864000}`}},
 			handler: func(base string) OAuthHandler { return &CodexOAuth{TokenURL: base + "/oauth/token"} },

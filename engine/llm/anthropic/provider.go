@@ -183,7 +183,8 @@ func setHeaders(r *http.Request, req *engine.LLMRequest, o options, betas []stri
 	h.set("accept", "application/json")
 	h.set("anthropic-dangerous-direct-browser-access", "true")
 	if o.oauth {
-		h.set("user-agent", "claude-cli/"+claudeCodeVersion)
+		// Canonical case, so that Go sends no default user agent beside it.
+		h.set("User-Agent", "claude-cli/"+claudeCodeVersion)
 		h.set("x-app", "cli")
 	}
 	if !o.oauth && !copilot && req.SessionID != "" && o.compat.sendSessionAffinityHeaders {
