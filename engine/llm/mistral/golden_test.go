@@ -107,7 +107,7 @@ func eventJSON(t *testing.T, e engine.AssistantEvent) json.RawMessage {
 		b, err := engine.MarshalJSON(struct {
 			Type         string `json:"type"`
 			ContentIndex int    `json:"contentIndex"`
-		}{string(e.Type), e.ContentIndex})
+		}{e.Type, e.ContentIndex})
 		require.NoError(t, err)
 		return b
 	}
