@@ -134,7 +134,10 @@ func (r *Registry) hasConfiguredAuth(provider string) bool {
 			return true
 		}
 		if c.Key != nil && *c.Key != "" {
-			return true
+			if pa := r.auth[provider]; pa == nil || !pa.builtin {
+				return true
+			}
+			return storedKeyUsable(provider, c, r.getenv)
 		}
 	}
 	pa := r.auth[provider]
@@ -149,11 +152,10 @@ func (r *Registry) hasConfiguredAuth(provider string) bool {
 		return ok
 	}
 	if pa.builtin {
-		for _, name := range builtinEnvVars[provider] {
-			if r.getenv(name) != "" {
-				return true
-			}
-		}
+		// A stored credential without a key (an AWS profile or Vertex
+		// project picked at login) still lends its env.
+		_, ok := builtinEnvAuth(provider, r.getenv, r.authFile[provider].Env)
+		return ok
 	}
 	return false
 }

@@ -14,20 +14,6 @@ import (
 	"github.com/pi-go/pi/engine"
 )
 
-// builtinEnvVars maps a built-in provider to the environment variables
-// holding its API key, in the reference's order of preference.
-var builtinEnvVars = map[string][]string{
-	"openai":     {"OPENAI_API_KEY"},
-	"anthropic":  {"ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"},
-	"openrouter": {"OPENROUTER_API_KEY"},
-	"groq":       {"GROQ_API_KEY"},
-	"deepseek":   {"DEEPSEEK_API_KEY"},
-	"google":     {"GEMINI_API_KEY"},
-	"xai":        {"XAI_API_KEY"},
-	"mistral":    {"MISTRAL_API_KEY"},
-	"cerebras":   {"CEREBRAS_API_KEY"},
-}
-
 // anthropicBearerEnv is a token sent as "Authorization: Bearer", not as an
 // API key: it makes the provider available but never is the key itself.
 const anthropicBearerEnv = "ANTHROPIC_AUTH_TOKEN"

@@ -430,10 +430,8 @@ func (r *Registry) ProviderAuthStatus(provider string) AuthStatus {
 		return AuthStatus{Configured: true, Source: "models_json_key"}
 	}
 	if pa := r.auth[provider]; pa != nil && pa.builtin {
-		for _, name := range builtinEnvVars[provider] {
-			if r.getenv(name) != "" {
-				return AuthStatus{Configured: true, Source: "environment", Label: name}
-			}
+		if label, ok := builtinEnvAuth(provider, r.getenv, nil); ok {
+			return AuthStatus{Configured: true, Source: "environment", Label: label}
 		}
 	}
 	return AuthStatus{}
