@@ -75,21 +75,3 @@ func (o options) wireToolName(name string) string {
 	}
 	return name
 }
-
-// copilotDynamicHeaders are the headers Copilot reads per request: who
-// started it (the user, or the agent after a tool result) and whether it
-// carries images.
-func copilotDynamicHeaders(msgs []*engine.Message) [][2]string {
-	initiator := "user"
-	if n := len(msgs); n > 0 && msgs[n-1].Role != engine.RoleUser {
-		initiator = "agent"
-	}
-	h := [][2]string{{"X-Initiator", initiator}, {"Openai-Intent", "conversation-edits"}}
-	for _, m := range msgs {
-		if (m.Role == engine.RoleUser || m.Role == engine.RoleToolResult) && hasImage(m.Content.Blocks) {
-			h = append(h, [2]string{"Copilot-Vision-Request", "true"})
-			break
-		}
-	}
-	return h
-}

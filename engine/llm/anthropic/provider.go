@@ -203,10 +203,8 @@ func setHeaders(r *http.Request, req *engine.LLMRequest, o options, betas []stri
 		}
 	}
 	addAll(req.Model.Headers)
-	if copilot {
-		for _, kv := range copilotDynamicHeaders(req.Messages) {
-			h.set(kv[0], kv[1])
-		}
+	for _, kv := range llm.CopilotDynamicHeaders(req.Model, req.Messages) {
+		h.set(kv[0], kv[1])
 	}
 	addAll(req.Headers)
 	h.set("content-type", "application/json")

@@ -80,6 +80,9 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	for k, v := range req.Model.Headers {
 		opts = append(opts, option.WithHeader(k, v))
 	}
+	for _, kv := range llm.CopilotDynamicHeaders(req.Model, req.Messages) {
+		opts = append(opts, option.WithHeader(kv[0], kv[1]))
+	}
 	for k, v := range req.Headers {
 		opts = append(opts, option.WithHeader(k, v))
 	}
