@@ -281,3 +281,14 @@ func TestScanLines(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "x\ny", string(d))
 }
+
+func TestSystemMessageFallback(t *testing.T) {
+	t.Parallel()
+	srv, got := serve(t, 0, okSSE)
+	req := userReq(srv.URL)
+	v := "section text"
+	req.Messages = append([]*engine.Message{{Role: engine.RoleSystem, Content: engine.StringContents("base"),
+		Sections: engine.Sections{{Name: "a", Value: &v}}}}, req.Messages...)
+	New().Stream(context.Background(), req, nil)
+	assert.Contains(t, got.body, `"messages":[{"role":"system","content":"base\n\nsection text"},{"role":"user","content":"hi"}]`)
+}
