@@ -18,6 +18,9 @@ type compat struct {
 	SupportsStrictMode              bool
 	SupportsExplicitPromptCacheMode bool
 	SupportsMaxOutputTokens         bool
+	SupportsMidConvoSystemMessages  bool
+	SupportsAdditionalTools         bool
+	SupportsMidConvoEffort          bool
 }
 
 func getCompat(m *engine.Model, f flavor) compat {
@@ -45,6 +48,9 @@ func getCompat(m *engine.Model, f flavor) compat {
 		SupportsStrictMode              *bool   `json:"supportsStrictMode"`
 		SupportsExplicitPromptCacheMode *bool   `json:"supportsExplicitPromptCacheMode"`
 		SupportsMaxOutputTokens         *bool   `json:"supportsMaxOutputTokens"`
+		SupportsMidConvoSystemMessages  *bool   `json:"supportsMidConvoSystemMessages"`
+		SupportsAdditionalTools         *bool   `json:"supportsAdditionalTools"`
+		SupportsMidConvoEffort          *bool   `json:"supportsMidConvoEffort"`
 	}
 	if json.Unmarshal(m.Compat, &w) != nil {
 		return c
@@ -59,6 +65,9 @@ func getCompat(m *engine.Model, f flavor) compat {
 	set(&c.SupportsStrictMode, w.SupportsStrictMode)
 	set(&c.SupportsExplicitPromptCacheMode, w.SupportsExplicitPromptCacheMode)
 	set(&c.SupportsMaxOutputTokens, w.SupportsMaxOutputTokens)
+	set(&c.SupportsMidConvoSystemMessages, w.SupportsMidConvoSystemMessages)
+	set(&c.SupportsAdditionalTools, w.SupportsAdditionalTools)
+	set(&c.SupportsMidConvoEffort, w.SupportsMidConvoEffort)
 	if w.SessionAffinityFormat != nil {
 		c.SessionAffinityFormat = *w.SessionAffinityFormat
 	}
@@ -66,9 +75,10 @@ func getCompat(m *engine.Model, f flavor) compat {
 		c.PromptCacheKeyMode = *w.PromptCacheKeyMode
 	}
 	if f == flavorAzure {
-		// The Azure adapter has no cache retention fields and always
-		// sends max_output_tokens.
+		// The Azure adapter has no cache retention fields, always sends
+		// max_output_tokens and never moves the effort into the input.
 		c.SupportsMaxOutputTokens = true
+		c.SupportsMidConvoEffort = false
 	}
 	return c
 }

@@ -92,7 +92,14 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 			return b.Fail(engine.StopError, err.Error())
 		}
 	}
-	body, err := buildBody(req, c, azure.Deployment).MarshalJSON()
+	// The effort the input's configuration_update items carry is recorded
+	// on the message, so a later request can replay it.
+	b.Msg.ProviderThinkingLevel = configurationEffort(req, c)
+	obj, err := buildBody(req, c, azure.Deployment)
+	if err != nil {
+		return b.Fail(engine.StopError, p.withUsageHint(err.Error()))
+	}
+	body, err := obj.MarshalJSON()
 	if err != nil {
 		return b.Fail(engine.StopError, "build request: "+err.Error())
 	}

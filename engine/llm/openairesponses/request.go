@@ -51,9 +51,19 @@ func cacheRetention() string {
 // the models.json sampling parameters. Azure is the same with the
 // deployment as the model and no cache retention fields; Codex has its own
 // order (see buildCodexBody).
-func buildBody(req *engine.LLMRequest, c compat, deployment string) llm.Object {
+func buildBody(req *engine.LLMRequest, c compat, deployment string) (llm.Object, error) {
+	tools, err := convertTools(req.Tools, c)
+	if err != nil {
+		return nil, err
+	}
+	var inputTools []llm.Object
+	if toolsInInput(c) {
+		inputTools, tools = tools, nil
+	}
+	effort := configurationEffort(req, c)
+	input := convertInput(req, c, inputTools, effort)
 	if c.Flavor == flavorCodex {
-		return buildCodexBody(req, c)
+		return buildCodexBody(req, c, input, tools, effort), nil
 	}
 	m := req.Model
 	retention := cacheRetention()
@@ -64,7 +74,7 @@ func buildBody(req *engine.LLMRequest, c compat, deployment string) llm.Object {
 	}
 	body := llm.Object{}.
 		Set("model", model).
-		Set("input", convertInput(req, c)).
+		Set("input", input).
 		Set("stream", true)
 	if c.PromptCacheKeyMode != "disabled" && req.SessionID != "" {
 		body = body.Set("prompt_cache_key", clampRunes(req.SessionID, promptCacheKeyMax))
@@ -88,25 +98,25 @@ func buildBody(req *engine.LLMRequest, c compat, deployment string) llm.Object {
 	if req.Temperature != nil && !omit {
 		body = body.Set("temperature", *req.Temperature)
 	}
-	if len(req.Tools) > 0 {
-		body = body.Set("tools", convertTools(req.Tools, c))
+	if len(tools) > 0 {
+		body = body.Set("tools", tools)
 	}
 	// Sampling parameters go last so that models.json can override any
 	// named field, as the reference assigns them over the finished body.
-	return llm.MergeSamplingParams(addReasoning(body, req, c.Flavor), m, req.ThinkingLevel)
+	return llm.MergeSamplingParams(addReasoning(body, req, c.Flavor, effort), m, req.ThinkingLevel), nil
 }
 
 // buildCodexBody is the ChatGPT backend's body: model, store, stream,
 // input, text verbosity, the encrypted-reasoning include, the prompt cache
 // key, tool_choice, parallel_tool_calls, max_output_tokens, temperature,
 // tools, reasoning. The reference applies no sampling parameters here.
-func buildCodexBody(req *engine.LLMRequest, c compat) llm.Object {
+func buildCodexBody(req *engine.LLMRequest, c compat, input []any, tools []llm.Object, configEffort string) llm.Object {
 	m := req.Model
 	body := llm.Object{}.
 		Set("model", m.ID).
 		Set("store", false).
 		Set("stream", true).
-		Set("input", convertInput(req, c)).
+		Set("input", input).
 		Set("text", llm.Object{}.Set("verbosity", "low")).
 		Set("include", []string{"reasoning.encrypted_content"})
 	if req.SessionID != "" {
@@ -123,11 +133,14 @@ func buildCodexBody(req *engine.LLMRequest, c compat) llm.Object {
 	if req.Temperature != nil {
 		body = body.Set("temperature", *req.Temperature)
 	}
-	if len(req.Tools) > 0 {
-		body = body.Set("tools", convertTools(req.Tools, c))
+	if len(tools) > 0 {
+		body = body.Set("tools", tools)
 	}
 	if !m.Reasoning {
 		return body
+	}
+	if configEffort != "" {
+		return body.Set("reasoning", llm.Object{}.Set("effort", configurationUpdateEffort).Set("summary", "auto"))
 	}
 	// Thinking off is sent as effort "none" (or the model's "off" entry;
 	// a null entry sends no reasoning at all), with a summary like any
@@ -158,7 +171,7 @@ func clampRunes(s string, n int) string {
 
 // addReasoning adds reasoning {effort, summary} and the encrypted-content
 // include for a thinking level, or the "off" effort of a reasoning model.
-func addReasoning(body llm.Object, req *engine.LLMRequest, f flavor) llm.Object {
+func addReasoning(body llm.Object, req *engine.LLMRequest, f flavor, configEffort string) llm.Object {
 	m := req.Model
 	if !m.Reasoning {
 		return body
@@ -169,6 +182,9 @@ func addReasoning(body llm.Object, req *engine.LLMRequest, f flavor) llm.Object 
 		effort, ok := engine.MappedThinkingLevel(m, level)
 		if !ok {
 			effort = string(level)
+		}
+		if configEffort != "" {
+			effort = configurationUpdateEffort
 		}
 		body = body.Set("reasoning", llm.Object{}.Set("effort", effort).Set("summary", "auto"))
 		include = true
@@ -200,34 +216,103 @@ func offEffort(m *engine.Model) (string, bool) {
 	return *v, true
 }
 
-func convertTools(tools []engine.ToolInfo, c compat) []llm.Object {
+// convertTools declares the tools as functions. A tool that asks for
+// JSON-schema sampling gets "strict": true and the strict form of its
+// schema when the model supports strict mode; the others get the flavor's
+// default, false (Codex: null), or no "strict" key when the model has no
+// strict mode. A tool requiring strict sampling it cannot get fails the
+// request.
+func convertTools(tools []engine.ToolInfo, c compat) ([]llm.Object, error) {
 	out := make([]llm.Object, 0, len(tools))
 	for _, t := range tools {
 		params := t.Parameters
 		if len(params) == 0 {
 			params = json.RawMessage(`{"type":"object","properties":{}}`)
 		}
+		strictParams, err := strictParameters(t, params, c.SupportsStrictMode)
+		if err != nil {
+			return nil, err
+		}
+		var strict any = false
+		if c.Flavor == flavorCodex {
+			strict = nil
+		}
+		if strictParams != nil {
+			params, strict = strictParams, true
+		}
 		o := llm.Object{}.Set("type", "function").Set("name", t.Name).Set("description", t.Description).
 			Set("parameters", params)
-		switch {
-		case c.SupportsStrictMode && c.Flavor == flavorCodex:
-			// Codex leaves strictness to the backend with an explicit null.
-			o = o.Set("strict", nil)
-		case c.SupportsStrictMode:
-			o = o.Set("strict", false)
+		if c.SupportsStrictMode {
+			o = o.Set("strict", strict)
 		}
 		out = append(out, o)
 	}
-	return out
+	return out, nil
+}
+
+// toolsInInput reports whether the tools are declared in the input, in a
+// leading additional_tools item, instead of the top-level list: the
+// reference does so for models that take both mid-conversation system
+// messages and additional tools.
+func toolsInInput(c compat) bool {
+	return c.SupportsMidConvoSystemMessages && c.SupportsAdditionalTools
+}
+
+// configurationEffort is the effort sent in configuration_update items
+// for models with compat.supportsMidConvoEffort, or "" when the effort
+// goes in reasoning.effort as usual.
+func configurationEffort(req *engine.LLMRequest, c compat) string {
+	m := req.Model
+	if !c.SupportsMidConvoEffort {
+		return ""
+	}
+	level := req.ThinkingLevel
+	off := level == "" || level == engine.ThinkingOff
+	switch c.Flavor {
+	case flavorOpenAI:
+		if off || !m.Reasoning || chatGPTSignIn(m, req.APIKey) {
+			return ""
+		}
+	case flavorCodex:
+		if !m.Reasoning {
+			return ""
+		}
+		if off {
+			// Off is sent as effort "none" (or the model's "off" entry; a
+			// null one sends none at all).
+			e, ok := offEffort(m)
+			if !ok {
+				return ""
+			}
+			return e
+		}
+	default:
+		return ""
+	}
+	if e, ok := engine.MappedThinkingLevel(m, level); ok {
+		return e
+	}
+	return string(level)
+}
+
+// configurationUpdateEffort is the reasoning.effort sent while
+// configuration_update items carry the thinking level.
+const configurationUpdateEffort = "medium"
+
+func configurationUpdate(effort string) llm.Object {
+	return llm.Object{}.Set("type", "configuration_update").Set("reasoning", llm.Object{}.Set("effort", effort))
 }
 
 // convertInput turns the transcript into Responses input items: the system
 // prompt as a developer (or system) message, user content as input parts,
 // assistant output replayed as reasoning, message and function_call items,
 // and tool results as function_call_output items.
-func convertInput(req *engine.LLMRequest, c compat) []any {
+func convertInput(req *engine.LLMRequest, c compat, inputTools []llm.Object, effort string) []any {
 	m := req.Model
 	out := []any{}
+	if len(inputTools) > 0 {
+		out = append(out, llm.Object{}.Set("type", "additional_tools").Set("role", "developer").Set("tools", inputTools))
+	}
 	if req.SystemPrompt != "" {
 		role := "system"
 		if m.Reasoning && c.SupportsDeveloperRole {
@@ -262,6 +347,9 @@ func convertInput(req *engine.LLMRequest, c compat) []any {
 			if len(items) == 0 {
 				continue
 			}
+			if effort != "" && msg.ProviderThinkingLevel != "" && msg.Provider == m.Provider && msg.API == m.API && msg.Model == m.ID {
+				out = append(out, configurationUpdate(msg.ProviderThinkingLevel))
+			}
 			out = append(out, items...)
 		case engine.RoleToolResult:
 			callID, _, _ := strings.Cut(msg.ToolCallID, "|")
@@ -269,6 +357,9 @@ func convertInput(req *engine.LLMRequest, c compat) []any {
 				Set("output", toolResultOutput(m, msg)))
 		}
 		msgIndex++
+	}
+	if effort != "" {
+		out = append(out, configurationUpdate(effort))
 	}
 	return out
 }

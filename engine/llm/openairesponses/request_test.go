@@ -53,7 +53,7 @@ func TestConvertInput(t *testing.T) {
 		{Role: engine.RoleToolResult, ToolCallID: "call_7|fc_abc+def", ToolName: "ls", Content: engine.Blocks()},
 		asst("openai", engine.APIOpenAIResponses, "gpt-b", withSig("same", "msg_"+strings.Repeat("x", 70)), ns),
 	}
-	got, err := json.Marshal(convertInput(&engine.LLMRequest{Model: m, SystemPrompt: "sys", Messages: msgs}, getCompat(m, flavorOpenAI)))
+	got, err := json.Marshal(convertInput(&engine.LLMRequest{Model: m, SystemPrompt: "sys", Messages: msgs}, getCompat(m, flavorOpenAI), nil, ""))
 	require.NoError(t, err)
 	want := `[{"role":"developer","content":"sys"},{"role":"user","content":[{"type":"input_text","text":"plain string"}]},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a","annotations":[]}],"status":"completed","id":"msg_pi_1"},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"b","annotations":[]}],"status":"completed","id":"msg_pi_1_1"},{"type":"function_call","call_id":"toolu_01_x_y","name":"bash","arguments":"{\"b\":1,\"a\":2}"},{"type":"function_call_output","call_id":"toolu_01_x_y","output":[{"type":"input_text","text":"out"},{"type":"input_image","detail":"auto","image_url":"data:image/png;base64,AA"}]},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"c","annotations":[]}],"status":"completed","id":"msg_pi_3"},{"type":"function_call","call_id":"call_9","name":"read","arguments":"{}"},{"type":"function_call_output","call_id":"call_9","output":"No result provided"},{"role":"user","content":[{"type":"input_text","text":"next"}]},{"type":"function_call","id":"fc_axzrzuvcz7q6","call_id":"call_7","name":"ls","arguments":"{}"},{"type":"function_call_output","call_id":"call_7","output":"(no tool output)"},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"same","annotations":[]}],"status":"completed","id":"msg_1f43gnm1wcb1pr"},{"type":"function_call","id":"fc_5","call_id":"call_5","name":"ls","arguments":"{}","namespace":"ns"},{"type":"function_call_output","call_id":"call_5","output":"No result provided"}]`
 	assert.Equal(t, want, string(got))
@@ -79,7 +79,7 @@ func TestBodyOptions(t *testing.T) {
 		{name: "not a reasoning model", model: engine.Model{}, level: engine.ThinkingHigh, absent: []string{"reasoning"}},
 		{name: "min output tokens", model: engine.Model{}, max: 5, want: []string{`"max_output_tokens":16`}},
 		{name: "no max output", model: engine.Model{Compat: json.RawMessage(`{"supportsMaxOutputTokens":false}`)}, max: 500, absent: []string{"max_output_tokens"}},
-		{name: "strict tools", model: engine.Model{Compat: json.RawMessage(`{"supportsStrictMode":true}`)}, want: []string{`"parameters":{"type":"object"},"strict":false}`}},
+		{name: "strict tools", model: engine.Model{Compat: json.RawMessage(`{"supportsStrictMode":true}`)}, want: []string{`"parameters":{"type":"object","required":[],"additionalProperties":false},"strict":true}`}},
 		{name: "system role", model: engine.Model{Reasoning: true, Compat: json.RawMessage(`{"supportsDeveloperRole":false}`)}, want: []string{`{"role":"system","content":"sys"}`}},
 		{name: "cache key off", model: engine.Model{Compat: json.RawMessage(`{"promptCacheKeyMode":"disabled"}`)}, absent: []string{"prompt_cache_key"}},
 		{name: "chatgpt sign-in", model: engine.Model{Provider: "openai", BaseURL: "https://api.openai.com/v1"}, max: 100, absent: []string{"max_output_tokens"}},
@@ -91,7 +91,9 @@ func TestBodyOptions(t *testing.T) {
 			m.ID, m.API = "m", engine.APIOpenAIResponses
 			req := &engine.LLMRequest{Model: &m, SystemPrompt: "sys", ThinkingLevel: tt.level, MaxTokens: tt.max, APIKey: "tok",
 				SessionID: "s1", Tools: []engine.ToolInfo{{Name: "t", Description: "d", Parameters: json.RawMessage(`{"type":"object"}`)}}}
-			b, err := buildBody(req, getCompat(&m, flavorOpenAI), "").MarshalJSON()
+			obj, err := buildBody(req, getCompat(&m, flavorOpenAI), "")
+			require.NoError(t, err)
+			b, err := obj.MarshalJSON()
 			require.NoError(t, err)
 			for _, w := range tt.want {
 				assert.Contains(t, string(b), w)

@@ -49,6 +49,9 @@ type scenarioContext struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
 		Parameters  json.RawMessage `json:"parameters"`
+		// ConstrainedSampling is the tool's own; a scenario tool without
+		// one asks for none, as a bare pi-ai tool does.
+		ConstrainedSampling json.RawMessage `json:"constrainedSampling"`
 	} `json:"tools"`
 }
 
@@ -215,7 +218,8 @@ func runScenario(t *testing.T, sc scenario) ([]exchange, *server) {
 			req.Messages = append(req.Messages, &m)
 		}
 		for _, tool := range c.Tools {
-			req.Tools = append(req.Tools, engine.ToolInfo{Name: tool.Name, Description: tool.Description, Parameters: tool.Parameters})
+			req.Tools = append(req.Tools, engine.ToolInfo{Name: tool.Name, Description: tool.Description, Parameters: tool.Parameters,
+				OwnSampling: true, ConstrainedSampling: tool.ConstrainedSampling})
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		if rep.PreAbort {
@@ -266,7 +270,8 @@ func TestScenarios(t *testing.T) {
 	t.Parallel()
 	names := []string{"text", "reasoning", "tool", "status529", "status500text", "status400empty", "openai400",
 		"cut", "noterminal", "abort", "abortwait", "preabort", "length", "filter", "failed", "errorev", "backfill", "sampling",
-		"azure", "azure400", "azuretool", "codextool", "codexdone", "codexerror", "codexfailed", "codex400", "codex429"}
+		"azure", "azure400", "azuretool", "codextool", "codexdone", "codexerror", "codexfailed", "codex400", "codex429",
+		"codexcatalog", "azurestrict", "strictrequire", "openaieffort"}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

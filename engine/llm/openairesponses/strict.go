@@ -1,0 +1,323 @@
+package openairesponses
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/llm"
+)
+
+// defaultSampling is the constrained sampling of a tool that does not
+// bring its own (the built-in tools): strict JSON-schema sampling when the
+// model offers it.
+var defaultSampling = json.RawMessage(`{"type":"json_schema","strict":"prefer"}`)
+
+// errNotStrict marks a schema strict mode cannot express.
+type errNotStrict struct{ msg string }
+
+func (e errNotStrict) Error() string { return e.msg }
+
+func notStrict(format string, a ...any) error { return errNotStrict{fmt.Sprintf(format, a...)} }
+
+// strictUnsupported are the keywords strict mode rejects anywhere.
+var strictUnsupported = []string{"$ref", "$defs", "definitions", "allOf", "oneOf", "patternProperties",
+	"dependentSchemas", "dependencies", "unevaluatedProperties", "propertyNames", "contains", "prefixItems", "not",
+	"if", "then", "else"}
+
+// strictParameters decides a tool's strict sampling as the reference does:
+// it returns the strict schema when the tool asks for JSON-schema sampling
+// and the model supports it and the schema can be made strict, nil when
+// the tool goes without, and an error when the tool requires strict
+// sampling it cannot get.
+func strictParameters(t engine.ToolInfo, params json.RawMessage, supportsStrict bool) (json.RawMessage, error) {
+	cfg := t.ConstrainedSampling
+	if !t.OwnSampling && len(cfg) == 0 {
+		cfg = defaultSampling
+	}
+	var c struct {
+		Type   string `json:"type"`
+		Strict any    `json:"strict"`
+	}
+	if len(cfg) == 0 || json.Unmarshal(cfg, &c) != nil || c.Type != "json_schema" {
+		return nil, nil
+	}
+	require := c.Strict == "require"
+	if !supportsStrict {
+		if require {
+			return nil, errors.New(`Tool "` + t.Name + `" requires JSON-schema constrained sampling, but strict tools are unsupported.`)
+		}
+		return nil, nil
+	}
+	s, err := makeStrictSchema(params)
+	if err == nil {
+		return s, nil
+	}
+	var ns errNotStrict
+	if require && errors.As(err, &ns) {
+		return nil, errors.New(`Tool "` + t.Name + `" requires JSON-schema constrained sampling, but ` + err.Error() + ".")
+	}
+	return nil, nil
+}
+
+// makeStrictSchema rewrites a schema to the strict subset: every object
+// lists all its properties as required (optional ones become nullable
+// through anyOf) and allows no others. Key order is kept; new keys go
+// last.
+func makeStrictSchema(raw json.RawMessage) (json.RawMessage, error) {
+	tree, err := decodeOrdered(raw)
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := tree.(llm.Object)
+	if !ok {
+		return nil, notStrict("root schema must have type object")
+	}
+	if obj, err = strictNode(obj); err != nil {
+		return nil, err
+	}
+	if t, _ := lookup(obj, "type"); t != "object" {
+		return nil, notStrict("root schema must have type object")
+	}
+	return obj.MarshalJSON()
+}
+
+func strictNode(obj llm.Object) (llm.Object, error) {
+	for _, k := range strictUnsupported {
+		if _, ok := lookup(obj, k); ok {
+			return nil, notStrict("%s schemas are unsupported", k)
+		}
+	}
+	typ, hasType := lookup(obj, "type")
+	anyOf, hasAnyOf := lookup(obj, "anyOf")
+	if _, hasEnum := lookup(obj, "enum"); !hasType && !hasAnyOf && !hasEnum {
+		return nil, notStrict("schemas without a type are unsupported")
+	}
+	if hasAnyOf {
+		arr, ok := anyOf.([]any)
+		if !ok || len(arr) == 0 {
+			return nil, notStrict("anyOf must contain at least one schema")
+		}
+		for i, v := range arr {
+			if structured(v) {
+				return nil, notStrict("object and array unions are unsupported")
+			}
+			vo, ok := v.(llm.Object)
+			if !ok {
+				return nil, notStrict("boolean schemas are unsupported")
+			}
+			s, err := strictNode(vo)
+			if err != nil {
+				return nil, err
+			}
+			arr[i] = s
+		}
+	}
+	if items, ok := lookup(obj, "items"); ok {
+		if _, tuple := items.([]any); tuple {
+			return nil, notStrict("tuple schemas are unsupported")
+		}
+		io, ok := items.(llm.Object)
+		if !ok {
+			return nil, notStrict("boolean schemas are unsupported")
+		}
+		s, err := strictNode(io)
+		if err != nil {
+			return nil, err
+		}
+		obj = replace(obj, "items", s)
+	}
+	isObject := typ == "object"
+	props, hasProps := lookup(obj, "properties")
+	if hasProps && !isObject {
+		return nil, notStrict("properties require type object")
+	}
+	if !isObject {
+		return obj, nil
+	}
+	if ap, ok := lookup(obj, "additionalProperties"); ok && ap != false {
+		return nil, notStrict("schema-valued or true additionalProperties is unsupported")
+	}
+	var pobj llm.Object
+	if hasProps {
+		var ok bool
+		if pobj, ok = props.(llm.Object); !ok {
+			return nil, notStrict("object properties must be a schema map")
+		}
+	}
+	required := map[string]bool{}
+	if r, ok := lookup(obj, "required"); ok {
+		arr, ok := r.([]any)
+		if !ok {
+			return nil, notStrict("object required must be a string array")
+		}
+		for _, k := range arr {
+			s, ok := k.(string)
+			if !ok {
+				return nil, notStrict("object required must be a string array")
+			}
+			required[s] = true
+		}
+	}
+	names := make([]any, 0, len(pobj))
+	known := map[string]bool{}
+	for _, f := range pobj {
+		names = append(names, f.Key)
+		known[f.Key] = true
+	}
+	for k := range required {
+		if !known[k] {
+			return nil, notStrict("required contains an unknown property")
+		}
+	}
+	for i, f := range pobj {
+		po, ok := f.Value.(llm.Object)
+		if !ok {
+			return nil, notStrict("boolean schemas are unsupported")
+		}
+		s, err := strictNode(po)
+		if err != nil {
+			return nil, err
+		}
+		pobj[i].Value = s
+		if !required[f.Key] && !allowsNull(s) {
+			pobj[i].Value = llm.Object{}.Set("anyOf", []any{s, llm.Object{}.Set("type", "null")})
+		}
+	}
+	if hasProps {
+		obj = replace(obj, "properties", pobj)
+	}
+	obj = replace(obj, "required", names)
+	return replace(obj, "additionalProperties", false), nil
+}
+
+func structured(v any) bool {
+	o, ok := v.(llm.Object)
+	if !ok {
+		return false
+	}
+	if typeHas(o, "object") || typeHas(o, "array") {
+		return true
+	}
+	_, p := lookup(o, "properties")
+	_, i := lookup(o, "items")
+	return p || i
+}
+
+func typeHas(o llm.Object, name string) bool {
+	t, _ := lookup(o, "type")
+	if arr, ok := t.([]any); ok {
+		for _, e := range arr {
+			if e == name {
+				return true
+			}
+		}
+		return false
+	}
+	return t == name
+}
+
+func allowsNull(v any) bool {
+	o, ok := v.(llm.Object)
+	if !ok {
+		return false
+	}
+	if typeHas(o, "null") {
+		return true
+	}
+	if c, ok := lookup(o, "const"); ok && c == nil {
+		return true
+	}
+	if e, ok := lookup(o, "enum"); ok {
+		if arr, ok := e.([]any); ok {
+			for _, x := range arr {
+				if x == nil {
+					return true
+				}
+			}
+		}
+	}
+	if a, ok := lookup(o, "anyOf"); ok {
+		if arr, ok := a.([]any); ok {
+			for _, x := range arr {
+				if allowsNull(x) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func lookup(o llm.Object, k string) (any, bool) {
+	for _, f := range o {
+		if f.Key == k {
+			return f.Value, true
+		}
+	}
+	return nil, false
+}
+
+// replace sets k in place when present, last otherwise, as a JavaScript
+// assignment does.
+func replace(o llm.Object, k string, v any) llm.Object {
+	for i := range o {
+		if o[i].Key == k {
+			o[i].Value = v
+			return o
+		}
+	}
+	return o.Set(k, v)
+}
+
+// decodeOrdered decodes JSON keeping object key order (objects become
+// llm.Object, numbers stay json.Number so they print as they came).
+func decodeOrdered(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	return decodeValue(dec)
+}
+
+func decodeValue(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			obj := llm.Object{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				k, _ := kt.(string)
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				// A repeated key keeps its first position and last value,
+				// as JSON.parse does.
+				obj = replace(obj, k, v)
+			}
+			_, err := dec.Token()
+			return obj, err
+		case '[':
+			arr := []any{}
+			for dec.More() {
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				arr = append(arr, v)
+			}
+			_, err := dec.Token()
+			return arr, err
+		}
+	}
+	return tok, nil
+}
