@@ -28,7 +28,6 @@ const (
 	errAborted         = "Request was aborted"
 	errAbortedInFlight = "This operation was aborted"
 	errNoFinish        = "Mistral stream ended without a finish reason"
-	errNoBody          = "Mistral response has no body"
 	errInvalidEvent    = "Invalid Mistral streaming event"
 	errFetchFailed     = "fetch failed"
 	errTerminated      = "terminated"
@@ -136,8 +135,9 @@ func (p *Provider) post(ctx context.Context, req *engine.LLMRequest, body []byte
 		if !stopped && ctx.Err() == nil {
 			return nil, timedOut
 		}
-		// Node's fetch reports any transport failure as "fetch failed";
-		// the cause is kept for the log line but the text starts the same.
+		// Node's fetch reports any transport failure as "fetch failed",
+		// and the reference's Mistral adapter shows only that message,
+		// not its cause; the retry logic matches it.
 		return nil, errors.New(errFetchFailed)
 	}
 	// The request context must outlive this function (the body is read
