@@ -214,6 +214,26 @@ func CopilotModelAllowed(credential json.RawMessage, modelID string) bool {
 	return false
 }
 
+// filterByOAuthCredential keeps the models a provider's stored OAuth
+// credential allows: a GitHub Copilot login lists the account's models
+// (availableModelIds), and only those are available.
+func (r *Registry) filterByOAuthCredential(provider string, models []*engine.Model) []*engine.Model {
+	if provider != "github-copilot" {
+		return models
+	}
+	cred := r.StoredCredential(provider)
+	if cred == nil {
+		return models
+	}
+	out := make([]*engine.Model, 0, len(models))
+	for _, m := range models {
+		if CopilotModelAllowed(cred, m.ID) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // normalizeDomain reduces an enterprise URL or domain to its host name.
 func normalizeDomain(in string) string {
 	s := strings.TrimSpace(in)

@@ -357,3 +357,37 @@ func TestCopilotModelAllowed(t *testing.T) {
 		assert.Equal(t, tt.want, CopilotModelAllowed(json.RawMessage(tt.cred), tt.id), "%s %s", tt.cred, tt.id)
 	}
 }
+
+// TestCopilotAvailableModels checks that a Copilot login's model list
+// limits the provider's available models, as the reference's filter does.
+func TestCopilotAvailableModels(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, auth string
+		want       []string // nil: every catalog model
+	}{
+		{"listed", `{"github-copilot":{"type":"oauth","refresh":"g","access":"a","expires":1,"availableModelIds":["claude-haiku-4.5","nope"]}}`, []string{"claude-haiku-4.5"}},
+		{"no list", `{"github-copilot":{"type":"oauth","refresh":"g","access":"a","expires":1}}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "auth.json"), []byte(tt.auth), 0o600))
+			r, errs := loadModels(dir, func(string) string { return "" })
+			require.Empty(t, errs)
+			r.EnableBuiltinOAuth()
+			var got []string
+			for _, m := range r.Available() {
+				if m.Provider == "github-copilot" {
+					got = append(got, m.ID)
+				}
+			}
+			if tt.want == nil {
+				assert.Greater(t, len(got), 1)
+				return
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}

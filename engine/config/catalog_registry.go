@@ -152,7 +152,7 @@ func (r *Registry) Available() []*engine.Model {
 	var out []*engine.Model
 	for _, g := range r.groups {
 		if r.hasConfiguredAuth(g.provider) {
-			out = append(out, g.list()...)
+			out = append(out, r.filterByOAuthCredential(g.provider, g.list())...)
 		}
 	}
 	return out
