@@ -212,6 +212,9 @@ type Message struct {
 	ResponseModel         string
 	ProviderThinkingLevel string
 	Diagnostics           json.RawMessage
+	// EndTurn is the Codex backend's end_turn flag (whether the model
+	// ended its turn), kept for debugging as the reference does.
+	EndTurn *bool
 
 	// toolResult
 	ToolCallID  string
@@ -287,6 +290,9 @@ func (m Message) appendJSON(dst []byte) ([]byte, error) {
 			o.opt("errorMessage", m.ErrorMessage)
 		}
 		o.set("timestamp", m.Timestamp).opt("responseId", m.ResponseID)
+		if m.EndTurn != nil {
+			o.set("endTurn", *m.EndTurn)
+		}
 		if m.ErrorFirst {
 			o.opt("rawStopReason", m.RawStopReason)
 		} else if m.RawStopFirst {
@@ -346,6 +352,7 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 		ThinkingLevel         string          `json:"thinkingLevel"`
 		ResponseModel         string          `json:"responseModel"`
 		ProviderThinkingLevel string          `json:"providerThinkingLevel"`
+		EndTurn               *bool           `json:"endTurn"`
 		Diagnostics           json.RawMessage `json:"diagnostics"`
 		ToolCallID            string          `json:"toolCallId"`
 		ToolName              string          `json:"toolName"`
@@ -376,7 +383,7 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 		API: w.API, Provider: w.Provider, Model: w.Model, StopReason: w.StopReason,
 		ResponseID: w.ResponseID, ErrorMessage: w.ErrorMessage, RawStopReason: w.RawStopReason,
 		DurationMs: w.DurationMs, ThinkingLevel: w.ThinkingLevel, ResponseModel: w.ResponseModel,
-		ProviderThinkingLevel: w.ProviderThinkingLevel, Diagnostics: w.Diagnostics,
+		ProviderThinkingLevel: w.ProviderThinkingLevel, Diagnostics: w.Diagnostics, EndTurn: w.EndTurn,
 		ToolCallID: w.ToolCallID, ToolName: w.ToolName, Details: w.Details, NestedCalls: w.NestedCalls,
 		IsError: w.IsError, Command: w.Command, Output: w.Output, ExitCode: w.ExitCode,
 		Cancelled: w.Cancelled, Truncated: w.Truncated, ExcludeFromContext: w.ExcludeFromContext,
