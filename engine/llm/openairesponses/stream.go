@@ -57,6 +57,7 @@ type event struct {
 
 type response struct {
 	ID                string          `json:"id"`
+	EndTurn           *bool           `json:"end_turn"`
 	Status            string          `json:"status"`
 	Output            json.RawMessage `json:"output"`
 	Usage             *usage          `json:"usage"`
@@ -270,6 +271,9 @@ func (s *stream) handleCodex(ev *event, data []byte) error {
 	case "response.done", "response.completed", "response.incomplete":
 		s.codexDone = true
 		r := ev.Response
+		if r != nil && r.EndTurn != nil {
+			s.b.Msg.EndTurn = r.EndTurn
+		}
 		if r != nil && !codexStatuses[r.Status] {
 			cp := *r
 			cp.Status = ""
