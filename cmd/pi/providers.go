@@ -37,7 +37,12 @@ func providerFor(api string) (engine.Provider, error) {
 	case engine.APIMistralConversations:
 		return mistral.New(), nil
 	}
-	return nil, fmt.Errorf("no provider for API %q", api)
+	// A model whose wire API we lack (bedrock-converse-stream, pi-messages,
+	// a models.json typo) fails each request, as the reference's API
+	// registry does, instead of stopping the prompt before it runs.
+	return engine.ProviderFunc(func(_ context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
+		return failedRequest(req, fmt.Errorf("No API provider registered for api: %s", api), emit)
+	}), nil
 }
 
 // providerFor is providerFor, or an extension's custom stream, with the
