@@ -73,10 +73,11 @@ func (p *Provider) streamCodex(ctx context.Context, req *engine.LLMRequest, b *l
 }
 
 // setCodexHeaders sets the headers in the reference's precedence: the
-// originator, the model's headers, the request's (a dropped one removed),
+// originator and User-Agent, the model's headers, the request's (a dropped one removed),
 // then the auth, account and SSE headers, which nothing overrides.
 func setCodexHeaders(h http.Header, req *engine.LLMRequest, accountID string) {
 	h.Set("originator", "pi")
+	h.Set("User-Agent", userAgent())
 	for k, v := range req.Model.Headers {
 		h.Set(k, v)
 	}

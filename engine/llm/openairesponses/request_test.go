@@ -114,6 +114,7 @@ func TestHeadersAndErrors(t *testing.T) {
 	assert.Equal(t, "Bearer k", h.Get("Authorization"))
 	assert.Equal(t, "sess-1", h.Get("Session-Id"))
 	assert.Equal(t, "sess-1", h.Get("X-Client-Request-Id"))
+	assert.True(t, strings.HasPrefix(h.Get("User-Agent"), "pi/1.6.0 ("), h.Get("User-Agent"))
 
 	m := &engine.Model{Provider: "mock"}
 	assert.Equal(t, `mock API error (404): 404 status code (no body)`, formatHTTPError(m, flavorOpenAI, 404, []byte(`{"detail":"x"}`)))
