@@ -69,6 +69,10 @@ type OAuthBaseURLer interface {
 	BaseURL(credential json.RawMessage) string
 }
 
+// fetchUserAgent is the user agent of the reference's token requests
+// (Node's fetch), which the token servers see.
+const fetchUserAgent = "undici"
+
 // oauthClient sends the token requests. It has a timeout of its own
 // because a refresh runs detached from the caller's cancellation.
 var oauthClient = &http.Client{Timeout: 30 * time.Second}
@@ -78,7 +82,7 @@ var builtinOAuth sync.Map // *Registry -> bool
 
 // EnableBuiltinOAuth makes the registry use the built-in OAuth handlers for
 // the reference's built-in OAuth providers (anthropic, openai-codex,
-// github-copilot, xai, openrouter) when no extension installed one: their
+// github-copilot, xai, openrouter, kimi-coding) when no extension installed one: their
 // stored OAuth credentials then serve requests, refreshed when they expire.
 func (r *Registry) EnableBuiltinOAuth() { builtinOAuth.Store(r, true) }
 
@@ -104,6 +108,8 @@ func BuiltinOAuthHandler(provider string) OAuthHandler {
 		return &XAIOAuth{}
 	case "openrouter":
 		return passThroughOAuth{}
+	case "kimi-coding":
+		return &KimiOAuth{}
 	}
 	return nil
 }
@@ -235,6 +241,7 @@ func (c *CodexOAuth) RefreshToken(ctx context.Context, credential json.RawMessag
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("User-Agent", fetchUserAgent)
 	resp, err := clientOr(c.Client).Do(req)
 	if err != nil {
 		// fetch's TypeError says only this; the cause is not in the text.
@@ -405,8 +412,12 @@ func clientOr(c *http.Client) *http.Client {
 	return oauthClient
 }
 
-// doText sends a request and reads the whole reply.
+// doText sends a request and reads the whole reply. A request without a
+// user agent of its own names the one Node's fetch sends.
 func doText(c *http.Client, req *http.Request) (int, string, error) {
+	if req.Header.Get("User-Agent") == "" {
+		req.Header.Set("User-Agent", fetchUserAgent)
+	}
 	resp, err := c.Do(req)
 	if err != nil {
 		return 0, "", err

@@ -187,6 +187,31 @@ func TestBuiltinOAuthRefresh(t *testing.T) {
 			wantErr: "Invalid Copilot token response fields",
 		},
 		{
+			name:    "kimi posts a form to the OAuth host and keeps the full lifetime",
+			replies: map[string][2]string{"/api/oauth/token": {"200", `{"access_token":"ka","refresh_token":"kr2","expires_in":900}`}},
+			handler: func(base string) OAuthHandler { return &KimiOAuth{Host: base + "/", Sleep: noSleep} },
+			stored:  `{"type":"oauth","access":"a","refresh":"kr1","expires":1}`,
+			want:    `{"type":"oauth","access":"ka","refresh":"kr2","expires":E}`,
+			wantExp: 15 * time.Minute,
+			wantReqs: []recorded{{Method: "POST", Path: "/api/oauth/token",
+				Header: http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "Accept": {"application/json"}, "User-Agent": {"undici"}},
+				Body:   "client_id=17e5f671-d194-4dfb-9706-5516cb48c098&grant_type=refresh_token&refresh_token=kr1"}},
+		},
+		{
+			name:    "kimi dead login",
+			replies: map[string][2]string{"/api/oauth/token": {"400", `{"error":"invalid_grant","error_description":"revoked"}`}},
+			handler: func(base string) OAuthHandler { return &KimiOAuth{Host: base, Sleep: noSleep} },
+			stored:  `{"type":"oauth","access":"a","refresh":"kr1","expires":1}`,
+			wantErr: "Kimi Code token refresh unauthorized (status 400): revoked",
+		},
+		{
+			name:    "kimi server errors are retried, then reported",
+			replies: map[string][2]string{"/api/oauth/token": {"503", `{"error":"busy"}`}},
+			handler: func(base string) OAuthHandler { return &KimiOAuth{Host: base, Sleep: noSleep} },
+			stored:  `{"type":"oauth","access":"a","refresh":"kr1","expires":1}`,
+			wantErr: `Kimi Code token refresh failed with status 503: {"error":"busy"}`,
+		},
+		{
 			name:    "xai keeps the refresh token it was not given a new one for",
 			replies: map[string][2]string{"/oauth2/token": {"200", `{"access_token":"xa","expires_in":7200}`}},
 			handler: func(base string) OAuthHandler { return &XAIOAuth{TokenURL: base + "/oauth2/token"} },
@@ -254,6 +279,7 @@ func TestBuiltinOAuthAPIKeyAndBaseURL(t *testing.T) {
 		{"github-copilot", `{"type":"oauth","refresh":"r","access":"tid=1","expires":1,"enterpriseUrl":"corp.ghe.com"}`, "tid=1", "https://copilot-api.corp.ghe.com"},
 		{"github-copilot", `{"type":"oauth","refresh":"r","access":"tid=1","expires":1}`, "tid=1", "https://api.individual.githubcopilot.com"},
 		{"xai", `{"type":"oauth","access":"xa","refresh":"r","expires":1}`, "xa", ""},
+		{"kimi-coding", `{"type":"oauth","access":"ka","refresh":"r","expires":1}`, "ka", ""},
 		{"openrouter", `{"type":"oauth","refresh":"","access":"sk-or-1","expires":9007199254740991}`, "sk-or-1", ""},
 	}
 	for _, tt := range tests {
@@ -391,3 +417,5 @@ func TestCopilotAvailableModels(t *testing.T) {
 		})
 	}
 }
+
+func noSleep(context.Context, time.Duration) error { return nil }
