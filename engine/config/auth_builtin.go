@@ -82,7 +82,7 @@ var builtinOAuth sync.Map // *Registry -> bool
 
 // EnableBuiltinOAuth makes the registry use the built-in OAuth handlers for
 // the reference's built-in OAuth providers (anthropic, openai-codex,
-// github-copilot, xai, openrouter, kimi-coding) when no extension installed one: their
+// github-copilot, xai, openrouter, kimi-coding, meta) when no extension installed one: their
 // stored OAuth credentials then serve requests, refreshed when they expire.
 func (r *Registry) EnableBuiltinOAuth() { builtinOAuth.Store(r, true) }
 
@@ -110,6 +110,8 @@ func BuiltinOAuthHandler(provider string) OAuthHandler {
 		return passThroughOAuth{}
 	case "kimi-coding":
 		return &KimiOAuth{}
+	case "meta":
+		return &MetaOAuth{}
 	}
 	return nil
 }
