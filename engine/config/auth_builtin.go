@@ -82,7 +82,7 @@ var builtinOAuth sync.Map // *Registry -> bool
 
 // EnableBuiltinOAuth makes the registry use the built-in OAuth handlers for
 // the reference's built-in OAuth providers (anthropic, openai-codex,
-// github-copilot, xai, openrouter, kimi-coding, meta) when no extension installed one: their
+// github-copilot, xai, openrouter, kimi-coding, meta, openai) when no extension installed one: their
 // stored OAuth credentials then serve requests, refreshed when they expire.
 func (r *Registry) EnableBuiltinOAuth() { builtinOAuth.Store(r, true) }
 
@@ -112,6 +112,8 @@ func BuiltinOAuthHandler(provider string) OAuthHandler {
 		return &KimiOAuth{}
 	case "meta":
 		return &MetaOAuth{}
+	case "openai":
+		return &ChatGPTOAuth{}
 	}
 	return nil
 }

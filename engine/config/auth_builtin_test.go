@@ -237,6 +237,30 @@ func TestBuiltinOAuthRefresh(t *testing.T) {
 			wantErr: "Meta did not issue an API key. Complete setup at https://meta.ai/setup",
 		},
 		{
+			name:    "openai ChatGPT sign-in keeps the issued client id and the scopes",
+			replies: map[string][2]string{"/api/accounts/oauth/token": {"200", `{"access_token":"oa","refresh_token":"or2","expires_in":3600,"scope":"openid  chatgpt.tokens.use.direct"}`}},
+			handler: func(base string) OAuthHandler { return &ChatGPTOAuth{TokenURL: base + "/api/accounts/oauth/token"} },
+			stored:  `{"type":"oauth","access":"a","refresh":"or1","expires":1,"clientId":"cid-9","scopes":["x"]}`,
+			want:    `{"type":"oauth","access":"oa","refresh":"or2","expires":E,"clientId":"cid-9","scopes":["openid","chatgpt.tokens.use.direct"]}`,
+			wantExp: 57 * time.Minute,
+			wantReqs: []recorded{{Method: "POST", Path: "/api/accounts/oauth/token",
+				Header: http.Header{"Accept": {"application/json"}, "Content-Type": {"application/x-www-form-urlencoded"}},
+				Body:   "grant_type=refresh_token&client_id=cid-9&refresh_token=or1&resource=https%3A%2F%2Fapi.openai.com%2Fv1"}},
+		},
+		{
+			name:    "openai ChatGPT credential without a client id",
+			handler: func(string) OAuthHandler { return &ChatGPTOAuth{TokenURL: "http://127.0.0.1:1"} },
+			stored:  `{"type":"oauth","access":"a","refresh":"or1","expires":1}`,
+			wantErr: "Stored OpenAI OAuth credential does not contain an issued client ID; reconnect ChatGPT",
+		},
+		{
+			name:    "openai ChatGPT grant without direct use",
+			replies: map[string][2]string{"/t": {"200", `{"access_token":"oa","refresh_token":"or2","expires_in":3600,"scope":"openid"}`}},
+			handler: func(base string) OAuthHandler { return &ChatGPTOAuth{TokenURL: base + "/t"} },
+			stored:  `{"type":"oauth","access":"a","refresh":"or1","expires":1,"clientId":"c"}`,
+			wantErr: "OpenAI OAuth grant did not include chatgpt.tokens.use.direct",
+		},
+		{
 			name:    "xai keeps the refresh token it was not given a new one for",
 			replies: map[string][2]string{"/oauth2/token": {"200", `{"access_token":"xa","expires_in":7200}`}},
 			handler: func(base string) OAuthHandler { return &XAIOAuth{TokenURL: base + "/oauth2/token"} },
@@ -305,6 +329,8 @@ func TestBuiltinOAuthAPIKeyAndBaseURL(t *testing.T) {
 		{"github-copilot", `{"type":"oauth","refresh":"r","access":"tid=1","expires":1}`, "tid=1", "https://api.individual.githubcopilot.com"},
 		{"xai", `{"type":"oauth","access":"xa","refresh":"r","expires":1}`, "xa", ""},
 		{"kimi-coding", `{"type":"oauth","access":"ka","refresh":"r","expires":1}`, "ka", ""},
+		{"meta", `{"type":"oauth","refresh":"idt","access":"mk","expires":1}`, "mk", ""},
+		{"openai", `{"type":"oauth","access":"oa","refresh":"r","expires":1,"clientId":"c","scopes":[]}`, "oa", ""},
 		{"openrouter", `{"type":"oauth","refresh":"","access":"sk-or-1","expires":9007199254740991}`, "sk-or-1", ""},
 	}
 	for _, tt := range tests {
@@ -322,7 +348,7 @@ func TestBuiltinOAuthAPIKeyAndBaseURL(t *testing.T) {
 			assert.Equal(t, tt.wantBase, base)
 		})
 	}
-	assert.Nil(t, BuiltinOAuthHandler("openai"))
+	assert.Nil(t, BuiltinOAuthHandler("groq"))
 }
 
 // TestBuiltinOAuthRegistry runs a refresh through the registry as a
