@@ -105,6 +105,9 @@ func (r *Registry) apiKey(provider string) (string, bool) {
 				return v, true
 			}
 		}
+		if k, ok := ambientKey(provider, r.getenv, r.authFile[provider].Env); ok {
+			return k, true
+		}
 	}
 	return "", false
 }

@@ -146,3 +146,17 @@ func builtinEnvAuth(provider string, getenv func(string) string, credEnv map[str
 	}
 	return "", false
 }
+
+// ambientKey is the stand-in key of a provider configured by ambient
+// cloud credentials (an AWS profile or role, Vertex ADC): the reference's
+// "<authenticated>", so the request goes ahead and its adapter finds the
+// credentials itself.
+func ambientKey(provider string, getenv func(string) string, credEnv map[string]string) (string, bool) {
+	if provider != "amazon-bedrock" && provider != "google-vertex" {
+		return "", false
+	}
+	if _, ok := builtinEnvAuth(provider, getenv, credEnv); ok {
+		return "<authenticated>", true
+	}
+	return "", false
+}

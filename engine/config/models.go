@@ -395,9 +395,6 @@ func modelFromDef(provider string, d modelDef, pc providerConfig, def *engine.Mo
 // applyOverride patches a model with a modelOverrides entry.
 func applyOverride(m *engine.Model, ov modelOverride) *engine.Model {
 	out := *m
-	// The override's fields are laid out anew (engine.Model's catalog
-	// layout), not over the catalog object's own key order.
-	out.Raw = nil
 	if ov.Name != nil {
 		out.Name = *ov.Name
 	}
@@ -434,6 +431,26 @@ func applyOverride(m *engine.Model, ov modelOverride) *engine.Model {
 		out.MaxTokens = int(*ov.MaxTokens)
 	}
 	out.Compat = mergeRawObjects(m.Compat, compactRaw(ov.Compat), compatNested...)
+	if len(out.Raw) > 0 {
+		// The reference spreads the override over the catalog object:
+		// changed keys keep their places, new ones go last.
+		var kvs [][2]any
+		add := func(set bool, k string, v any) {
+			if set {
+				kvs = append(kvs, [2]any{k, v})
+			}
+		}
+		add(ov.Name != nil, "name", out.Name)
+		add(ov.Reasoning != nil, "reasoning", out.Reasoning)
+		add(len(ov.ThinkingLevelMap) > 0, "thinkingLevelMap", out.ThinkingLevelMap)
+		add(ov.Input != nil, "input", out.Input)
+		add(len(ov.InputLimits) > 0, "inputLimits", out.InputLimits)
+		add(ov.Cost != nil, "cost", out.Cost)
+		add(ov.ContextWindow != nil && *ov.ContextWindow > 0, "contextWindow", out.ContextWindow)
+		add(ov.MaxTokens != nil && *ov.MaxTokens > 0, "maxTokens", out.MaxTokens)
+		add(len(ov.Compat) > 0 && len(out.Compat) > 0, "compat", out.Compat)
+		out.Raw = setRawKeys(out.Raw, kvs)
+	}
 	return &out
 }
 
