@@ -34,6 +34,8 @@ func providerFor(api string) (engine.Provider, error) {
 		return openairesponses.NewCodex(), nil
 	case engine.APIGoogleGenerativeAI:
 		return google.New(), nil
+	case engine.APIGoogleVertex:
+		return google.NewVertex(), nil
 	case engine.APIMistralConversations:
 		return mistral.New(), nil
 	}

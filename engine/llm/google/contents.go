@@ -28,7 +28,7 @@ func replaySignature(same bool, sig string) string {
 // convertContents turns the transcript into Gemini contents: user turns,
 // model turns with their thought signatures, and tool results as function
 // responses, those of one batch merged into a single user turn.
-func convertContents(req *engine.LLMRequest) []llm.Object {
+func convertContents(req *engine.LLMRequest, vertex bool) []llm.Object {
 	m := req.Model
 	var msgs []*engine.Message
 	for _, msg := range req.Messages {
@@ -50,13 +50,13 @@ func convertContents(req *engine.LLMRequest) []llm.Object {
 			}
 			out = append(out, llm.Object{}.Set("parts", parts).Set("role", "user"))
 		case engine.RoleAssistant:
-			parts := modelParts(m, msg, withID)
+			parts := modelParts(m, msg, withID, vertex)
 			if len(parts) == 0 {
 				continue
 			}
 			out = append(out, llm.Object{}.Set("parts", parts).Set("role", "model"))
 		case engine.RoleToolResult:
-			out = appendToolResult(m, out, msg, withID)
+			out = appendToolResult(m, out, msg, withID, vertex)
 		}
 	}
 	return out
@@ -134,7 +134,7 @@ func userParts(msg *engine.Message) []llm.Object {
 // modelParts replays an assistant message. Signatures go back only to the
 // model that made them; an empty text or thinking part is kept only when
 // it carries one, as Gemini needs it echoed.
-func modelParts(m *engine.Model, msg *engine.Message, withID bool) []llm.Object {
+func modelParts(m *engine.Model, msg *engine.Message, withID, vertex bool) []llm.Object {
 	same := msg.Provider == m.Provider && msg.Model == m.ID
 	var parts []llm.Object
 	for _, b := range msg.Content.Blocks {
@@ -171,11 +171,7 @@ func modelParts(m *engine.Model, msg *engine.Message, withID bool) []llm.Object 
 			if len(args) == 0 || string(args) == "null" {
 				args = json.RawMessage("{}")
 			}
-			call := llm.Object{}.Set("args", args)
-			if withID {
-				call = call.Set("id", b.ID)
-			}
-			call = call.Set("name", b.Name)
+			call := functionCall(b.Name, args, b.ID, withID, vertex)
 			p := llm.Object{}.Set("functionCall", call)
 			if sig := replaySignature(same, b.ThoughtSignature); sig != "" {
 				p = p.Set("thoughtSignature", sig)
@@ -190,7 +186,7 @@ func modelParts(m *engine.Model, msg *engine.Message, withID bool) []llm.Object 
 // user turn when that already holds function responses (one turn per
 // batch). Images go inside the response on models that take them there,
 // else in a user turn of their own after it.
-func appendToolResult(m *engine.Model, out []llm.Object, msg *engine.Message, withID bool) []llm.Object {
+func appendToolResult(m *engine.Model, out []llm.Object, msg *engine.Message, withID, vertex bool) []llm.Object {
 	var texts []string
 	var images []llm.Object
 	for _, c := range msg.Content.Blocks {
@@ -219,13 +215,11 @@ func appendToolResult(m *engine.Model, out []llm.Object, msg *engine.Message, wi
 		key = "error"
 	}
 	inline := multimodalFunctionResponse(m.ID)
-	resp := llm.Object{}.Set("name", msg.ToolName).Set("response", llm.Object{}.Set(key, value))
-	if len(images) > 0 && inline {
-		resp = resp.Set("parts", images)
+	var nested []llm.Object
+	if inline {
+		nested = images
 	}
-	if withID {
-		resp = resp.Set("id", msg.ToolCallID)
-	}
+	resp := functionResponse(msg.ToolName, llm.Object{}.Set(key, value), nested, msg.ToolCallID, withID, vertex)
 	part := llm.Object{}.Set("functionResponse", resp)
 	if n := len(out); n > 0 && isFunctionResponseTurn(out[n-1]) {
 		parts, _ := getKey(out[n-1], "parts")
@@ -253,4 +247,47 @@ func isFunctionResponseTurn(turn llm.Object) bool {
 		}
 	}
 	return false
+}
+
+// functionCall writes a call in the key order of the SDK's wire
+// conversion: args, id, name for the Gemini API; Vertex AI keeps pi's
+// name, args, id.
+func functionCall(name string, args json.RawMessage, id string, withID, vertex bool) llm.Object {
+	if vertex {
+		call := llm.Object{}.Set("name", name).Set("args", args)
+		if withID {
+			call = call.Set("id", id)
+		}
+		return call
+	}
+	call := llm.Object{}.Set("args", args)
+	if withID {
+		call = call.Set("id", id)
+	}
+	return call.Set("name", name)
+}
+
+// functionResponse writes a tool result: name, response, parts, id for
+// the Gemini API (pi's order, which that SDK keeps); id, name, parts,
+// response for Vertex AI, whose conversion reorders them.
+func functionResponse(name string, response llm.Object, parts []llm.Object, id string, withID, vertex bool) llm.Object {
+	resp := llm.Object{}
+	if vertex {
+		if withID {
+			resp = resp.Set("id", id)
+		}
+		resp = resp.Set("name", name)
+		if len(parts) > 0 {
+			resp = resp.Set("parts", parts)
+		}
+		return resp.Set("response", response)
+	}
+	resp = resp.Set("name", name).Set("response", response)
+	if len(parts) > 0 {
+		resp = resp.Set("parts", parts)
+	}
+	if withID {
+		resp = resp.Set("id", id)
+	}
+	return resp
 }

@@ -173,7 +173,7 @@ func TestContents(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := engine.MarshalJSON(convertContents(&engine.LLMRequest{Model: tt.model, Messages: tt.msgs}))
+			got, err := engine.MarshalJSON(convertContents(&engine.LLMRequest{Model: tt.model, Messages: tt.msgs}, false))
 			if err != nil {
 				t.Fatal(err)
 			}

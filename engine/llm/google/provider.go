@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"runtime"
 	"strings"
 	"syscall"
@@ -39,21 +40,31 @@ const (
 	ErrIncompleteChunk = "Incomplete JSON segment at the end"
 )
 
-// Provider streams from the Gemini API.
+// Provider streams from the Gemini API, or from Vertex AI when Vertex is
+// set.
 type Provider struct {
 	// Client sends the requests; nil means a client without a timeout, so
 	// that only the context ends a long stream.
 	Client *http.Client
+	// Vertex selects Vertex AI: its endpoint, its key order inside
+	// function calls and responses, and the "google-vertex" API name.
+	Vertex bool
 }
 
 // New returns the google-generative-ai provider.
 func New() engine.Provider { return &Provider{} }
+
+// NewVertex returns the google-vertex provider.
+func NewVertex() engine.Provider { return &Provider{Vertex: true} }
 
 // Stream sends one request and streams the reply. It never returns a Go
 // error: failures end the stream with stopReason "error" or "aborted".
 func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
 	start := time.Now()
 	api := engine.APIGoogleGenerativeAI
+	if p.Vertex {
+		api = engine.APIGoogleVertex
+	}
 	if req.Model == nil {
 		req = &engine.LLMRequest{Model: &engine.Model{API: api}}
 	}
@@ -95,7 +106,7 @@ func (p *Provider) run(ctx context.Context, req *engine.LLMRequest, s *streamSta
 	if err != nil {
 		return err
 	}
-	built, err := buildBody(req)
+	built, err := buildBody(req, p.Vertex)
 	if err != nil {
 		return err
 	}
@@ -128,13 +139,14 @@ func (p *Provider) run(ctx context.Context, req *engine.LLMRequest, s *streamSta
 		return connectionError(err)
 	}
 	defer resp.Body.Close()
-	llm.NotifyResponse(req, resp)
+	// The reference's Gemini adapter reports no response to the
+	// after_provider_response hooks, so neither does this one.
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		data, _ := io.ReadAll(resp.Body)
 		return errors.New(formatHTTPError(resp, data))
 	}
-	s.queueing = true
 	s.emitEvent(engine.AssistantEvent{Type: engine.AEStart})
+	s.queueing = true
 	if err := s.read(ctx, resp.Body); err != nil {
 		return err
 	}
@@ -144,6 +156,9 @@ func (p *Provider) run(ctx context.Context, req *engine.LLMRequest, s *streamSta
 // endpoint returns the URL of the streaming call and the API key to send.
 func (p *Provider) endpoint(req *engine.LLMRequest) (string, string, error) {
 	m := req.Model
+	if p.Vertex {
+		return vertexEndpoint(req, os.Getenv)
+	}
 	if req.APIKey == "" {
 		return "", "", fmt.Errorf("No API key for provider: %s", m.Provider)
 	}

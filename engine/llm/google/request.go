@@ -164,10 +164,11 @@ func disabledThinking(m *engine.Model) (llm.Object, error) {
 }
 
 // buildBody returns the request body as Google's SDK writes it: contents,
-// systemInstruction, tools, toolConfig, generationConfig.
-func buildBody(req *engine.LLMRequest) (llm.Object, error) {
+// systemInstruction, tools, toolConfig, generationConfig. vertex selects
+// the SDK's Vertex AI key order inside function calls and responses.
+func buildBody(req *engine.LLMRequest, vertex bool) (llm.Object, error) {
 	m := req.Model
-	body := llm.Object{}.Set("contents", convertContents(req))
+	body := llm.Object{}.Set("contents", convertContents(req, vertex))
 	if sys := systemText(req); sys != "" {
 		// The SDK turns the prompt string into a user content.
 		body = body.Set("systemInstruction", llm.Object{}.Set("parts", []llm.Object{llm.Object{}.Set("text", sys)}).Set("role", "user"))

@@ -58,9 +58,10 @@ type streamState struct {
 	cur int
 	// queue holds the events of the chunk being read. The reference's
 	// consumer sees a chunk's events only once the whole chunk has been
-	// applied (its stream is read asynchronously), so the partial message
-	// and usage those events carry are the ones after the chunk; "start"
-	// waits for the first chunk in the same way.
+	// applied (its stream is read asynchronously, and the next chunk is
+	// awaited from the network), so the partial message and usage those
+	// events carry are the ones after the chunk. "start" goes out at once:
+	// it is seen while the first chunk is still on its way.
 	queue    []engine.AssistantEvent
 	queueing bool
 }
