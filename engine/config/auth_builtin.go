@@ -80,10 +80,12 @@ var oauthClient = &http.Client{Timeout: 30 * time.Second}
 // builtinOAuth holds, per registry, whether the built-in handlers apply.
 var builtinOAuth sync.Map // *Registry -> bool
 
-// EnableBuiltinOAuth makes the registry use the built-in OAuth handlers for
-// the reference's built-in OAuth providers (anthropic, openai-codex,
-// github-copilot, xai, openrouter, kimi-coding, meta, openai) when no extension installed one: their
-// stored OAuth credentials then serve requests, refreshed when they expire.
+// EnableBuiltinOAuth makes the registry use the built-in OAuth handlers
+// for the reference's built-in OAuth providers (anthropic, openai-codex,
+// github-copilot, xai, openrouter, kimi-coding, meta, openai) when no
+// extension installed one: their stored OAuth credentials then serve
+// requests, refreshed when they expire. Radius is not among them: its
+// wire API (pi-messages) is not served here.
 func (r *Registry) EnableBuiltinOAuth() { builtinOAuth.Store(r, true) }
 
 // builtinOAuthHandler is the built-in handler of a provider, or nil.
