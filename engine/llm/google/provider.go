@@ -184,6 +184,9 @@ func setHeaders(r *http.Request, req *engine.LLMRequest, key string) {
 		h = append(h, entry{name, value})
 	}
 	set("User-Agent", userAgent())
+	for _, e := range attribution(req.Model) {
+		set(e[0], e[1])
+	}
 	set("x-goog-api-client", "google-genai-sdk/"+sdkVersion+" gl-go/"+goVersion())
 	set("Content-Type", "application/json")
 	if key != "" {
@@ -200,6 +203,25 @@ func setHeaders(r *http.Request, req *engine.LLMRequest, key string) {
 		}
 		r.Header[e.name] = []string{e.value}
 	}
+}
+
+// attribution returns the headers by which pi names itself to gateways
+// that ask for it (OpenRouter, NVIDIA NIM, OpenCode), as the reference's
+// client identity does; model and request headers override them.
+func attribution(m *engine.Model) [][2]string {
+	host := ""
+	if u, err := url.Parse(m.BaseURL); err == nil {
+		host = u.Hostname()
+	}
+	switch {
+	case m.Provider == "openrouter" || strings.Contains(m.BaseURL, "openrouter.ai"):
+		return [][2]string{{"HTTP-Referer", "https://pi.dev"}, {"X-OpenRouter-Title", "pi"}, {"X-OpenRouter-Categories", "cli-agent"}}
+	case m.Provider == "nvidia" || host == "integrate.api.nvidia.com":
+		return [][2]string{{"X-BILLING-INVOKE-ORIGIN", "Pi"}}
+	case m.Provider == "opencode" || m.Provider == "opencode-go" || host == "opencode.ai":
+		return [][2]string{{"x-opencode-client", "pi"}}
+	}
+	return nil
 }
 
 func goVersion() string { return strings.TrimPrefix(runtime.Version(), "go") }

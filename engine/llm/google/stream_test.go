@@ -181,6 +181,7 @@ func TestRequestHeaders(t *testing.T) {
 	defer srv.Close()
 	m := testModel("gemini-2.5-flash")
 	m.BaseURL = srv.URL + "/v1beta/"
+	m.Provider = "opencode"
 	m.Headers = map[string]string{"X-Model": "m", "X-Both": "model"}
 	req := &engine.LLMRequest{Model: m, APIKey: "secret", ThinkingLevel: engine.ThinkingHigh,
 		Headers:     map[string]string{"X-Both": "request", "X-Drop": "x"},
@@ -196,7 +197,7 @@ func TestRequestHeaders(t *testing.T) {
 		t.Errorf("url %s", got.URL)
 	}
 	for k, want := range map[string]string{"X-Goog-Api-Key": "secret", "X-Model": "m", "X-Both": "request",
-		"Content-Type": "application/json", "X-Drop": "", "X-Goog-Api-Client": ""} {
+		"Content-Type": "application/json", "X-Drop": "", "X-Goog-Api-Client": "", "X-Opencode-Client": "pi"} {
 		if v := got.Header.Get(k); v != want {
 			t.Errorf("header %s = %q, want %q", k, v, want)
 		}
