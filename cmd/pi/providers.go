@@ -257,7 +257,7 @@ func (m registryModels) Complete(ctx context.Context, req *engine.LLMRequest, em
 			r.Headers[k] = v
 		}
 	}
-	return p.Stream(ctx, &r, emit)
+	return p.Stream(ctx, withOAuthBaseURL(m.r, &r), emit)
 }
 
 func (m registryModels) KeySource(provider string) string { return m.r.KeySource(provider) }
