@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -204,5 +205,19 @@ func TestBuiltinEnvAuth(t *testing.T) {
 				t.Errorf("configured %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestCollateLess: --list-models sorts as Node's localeCompare (checked
+// against it over every catalog id): punctuation before digits before
+// letters, case only breaking ties, lowercase first.
+func TestCollateLess(t *testing.T) {
+	t.Parallel()
+	in := []string{"aZ", "a1", "a~b", "~anthropic/claude", "ABC", "a/b", "abc", "a-b", "a_b", "Abc", "a.b", "aion-labs/aion-2.0", "a:b", "az"}
+	want := []string{"~anthropic/claude", "a_b", "a-b", "a:b", "a.b", "a/b", "a~b", "a1", "abc", "Abc", "ABC", "aion-labs/aion-2.0", "az", "aZ"}
+	got := append([]string(nil), in...)
+	sort.SliceStable(got, func(i, j int) bool { return collateLess(got[i], got[j]) })
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("got  %v\nwant %v", got, want)
 	}
 }

@@ -31,9 +31,9 @@ func FormatModelList(models []*engine.Model, search string) string {
 	list = append([]*engine.Model(nil), list...)
 	sort.SliceStable(list, func(i, j int) bool {
 		if list[i].Provider != list[j].Provider {
-			return localeLess(list[i].Provider, list[j].Provider)
+			return collateLess(list[i].Provider, list[j].Provider)
 		}
-		return localeLess(list[i].ID, list[j].ID)
+		return collateLess(list[i].ID, list[j].ID)
 	})
 	rows := [][]string{{"provider", "model", "context", "max-out", "thinking", "images"}}
 	for _, m := range list {
