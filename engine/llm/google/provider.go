@@ -102,8 +102,15 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 // run does the request and reads the stream into s. An error return
 // becomes the message's errorMessage.
 func (p *Provider) run(ctx context.Context, req *engine.LLMRequest, s *streamState) error {
-	target, key, err := p.endpoint(req)
+	client := p.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	target, key, token, err := p.endpoint(ctx, client, req)
 	if err != nil {
+		if ctx.Err() != nil {
+			return errors.New(ErrAbortedBeforeRequest)
+		}
 		return err
 	}
 	built, err := buildBody(req, p.Vertex)
@@ -126,11 +133,7 @@ func (p *Provider) run(ctx context.Context, req *engine.LLMRequest, s *streamSta
 	if err != nil {
 		return fmt.Errorf("build request: %w", err)
 	}
-	setHeaders(httpReq, req, key)
-	client := p.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
+	setHeaders(httpReq, req, key, token)
 	resp, err := client.Do(httpReq)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -153,25 +156,26 @@ func (p *Provider) run(ctx context.Context, req *engine.LLMRequest, s *streamSta
 	return nil
 }
 
-// endpoint returns the URL of the streaming call and the API key to send.
-func (p *Provider) endpoint(req *engine.LLMRequest) (string, string, error) {
+// endpoint returns the URL of the streaming call and its credential: the
+// API key, or a bearer token (Vertex AI without a key).
+func (p *Provider) endpoint(ctx context.Context, client *http.Client, req *engine.LLMRequest) (target, key, token string, err error) {
 	m := req.Model
 	if p.Vertex {
-		return vertexEndpoint(req, os.Getenv)
+		return vertexEndpoint(ctx, client, req, os.Getenv)
 	}
 	if req.APIKey == "" {
-		return "", "", fmt.Errorf("No API key for provider: %s", m.Provider)
+		return "", "", "", fmt.Errorf("No API key for provider: %s", m.Provider)
 	}
 	base := m.BaseURL
 	if base == "" {
 		base = DefaultBaseURL
 	}
-	return strings.TrimRight(base, "/") + "/models/" + m.ID + ":streamGenerateContent?alt=sse", req.APIKey, nil
+	return strings.TrimRight(base, "/") + "/models/" + m.ID + ":streamGenerateContent?alt=sse", req.APIKey, "", nil
 }
 
 // setHeaders sets the SDK's headers, then the model's and the request's,
 // later ones winning; names an extension's hook deleted are left out.
-func setHeaders(r *http.Request, req *engine.LLMRequest, key string) {
+func setHeaders(r *http.Request, req *engine.LLMRequest, key, token string) {
 	type entry struct{ name, value string }
 	var h []entry
 	set := func(name, value string) {
@@ -191,6 +195,9 @@ func setHeaders(r *http.Request, req *engine.LLMRequest, key string) {
 	set("Content-Type", "application/json")
 	if key != "" {
 		set("x-goog-api-key", key)
+	}
+	if token != "" {
+		set("Authorization", "Bearer "+token)
 	}
 	for _, src := range []map[string]string{req.Model.Headers, req.Headers} {
 		for k, v := range src {

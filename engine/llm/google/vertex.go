@@ -1,7 +1,9 @@
 package google
 
 import (
+	"context"
 	"errors"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
@@ -18,9 +20,6 @@ const vertexCredentialsMarker = "gcp-vertex-credentials"
 const (
 	ErrVertexProject  = "Vertex AI requires a project ID. Set GOOGLE_CLOUD_PROJECT/GCLOUD_PROJECT or pass project in options."
 	ErrVertexLocation = "Vertex AI requires a location. Set GOOGLE_CLOUD_LOCATION or pass location in options."
-	// ErrVertexADC is ours: this build cannot mint Google Cloud access
-	// tokens, so only API-key access to Vertex AI works.
-	ErrVertexADC = "Vertex AI with application default credentials is not supported by this build of pi; set GOOGLE_CLOUD_API_KEY or an apiKey for the provider"
 )
 
 var apiVersionSegment = regexp.MustCompile(`^v\d+(?:beta\d*)?$`)
@@ -61,16 +60,17 @@ func hasAPIVersion(base string) bool {
 	return false
 }
 
-// vertexEndpoint returns the streaming URL and key of a Vertex AI request.
-// With an API key (Vertex AI express mode) the model is addressed as
-// publishers/google/models/<id> on the global endpoint or the model's
-// base URL. Without one, the reference uses application default
-// credentials with a project and location; those are checked as the
-// reference does, but the request then fails because this build has no
-// Google Cloud token source.
-func vertexEndpoint(req *engine.LLMRequest, getenv func(string) string) (string, string, error) {
+// vertexEndpoint returns the streaming URL of a Vertex AI request and its
+// credential: an API key, or else a bearer token. With an API key (Vertex
+// AI express mode) the model is addressed as publishers/google/models/<id>
+// on the global endpoint or the model's base URL. Without one, the
+// application default credentials give the token, and the model is
+// addressed under projects/<project>/locations/<location> on the
+// location's endpoint (a custom base URL takes the short form, as the
+// SDK treats it as the collection's own address).
+func vertexEndpoint(ctx context.Context, client *http.Client, req *engine.LLMRequest, getenv func(string) string) (target, key, token string, err error) {
 	m := req.Model
-	key := vertexAPIKey(req.APIKey)
+	key = vertexAPIKey(req.APIKey)
 	base := customBase(m.BaseURL)
 	model := "publishers/google/models/" + m.ID + ":streamGenerateContent?alt=sse"
 	join := func(root string) string {
@@ -84,18 +84,36 @@ func vertexEndpoint(req *engine.LLMRequest, getenv func(string) string) (string,
 		if base == "" {
 			base = "https://aiplatform.googleapis.com"
 		}
-		return join(base), key, nil
+		return join(base), key, "", nil
 	}
 	project := firstEnv(getenv, "GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT")
 	if project == "" {
-		return "", "", errors.New(ErrVertexProject)
+		return "", "", "", errors.New(ErrVertexProject)
 	}
 	location := getenv("GOOGLE_CLOUD_LOCATION")
 	if location == "" {
-		return "", "", errors.New(ErrVertexLocation)
+		return "", "", "", errors.New(ErrVertexLocation)
 	}
-	return "", "", errors.New(ErrVertexADC)
+	token, err = accessToken(ctx, client, getenv, tokenURL)
+	if err != nil {
+		return "", "", "", err
+	}
+	if base != "" {
+		return join(base), "", token, nil
+	}
+	switch {
+	case location == "global":
+		base = "https://aiplatform.googleapis.com"
+	case multiRegional[location]:
+		base = "https://aiplatform." + location + ".rep.googleapis.com"
+	default:
+		base = "https://" + location + "-aiplatform.googleapis.com"
+	}
+	return base + "/v1/projects/" + project + "/locations/" + location + "/" + model, "", token, nil
 }
+
+// multiRegional are the locations served from aiplatform.<loc>.rep.
+var multiRegional = map[string]bool{"us": true, "eu": true}
 
 func firstEnv(getenv func(string) string, names ...string) string {
 	for _, n := range names {
