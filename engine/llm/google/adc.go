@@ -36,10 +36,12 @@ const cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
 // always uses it, whatever token_uri a key file names.
 const tokenURL = "https://oauth2.googleapis.com/token"
 
-// adcToken is a cached access token.
+// adcToken is a cached access token, with the project a gcloud login
+// bills its quota to (sent as x-goog-user-project).
 type adcToken struct {
 	value   string
 	expires time.Time
+	quota   string
 }
 
 var (
@@ -50,7 +52,7 @@ var (
 // accessToken returns a bearer token from the application default
 // credentials, cached until a minute before it expires.
 // endpoint is the OAuth token endpoint (tokenURL but in tests).
-func accessToken(ctx context.Context, client *http.Client, getenv func(string) string, endpoint string) (string, error) {
+func accessToken(ctx context.Context, client *http.Client, getenv func(string) string, endpoint string) (adcToken, error) {
 	path := credentialsFile(getenv)
 	key := path
 	if key == "" {
@@ -59,7 +61,7 @@ func accessToken(ctx context.Context, client *http.Client, getenv func(string) s
 	adcMu.Lock()
 	if t, ok := adcCache[key]; ok && time.Now().Before(t.expires) {
 		adcMu.Unlock()
-		return t.value, nil
+		return t, nil
 	}
 	adcMu.Unlock()
 	var (
@@ -72,12 +74,12 @@ func accessToken(ctx context.Context, client *http.Client, getenv func(string) s
 		tok, err = metadataToken(ctx, client, metadataHost(getenv))
 	}
 	if err != nil {
-		return "", err
+		return adcToken{}, err
 	}
 	adcMu.Lock()
 	adcCache[key] = tok
 	adcMu.Unlock()
-	return tok.value, nil
+	return tok, nil
 }
 
 // credentialsFile returns the key file to use, or "" to ask the metadata
@@ -117,6 +119,7 @@ type credentials struct {
 	ClientEmail  string `json:"client_email"`
 	PrivateKey   string `json:"private_key"`
 	PrivateKeyID string `json:"private_key_id"`
+	QuotaProject string `json:"quota_project_id"`
 }
 
 func fileToken(ctx context.Context, client *http.Client, path, endpoint string) (adcToken, error) {
@@ -150,7 +153,11 @@ func fileToken(ctx context.Context, client *http.Client, path, endpoint string) 
 		return adcToken{}, fmt.Errorf("token request: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	return fetchToken(client, req)
+	tok, err := fetchToken(client, req)
+	if c.Type == "authorized_user" {
+		tok.quota = c.QuotaProject
+	}
+	return tok, err
 }
 
 // signedAssertion is the RS256 JWT a service account trades for a token.

@@ -158,24 +158,24 @@ func (p *Provider) run(ctx context.Context, req *engine.LLMRequest, s *streamSta
 
 // endpoint returns the URL of the streaming call and its credential: the
 // API key, or a bearer token (Vertex AI without a key).
-func (p *Provider) endpoint(ctx context.Context, client *http.Client, req *engine.LLMRequest) (target, key, token string, err error) {
+func (p *Provider) endpoint(ctx context.Context, client *http.Client, req *engine.LLMRequest) (target, key string, token adcToken, err error) {
 	m := req.Model
 	if p.Vertex {
 		return vertexEndpoint(ctx, client, req, os.Getenv)
 	}
 	if req.APIKey == "" {
-		return "", "", "", fmt.Errorf("No API key for provider: %s", m.Provider)
+		return "", "", adcToken{}, fmt.Errorf("No API key for provider: %s", m.Provider)
 	}
 	base := m.BaseURL
 	if base == "" {
 		base = DefaultBaseURL
 	}
-	return strings.TrimRight(base, "/") + "/models/" + m.ID + ":streamGenerateContent?alt=sse", req.APIKey, "", nil
+	return strings.TrimRight(base, "/") + "/models/" + m.ID + ":streamGenerateContent?alt=sse", req.APIKey, adcToken{}, nil
 }
 
 // setHeaders sets the SDK's headers, then the model's and the request's,
 // later ones winning; names an extension's hook deleted are left out.
-func setHeaders(r *http.Request, req *engine.LLMRequest, key, token string) {
+func setHeaders(r *http.Request, req *engine.LLMRequest, key string, token adcToken) {
 	type entry struct{ name, value string }
 	var h []entry
 	set := func(name, value string) {
@@ -196,8 +196,11 @@ func setHeaders(r *http.Request, req *engine.LLMRequest, key, token string) {
 	if key != "" {
 		set("x-goog-api-key", key)
 	}
-	if token != "" {
-		set("Authorization", "Bearer "+token)
+	if token.value != "" {
+		set("Authorization", "Bearer "+token.value)
+		if token.quota != "" {
+			set("x-goog-user-project", token.quota)
+		}
 	}
 	for _, src := range []map[string]string{req.Model.Headers, req.Headers} {
 		for k, v := range src {

@@ -68,7 +68,7 @@ func hasAPIVersion(base string) bool {
 // addressed under projects/<project>/locations/<location> on the
 // location's endpoint (a custom base URL takes the short form, as the
 // SDK treats it as the collection's own address).
-func vertexEndpoint(ctx context.Context, client *http.Client, req *engine.LLMRequest, getenv func(string) string) (target, key, token string, err error) {
+func vertexEndpoint(ctx context.Context, client *http.Client, req *engine.LLMRequest, getenv func(string) string) (target, key string, token adcToken, err error) {
 	m := req.Model
 	key = vertexAPIKey(req.APIKey)
 	base := customBase(m.BaseURL)
@@ -84,19 +84,19 @@ func vertexEndpoint(ctx context.Context, client *http.Client, req *engine.LLMReq
 		if base == "" {
 			base = "https://aiplatform.googleapis.com"
 		}
-		return join(base), key, "", nil
+		return join(base), key, adcToken{}, nil
 	}
 	project := firstEnv(getenv, "GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT")
 	if project == "" {
-		return "", "", "", errors.New(ErrVertexProject)
+		return "", "", adcToken{}, errors.New(ErrVertexProject)
 	}
 	location := getenv("GOOGLE_CLOUD_LOCATION")
 	if location == "" {
-		return "", "", "", errors.New(ErrVertexLocation)
+		return "", "", adcToken{}, errors.New(ErrVertexLocation)
 	}
 	token, err = accessToken(ctx, client, getenv, tokenURL)
 	if err != nil {
-		return "", "", "", err
+		return "", "", adcToken{}, err
 	}
 	if base != "" {
 		return join(base), "", token, nil

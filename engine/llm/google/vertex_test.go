@@ -84,8 +84,8 @@ func TestVertexEndpoint(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || got != tt.want || key != tt.wantKey || tok != tt.tok {
-				t.Errorf("got %q %q %q %v, want %q %q %q", got, key, tok, err, tt.want, tt.wantKey, tt.tok)
+			if err != nil || got != tt.want || key != tt.wantKey || tok.value != tt.tok {
+				t.Errorf("got %q %q %q %v, want %q %q %q", got, key, tok.value, err, tt.want, tt.wantKey, tt.tok)
 			}
 		})
 	}
@@ -143,7 +143,7 @@ func TestADCFiles(t *testing.T) {
 		}
 		return p
 	}
-	user := write("user.json", map[string]string{"type": "authorized_user", "client_id": "cid", "client_secret": "cs", "refresh_token": "rt"})
+	user := write("user.json", map[string]string{"type": "authorized_user", "client_id": "cid", "client_secret": "cs", "refresh_token": "rt", "quota_project_id": "qp"})
 	sa := write("sa.json", map[string]string{"type": "service_account", "client_email": "sa@p.iam.gserviceaccount.com", "private_key": pemKey, "private_key_id": "k1"})
 	other := write("ext.json", map[string]string{"type": "external_account"})
 	gcloud := filepath.Join(dir, "gcloud")
@@ -167,7 +167,8 @@ func TestADCFiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := accessToken(context.Background(), http.DefaultClient, func(k string) string { return tt.env[k] }, endpoint)
+			tok, err := accessToken(context.Background(), http.DefaultClient, func(k string) string { return tt.env[k] }, endpoint)
+			got := tok.value
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err %v, want %s", err, tt.wantErr)
@@ -176,6 +177,9 @@ func TestADCFiles(t *testing.T) {
 			}
 			if err != nil || got != tt.want {
 				t.Errorf("got %q %v, want %q", got, err, tt.want)
+			}
+			if wantQuota := map[string]string{"ya29.user": "qp"}[tt.want]; tok.quota != wantQuota {
+				t.Errorf("quota project %q, want %q", tok.quota, wantQuota)
 			}
 		})
 	}
