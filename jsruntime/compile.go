@@ -21,7 +21,7 @@ import (
 
 // compilerVersion is part of every cache key: bump it whenever the esbuild
 // options, the plugins or the wrapper change the produced code.
-const compilerVersion = "jsruntime-bundle-5"
+const compilerVersion = "jsruntime-bundle-6"
 
 // LoadFailureHint is printed on stderr after fatal extension load errors,
 // as the reference does.
@@ -333,7 +333,9 @@ func (c *Compiler) Compile(ctx context.Context, entry string) (*Bundle, error) {
 			return nil, &CompileError{File: entry, Text: err.Error()}
 		}
 	}
-	b := &Bundle{Entry: entry, Code: code, Inputs: metafileInputs(res.Metafile, filepath.Dir(entry))}
+	inputs := metafileInputs(res.Metafile, filepath.Dir(entry))
+	code = markStrict(code, inputs, inputFormats(res.Metafile, filepath.Dir(entry)))
+	b := &Bundle{Entry: entry, Code: code, Inputs: inputs}
 	c.store(b)
 	return b, nil
 }
@@ -476,6 +478,7 @@ func (c *Compiler) buildTogether(entries []string) ([]*Bundle, bool) {
 		}
 	}
 	inputs := metafileOutputInputs(res.Metafile, wd)
+	formats := inputFormats(res.Metafile, wd)
 	bundles := make([]*Bundle, len(entries))
 	for k, e := range entries {
 		outPath := e + ".bundle.js"
@@ -484,7 +487,7 @@ func (c *Compiler) buildTogether(entries []string) ([]*Bundle, bool) {
 		if !ok || !ok2 {
 			return nil, false
 		}
-		bundles[k] = &Bundle{Entry: e, Code: src, Inputs: in}
+		bundles[k] = &Bundle{Entry: e, Code: markStrict(src, in, formats), Inputs: in}
 		c.store(bundles[k])
 	}
 	return bundles, true

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -332,7 +333,13 @@ func (r *Runtime) runBundle(path, code string) (goja.Callable, error) {
 	_ = module.Set("id", path)
 	_ = module.Set("filename", path)
 	if _, err := guard(func() (goja.Value, error) {
-		return fn(exports, exports, r.requireFn, module, vm.ToValue(path), vm.ToValue(filepath.Dir(path)))
+		// A bundle of strict sources sees an undefined top-level this, as
+		// the reference's transformed modules do (see esmStrictPrefix).
+		this := goja.Value(exports)
+		if strings.HasPrefix(code, esmStrictPrefix) {
+			this = goja.Undefined()
+		}
+		return fn(this, exports, r.requireFn, module, vm.ToValue(path), vm.ToValue(filepath.Dir(path)))
 	}); err != nil {
 		return nil, err
 	}
