@@ -61,6 +61,7 @@ var nodeBuiltins = map[string]moduleLoader{
 	"readline/promises": hostJSModule("readline"),
 	"stream/promises":   func(r *Runtime) (goja.Value, error) { return r.requireProp("stream", "promises") },
 	"stream/web":        hostJSModule("stream/web"),
+	"zlib":              loadZlib,
 }
 
 // buildModuleMap makes the one map: Node built-ins and their node: names,
