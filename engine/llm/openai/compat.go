@@ -25,26 +25,52 @@ type compat struct {
 	PromptCacheKeyMode         string
 }
 
+// hostFlags is what the reference's detectCompat recognises from a
+// model's provider id and base URL.
+type hostFlags struct {
+	zai, together, moonshot, openRouter, cfWorkers, cfGateway, nvidia, antLing, cerebras, deepSeek, grok, openAI bool
+}
+
+func detectHost(m *engine.Model) hostFlags {
+	p, u := m.Provider, m.BaseURL
+	return hostFlags{
+		zai:        p == "zai" || p == "zai-coding-cn" || strings.Contains(u, "api.z.ai") || strings.Contains(u, "open.bigmodel.cn"),
+		together:   p == "together" || strings.Contains(u, "api.together.ai") || strings.Contains(u, "api.together.xyz"),
+		moonshot:   p == "moonshotai" || p == "moonshotai-cn" || strings.Contains(u, "api.moonshot."),
+		openRouter: p == "openrouter" || strings.Contains(u, "openrouter.ai"),
+		cfWorkers:  p == "cloudflare-workers-ai" || strings.Contains(u, "api.cloudflare.com"),
+		cfGateway:  p == "cloudflare-ai-gateway" || strings.Contains(u, "gateway.ai.cloudflare.com"),
+		nvidia:     p == "nvidia" || strings.Contains(u, "integrate.api.nvidia.com"),
+		antLing:    p == "ant-ling" || strings.Contains(u, "api.ant-ling.com"),
+		cerebras:   p == "cerebras" || strings.Contains(u, "cerebras.ai"),
+		deepSeek:   p == "deepseek" || strings.Contains(strings.ToLower(u), "deepseek.com"),
+		grok:       p == "xai" || strings.Contains(u, "api.x.ai"),
+		openAI:     p == "openai" || strings.Contains(u, "api.openai.com"),
+	}
+}
+
 // detectLongCacheRetention is the reference's guess from the provider and
 // base URL: hosts known to reject a long retention get none.
 func detectLongCacheRetention(m *engine.Model) bool {
-	p, u := m.Provider, m.BaseURL
-	switch {
-	case p == "together" || strings.Contains(u, "api.together.ai") || strings.Contains(u, "api.together.xyz"),
-		p == "cloudflare-workers-ai" || strings.Contains(u, "api.cloudflare.com"),
-		p == "cloudflare-ai-gateway" || strings.Contains(u, "gateway.ai.cloudflare.com"),
-		p == "nvidia" || strings.Contains(u, "integrate.api.nvidia.com"),
-		p == "ant-ling" || strings.Contains(u, "api.ant-ling.com"):
-		return false
-	}
-	return true
+	h := detectHost(m)
+	return !(h.together || h.cfWorkers || h.cfGateway || h.nvidia || h.antLing)
 }
 
-func getCompat(m *engine.Model) compat {
+// detectCompat is the reference's default compat for a model before its
+// own compat object applies: hosts that reject "store", want max_tokens,
+// lack reasoning_effort or take a thinking parameter of their own are
+// known by provider id or base URL.
+func detectCompat(m *engine.Model) compat {
+	h := detectHost(m)
+	u := m.BaseURL
+	chutes := strings.Contains(u, "chutes.ai")
+	nonStandard := h.nvidia || h.cerebras || h.grok || h.together || chutes || h.deepSeek || h.zai || h.moonshot ||
+		m.Provider == "opencode" || strings.Contains(u, "opencode.ai") || h.cfWorkers || h.cfGateway || h.antLing
+	useMaxTokens := chutes || h.deepSeek || h.moonshot || h.cfGateway || h.together || h.nvidia || h.antLing || h.zai
 	c := compat{
-		SupportsStore:              true,
-		SupportsDeveloperRole:      strings.Contains(m.BaseURL, "api.openai.com"),
-		SupportsReasoningEffort:    true,
+		SupportsStore:              !nonStandard,
+		SupportsDeveloperRole:      h.openAI,
+		SupportsReasoningEffort:    !h.grok && !h.zai && !h.moonshot && !h.together && !h.cfGateway && !h.nvidia && !h.antLing,
 		SupportsUsageInStreaming:   true,
 		SupportsFinishReason:       true,
 		MaxTokensField:             "max_completion_tokens",
@@ -52,6 +78,26 @@ func getCompat(m *engine.Model) compat {
 		SupportsLongCacheRetention: detectLongCacheRetention(m),
 		PromptCacheKeyMode:         "auto",
 	}
+	if useMaxTokens {
+		c.MaxTokensField = "max_tokens"
+	}
+	switch {
+	case h.deepSeek:
+		c.ThinkingFormat = "deepseek"
+	case h.zai:
+		c.ThinkingFormat = "zai"
+	case h.together:
+		c.ThinkingFormat = "together"
+	case h.antLing:
+		c.ThinkingFormat = "ant-ling"
+	case h.openRouter:
+		c.ThinkingFormat = "openrouter"
+	}
+	return c
+}
+
+func getCompat(m *engine.Model) compat {
+	c := detectCompat(m)
 	if len(m.Compat) == 0 {
 		return c
 	}
