@@ -1,9 +1,13 @@
 package openai
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/llm"
 )
 
 // TestDetectCompat: the defaults the reference's detectCompat derives
@@ -45,6 +49,50 @@ func TestDetectCompat(t *testing.T) {
 		got := want{c.SupportsStore, c.SupportsDeveloperRole, c.SupportsReasoningEffort, c.MaxTokensField, c.ThinkingFormat, c.SupportsLongCacheRetention}
 		if got != tt.want {
 			t.Errorf("%s %s:\n got  %+v\n want %+v", tt.provider, tt.baseURL, got, tt.want)
+		}
+	}
+}
+
+// TestCatalogRequestBodies: request bodies for catalog models, compared
+// with the ones the reference sent for the same model at the same level
+// (captured from pi 1.6.0 with the provider's baseUrl pointed at a local
+// server; messages left out, as their system prompt is prose).
+func TestCatalogRequestBodies(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("testdata/catalog_bodies.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Level engine.ThinkingLevel `json:"level"`
+		Model json.RawMessage      `json:"model"`
+		Body  json.RawMessage      `json:"body"`
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		var m engine.Model
+		if err := json.Unmarshal(tc.Model, &m); err != nil {
+			t.Fatal(err)
+		}
+		body := buildBody(&engine.LLMRequest{Model: &m, ThinkingLevel: tc.Level}, getCompat(&m))
+		kept := llm.Object{}
+		for _, kv := range body {
+			if kv.Key != "messages" {
+				kept = kept.Set(kv.Key, kv.Value)
+			}
+		}
+		got, err := kept.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, tc.Body); err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != want.String() {
+			t.Errorf("%s/%s:\n got  %s\n want %s", m.Provider, m.ID, got, want.String())
 		}
 	}
 }
