@@ -199,6 +199,7 @@ func (r *Runtime) installGlobals() error {
 	}
 	r.installLocaleMethods()
 	r.installDOMExceptionCode()
+	r.lazyGlobals(webStreamGlobals, func() (goja.Value, error) { return r.require("stream/web"), nil })
 	// pi-ai's getModel/getModels/getProviders read the built-in catalog
 	// through this on first use; the JSON is built then, not at start.
 	_ = r.host.Set("catalogModels", func(goja.FunctionCall) goja.Value { return vm.ToValue(catalogJSON()) })
@@ -224,6 +225,46 @@ func (r *Runtime) withGlobalRequire(f func() error) error {
 	_ = g.Set("require", r.requireFn)
 	defer func() { _ = g.Delete("require") }()
 	return f()
+}
+
+// webStreamGlobals are the WHATWG stream classes Node puts on the global
+// object; they come from node:stream/web on first read.
+var webStreamGlobals = []string{
+	"ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest",
+	"ReadableByteStreamController", "ReadableStreamDefaultController", "TransformStream", "TransformStreamDefaultController",
+	"WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController", "ByteLengthQueuingStrategy",
+	"CountQueuingStrategy", "TextEncoderStream", "TextDecoderStream",
+}
+
+// lazyGlobals defines globals whose values come from load the first time
+// one of them is read or assigned, as the prelude's lazy does, but from Go,
+// so the prelude compiled at every start does not grow with their names.
+func (r *Runtime) lazyGlobals(names []string, load func() (goja.Value, error)) {
+	vm := r.vm
+	g := vm.GlobalObject()
+	var values *goja.Object
+	get := func() *goja.Object {
+		if values == nil {
+			v, err := load()
+			if err != nil {
+				panic(vm.NewGoError(err))
+			}
+			values = v.ToObject(vm)
+			for _, n := range names {
+				_ = g.DefineDataProperty(n, values.Get(n), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+			}
+		}
+		return values
+	}
+	for _, n := range names {
+		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return get().Get(n) })
+		setter := vm.ToValue(func(c goja.FunctionCall) goja.Value {
+			get()
+			_ = g.DefineDataProperty(n, c.Argument(0), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+			return goja.Undefined()
+		})
+		_ = g.DefineAccessorProperty(n, getter, setter, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	}
 }
 
 // domExceptionCodes are the legacy numeric codes of DOMException names.

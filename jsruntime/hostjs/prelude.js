@@ -174,8 +174,7 @@
   }
   class TextDecoder {
     constructor(label, opts) { this.encoding = "utf-8"; this.fatal = !!(opts && opts.fatal); this.ignoreBOM = !!(opts && opts.ignoreBOM); }
-    // With { stream: true } an incomplete UTF-8 sequence at the end waits
-    // in _tail for the next call, as a decoder fed chunk by chunk needs.
+    // { stream: true } keeps a cut UTF-8 sequence in _tail.
     decode(b, o) {
       const stream = !!(o && o.stream), first = !this._tail;
       if (b === undefined && first) return "";
@@ -301,5 +300,4 @@
     return out;
   });
   lazy(["Intl"], () => ({ Intl: require("pi:internal/intl") }));
-  lazy(["ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableByteStreamController", "ReadableStreamDefaultController", "TransformStream", "TransformStreamDefaultController", "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController", "ByteLengthQueuingStrategy", "CountQueuingStrategy", "TextEncoderStream", "TextDecoderStream"], () => require("stream/web"));
 })(__go);
