@@ -39,3 +39,21 @@ func BenchmarkResolveDefault(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkResolveCLIModel is --model provider/id against the whole
+// catalog, the start path that reads every model.
+func BenchmarkResolveCLIModel(b *testing.B) {
+	r, _ := loadModels(b.TempDir(), func(k string) string {
+		if k == "ANTHROPIC_API_KEY" {
+			return "x"
+		}
+		return ""
+	})
+	b.ReportAllocs()
+	for b.Loop() {
+		m, _, _, err := resolveCLIModel(r, "", "anthropic/claude-opus-5-5", "", false)
+		if err != nil || m == nil {
+			b.Fatal(err)
+		}
+	}
+}
