@@ -81,6 +81,11 @@ func generateCatalog(t *testing.T) []byte {
 	b.WriteString("// all; headers are left out (a map cannot be static) and decoded from Raw\n")
 	b.WriteString("// by catalogModels for the providers whose models have them.\n")
 	b.WriteString("var catalog = [...]engine.Model{\n")
+	// Every value is a literal on purpose: a table entry that refers to
+	// another package variable (to share a compat object, say) makes the
+	// compiler initialise the whole table with code at start (tried: 380 KB
+	// of init code writing every page of it), where literals are laid out
+	// by the linker and cost nothing until read.
 	raw := func(name string, v json.RawMessage) {
 		if v = compactRaw(v); len(v) > 0 {
 			fmt.Fprintf(&b, " %s: json.RawMessage(%q),", name, string(v))
