@@ -1,12 +1,18 @@
 package openairesponses
 
 import (
+	"context"
 	"encoding/base64"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestCodexURL(t *testing.T) {
@@ -87,4 +93,50 @@ func TestCodexNoKey(t *testing.T) {
 	az := &engine.Model{ID: "m", API: engine.APIAzureOpenAIResponses, Provider: "azure", Headers: map[string]string{"Authorization": "x"}}
 	msg = NewAzure().Stream(t.Context(), &engine.LLMRequest{Model: az}, nil)
 	assert.Equal(t, "No API key for provider: azure", msg.ErrorMessage)
+}
+
+// codexToken is a fake ChatGPT access token for account "acct_123".
+const codexToken = "eyJhbGciOiJub25lIn0.eyJodHRwczovL2FwaS5vcGVuYWkuY29tL2F1dGgiOnsiY2hhdGdwdF9hY2NvdW50X2lkIjoiYWNjdF8xMjMifSwiZXhwIjo0MTAyNDQ0ODAwfQ.sig"
+
+func TestCodexConnectionRefused(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	m := &engine.Model{ID: "m", API: engine.APIOpenAICodexResponses, Provider: "openai-codex", BaseURL: "http://" + addr}
+	msg := NewCodex().Stream(t.Context(), &engine.LLMRequest{Model: m, APIKey: codexToken}, nil)
+	assert.Equal(t, engine.StopError, msg.StopReason)
+	assert.Equal(t, "fetch failed: connect ECONNREFUSED "+addr, msg.ErrorMessage)
+}
+
+// TestCodexAbort cancels a request whose response never comes and one
+// cancelled before it starts: both end "aborted" with the reference's
+// "Request was aborted".
+func TestCodexAbort(t *testing.T) {
+	t.Parallel()
+	arrived := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The server notices the client going away only once the body
+		// has been read.
+		_, _ = io.Copy(io.Discard, r.Body)
+		arrived <- struct{}{}
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	m := &engine.Model{ID: "m", API: engine.APIOpenAICodexResponses, Provider: "openai-codex", BaseURL: srv.URL}
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() {
+		<-arrived
+		cancel()
+	}()
+	msg := NewCodex().Stream(ctx, &engine.LLMRequest{Model: m, APIKey: codexToken}, nil)
+	assert.Equal(t, engine.StopAborted, msg.StopReason)
+	assert.Equal(t, "Request was aborted", msg.ErrorMessage)
+
+	done, stop := context.WithCancel(t.Context())
+	stop()
+	msg = NewCodex().Stream(done, &engine.LLMRequest{Model: m, APIKey: codexToken}, nil)
+	assert.Equal(t, engine.StopAborted, msg.StopReason)
+	assert.Equal(t, "Request was aborted", msg.ErrorMessage)
 }
