@@ -339,6 +339,7 @@ func loadCrypto(r *Runtime) (goja.Value, error) {
 		return arr
 	})
 	_ = o.Set("getHashes", func() []string { return []string{"md5", "sha1", "sha256", "sha384", "sha512"} })
+	r.addCryptoCiphers(o, newHash)
 	// The global crypto is built lazily from this module, so webcrypto is
 	// read from it on access rather than now.
 	_ = o.DefineAccessorProperty("subtle", vm.ToValue(func() goja.Value { return vm.Get("crypto").ToObject(vm).Get("subtle") }), nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
