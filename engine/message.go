@@ -211,7 +211,11 @@ type Message struct {
 	ThinkingLevel         string
 	ResponseModel         string
 	ProviderThinkingLevel string
-	Diagnostics           json.RawMessage
+	// ProviderThinkingLevelFirst writes providerThinkingLevel right after
+	// model: the reference's Responses adapters build their message with
+	// it there.
+	ProviderThinkingLevelFirst bool
+	Diagnostics                json.RawMessage
 	// EndTurn is the Codex backend's end_turn flag (whether the model
 	// ended its turn), kept for debugging as the reference does.
 	EndTurn *bool
@@ -284,8 +288,11 @@ func (m Message) appendJSON(dst []byte) ([]byte, error) {
 	case RoleUser:
 		o.set("content", m.Content).set("timestamp", m.Timestamp)
 	case RoleAssistant:
-		o.set("content", m.Content).set("api", m.API).set("provider", m.Provider).set("model", m.Model).
-			set("usage", m.Usage).set("stopReason", m.StopReason)
+		o.set("content", m.Content).set("api", m.API).set("provider", m.Provider).set("model", m.Model)
+		if m.ProviderThinkingLevelFirst {
+			o.opt("providerThinkingLevel", m.ProviderThinkingLevel)
+		}
+		o.set("usage", m.Usage).set("stopReason", m.StopReason)
 		if m.ErrorFirst {
 			o.opt("errorMessage", m.ErrorMessage)
 		}
@@ -301,8 +308,11 @@ func (m Message) appendJSON(dst []byte) ([]byte, error) {
 			o.opt("errorMessage", m.ErrorMessage).opt("rawStopReason", m.RawStopReason)
 		}
 		o.opt("durationMs", m.DurationMs).
-			opt("thinkingLevel", m.ThinkingLevel).opt("responseModel", m.ResponseModel).
-			opt("providerThinkingLevel", m.ProviderThinkingLevel).opt("diagnostics", m.Diagnostics)
+			opt("thinkingLevel", m.ThinkingLevel).opt("responseModel", m.ResponseModel)
+		if !m.ProviderThinkingLevelFirst {
+			o.opt("providerThinkingLevel", m.ProviderThinkingLevel)
+		}
+		o.opt("diagnostics", m.Diagnostics)
 	case RoleToolResult:
 		o.set("toolCallId", m.ToolCallID).set("toolName", m.ToolName).set("content", m.Content).
 			opt("details", m.Details).opt("usage", m.ToolUsage).opt("nestedCalls", m.NestedCalls).
@@ -390,6 +400,13 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 		CustomType: w.CustomType, Display: w.Display != nil && *w.Display, DisplayOmitted: w.Role == RoleCustom && w.Display == nil,
 		Summary: w.Summary, FromID: w.FromID,
 		TokensBefore: w.TokensBefore,
+	}
+	if w.ProviderThinkingLevel != "" && w.Role == RoleAssistant {
+		// Keep ProviderThinkingLevelFirst's order through a session file.
+		if keys, _, err := SplitObject(b); err == nil {
+			ip, iu := slices.Index(keys, "providerThinkingLevel"), slices.Index(keys, "usage")
+			m.ProviderThinkingLevelFirst = ip >= 0 && iu >= 0 && ip < iu
+		}
 	}
 	if w.ErrorMessage != "" && w.RawStopReason != "" {
 		if keys, _, err := SplitObject(b); err == nil {
