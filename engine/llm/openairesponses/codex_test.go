@@ -3,6 +3,7 @@ package openairesponses
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -139,4 +140,21 @@ func TestCodexAbort(t *testing.T) {
 	msg = NewCodex().Stream(done, &engine.LLMRequest{Model: m, APIKey: codexToken}, nil)
 	assert.Equal(t, engine.StopAborted, msg.StopReason)
 	assert.Equal(t, "Request was aborted", msg.ErrorMessage)
+}
+
+// TestProviderThinkingLevelOrder checks that providerThinkingLevel sits
+// right after model, as the reference builds the message, and keeps that
+// place through a session file.
+func TestProviderThinkingLevelOrder(t *testing.T) {
+	t.Parallel()
+	sc := loadScenario(t, "openaieffort")
+	got, _ := runScenario(t, sc)
+	require.Len(t, got, 1)
+	raw := string(got[0].Message)
+	assert.Contains(t, raw, `"model":"gpt-mock","providerThinkingLevel":"high","usage":`)
+	var m engine.Message
+	require.NoError(t, json.Unmarshal(got[0].Message, &m))
+	again, err := engine.MarshalJSON(m)
+	require.NoError(t, err)
+	assert.Equal(t, raw, string(again))
 }

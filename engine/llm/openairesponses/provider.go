@@ -96,6 +96,7 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	// The effort the input's configuration_update items carry is recorded
 	// on the message, so a later request can replay it.
 	b.Msg.ProviderThinkingLevel = configurationEffort(req, c)
+	b.Msg.ProviderThinkingLevelFirst = true
 	obj, err := buildBody(req, c, azure.Deployment)
 	if err != nil {
 		return b.Fail(engine.StopError, p.withUsageHint(err.Error()))
