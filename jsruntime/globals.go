@@ -200,6 +200,8 @@ func (r *Runtime) installGlobals() error {
 	r.installLocaleMethods()
 	r.installDOMExceptionCode()
 	r.lazyGlobals(webStreamGlobals, func() (goja.Value, error) { return r.require("stream/web"), nil })
+	r.lazyGlobals([]string{"navigator"}, func() (goja.Value, error) { return r.newNavigator(), nil })
+	r.installWellFormed()
 	// pi-ai's getModel/getModels/getProviders read the built-in catalog
 	// through this on first use; the JSON is built then, not at start.
 	_ = r.host.Set("catalogModels", func(goja.FunctionCall) goja.Value { return vm.ToValue(catalogJSON()) })
@@ -265,6 +267,74 @@ func (r *Runtime) lazyGlobals(names []string, load func() (goja.Value, error)) {
 		})
 		_ = g.DefineAccessorProperty(n, getter, setter, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}
+}
+
+// newNavigator is Node 22's global navigator, as {navigator: …}.
+func (r *Runtime) newNavigator() goja.Value {
+	vm := r.vm
+	nav := vm.NewObject()
+	_ = nav.Set("hardwareConcurrency", runtime.NumCPU())
+	_ = nav.Set("language", "en-US")
+	_ = nav.Set("languages", vm.NewArray("en-US"))
+	_ = nav.Set("platform", runtime.GOOS)
+	_ = nav.Set("userAgent", "Node.js/22")
+	o := vm.NewObject()
+	_ = o.Set("navigator", nav)
+	return o
+}
+
+// installWellFormed adds String.prototype.isWellFormed and toWellFormed
+// (ES2024, in Node 22, not in goja) as native functions: a lone surrogate
+// makes a string ill-formed, and toWellFormed replaces each with U+FFFD.
+func (r *Runtime) installWellFormed() {
+	vm := r.vm
+	lone := func(s goja.String, i int) bool {
+		c := s.CharAt(i)
+		switch {
+		case c >= 0xD800 && c <= 0xDBFF:
+			return i+1 >= s.Length() || s.CharAt(i+1) < 0xDC00 || s.CharAt(i+1) > 0xDFFF
+		case c >= 0xDC00 && c <= 0xDFFF:
+			return i == 0 || s.CharAt(i-1) < 0xD800 || s.CharAt(i-1) > 0xDBFF
+		}
+		return false
+	}
+	str := func(c goja.FunctionCall) goja.String {
+		if c.This == nil || goja.IsUndefined(c.This) || goja.IsNull(c.This) {
+			panic(vm.NewTypeError("String.prototype method called on null or undefined"))
+		}
+		return c.This.ToString().(goja.String)
+	}
+	proto := vm.Get("String").ToObject(vm).Get("prototype").ToObject(vm)
+	_ = proto.DefineDataProperty("isWellFormed", vm.ToValue(func(c goja.FunctionCall) goja.Value {
+		s := str(c)
+		for i := range s.Length() {
+			if lone(s, i) {
+				return vm.ToValue(false)
+			}
+		}
+		return vm.ToValue(true)
+	}), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = proto.DefineDataProperty("toWellFormed", vm.ToValue(func(c goja.FunctionCall) goja.Value {
+		s := str(c)
+		var out []uint16
+		for i := range s.Length() {
+			if lone(s, i) {
+				if out == nil {
+					out = make([]uint16, i, s.Length())
+					for j := range i {
+						out[j] = s.CharAt(j)
+					}
+				}
+				out = append(out, 0xFFFD)
+			} else if out != nil {
+				out = append(out, s.CharAt(i))
+			}
+		}
+		if out == nil {
+			return s
+		}
+		return goja.StringFromUTF16(out)
+	}), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
 // domExceptionCodes are the legacy numeric codes of DOMException names.

@@ -62,6 +62,9 @@ var nodeBuiltins = map[string]moduleLoader{
 	"stream/promises":   func(r *Runtime) (goja.Value, error) { return r.requireProp("stream", "promises") },
 	"stream/web":        hostJSModule("stream/web"),
 	"zlib":              loadZlib,
+	"querystring":       hostJSModule("querystring"),
+	"stream/consumers":  hostJSModule("stream/consumers"),
+	"assert/strict":     func(r *Runtime) (goja.Value, error) { return r.requireProp("assert", "strict") },
 }
 
 // buildModuleMap makes the one map: Node built-ins and their node: names,
