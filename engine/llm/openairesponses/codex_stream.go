@@ -33,7 +33,7 @@ func codexTransport() http.RoundTripper {
 // streamCodex sends body to the ChatGPT backend over SSE and streams the
 // answer. The reference tries a WebSocket first and falls back to SSE;
 // this adapter speaks SSE only, which the backend serves the same way.
-func (p *Provider) streamCodex(ctx context.Context, req *engine.LLMRequest, b *llm.Builder, body []byte, accountID string) *engine.Message {
+func (p *Provider) streamCodex(ctx context.Context, req *engine.LLMRequest, b *llm.Builder, body []byte, accountID string, grammar map[string]string) *engine.Message {
 	m := req.Model
 	if ctx.Err() != nil {
 		return b.Fail(engine.StopAborted, llm.ErrAborted)
@@ -64,7 +64,7 @@ func (p *Provider) streamCodex(ctx context.Context, req *engine.LLMRequest, b *l
 		return b.Fail(engine.StopError, codexHTTPError(res.StatusCode, statusText(res), data, now()))
 	}
 	b.Start()
-	s := &stream{b: b, model: m, flavor: flavorCodex, slots: map[int]*slot{}, reasoning: map[string]int{}, onEvent: req.OnStreamEvent}
+	s := &stream{b: b, model: m, flavor: flavorCodex, grammar: grammar, slots: map[int]*slot{}, reasoning: map[string]int{}, onEvent: req.OnStreamEvent}
 	msg := s.run(ctx, ssestream.NewDecoder(res))
 	if msg.StopReason == engine.StopAborted {
 		msg.ErrorMessage = llm.ErrAborted

@@ -21,6 +21,7 @@ type compat struct {
 	SupportsMidConvoSystemMessages  bool
 	SupportsAdditionalTools         bool
 	SupportsMidConvoEffort          bool
+	SupportsOpenAIGrammarTools      bool
 }
 
 func getCompat(m *engine.Model, f flavor) compat {
@@ -51,6 +52,7 @@ func getCompat(m *engine.Model, f flavor) compat {
 		SupportsMidConvoSystemMessages  *bool   `json:"supportsMidConvoSystemMessages"`
 		SupportsAdditionalTools         *bool   `json:"supportsAdditionalTools"`
 		SupportsMidConvoEffort          *bool   `json:"supportsMidConvoEffort"`
+		SupportsOpenAIGrammarTools      *bool   `json:"supportsOpenAIGrammarTools"`
 	}
 	if json.Unmarshal(m.Compat, &w) != nil {
 		return c
@@ -68,6 +70,7 @@ func getCompat(m *engine.Model, f flavor) compat {
 	set(&c.SupportsMidConvoSystemMessages, w.SupportsMidConvoSystemMessages)
 	set(&c.SupportsAdditionalTools, w.SupportsAdditionalTools)
 	set(&c.SupportsMidConvoEffort, w.SupportsMidConvoEffort)
+	set(&c.SupportsOpenAIGrammarTools, w.SupportsOpenAIGrammarTools)
 	if w.SessionAffinityFormat != nil {
 		c.SessionAffinityFormat = *w.SessionAffinityFormat
 	}

@@ -97,7 +97,11 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	// on the message, so a later request can replay it.
 	b.Msg.ProviderThinkingLevel = configurationEffort(req, c)
 	b.Msg.ProviderThinkingLevelFirst = true
-	obj, err := buildBody(req, c, azure.Deployment)
+	grammar, err := grammarTools(req.Tools, c)
+	if err != nil {
+		return b.Fail(engine.StopError, p.withUsageHint(err.Error()))
+	}
+	obj, err := buildBody(req, c, azure.Deployment, grammar)
 	if err != nil {
 		return b.Fail(engine.StopError, p.withUsageHint(err.Error()))
 	}
@@ -111,7 +115,7 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 		}
 	}
 	if p.flavor == flavorCodex {
-		return p.streamCodex(ctx, req, b, body, accountID)
+		return p.streamCodex(ctx, req, b, body, accountID, grammar)
 	}
 	var opts []option.RequestOption
 	base, path := strings.TrimRight(m.BaseURL, "/")+"/", "responses"
@@ -172,7 +176,7 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	}
 	defer res.Body.Close()
 	b.Start()
-	s := &stream{b: b, model: m, flavor: p.flavor, slots: map[int]*slot{}, reasoning: map[string]int{}, onEvent: req.OnStreamEvent}
+	s := &stream{b: b, model: m, flavor: p.flavor, grammar: grammar, slots: map[int]*slot{}, reasoning: map[string]int{}, onEvent: req.OnStreamEvent}
 	msg := s.run(ctx, ssestream.NewDecoder(res))
 	if msg.StopReason == engine.StopError {
 		msg.ErrorMessage = p.withUsageHint(msg.ErrorMessage)

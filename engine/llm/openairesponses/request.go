@@ -51,7 +51,7 @@ func cacheRetention() string {
 // the models.json sampling parameters. Azure is the same with the
 // deployment as the model and no cache retention fields; Codex has its own
 // order (see buildCodexBody).
-func buildBody(req *engine.LLMRequest, c compat, deployment string) (llm.Object, error) {
+func buildBody(req *engine.LLMRequest, c compat, deployment string, grammar map[string]string) (llm.Object, error) {
 	tools, err := convertTools(req.Tools, c)
 	if err != nil {
 		return nil, err
@@ -61,7 +61,10 @@ func buildBody(req *engine.LLMRequest, c compat, deployment string) (llm.Object,
 		inputTools, tools = tools, nil
 	}
 	effort := configurationEffort(req, c)
-	input := convertInput(req, c, inputTools, effort)
+	input, err := convertInput(req, c, inputTools, effort, grammar)
+	if err != nil {
+		return nil, err
+	}
 	if c.Flavor == flavorCodex {
 		return buildCodexBody(req, c, input, tools, effort), nil
 	}
@@ -229,6 +232,14 @@ func convertTools(tools []engine.ToolInfo, c compat) ([]llm.Object, error) {
 		if len(params) == 0 {
 			params = json.RawMessage(`{"type":"object","properties":{}}`)
 		}
+		g, err := grammarFor(t, c.SupportsOpenAIGrammarTools)
+		if err != nil {
+			return nil, err
+		}
+		if g != nil {
+			out = append(out, customTool(t, g))
+			continue
+		}
 		strictParams, err := strictParameters(t, params, c.SupportsStrictMode)
 		if err != nil {
 			return nil, err
@@ -307,7 +318,7 @@ func configurationUpdate(effort string) llm.Object {
 // prompt as a developer (or system) message, user content as input parts,
 // assistant output replayed as reasoning, message and function_call items,
 // and tool results as function_call_output items.
-func convertInput(req *engine.LLMRequest, c compat, inputTools []llm.Object, effort string) []any {
+func convertInput(req *engine.LLMRequest, c compat, inputTools []llm.Object, effort string, grammar map[string]string) ([]any, error) {
 	m := req.Model
 	out := []any{}
 	if len(inputTools) > 0 {
@@ -343,7 +354,10 @@ func convertInput(req *engine.LLMRequest, c compat, inputTools []llm.Object, eff
 			}
 			out = append(out, llm.Object{}.Set("role", "user").Set("content", parts))
 		case engine.RoleAssistant:
-			items := assistantItems(m, msg, msgIndex)
+			items, err := assistantItems(m, msg, msgIndex, grammar)
+			if err != nil {
+				return nil, err
+			}
 			if len(items) == 0 {
 				continue
 			}
@@ -353,7 +367,11 @@ func convertInput(req *engine.LLMRequest, c compat, inputTools []llm.Object, eff
 			out = append(out, items...)
 		case engine.RoleToolResult:
 			callID, _, _ := strings.Cut(msg.ToolCallID, "|")
-			out = append(out, llm.Object{}.Set("type", "function_call_output").Set("call_id", callID).
+			typ := "function_call_output"
+			if _, ok := grammar[msg.ToolName]; ok {
+				typ = "custom_tool_call_output"
+			}
+			out = append(out, llm.Object{}.Set("type", typ).Set("call_id", callID).
 				Set("output", toolResultOutput(m, msg)))
 		}
 		msgIndex++
@@ -361,7 +379,7 @@ func convertInput(req *engine.LLMRequest, c compat, inputTools []llm.Object, eff
 	if effort != "" {
 		out = append(out, configurationUpdate(effort))
 	}
-	return out
+	return out, nil
 }
 
 func userParts(msg *engine.Message) []llm.Object {
@@ -428,7 +446,7 @@ func encodeTextSignature(id, phase string) string {
 // assistantItems replays one assistant message: reasoning items from the
 // thinking signatures, one message item per text block, and function_call
 // items whose item id is kept only for the same model.
-func assistantItems(m *engine.Model, msg *engine.Message, msgIndex int) []any {
+func assistantItems(m *engine.Model, msg *engine.Message, msgIndex int, grammar map[string]string) ([]any, error) {
 	sameAPI := msg.Provider == m.Provider && msg.API == m.API
 	sameModel := sameAPI && msg.Model == m.ID
 	differentModel := sameAPI && msg.Model != m.ID
@@ -470,18 +488,32 @@ func assistantItems(m *engine.Model, msg *engine.Message, msgIndex int) []any {
 		case engine.ContentToolCall:
 			callID, itemID, _ := strings.Cut(b.ID, "|")
 			itemID, _, _ = strings.Cut(itemID, "|")
-			o := llm.Object{}.Set("type", "function_call")
-			if !differentModel && strings.HasPrefix(itemID, "fc_") {
+			prop, custom := grammar[b.Name]
+			typ, prefix := "function_call", "fc_"
+			if custom {
+				typ, prefix = "custom_tool_call", "ctc_"
+			}
+			o := llm.Object{}.Set("type", typ)
+			if !differentModel && strings.HasPrefix(itemID, prefix) {
 				o = o.Set("id", itemID)
 			}
-			o = o.Set("call_id", callID).Set("name", b.Name).Set("arguments", llm.CompactArgs(b.Arguments))
+			o = o.Set("call_id", callID).Set("name", b.Name)
+			if custom {
+				input, err := grammarInput(b.Name, b.Arguments, prop)
+				if err != nil {
+					return nil, err
+				}
+				o = o.Set("input", input)
+			} else {
+				o = o.Set("arguments", llm.CompactArgs(b.Arguments))
+			}
 			if sameModel && b.Namespace != "" {
 				o = o.Set("namespace", b.Namespace)
 			}
 			items = append(items, o)
 		}
 	}
-	return items
+	return items, nil
 }
 
 // toolResultOutput is the text of a result, or input parts when it has

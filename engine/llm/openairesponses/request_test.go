@@ -53,7 +53,9 @@ func TestConvertInput(t *testing.T) {
 		{Role: engine.RoleToolResult, ToolCallID: "call_7|fc_abc+def", ToolName: "ls", Content: engine.Blocks()},
 		asst("openai", engine.APIOpenAIResponses, "gpt-b", withSig("same", "msg_"+strings.Repeat("x", 70)), ns),
 	}
-	got, err := json.Marshal(convertInput(&engine.LLMRequest{Model: m, SystemPrompt: "sys", Messages: msgs}, getCompat(m, flavorOpenAI), nil, ""))
+	items, err := convertInput(&engine.LLMRequest{Model: m, SystemPrompt: "sys", Messages: msgs}, getCompat(m, flavorOpenAI), nil, "", nil)
+	require.NoError(t, err)
+	got, err := json.Marshal(items)
 	require.NoError(t, err)
 	want := `[{"role":"developer","content":"sys"},{"role":"user","content":[{"type":"input_text","text":"plain string"}]},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a","annotations":[]}],"status":"completed","id":"msg_pi_1"},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"b","annotations":[]}],"status":"completed","id":"msg_pi_1_1"},{"type":"function_call","call_id":"toolu_01_x_y","name":"bash","arguments":"{\"b\":1,\"a\":2}"},{"type":"function_call_output","call_id":"toolu_01_x_y","output":[{"type":"input_text","text":"out"},{"type":"input_image","detail":"auto","image_url":"data:image/png;base64,AA"}]},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"c","annotations":[]}],"status":"completed","id":"msg_pi_3"},{"type":"function_call","call_id":"call_9","name":"read","arguments":"{}"},{"type":"function_call_output","call_id":"call_9","output":"No result provided"},{"role":"user","content":[{"type":"input_text","text":"next"}]},{"type":"function_call","id":"fc_axzrzuvcz7q6","call_id":"call_7","name":"ls","arguments":"{}"},{"type":"function_call_output","call_id":"call_7","output":"(no tool output)"},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"same","annotations":[]}],"status":"completed","id":"msg_1f43gnm1wcb1pr"},{"type":"function_call","id":"fc_5","call_id":"call_5","name":"ls","arguments":"{}","namespace":"ns"},{"type":"function_call_output","call_id":"call_5","output":"No result provided"}]`
 	assert.Equal(t, want, string(got))
@@ -91,7 +93,7 @@ func TestBodyOptions(t *testing.T) {
 			m.ID, m.API = "m", engine.APIOpenAIResponses
 			req := &engine.LLMRequest{Model: &m, SystemPrompt: "sys", ThinkingLevel: tt.level, MaxTokens: tt.max, APIKey: "tok",
 				SessionID: "s1", Tools: []engine.ToolInfo{{Name: "t", Description: "d", Parameters: json.RawMessage(`{"type":"object"}`)}}}
-			obj, err := buildBody(req, getCompat(&m, flavorOpenAI), "")
+			obj, err := buildBody(req, getCompat(&m, flavorOpenAI), "", nil)
 			require.NoError(t, err)
 			b, err := obj.MarshalJSON()
 			require.NoError(t, err)

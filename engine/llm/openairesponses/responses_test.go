@@ -271,7 +271,7 @@ func TestScenarios(t *testing.T) {
 	names := []string{"text", "reasoning", "tool", "status529", "status500text", "status400empty", "openai400",
 		"cut", "noterminal", "abort", "abortwait", "preabort", "length", "filter", "failed", "errorev", "backfill", "sampling",
 		"azure", "azure400", "azuretool", "codextool", "codexdone", "codexerror", "codexfailed", "codex400", "codex429",
-		"codexcatalog", "azurestrict", "strictrequire", "openaieffort", "codexendturn"}
+		"codexcatalog", "azurestrict", "strictrequire", "openaieffort", "codexendturn", "grammar", "grammarbad"}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

@@ -16,13 +16,17 @@ type slot struct {
 	kind string // engine.ContentThinking, ContentText or ContentToolCall
 	idx  int    // content index in the message
 	args string // tool-call argument text so far
+	// custom is the input of a grammar tool call (custom_tool_call).
+	custom *customInput
 }
 
 // stream turns Responses API events into the builder's events.
 type stream struct {
-	b           *llm.Builder
-	model       *engine.Model
-	flavor      flavor
+	b      *llm.Builder
+	model  *engine.Model
+	flavor flavor
+	// grammar maps grammar tools to their input property.
+	grammar     map[string]string
 	slots       map[int]*slot
 	reasoning   map[string]int // reasoning item id -> content index
 	unfinished  []int          // tool calls whose output_item.done has not come
@@ -48,6 +52,7 @@ type event struct {
 	OutputIndex int             `json:"output_index"`
 	Delta       *string         `json:"delta"`
 	Arguments   *string         `json:"arguments"`
+	Input       *string         `json:"input"`
 	Item        json.RawMessage `json:"item"`
 	Response    *response       `json:"response"`
 	Code        json.RawMessage `json:"code"`
@@ -89,6 +94,7 @@ type item struct {
 	CallID    string  `json:"call_id"`
 	Name      string  `json:"name"`
 	Arguments string  `json:"arguments"`
+	Input     *string `json:"input"`
 	Namespace *string `json:"namespace"`
 	Phase     *string `json:"phase"`
 	Summary   []struct {
@@ -214,18 +220,36 @@ func (s *stream) handleEvent(ev *event) error {
 			b.AppendText(sl.idx, *ev.Delta)
 		}
 	case "response.function_call_arguments.delta":
-		if sl := s.slot(ev.OutputIndex, engine.ContentToolCall); sl != nil && ev.Delta != nil {
+		if sl := s.slot(ev.OutputIndex, engine.ContentToolCall); sl != nil && sl.custom == nil && ev.Delta != nil {
 			sl.args += *ev.Delta
 			b.AppendToolArgs(sl.idx, *ev.Delta)
 		}
+	case "response.custom_tool_call_input.delta":
+		if sl := s.slot(ev.OutputIndex, engine.ContentToolCall); sl != nil && sl.custom != nil && ev.Delta != nil {
+			piece, err := sl.custom.appendDelta(*ev.Delta)
+			if err != nil {
+				return fail(err.Error())
+			}
+			s.sendCustom(sl, piece)
+		}
+	case "response.custom_tool_call_input.done":
+		if sl := s.slot(ev.OutputIndex, engine.ContentToolCall); sl != nil && sl.custom != nil {
+			piece, err := sl.custom.close(ev.Input)
+			if err != nil {
+				return fail(err.Error())
+			}
+			s.sendCustom(sl, piece)
+		}
 	case "response.function_call_arguments.done":
-		if sl := s.slot(ev.OutputIndex, engine.ContentToolCall); sl != nil && ev.Arguments != nil {
+		if sl := s.slot(ev.OutputIndex, engine.ContentToolCall); sl != nil && sl.custom == nil && ev.Arguments != nil {
 			s.replaceArgs(sl, *ev.Arguments, true)
 		}
 	case "response.output_item.done":
 		var it item
 		if json.Unmarshal(ev.Item, &it) == nil {
-			s.done(ev.OutputIndex, &it, ev.Item)
+			if err := s.done(ev.OutputIndex, &it, ev.Item); err != nil {
+				return err
+			}
 		}
 	case "response.completed", "response.incomplete":
 		return s.finalize(ev.Response)
@@ -312,6 +336,26 @@ func (s *stream) create(outputIndex int, it *item) *slot {
 			b.SetToolArgs(sl.idx, it.Arguments)
 		}
 		s.unfinished = append(s.unfinished, sl.idx)
+	case "custom_tool_call":
+		prop, ok := s.grammar[it.Name]
+		if !ok {
+			prop = "input"
+		}
+		input := ""
+		if it.Input != nil {
+			input = *it.Input
+		}
+		sl = &slot{kind: engine.ContentToolCall, custom: &customInput{prop: prop}}
+		sl.idx = s.b.StartToolCall(it.CallID+"|"+it.ID, it.Name)
+		if it.Namespace != nil {
+			b.Msg.Content.Blocks[sl.idx].Namespace = *it.Namespace
+		}
+		// The arguments hold the input at once; its JSON text goes out with
+		// the next piece.
+		sl.custom.unsent, _ = sl.custom.appendDelta(input)
+		obj, _ := llm.Object{}.Set(prop, input).MarshalJSON()
+		b.SetToolArgs(sl.idx, string(obj))
+		s.unfinished = append(s.unfinished, sl.idx)
 	default:
 		return nil
 	}
@@ -345,7 +389,7 @@ func (s *stream) replaceArgs(sl *slot, text string, emitDelta bool) {
 // done closes an output item with its final form: the summary text and the
 // item itself as the thinking signature, the message text and id, or the
 // tool call's complete arguments.
-func (s *stream) done(outputIndex int, it *item, raw json.RawMessage) {
+func (s *stream) done(outputIndex int, it *item, raw json.RawMessage) error {
 	s.applyPhase(it)
 	b := s.b
 	sl, ok := s.slots[outputIndex]
@@ -353,7 +397,7 @@ func (s *stream) done(outputIndex int, it *item, raw json.RawMessage) {
 		sl = s.create(outputIndex, it)
 	}
 	if sl == nil {
-		return
+		return nil
 	}
 	switch {
 	case it.Type == "reasoning" && sl.kind == engine.ContentThinking:
@@ -381,24 +425,53 @@ func (s *stream) done(outputIndex int, it *item, raw json.RawMessage) {
 			phase = *it.Phase
 		}
 		blk.TextSignature = encodeTextSignature(it.ID, phase)
-	case it.Type == "function_call" && sl.kind == engine.ContentToolCall:
+	case it.Type == "custom_tool_call" && sl.kind == engine.ContentToolCall && sl.custom != nil:
+		piece, err := sl.custom.close(it.Input)
+		if err != nil {
+			return fail(err.Error())
+		}
+		s.sendCustom(sl, piece)
+		if it.Namespace != nil {
+			b.Msg.Content.Blocks[sl.idx].Namespace = *it.Namespace
+		}
+		s.finishCall(sl.idx)
+	case it.Type == "function_call" && sl.kind == engine.ContentToolCall && sl.custom == nil:
 		if it.Arguments != "" {
 			s.replaceArgs(sl, it.Arguments, false)
 		}
 		if it.Namespace != nil {
 			b.Msg.Content.Blocks[sl.idx].Namespace = *it.Namespace
 		}
-		for i, idx := range s.unfinished {
-			if idx == sl.idx {
-				s.unfinished = append(s.unfinished[:i], s.unfinished[i+1:]...)
-				break
-			}
-		}
+		s.finishCall(sl.idx)
 	default:
-		return
+		return nil
 	}
 	b.EndBlock(sl.idx)
 	delete(s.slots, outputIndex)
+	return nil
+}
+
+// finishCall marks a tool call's output item as done.
+func (s *stream) finishCall(idx int) {
+	for i, u := range s.unfinished {
+		if u == idx {
+			s.unfinished = append(s.unfinished[:i], s.unfinished[i+1:]...)
+			return
+		}
+	}
+}
+
+// sendCustom emits a grammar tool call's JSON piece (with any text held
+// back since the item started) as a toolcall_delta; the arguments become
+// exactly the text emitted so far.
+func (s *stream) sendCustom(sl *slot, piece string) {
+	delta := sl.custom.send(piece)
+	if delta == "" {
+		return
+	}
+	s.b.SetToolArgs(sl.idx, sl.custom.sent)
+	sl.custom.sent += delta
+	s.b.AppendToolArgs(sl.idx, delta)
 }
 
 // finalize reads a completed or incomplete response: encrypted reasoning
