@@ -78,8 +78,8 @@ func generateCatalog(t *testing.T) []byte {
 	b.WriteString("// statically initialised (no code runs for it at start) and never\n")
 	b.WriteString("// written: registries point into it and copy a model before changing it.\n")
 	b.WriteString("// Raw is the reference's own serialisation of each model, key order and\n")
-	b.WriteString("// all; headers are left out (a map cannot be static) and decoded from Raw\n")
-	b.WriteString("// by catalogModels for the providers whose models have them.\n")
+	b.WriteString("// all; headers are left out (a map cannot be static): catalogModels\n")
+	b.WriteString("// fills them in from catalogHeaders.\n")
 	b.WriteString("var catalog = [...]engine.Model{\n")
 	// Every value is a literal on purpose: a table entry that refers to
 	// another package variable (to share a compat object, say) makes the
@@ -97,6 +97,7 @@ func generateCatalog(t *testing.T) []byte {
 		headers    bool
 	}
 	var spans []*span
+	var headerLines []string
 	for i, line := range lines {
 		var m engine.Model
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
@@ -113,6 +114,22 @@ func generateCatalog(t *testing.T) []byte {
 		sp := spans[len(spans)-1]
 		sp.end = i + 1
 		sp.headers = sp.headers || len(m.Headers) > 0
+		if len(m.Headers) > 0 {
+			// Header names in the model's own order, from its JSON.
+			var kv []string
+			keys, vals, err := engine.SplitObject(json.RawMessage(mustField(t, line, "headers")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, k := range keys {
+				var v string
+				if err := json.Unmarshal(vals[j], &v); err != nil {
+					t.Fatal(err)
+				}
+				kv = append(kv, k, v)
+			}
+			headerLines = append(headerLines, fmt.Sprintf("\t{model: %d, kv: %#v},\n", i, kv))
+		}
 		fmt.Fprintf(&b, "\t{ID: %q, Name: %q, API: %q, Provider: %q, BaseURL: %q, Reasoning: %v, Input: %#v,",
 			m.ID, m.Name, m.API, m.Provider, m.BaseURL, m.Reasoning, m.Input)
 		fmt.Fprintf(&b, " Cost: engine.ModelCost{Input: %v, Output: %v, CacheRead: %v, CacheWrite: %v},", m.Cost.Input, m.Cost.Output, m.Cost.CacheRead, m.Cost.CacheWrite)
@@ -137,10 +154,46 @@ func generateCatalog(t *testing.T) []byte {
 	for _, s := range spans {
 		fmt.Fprintf(&b, "\t{id: %q, name: %q, start: %d, end: %d, headers: %v},\n", s.id, s.name, s.start, s.end, s.headers)
 	}
+	b.WriteString("}\n\n")
+	b.WriteString("// catalogLowerIDs holds every catalog model's id, lowercased, one per\n")
+	b.WriteString("// line in catalog order and between newlines, so an exact id is found\n")
+	b.WriteString("// without reading the table.\n")
+	var ids strings.Builder
+	ids.WriteString("\n")
+	for _, line := range lines {
+		ids.WriteString(strings.ToLower(mustString(t, line, "id")) + "\n")
+	}
+	fmt.Fprintf(&b, "const catalogLowerIDs = %q\n\n", ids.String())
+	b.WriteString("// catalogHeaders are the request headers of the catalog models that have\n")
+	b.WriteString("// them, as name/value pairs (a map cannot be laid out statically).\n")
+	b.WriteString("var catalogHeaders = [...]catalogHeader{\n")
+	for _, l := range headerLines {
+		b.WriteString(l)
+	}
 	b.WriteString("}\n")
 	out, err := format.Source(b.Bytes())
 	if err != nil {
 		t.Fatalf("format: %v", err)
 	}
 	return out
+}
+
+// mustField returns the raw value of one top-level key of a JSON object.
+func mustField(t *testing.T, obj, key string) string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(obj), &m); err != nil {
+		t.Fatal(err)
+	}
+	return string(m[key])
+}
+
+// mustString returns one top-level string field of a JSON object.
+func mustString(t *testing.T, obj, key string) string {
+	t.Helper()
+	var v string
+	if err := json.Unmarshal([]byte(mustField(t, obj, key)), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

@@ -1,7 +1,7 @@
 package config
 
 import (
-	"encoding/json"
+	"strings"
 	"sync"
 
 	"github.com/pi-go/pi/engine"
@@ -14,6 +14,13 @@ type catalogProvider struct {
 	id, name   string
 	start, end int
 	headers    bool
+}
+
+// catalogHeader is one catalog model's request headers, as name/value
+// pairs.
+type catalogHeader struct {
+	model int
+	kv    []string
 }
 
 // catalogProviderIndex returns the index of a built-in provider in
@@ -48,18 +55,20 @@ func catalogModels(ci int) []*engine.Model {
 	p := &catalogProviders[ci]
 	l := make([]*engine.Model, 0, p.end-p.start)
 	for i := p.start; i < p.end; i++ {
-		m := &catalog[i]
-		if p.headers {
-			var h struct {
-				Headers map[string]string `json:"headers"`
+		l = append(l, &catalog[i])
+	}
+	if p.headers {
+		for _, h := range catalogHeaders {
+			if h.model < p.start || h.model >= p.end {
+				continue
 			}
-			if json.Unmarshal(m.Raw, &h) == nil && len(h.Headers) > 0 {
-				cp := *m
-				cp.Headers = h.Headers
-				m = &cp
+			cp := catalog[h.model]
+			cp.Headers = make(map[string]string, len(h.kv)/2)
+			for j := 0; j+1 < len(h.kv); j += 2 {
+				cp.Headers[h.kv[j]] = h.kv[j+1]
 			}
+			l[h.model-p.start] = &cp
 		}
-		l = append(l, m)
 	}
 	builtinLists.lists[ci] = l
 	return l
@@ -228,4 +237,69 @@ func CatalogProviderName(provider string) string {
 		return catalogProviders[i].name
 	}
 	return ""
+}
+
+// catalogIDMatches returns the catalog indexes of the models whose
+// lowercased id is lower, reading only catalogLowerIDs.
+func catalogIDMatches(lower string) []int {
+	if lower == "" || strings.ContainsRune(lower, '\n') {
+		return nil
+	}
+	var out []int
+	needle := "\n" + lower + "\n"
+	for from := 0; ; {
+		i := strings.Index(catalogLowerIDs[from:], needle)
+		if i < 0 {
+			return out
+		}
+		at := from + i
+		out = append(out, strings.Count(catalogLowerIDs[:at], "\n"))
+		from = at + 1
+	}
+}
+
+// providerPrefixes reports whether provider names the start of a
+// "provider/id" reference (lowered): the test splitProviderPrefix makes.
+func providerPrefixes(provider, lower string) bool {
+	prefix := strings.ToLower(strings.TrimSpace(provider))
+	if prefix == "" || len(prefix) > len(lower) {
+		return false
+	}
+	slash := strings.IndexByte(lower[len(prefix):], '/')
+	return slash >= 0 && strings.TrimSpace(lower[:len(prefix)+slash]) == prefix
+}
+
+// exactCandidates returns, in registry order, the only models an exact
+// reference (an id, or "provider/id") can resolve to: every model of a
+// provider the text starts with, and every model whose id is the text,
+// case aside. A reference resolved among these resolves the same among
+// all models, and built-in providers are searched through
+// catalogLowerIDs, so --model provider/id does not read the whole
+// catalog.
+func (r *Registry) exactCandidates(text string) []*engine.Model {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	lower := strings.ToLower(text)
+	matches := catalogIDMatches(lower)
+	var out []*engine.Model
+	for _, g := range r.groups {
+		switch {
+		case providerPrefixes(g.provider, lower):
+			out = append(out, g.list()...)
+		case g.cat >= 0:
+			p := catalogProviders[g.cat]
+			for _, i := range matches {
+				if i >= p.start && i < p.end {
+					out = append(out, g.list()[i-p.start])
+				}
+			}
+		default:
+			for _, m := range g.list() {
+				if strings.ToLower(m.ID) == lower {
+					out = append(out, m)
+				}
+			}
+		}
+	}
+	return out
 }

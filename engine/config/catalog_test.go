@@ -221,3 +221,29 @@ func TestCollateLess(t *testing.T) {
 		t.Errorf("got  %v\nwant %v", got, want)
 	}
 }
+
+// TestExactCandidates: an exact reference resolves the same among its
+// candidates as among every model, including ambiguous ids, ids that are
+// also another provider's "provider/id", custom providers and case.
+func TestExactCandidates(t *testing.T) {
+	t.Parallel()
+	r, errs := loadTestRegistry(t, `{"providers": {"mine": {"baseUrl": "http://127.0.0.1:1/v1", "api": "openai-completions", "apiKey": "k", "models": [{"id": "gpt-4.1"}, {"id": "Own-Model"}]}}}`,
+		"", map[string]string{"OPENROUTER_API_KEY": "x", "GROQ_API_KEY": "x"})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	all := r.All()
+	for _, text := range []string{
+		"anthropic/claude-opus-5-5", "claude-opus-5-5", "gpt-4.1", "GPT-4.1", "openai/gpt-4.1", "anthropic/claude-sonnet-4-5",
+		"openrouter/anthropic/claude-sonnet-4.5", "openai/gpt-oss-120b", "groq/openai/gpt-oss-120b", "own-model", "mine/own-model",
+		"kimi-k2.7-code", "moonshotai/kimi-k2.7-code", "groq/llama", "nonexistent", "openrouter/nonexistent",
+	} {
+		for _, usable := range []func(string) bool{r.HasConfiguredAuth, func(string) bool { return false }} {
+			got, gok := selectReference(text, r.exactCandidates(text), true, usable)
+			want, wok := selectReference(text, all, true, usable)
+			if gok != wok || got.status != want.status || got.model != want.model || len(got.candidates) != len(want.candidates) || got.warning != want.warning {
+				t.Errorf("%q: fast %v %+v, full %v %+v", text, gok, got, wok, want)
+			}
+		}
+	}
+}

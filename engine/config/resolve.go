@@ -232,6 +232,18 @@ func initialModel(reg *Registry, s *Settings) *engine.Model {
 // resolveCLIModel resolves --model against every model (not only those with
 // credentials, so --api-key can set a provider up).
 func resolveCLIModel(reg *Registry, cliProvider, cliModel string, cliThinking engine.ThinkingLevel, inlineKey bool) (*engine.Model, engine.ThinkingLevel, string, error) {
+	usable := reg.HasConfiguredAuth
+	if inlineKey {
+		usable = func(string) bool { return false }
+	}
+	// An exact reference resolves among its few candidates without
+	// reading every model (the whole catalog) at start; anything else
+	// (fuzzy, a thinking suffix, --provider) takes the full path.
+	if text := strings.TrimSpace(cliModel); cliProvider == "" && text != "" {
+		if res, ok := selectReference(text, reg.exactCandidates(text), true, usable); ok {
+			return finishCLIModel(res, cliModel, cliThinking, inlineKey)
+		}
+	}
 	models := reg.All()
 	if len(models) == 0 {
 		return nil, "", "", &SelectionError{Msg: "No models available. Check your installation or add models to models.json."}
@@ -248,11 +260,13 @@ func resolveCLIModel(reg *Registry, cliProvider, cliModel string, cliThinking en
 			return nil, "", "", &SelectionError{Msg: fmt.Sprintf("Unknown provider %q. Use --list-models to see available providers/models.", cliProvider)}
 		}
 	}
-	usable := reg.HasConfiguredAuth
-	if inlineKey {
-		usable = func(string) bool { return false }
-	}
 	res := resolveReference(refRequest{text: cliModel, provider: provider, suffix: suffixStrict, fuzzy: true}, models, usable)
+	return finishCLIModel(res, cliModel, cliThinking, inlineKey)
+}
+
+// finishCLIModel turns a resolved --model reference into the model, or
+// the reference's error for an ambiguous or unknown one.
+func finishCLIModel(res refResult, cliModel string, cliThinking engine.ThinkingLevel, inlineKey bool) (*engine.Model, engine.ThinkingLevel, string, error) {
 	switch res.status {
 	case statusResolved:
 		return res.model, res.thinking, res.warning, nil
