@@ -235,7 +235,7 @@ var webStreamGlobals = []string{
 	"ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest",
 	"ReadableByteStreamController", "ReadableStreamDefaultController", "TransformStream", "TransformStreamDefaultController",
 	"WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController", "ByteLengthQueuingStrategy",
-	"CountQueuingStrategy", "TextEncoderStream", "TextDecoderStream",
+	"CountQueuingStrategy", "TextEncoderStream", "TextDecoderStream", "CompressionStream", "DecompressionStream",
 }
 
 // lazyGlobals defines globals whose values come from load the first time

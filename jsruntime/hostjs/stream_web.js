@@ -600,6 +600,37 @@ class TextDecoderStream {
 }
 tag(TextDecoderStream, "TextDecoderStream");
 
+// CompressionStream and DecompressionStream gather their input and run
+// node:zlib at the end: the output is the same, only later.
+const zlibFormats = { gzip: ["gzipSync", "gunzipSync"], deflate: ["deflateSync", "inflateSync"], "deflate-raw": ["deflateRawSync", "inflateRawSync"] };
+const zlibStream = (self, format, dir) => {
+  const f = zlibFormats[format];
+  if (!f) { const e = new TypeError(`Failed to construct '${dir ? "Decompression" : "Compression"}Stream': 1st argument value '${format}' is not a valid enum value of type CompressionFormat.`); e.code = "ERR_INVALID_ARG_VALUE"; throw e; }
+  const parts = [];
+  hide(self, new TransformStream({
+    transform(chunk) {
+      if (!(chunk instanceof ArrayBuffer || ArrayBuffer.isView(chunk))) throw Object.assign(new TypeError('The "chunk" argument must be an instance of ArrayBuffer or ArrayBufferView.'), { code: "ERR_INVALID_ARG_TYPE" });
+      parts.push(ArrayBuffer.isView(chunk) ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength).slice() : new Uint8Array(chunk.slice(0)));
+    },
+    flush(c) {
+      const out = require("zlib")[f[dir]](Buffer.concat(parts));
+      c.enqueue(new Uint8Array(out.buffer, out.byteOffset, out.length).slice());
+    },
+  }));
+};
+class CompressionStream {
+  constructor(format) { zlibStream(this, format, 0); }
+  get readable() { return this[S].readable; }
+  get writable() { return this[S].writable; }
+}
+tag(CompressionStream, "CompressionStream");
+class DecompressionStream {
+  constructor(format) { zlibStream(this, format, 1); }
+  get readable() { return this[S].readable; }
+  get writable() { return this[S].writable; }
+}
+tag(DecompressionStream, "DecompressionStream");
+
 // The constructors the standard exposes but that user code never calls.
 class ReadableStreamBYOBReader { constructor() { throw new TypeError("BYOB readers are not supported by this runtime"); } }
 class ReadableByteStreamController { constructor() { illegal(); } }
@@ -609,5 +640,5 @@ module.exports = {
   ReadableStream, ReadableStreamDefaultReader, ReadableStreamBYOBReader, ReadableStreamBYOBRequest,
   ReadableByteStreamController, ReadableStreamDefaultController, TransformStream, TransformStreamDefaultController,
   WritableStream, WritableStreamDefaultWriter, WritableStreamDefaultController, ByteLengthQueuingStrategy,
-  CountQueuingStrategy, TextEncoderStream, TextDecoderStream,
+  CountQueuingStrategy, TextEncoderStream, TextDecoderStream, CompressionStream, DecompressionStream,
 };
