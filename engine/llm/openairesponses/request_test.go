@@ -139,3 +139,15 @@ func TestConnectionRefused(t *testing.T) {
 	assert.Equal(t, engine.StopError, msg.StopReason)
 	assert.True(t, strings.HasPrefix(msg.ErrorMessage, "Connection error.: "), msg.ErrorMessage)
 }
+
+func TestUsageHints(t *testing.T) {
+	t.Parallel()
+	p := &Provider{}
+	assert.Equal(t, "x subscription_sharing_usage_limit_exceeded\nCheck your ChatGPT usage: https://chatgpt.com/settings/usage",
+		p.withUsageHint("x subscription_sharing_usage_limit_exceeded"))
+	assert.Equal(t, "subscription_sharing_workplace_individual_usage_limit_exceeded\nYou've reached your ChatGPT workspace's usage limit. Ask your workspace admin to increase it at admin.openai.com → Workspace → Usage limits.",
+		p.withUsageHint("subscription_sharing_workplace_individual_usage_limit_exceeded"))
+	assert.Equal(t, "plain", p.withUsageHint("plain"))
+	az := &Provider{flavor: flavorAzure}
+	assert.Equal(t, "subscription_sharing_usage_limit_exceeded", az.withUsageHint("subscription_sharing_usage_limit_exceeded"))
+}
