@@ -202,6 +202,7 @@ func (r *Runtime) installGlobals() error {
 	r.lazyGlobals(webStreamGlobals, func() (goja.Value, error) { return r.require("stream/web"), nil })
 	r.lazyGlobals([]string{"navigator"}, func() (goja.Value, error) { return r.newNavigator(), nil })
 	r.installWellFormed()
+	r.patchTypedArrayFrom()
 	// pi-ai's getModel/getModels/getProviders read the built-in catalog
 	// through this on first use; the JSON is built then, not at start.
 	_ = r.host.Set("catalogModels", func(goja.FunctionCall) goja.Value { return vm.ToValue(catalogJSON()) })
@@ -281,6 +282,40 @@ func (r *Runtime) newNavigator() goja.Value {
 	o := vm.NewObject()
 	_ = o.Set("navigator", nav)
 	return o
+}
+
+// patchTypedArrayFrom lets %TypedArray%.from take a string, which goja
+// refuses ("Value is not an object") though a string is iterable: the
+// idiom Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)) relies on it.
+// The string is split into code points first, as iterating it does.
+func (r *Runtime) patchTypedArrayFrom() {
+	vm := r.vm
+	ta := vm.Get("Uint8Array").ToObject(vm).Prototype()
+	if ta == nil {
+		return
+	}
+	orig, ok := goja.AssertFunction(ta.Get("from"))
+	if !ok {
+		return
+	}
+	from := func(c goja.FunctionCall) goja.Value {
+		args := c.Arguments
+		if len(args) > 0 {
+			if s, isStr := args[0].Export().(string); isStr {
+				parts := make([]any, 0, len(s))
+				for _, ch := range s {
+					parts = append(parts, string(ch))
+				}
+				args = append([]goja.Value{vm.NewArray(parts...)}, args[1:]...)
+			}
+		}
+		v, err := orig(c.This, args...)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}
+	_ = ta.DefineDataProperty("from", vm.ToValue(from), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
 // installWellFormed adds String.prototype.isWellFormed and toWellFormed
