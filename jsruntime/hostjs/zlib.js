@@ -20,7 +20,7 @@ const constants = {
   Z_MIN_WINDOWBITS: 8, Z_MAX_WINDOWBITS: 15, Z_DEFAULT_WINDOWBITS: 15, Z_MIN_CHUNK: 64, Z_MAX_CHUNK: Infinity, Z_DEFAULT_CHUNK: 16384,
   Z_MIN_MEMLEVEL: 1, Z_MAX_MEMLEVEL: 9, Z_DEFAULT_MEMLEVEL: 8, Z_MIN_LEVEL: -1, Z_MAX_LEVEL: 9, Z_DEFAULT_LEVEL: -1,
 };
-const noBrotli = () => { const e = new Error("Brotli compression is not supported by this runtime"); e.code = "ERR_NOT_SUPPORTED"; throw e; };
+const noBrotli = () => { const e = new Error("Brotli and Zstandard compression are not supported by this runtime"); e.code = "ERR_NOT_SUPPORTED"; throw e; };
 const ops = { gzip: "Gzip", gunzip: "Gunzip", deflate: "Deflate", inflate: "Inflate", deflateRaw: "DeflateRaw", inflateRaw: "InflateRaw", unzip: "Unzip" };
 const zlib = { constants, codes: { Z_OK: 0, Z_STREAM_END: 1, Z_NEED_DICT: 2, Z_ERRNO: -1, Z_STREAM_ERROR: -2, Z_DATA_ERROR: -3, Z_MEM_ERROR: -4, Z_BUF_ERROR: -5, Z_VERSION_ERROR: -6, "0": "Z_OK", "1": "Z_STREAM_END", "2": "Z_NEED_DICT", "-1": "Z_ERRNO", "-2": "Z_STREAM_ERROR", "-3": "Z_DATA_ERROR", "-4": "Z_MEM_ERROR", "-5": "Z_BUF_ERROR", "-6": "Z_VERSION_ERROR" } };
 for (const [op, Name] of Object.entries(ops)) {
@@ -47,5 +47,15 @@ for (const [op, Name] of Object.entries(ops)) {
 }
 for (const n of ["brotliCompressSync", "brotliDecompressSync", "brotliCompress", "brotliDecompress", "createBrotliCompress", "createBrotliDecompress"]) zlib[n] = noBrotli;
 zlib.crc32 = (data, value) => go.crc32(typeof data === "string" ? Buffer.from(data) : data, value === undefined ? 0 : value >>> 0);
-Object.assign(zlib, constants);
-module.exports = zlib;
+// Node's key order; the legacy top-level constants are not enumerable.
+const order = ["crc32", "Deflate", "Inflate", "Gzip", "Gunzip", "DeflateRaw", "InflateRaw", "Unzip", "BrotliCompress", "BrotliDecompress", "ZstdCompress", "ZstdDecompress"];
+for (const op of ["deflate", "gzip", "deflateRaw", "unzip", "inflate", "gunzip", "inflateRaw", "brotliCompress", "brotliDecompress", "zstdCompress", "zstdDecompress"]) order.push(op, op + "Sync");
+for (const n of ["Deflate", "Inflate", "DeflateRaw", "InflateRaw", "Gzip", "Gunzip", "Unzip", "BrotliCompress", "BrotliDecompress", "ZstdCompress", "ZstdDecompress"]) order.push("create" + n);
+order.push("constants", "codes");
+class Unsupported { constructor() { noBrotli(); } }
+for (const n of ["BrotliCompress", "BrotliDecompress", "ZstdCompress", "ZstdDecompress"]) zlib[n] = Unsupported;
+for (const n of ["zstdCompress", "zstdCompressSync", "zstdDecompress", "zstdDecompressSync", "createZstdCompress", "createZstdDecompress"]) zlib[n] = noBrotli;
+const ordered = {};
+for (const k of order) ordered[k] = zlib[k];
+for (const [k, v] of Object.entries(constants)) Object.defineProperty(ordered, k, { value: v, enumerable: false });
+module.exports = ordered;

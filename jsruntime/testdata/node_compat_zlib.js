@@ -25,6 +25,7 @@ const T = (label, f) => { try { p(label, f()); } catch (e) { p(label, "THREW", .
   T("no input", () => zlib.gzipSync());
   T("crc32", () => [zlib.crc32("hello"), zlib.crc32(Buffer.from("world"), zlib.crc32("hello ")), zlib.crc32("")]);
   T("constants", () => [zlib.constants.Z_BEST_COMPRESSION, zlib.constants.Z_SYNC_FLUSH, zlib.Z_DATA_ERROR, zlib.codes.Z_BUF_ERROR, zlib.codes["-3"]]);
+  T("keys", () => Object.keys(zlib));
   T("types", () => ["gzip", "gunzip", "createGzip", "createGunzip", "createDeflate", "createInflate", "Gzip", "brotliCompressSync", "unzipSync", "deflateRawSync"].map((n) => typeof zlib[n]));
   await new Promise((res) => zlib.gzip(text, (err, z) => { p("callback", err, Buffer.isBuffer(z)); zlib.gunzip(z, (err2, back) => { p("callback back", err2, back.toString() === text); res(); }); }));
   await new Promise((res) => zlib.gunzip(Buffer.from("junk"), (err) => { p("callback error", ...E(err)); res(); }));
