@@ -47,7 +47,9 @@ type SelectFlags struct {
 // exits 1 on.
 type SelectionError struct{ Msg string }
 
-func (e *SelectionError) Error() string { return e.Msg }
+// Error is the line the reference prints for a model selection that
+// stops the start: "Error: " and the message.
+func (e *SelectionError) Error() string { return "Error: " + e.Msg }
 
 // NoModelsError means no model could be chosen; its text is
 // NoModelsAvailableMessage.
