@@ -247,3 +247,22 @@ func TestExactCandidates(t *testing.T) {
 		}
 	}
 }
+
+// TestProviderDisplayName: models.json's name, else the built-in name,
+// else the id, as the reference's getProviderDisplayName answers.
+func TestProviderDisplayName(t *testing.T) {
+	t.Parallel()
+	r, errs := loadTestRegistry(t, `{"providers": {
+		"groq": {"name": "Groq Renamed", "baseUrl": "http://127.0.0.1:9/v1"},
+		"corp": {"name": "My Corp", "baseUrl": "http://127.0.0.1:9/v1", "api": "openai-completions", "apiKey": "k", "models": [{"id": "m"}]},
+		"plain": {"baseUrl": "http://127.0.0.1:9/v1", "api": "openai-completions", "apiKey": "k", "models": [{"id": "m"}]}
+	}}`, "", nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for p, want := range map[string]string{"openrouter": "OpenRouter", "groq": "Groq Renamed", "corp": "My Corp", "plain": "plain", "nope": "nope"} {
+		if got := r.ProviderDisplayName(p); got != want {
+			t.Errorf("%s: %q, want %q", p, got, want)
+		}
+	}
+}

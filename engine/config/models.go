@@ -90,7 +90,9 @@ var compatNested = []string{"openRouterRouting", "vercelGatewayRouting", "chatTe
 
 // providerAuth is what the registry knows about one provider's credentials.
 type providerAuth struct {
-	builtin    bool
+	builtin bool
+	// name is models.json's display name for the provider, if it gave one.
+	name       string
 	apiKey     *string // models.json apiKey, unresolved
 	headers    map[string]string
 	modelHdrs  map[string]map[string]string
@@ -295,6 +297,7 @@ func applyProviderConfig(id string, base []*engine.Model, pc providerConfig, pa 
 		}
 	}
 	pa.apiKey = pc.APIKey
+	pa.name = pc.Name
 	pa.headers = pc.Headers
 	pa.modelHdrs = modelHdrs
 	pa.authHeader = pc.AuthHeader != nil && *pc.AuthHeader

@@ -203,12 +203,16 @@ func (r *Registry) RegisteredProviderIDs() []string {
 }
 
 // ProviderDisplayName is the name a registration gave the provider, else
-// a built-in provider's own name ("OpenRouter"), else its id.
+// models.json's "name", else a built-in provider's own name
+// ("OpenRouter"), else its id.
 func (r *Registry) ProviderDisplayName(provider string) string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if ep := r.ext[provider]; ep != nil && ep.cfg.Name != nil && *ep.cfg.Name != "" {
 		return *ep.cfg.Name
+	}
+	if pa := r.auth[provider]; pa != nil && pa.name != "" {
+		return pa.name
 	}
 	if name := CatalogProviderName(provider); name != "" {
 		return name
