@@ -57,6 +57,9 @@ func (r *Runtime) fetch(rawURL, method string, headers map[string]string, body g
 				_ = h.Set(strings.ToLower(k), strings.Join(vs, ", "))
 			}
 			_ = res.Set("headers", h)
+			// Cookies are kept apart too: joined with ", " they cannot be
+			// split again (an Expires date holds a comma).
+			_ = res.Set("setCookie", resp.Header.Values("Set-Cookie"))
 			_ = res.Set("url", resp.Request.URL.String())
 			b := &fetchBody{r: r, body: resp.Body, cancel: cancel}
 			_ = res.Set("read", b.read)

@@ -55,3 +55,58 @@ export default async function () {
 		t.Errorf("stderr = %q, want %q", got, want)
 	}
 }
+
+// TestHTTPClient drives node:http's request and get against a local
+// server: method, headers and body go out, status, headers and the body
+// (as data events) come back, and a refused connection is an error event
+// with Node's code.
+func TestHTTPClient(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := make([]byte, 64)
+		n, _ := r.Body.Read(body)
+		w.Header().Set("X-Method", r.Method)
+		w.Header().Add("Set-Cookie", "a=1")
+		w.Header().Add("Set-Cookie", "b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT")
+		w.WriteHeader(201)
+		fmt.Fprintf(w, "%s %s %s %q", r.URL.Path, r.URL.RawQuery, r.Header.Get("X-Test"), body[:n])
+	}))
+	defer srv.Close()
+	h := runTS(t, map[string]string{"ext.ts": `
+import http from "node:http";
+export default async function () {
+  const u = new URL(globalThis.TEST_URL);
+  await new Promise((resolve) => {
+    const req = http.request({ hostname: u.hostname, port: u.port, path: "/p?q=1", method: "POST", headers: { "X-Test": "yes" } }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c) => { text += c; });
+      res.on("end", () => { console.log(res.statusCode, res.statusMessage, res.headers["x-method"], JSON.stringify(res.headers["set-cookie"]), text); resolve(); });
+    });
+    req.on("error", (e) => { console.log("error", e.message); resolve(); });
+    req.write("body ");
+    req.end("text");
+  });
+  await new Promise((resolve) => {
+    http.get(globalThis.TEST_URL + "/g", (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => { console.log(res.statusCode, Buffer.concat(chunks).toString()); resolve(); });
+    });
+  });
+  await new Promise((resolve) => {
+    const req = http.get("http://127.0.0.1:1/", () => {});
+    req.on("error", (e) => { console.log("refused", e.code); resolve(); });
+  });
+}`}, func(o *LoadOptions) {
+		o.Host.Setup = func(r *Runtime) error { return r.VM().Set("TEST_URL", srv.URL) }
+	})
+	if len(h.loadErrs) != 0 {
+		t.Fatal(h.loadErrs)
+	}
+	h.settle(t)
+	want := "201 Created POST [\"a=1\",\"b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT\"] /p q=1 yes \"body text\"\n201 /g   \"\"\nrefused ECONNREFUSED\n"
+	if got := h.stderr.String(); got != want {
+		t.Errorf("stderr = %q, want %q", got, want)
+	}
+}

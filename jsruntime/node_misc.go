@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"crypto/subtle"
+	"errors"
 	"hash"
 	"net"
 	"net/url"
@@ -550,4 +551,33 @@ exports.on = (em, n, opts) => {
 
 func loadEventsOn(r *Runtime) (goja.Value, error) {
 	return r.evalCommonJS("node:internal/events-on", wrapModule, eventsOnSrc, r.host)
+}
+
+// stubModule is one of the Node modules in hostjs/pi_internal_stubs.js
+// that load (so a bundled library importing them works) but only do what
+// makes sense in an extension host.
+func stubModule(name string) moduleLoader {
+	return func(r *Runtime) (goja.Value, error) { return r.requireProp("pi:internal/stubs", name) }
+}
+
+// loadHTTP builds node:http or node:https (protocol is the default for a
+// request given as options) over the fetch primitive.
+func loadHTTP(protocol string) moduleLoader {
+	return func(r *Runtime) (goja.Value, error) {
+		src, err := hostSource("http")
+		if err != nil {
+			return nil, err
+		}
+		prim := r.vm.NewObject()
+		_ = prim.Set("fetch", r.fetch)
+		mk, err := r.evalCommonJS("node:http", wrapModule, src, prim)
+		if err != nil {
+			return nil, err
+		}
+		fn, ok := goja.AssertFunction(mk)
+		if !ok {
+			return nil, errors.New("node:http: module is not a function")
+		}
+		return fn(goja.Undefined(), r.vm.ToValue(protocol))
+	}
 }
