@@ -19,6 +19,8 @@ func TestFetchStreamsBody(t *testing.T) {
 			got <- r.URL.RawQuery
 			return
 		}
+		w.Header().Add("Set-Cookie", "a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT")
+		w.Header().Add("Set-Cookie", "b=2")
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, "data: one\n\n")
 		w.(http.Flusher).Flush()
@@ -29,7 +31,7 @@ func TestFetchStreamsBody(t *testing.T) {
 	h := runTS(t, map[string]string{"ext.ts": `
 export default async function () {
   const res = await fetch(globalThis.TEST_URL + "/events");
-  console.log(Object.prototype.toString.call(res.body), res.bodyUsed);
+  console.log(Object.prototype.toString.call(res.body), res.bodyUsed, JSON.stringify(res.headers.getSetCookie()));
   const text = res.body.pipeThrough(new TextDecoderStream());
   let first = true;
   for await (const chunk of text) {
@@ -50,7 +52,7 @@ export default async function () {
 		t.Fatal(h.loadErrs)
 	}
 	h.settle(t)
-	want := "[object ReadableStream] false\n\"data: one\\n\\n\"\n\"data: two after seen\\n\\n\"\ntrue\nUint8Array 11\n"
+	want := "[object ReadableStream] false [\"a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT\",\"b=2\"]\n\"data: one\\n\\n\"\n\"data: two after seen\\n\\n\"\ntrue\nUint8Array 11\n"
 	if got := h.stderr.String(); got != want {
 		t.Errorf("stderr = %q, want %q", got, want)
 	}

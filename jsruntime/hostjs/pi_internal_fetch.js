@@ -4,21 +4,23 @@ module.exports = function install(goFetch, def) {
   class Headers {
     constructor(init) {
       this._m = new Map();
-      if (init instanceof Headers) init.forEach((v, k) => this.append(k, v));
+      Object.defineProperty(this, "_c", { value: [], writable: true });
+      if (init instanceof Headers) { init.forEach((v, k) => { if (k !== "set-cookie") this.append(k, v); }); for (const c of init.getSetCookie()) this.append("set-cookie", c); }
       else if (Array.isArray(init)) for (const [k, v] of init) this.append(k, v);
       else if (init) for (const k of Object.keys(init)) this.append(k, init[k]);
     }
-    append(k, v) { k = String(k).toLowerCase(); const o = this._m.get(k); this._m.set(k, o === undefined ? String(v) : o + ", " + v); }
-    set(k, v) { this._m.set(String(k).toLowerCase(), String(v)); }
+    // Set-Cookie values are also kept one by one for getSetCookie().
+    append(k, v) { k = String(k).toLowerCase(); const o = this._m.get(k); this._m.set(k, o === undefined ? String(v) : o + ", " + v); if (k === "set-cookie") this._c.push(String(v)); }
+    set(k, v) { k = String(k).toLowerCase(); this._m.set(k, String(v)); if (k === "set-cookie") this._c = [String(v)]; }
     get(k) { const v = this._m.get(String(k).toLowerCase()); return v === undefined ? null : v; }
     has(k) { return this._m.has(String(k).toLowerCase()); }
-    delete(k) { this._m.delete(String(k).toLowerCase()); }
+    delete(k) { k = String(k).toLowerCase(); this._m.delete(k); if (k === "set-cookie") this._c = []; }
     forEach(fn, self) { for (const [k, v] of [...this._m].sort()) fn.call(self, v, k, this); }
     *entries() { yield* [...this._m].sort(); }
     *keys() { for (const [k] of this.entries()) yield k; }
     *values() { for (const [, v] of this.entries()) yield v; }
     [Symbol.iterator]() { return this.entries(); }
-    getSetCookie() { const v = this.get("set-cookie"); return v ? [v] : []; }
+    getSetCookie() { return this._c.slice(); }
   }
   const bodyText = (b) => b === undefined || b === null ? null : typeof b === "string" ? b : b instanceof URLSearchParams ? b.toString() : b;
   // A body is null, a string, bytes, a Blob, or a ReadableStream (the
@@ -95,7 +97,9 @@ module.exports = function install(goFetch, def) {
       }
       const cancel = goFetch(req.url, req.method, headers, b, (err, res) => {
         if (err) { const e = new TypeError("fetch failed"); e.cause = new Error(err); return reject(signal && signal.aborted ? abortErr() : e); }
-        resolve(new Response(hostStream(res), { status: res.status, statusText: res.statusText, headers: res.headers, url: res.url }));
+        const h = {}; for (const k of Object.keys(res.headers)) if (k !== "set-cookie") h[k] = res.headers[k];
+        const headers = new Headers(h); for (const c of res.setCookie) headers.append("set-cookie", c);
+        resolve(new Response(hostStream(res), { status: res.status, statusText: res.statusText, headers, url: res.url }));
       });
       if (signal) signal.addEventListener("abort", () => { cancel(); reject(abortErr()); }, { once: true });
     });

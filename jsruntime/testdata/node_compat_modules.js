@@ -15,6 +15,7 @@ T("assert/strict", () => { const a = require("assert/strict"); return [a === req
 T("navigator", () => [typeof navigator, typeof navigator.userAgent, navigator.userAgent.startsWith("Node.js/"), typeof navigator.hardwareConcurrency, navigator.language, Object.prototype.toString.call(navigator)]);
 T("isWellFormed", () => ["abc", "a\ud800", "\udc00b", "\ud83d\ude00", ""].map((s) => s.isWellFormed()));
 T("toWellFormed", () => ["abc", "a\ud800b", "\udc00", "\ud83d\ude00x"].map((s) => Array.from(s.toWellFormed(), (c) => c.codePointAt(0))));
+T("Headers set-cookie", () => { const h = new Headers(); h.append("Set-Cookie", "a=1"); h.append("set-cookie", "b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT"); const c = new Headers(h); h.delete("set-cookie"); return [c.get("set-cookie"), c.getSetCookie(), h.getSetCookie(), new Headers({ "Set-Cookie": "x" }).getSetCookie()]; });
 (async () => {
   const c = require("stream/consumers");
   const { Readable } = require("stream");
