@@ -48,6 +48,8 @@ type agentLoop struct {
 	// halted reports that the session sends no more requests (print mode
 	// is finishing): the next request is aborted before it starts.
 	halted func() bool
+	// thinkingBudgets are the custom budgets passed on to each request.
+	thinkingBudgets map[ThinkingLevel]int
 }
 
 // run executes the loop over context (the transcript so far) with the
@@ -177,6 +179,7 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 	req := &LLMRequest{
 		Model: a.model, SystemPrompt: systemPrompt, Messages: llmMsgs, Tools: infos,
 		ThinkingLevel: a.thinking, MaxTokens: maxTokens, APIKey: a.apiKey, SessionID: a.sessionID,
+		ThinkingBudgets: a.thinkingBudgets,
 	}
 	attachProviderHooks(ctx, a.hooks, req)
 	started := false

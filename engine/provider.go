@@ -20,6 +20,11 @@ type LLMRequest struct {
 	// provider itself).
 	Headers   map[string]string
 	SessionID string
+	// ThinkingBudgets are the settings' thinkingBudgets: only the levels
+	// the user set (minimal, low, medium, high), so that an adapter can
+	// tell a custom budget from its own defaults, as the reference's
+	// streamSimple option does. Nil means none set.
+	ThinkingBudgets map[ThinkingLevel]int
 	// OnPayload, when set, sees the request body before it is sent and may
 	// return a replacement (extension provider-request hooks).
 	OnPayload func(body json.RawMessage) json.RawMessage

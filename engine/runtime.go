@@ -32,10 +32,12 @@ type RetrySettings struct {
 
 // RuntimeSettings are the settings the session runtime reads.
 type RuntimeSettings struct {
-	Retry           RetrySettings
-	SteeringMode    string
-	FollowUpMode    string
-	ThinkingBudgets map[string]int
+	Retry        RetrySettings
+	SteeringMode string
+	FollowUpMode string
+	// ThinkingBudgets are the levels settings.json's thinkingBudgets
+	// sets; the reference reads them once, when the session is created.
+	ThinkingBudgets map[ThinkingLevel]int
 	AutoCompaction  bool
 	// CompactionReserveTokens and CompactionKeepRecentTokens are
 	// compaction.reserveTokens and compaction.keepRecentTokens.
@@ -575,7 +577,7 @@ func (s *Session) runWithRetry(ctx context.Context, provider Provider, apiKey st
 			systemPrompt: sysText, sessionID: s.store.Header().ID, hooks: s.hooks, emit: s.loopEmit,
 			steering: s.steering.drain, followUp: s.followUp.drain, now: s.now,
 			beforeTurn: s.beforeNextTurn, continueTurn: s.takeBoundaryContinue,
-			halted: s.haltedRequest,
+			halted: s.haltedRequest, thinkingBudgets: s.settings.ThinkingBudgets,
 		}
 		created := loop.run(ctx, history, prompts)
 		prompts = nil

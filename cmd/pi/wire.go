@@ -283,6 +283,7 @@ func (app *App) applyRuntimeSettings(rs *engine.RuntimeSettings) {
 	rs.Retry.MaxAgentDelayMs = int64(r.MaxAgentDelayMs)
 	rs.SteeringMode = s.SteeringMode()
 	rs.FollowUpMode = s.FollowUpMode()
+	rs.ThinkingBudgets = s.CustomThinkingBudgets()
 	c := s.Compaction()
 	rs.AutoCompaction = c.Enabled
 	rs.CompactionReserveTokens = c.ReserveTokens

@@ -107,6 +107,24 @@ func (s *Settings) ThinkingBudgets() map[engine.ThinkingLevel]int {
 	return out
 }
 
+// CustomThinkingBudgets returns only the levels settings.json's
+// thinkingBudgets sets (nil when none), which is what providers get: an
+// adapter falls back to its own defaults per level, and Google's differ
+// from the ones ThinkingBudgets merges in.
+func (s *Settings) CustomThinkingBudgets() map[engine.ThinkingLevel]int {
+	m, _ := s.Raw("thinkingBudgets").(map[string]any)
+	var out map[engine.ThinkingLevel]int
+	for _, level := range []engine.ThinkingLevel{engine.ThinkingMinimal, engine.ThinkingLow, engine.ThinkingMedium, engine.ThinkingHigh} {
+		if f, ok := m[string(level)].(float64); ok {
+			if out == nil {
+				out = map[engine.ThinkingLevel]int{}
+			}
+			out[level] = int(f)
+		}
+	}
+	return out
+}
+
 // SteeringMode is "one-at-a-time" (default) or "all".
 func (s *Settings) SteeringMode() string { return s.nonEmptyOr("steeringMode", DefaultQueueMode) }
 

@@ -52,7 +52,7 @@ func resolveOptions(req *engine.LLMRequest) options {
 		if o.compat.forceAdaptiveThinking {
 			o.effort = effortFor(m, level)
 		} else {
-			budget := thinkingBudget(level)
+			budget := thinkingBudget(level, req.ThinkingBudgets)
 			adjusted := min(base+budget, m.MaxTokens)
 			if m.MaxTokens <= 0 {
 				adjusted = base + budget

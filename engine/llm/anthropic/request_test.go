@@ -29,6 +29,7 @@ func TestThinkingAndTemperature(t *testing.T) {
 		maxTokens int
 		compat    string
 		levelMap  string
+		budgets   map[engine.ThinkingLevel]int
 		want      []string // substrings of the body
 		absent    []string
 		betas     string
@@ -45,6 +46,18 @@ func TestThinkingAndTemperature(t *testing.T) {
 		{name: "high on an 8192 model", reasoning: true, level: engine.ThinkingHigh, maxTokens: 8192,
 			want:  []string{`"max_tokens":8192,`, `"budget_tokens":7168,`},
 			betas: betaInterleavedThinking},
+		{name: "custom low budget", reasoning: true, level: engine.ThinkingLow,
+			budgets: map[engine.ThinkingLevel]int{engine.ThinkingLow: 3000, engine.ThinkingMedium: 5000},
+			want:    []string{`"max_tokens":16384,`, `"budget_tokens":3000,`}, betas: betaInterleavedThinking},
+		{name: "default budget beside custom ones", reasoning: true, level: engine.ThinkingMinimal,
+			budgets: map[engine.ThinkingLevel]int{engine.ThinkingLow: 3000},
+			want:    []string{`"budget_tokens":1024,`}, betas: betaInterleavedThinking},
+		{name: "custom high budget for xhigh, clamped under max_tokens", reasoning: true, level: engine.ThinkingXHigh,
+			budgets: map[engine.ThinkingLevel]int{engine.ThinkingHigh: 20000},
+			want:    []string{`"max_tokens":16384,`, `"budget_tokens":15360,`}, betas: betaInterleavedThinking},
+		{name: "adaptive ignores budgets", reasoning: true, level: engine.ThinkingLow, compat: `{"forceAdaptiveThinking":true}`,
+			budgets: map[engine.ThinkingLevel]int{engine.ThinkingLow: 3000},
+			want:    []string{`"output_config":{"effort":"low"}`}, absent: []string{`budget_tokens`}},
 		{name: "adaptive", reasoning: true, level: engine.ThinkingMinimal, compat: `{"forceAdaptiveThinking":true}`,
 			want: []string{`"thinking":{"type":"adaptive","display":"summarized"},"output_config":{"effort":"low"}`}},
 		{name: "adaptive xhigh from the map", reasoning: true, level: engine.ThinkingXHigh, compat: `{"forceAdaptiveThinking":true}`,
@@ -60,6 +73,7 @@ func TestThinkingAndTemperature(t *testing.T) {
 			req := textRequest("http://127.0.0.1:1", tc.reasoning)
 			req.ThinkingLevel = tc.level
 			req.Temperature = &temp
+			req.ThinkingBudgets = tc.budgets
 			req.Tools = []engine.ToolInfo{{Name: "read", Description: "Read.", Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)}}
 			if tc.maxTokens != 0 {
 				req.Model.MaxTokens = tc.maxTokens

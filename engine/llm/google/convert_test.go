@@ -2,6 +2,7 @@ package google
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/pi-go/pi/engine"
@@ -21,8 +22,26 @@ func TestThinkingConfig(t *testing.T) {
 		id, levelMap string
 		reasoning    bool
 		level        engine.ThinkingLevel
+		budgets      map[engine.ThinkingLevel]int
 		want         string
 	}{
+		// Custom budgets (settings.json thinkingBudgets), checked against the
+		// reference: low 3000, medium 5000 gave gemini-2.5-flash medium 5000.
+		{id: "gemini-2.5-flash", reasoning: true, level: engine.ThinkingMedium,
+			budgets: map[engine.ThinkingLevel]int{engine.ThinkingLow: 3000, engine.ThinkingMedium: 5000},
+			want:    `{"includeThoughts":true,"thinkingBudget":5000}`},
+		{id: "gemini-2.5-pro", reasoning: true, level: engine.ThinkingHigh,
+			budgets: map[engine.ThinkingLevel]int{engine.ThinkingMedium: 5000},
+			want:    `{"includeThoughts":true,"thinkingBudget":32768}`},
+		{id: "gemini-pro-latest", levelMap: proMap, reasoning: true, level: engine.ThinkingLow,
+			budgets: map[engine.ThinkingLevel]int{engine.ThinkingLow: 3000},
+			want:    `{"includeThoughts":true,"thinkingBudget":3000}`},
+		{id: "gemini-3-pro-preview", reasoning: true, level: engine.ThinkingHigh,
+			budgets: map[engine.ThinkingLevel]int{engine.ThinkingHigh: 3000},
+			want:    `{"includeThoughts":true,"thinkingLevel":"HIGH"}`},
+		{id: "gemini-2.5-flash", reasoning: true, level: engine.ThinkingOff,
+			budgets: map[engine.ThinkingLevel]int{engine.ThinkingLow: 3000},
+			want:    `{"thinkingBudget":0}`},
 		{id: "gemini-2.5-pro", reasoning: true, level: engine.ThinkingMedium, want: `{"includeThoughts":true,"thinkingBudget":8192}`},
 		{id: "gemini-2.5-pro", reasoning: true, level: engine.ThinkingMinimal, want: `{"includeThoughts":true,"thinkingBudget":128}`},
 		{id: "gemini-2.5-pro", reasoning: true, level: engine.ThinkingOff, want: `{"thinkingBudget":0}`},
@@ -41,13 +60,13 @@ func TestThinkingConfig(t *testing.T) {
 		{id: "gemini-2.0-flash", reasoning: false, level: engine.ThinkingHigh, want: "none"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.id+"/"+string(tt.level), func(t *testing.T) {
+		t.Run(tt.id+"/"+string(tt.level)+fmt.Sprint(tt.budgets), func(t *testing.T) {
 			t.Parallel()
 			m := &engine.Model{ID: tt.id, Provider: "google", Reasoning: tt.reasoning}
 			if tt.levelMap != "" {
 				m.ThinkingLevelMap = json.RawMessage(tt.levelMap)
 			}
-			cfg, err := thinkingConfig(m, tt.level)
+			cfg, err := thinkingConfig(m, tt.level, tt.budgets)
 			got := "none"
 			switch {
 			case err != nil:

@@ -95,9 +95,13 @@ func resolveLevel(m *engine.Model, level engine.ThinkingLevel) (string, error) {
 	return "", fmt.Errorf("Unsupported Google thinking level mapping for %s/%s: %s -> %s", m.Provider, m.ID, level, mapped)
 }
 
-// thinkingBudget is the token budget for a level on models that take one;
-// -1 lets the model decide.
-func thinkingBudget(m *engine.Model, level string) int {
+// thinkingBudget is the token budget for a level on models that take one:
+// the settings' custom budget for the level when set, else the model's
+// default; -1 lets the model decide.
+func thinkingBudget(m *engine.Model, level string, custom map[engine.ThinkingLevel]int) int {
+	if b, ok := custom[engine.ThinkingLevel(level)]; ok {
+		return b
+	}
 	table := func(minimal, low, medium, high int) int {
 		switch level {
 		case "minimal":
@@ -122,7 +126,7 @@ func thinkingBudget(m *engine.Model, level string) int {
 
 // thinkingConfig returns the generationConfig.thinkingConfig for the
 // request, or nil when none is sent (models without reasoning).
-func thinkingConfig(m *engine.Model, level engine.ThinkingLevel) (llm.Object, error) {
+func thinkingConfig(m *engine.Model, level engine.ThinkingLevel, custom map[engine.ThinkingLevel]int) (llm.Object, error) {
 	if !m.Reasoning {
 		return nil, nil
 	}
@@ -143,7 +147,7 @@ func thinkingConfig(m *engine.Model, level engine.ThinkingLevel) (llm.Object, er
 	if usesThinkingLevel(m) {
 		return cfg.Set("thinkingLevel", strings.ToUpper(resolved)), nil
 	}
-	return cfg.Set("thinkingBudget", thinkingBudget(m, resolved)), nil
+	return cfg.Set("thinkingBudget", thinkingBudget(m, resolved, custom)), nil
 }
 
 // disabledThinking turns thinking off, or as low as the model allows when
@@ -192,7 +196,7 @@ func buildBody(req *engine.LLMRequest, vertex bool) (llm.Object, error) {
 		maxTokens = m.MaxTokens
 	}
 	gen = gen.Set("maxOutputTokens", maxTokens)
-	tc, err := thinkingConfig(m, req.ThinkingLevel)
+	tc, err := thinkingConfig(m, req.ThinkingLevel, req.ThinkingBudgets)
 	if err != nil {
 		return nil, err
 	}
