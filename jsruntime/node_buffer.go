@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 	nodebuffer "github.com/dop251/goja_nodejs/buffer"
@@ -62,6 +63,7 @@ func loadBuffer(r *Runtime) (goja.Value, error) {
 	if _, err := fn(goja.Undefined(), mod.Get("Buffer"), helpers); err != nil {
 		return nil, err
 	}
+	r.addBufferExports(mod)
 	return mod, nil
 }
 
@@ -146,4 +148,42 @@ func encodeString(s, enc string) []byte {
 		return b
 	}
 	return []byte(s)
+}
+
+// addBufferExports adds node:buffer's exports beyond Buffer: the size
+// limits and constants, atob/btoa, Blob/File (read on use, from fetch's
+// globals), isUtf8/isAscii and SlowBuffer.
+func (r *Runtime) addBufferExports(mod *goja.Object) {
+	vm := r.vm
+	const maxLength = 1<<53 - 1
+	const maxString = 1<<29 - 24
+	_ = mod.Set("kMaxLength", maxLength)
+	_ = mod.Set("kStringMaxLength", maxString)
+	_ = mod.Set("INSPECT_MAX_BYTES", 50)
+	consts := vm.NewObject()
+	_ = consts.Set("MAX_LENGTH", maxLength)
+	_ = consts.Set("MAX_STRING_LENGTH", maxString)
+	_ = mod.Set("constants", consts)
+	allocSlow, _ := goja.AssertFunction(mod.Get("Buffer").ToObject(vm).Get("alloc"))
+	_ = mod.Set("SlowBuffer", func(c goja.FunctionCall) goja.Value {
+		v, err := allocSlow(mod.Get("Buffer"), c.Argument(0))
+		if err != nil {
+			panic(err)
+		}
+		return v
+	})
+	for _, name := range []string{"atob", "btoa", "Blob", "File"} {
+		get := vm.ToValue(func(goja.FunctionCall) goja.Value { return vm.Get(name) })
+		_ = mod.DefineAccessorProperty(name, get, nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	}
+	_ = mod.Set("isUtf8", func(v goja.Value) bool { return utf8.Valid(bytesOf(vm, v)) })
+	_ = mod.Set("isAscii", func(v goja.Value) bool {
+		for _, c := range bytesOf(vm, v) {
+			if c >= 0x80 {
+				return false
+			}
+		}
+		return true
+	})
+	_ = mod.Set("resolveObjectURL", func() goja.Value { return goja.Undefined() })
 }

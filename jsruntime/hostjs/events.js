@@ -42,4 +42,17 @@ EventEmitter.on = (...a) => require(internal).on(...a);
 EventEmitter.setMaxListeners = () => {};
 EventEmitter.getEventListeners = (em, n) => em.listeners ? em.listeners(n) : [];
 EventEmitter.errorMonitor = Symbol("events.errorMonitor");
+EventEmitter.captureRejectionSymbol = Symbol.for("nodejs.rejection");
+EventEmitter.captureRejections = false;
+EventEmitter.usingDomains = false;
+EventEmitter.defaultMaxListeners = 10;
+EventEmitter.listenerCount = (em, n) => em.listenerCount(n);
+EventEmitter.getMaxListeners = (em) => (typeof em.getMaxListeners === "function" ? em.getMaxListeners() : 10);
+EventEmitter.addAbortListener = (signal, fn) => {
+  if (signal.aborted) queueMicrotask(() => fn());
+  else signal.addEventListener("abort", fn, { once: true });
+  return { [Symbol.dispose]() { signal.removeEventListener("abort", fn); } };
+};
+EventEmitter.init = function () {};
+EventEmitter.EventEmitterAsyncResource = EventEmitter;
 module.exports = EventEmitter;

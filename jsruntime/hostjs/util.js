@@ -362,4 +362,46 @@ module.exports = {
   TextEncoder, TextDecoder,
   styleText: (fmt, s) => s,
   parseArgs,
+  ...legacy(),
 };
+// legacy are util's older helpers (isString, _extend, …) that bundled
+// libraries still call, and the errno names of libuv on Linux.
+function legacy() {
+  const errnos = { EPERM: -1, ENOENT: -2, ESRCH: -3, EINTR: -4, EIO: -5, ENXIO: -6, E2BIG: -7, ENOEXEC: -8, EBADF: -9, ECHILD: -10, EAGAIN: -11, ENOMEM: -12, EACCES: -13, EFAULT: -14, EBUSY: -16, EEXIST: -17, EXDEV: -18, ENODEV: -19, ENOTDIR: -20, EISDIR: -21, EINVAL: -22, ENFILE: -23, EMFILE: -24, ENOTTY: -25, ETXTBSY: -26, EFBIG: -27, ENOSPC: -28, ESPIPE: -29, EROFS: -30, EMLINK: -31, EPIPE: -32, ERANGE: -34, ENAMETOOLONG: -36, ENOSYS: -38, ENOTEMPTY: -39, ELOOP: -40, ENOTSUP: -95, EADDRINUSE: -98, EADDRNOTAVAIL: -99, ENETDOWN: -100, ENETUNREACH: -101, ECONNABORTED: -103, ECONNRESET: -104, ENOBUFS: -105, EISCONN: -106, ENOTCONN: -107, ETIMEDOUT: -110, ECONNREFUSED: -111, EHOSTUNREACH: -113, EALREADY: -114, ECANCELED: -125 };
+  const byNum = new Map(Object.entries(errnos).map(([k, v]) => [v, k]));
+  const messages = { EPERM: "operation not permitted", ENOENT: "no such file or directory", ESRCH: "no such process", EINTR: "interrupted system call", EIO: "i/o error", ENXIO: "no such device or address", E2BIG: "argument list too long", ENOEXEC: "exec format error", EBADF: "bad file descriptor", ECHILD: "no child processes", EAGAIN: "resource temporarily unavailable", ENOMEM: "not enough memory", EACCES: "permission denied", EFAULT: "bad address in system call argument", EBUSY: "resource busy or locked", EEXIST: "file already exists", EXDEV: "cross-device link not permitted", ENODEV: "no such device", ENOTDIR: "not a directory", EISDIR: "illegal operation on a directory", EINVAL: "invalid argument", ENFILE: "file table overflow", EMFILE: "too many open files", ENOTTY: "inappropriate ioctl for device", ETXTBSY: "text file is busy", EFBIG: "file too large", ENOSPC: "no space left on device", ESPIPE: "invalid seek", EROFS: "read-only file system", EMLINK: "too many links", EPIPE: "broken pipe", ERANGE: "result too large", ENAMETOOLONG: "name too long", ENOSYS: "function not implemented", ENOTEMPTY: "directory not empty", ELOOP: "too many symbolic links encountered", ENOTSUP: "operation not supported on socket", EADDRINUSE: "address already in use", EADDRNOTAVAIL: "address not available", ENETDOWN: "network is down", ENETUNREACH: "network is unreachable", ECONNABORTED: "software caused connection abort", ECONNRESET: "connection reset by peer", ENOBUFS: "no buffer space available", EISCONN: "socket is already connected", ENOTCONN: "socket is not connected", ETIMEDOUT: "connection timed out", ECONNREFUSED: "connection refused", EHOSTUNREACH: "host is unreachable", EALREADY: "connection already in progress", ECANCELED: "operation canceled" };
+  const errName = (n) => {
+    if (typeof n !== "number") { const e = new TypeError('The "err" argument must be of type number. Received ' + (n === undefined ? "undefined" : "type " + typeof n)); e.code = "ERR_INVALID_ARG_TYPE"; throw e; }
+    if (n >= 0 || !Number.isInteger(n)) { const e = new RangeError('The value of "err" is out of range. It must be a negative integer. Received ' + n); e.code = "ERR_OUT_OF_RANGE"; throw e; }
+    return byNum.get(n) || "Unknown system error " + n;
+  };
+  return {
+    isBoolean: (v) => typeof v === "boolean", isBuffer: (v) => typeof Buffer === "function" && Buffer.isBuffer(v), isDate: (v) => v instanceof Date,
+    isError: (v) => v instanceof Error, isFunction: (v) => typeof v === "function", isNull: (v) => v === null, isNullOrUndefined: (v) => v === null || v === undefined,
+    isNumber: (v) => typeof v === "number", isObject: (v) => v !== null && typeof v === "object", isPrimitive: (v) => v === null || (typeof v !== "object" && typeof v !== "function"),
+    isRegExp: (v) => v instanceof RegExp, isString: (v) => typeof v === "string", isSymbol: (v) => typeof v === "symbol", isUndefined: (v) => v === undefined,
+    _extend: (target, src) => { if (src !== null && typeof src === "object") for (const k of Object.keys(src)) target[k] = src[k]; return target; },
+    log: (...a) => console.log(new Date().toTimeString().slice(0, 8) + " - " + format(...a)),
+    debug: () => () => {},
+    toUSVString: (s) => String(s).toWellFormed(),
+    getSystemErrorName: errName,
+    getSystemErrorMap: () => new Map(Object.entries(errnos).map(([k, v]) => [v, [k, messages[k]]])),
+    getSystemErrorMessage: (n) => { const k = errName(n); return messages[k] || k; },
+    aborted: (signal) => new Promise((resolve) => { if (signal.aborted) resolve(); else signal.addEventListener("abort", () => resolve(), { once: true }); }),
+    transferableAbortController: () => new AbortController(),
+    transferableAbortSignal: (s) => s,
+    parseEnv: (text) => {
+      const out = {};
+      for (const line of String(text).split(/\r?\n/)) {
+        const m = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*)?\s*$/.exec(line);
+        if (!m) continue;
+        let v = (m[2] || "").trim();
+        const q = v[0];
+        if ((q === '"' || q === "'" || q === "`") && v.endsWith(q) && v.length > 1) { v = v.slice(1, -1); if (q === '"') v = v.replace(/\\n/g, "\n"); }
+        else { const hash = v.indexOf(" #"); if (hash >= 0) v = v.slice(0, hash).trim(); else if (v.startsWith("#")) v = ""; }
+        out[m[1]] = v;
+      }
+      return out;
+    },
+  };
+}
