@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"os"
 )
 
 // LLMRequest is everything a provider needs for one streamed request.
@@ -25,6 +26,12 @@ type LLMRequest struct {
 	// tell a custom budget from its own defaults, as the reference's
 	// streamSimple option does. Nil means none set.
 	ThinkingBudgets map[ThinkingLevel]int
+	// CacheRetention is the request's prompt-cache preference: "none",
+	// "short" or "long"; empty defers to PI_CACHE_RETENTION (see
+	// ResolvedCacheRetention). Summary requests set "none", as the
+	// reference does for one-off requests: no cache markers, no prompt
+	// cache key and no session-affinity headers.
+	CacheRetention string
 	// OnPayload, when set, sees the request body before it is sent and may
 	// return a replacement (extension provider-request hooks).
 	OnPayload func(body json.RawMessage) json.RawMessage
@@ -46,6 +53,28 @@ type LLMRequest struct {
 	// stream (the event's JSON data) before the provider normalizes it
 	// (extension provider_stream_event hooks). It must not keep data.
 	OnStreamEvent func(data json.RawMessage)
+}
+
+// ResolvedCacheRetention is CacheRetention when set, else "long" when the
+// PI_CACHE_RETENTION environment variable says so, else "short".
+func (r *LLMRequest) ResolvedCacheRetention() string {
+	if r.CacheRetention != "" {
+		return r.CacheRetention
+	}
+	if os.Getenv("PI_CACHE_RETENTION") == "long" {
+		return "long"
+	}
+	return "short"
+}
+
+// CacheSessionID is the session id the adapters may use for prompt
+// caching and session affinity (prompt_cache_key, x-affinity, session
+// headers): empty when caching is off for the request.
+func (r *LLMRequest) CacheSessionID() string {
+	if r.ResolvedCacheRetention() == "none" {
+		return ""
+	}
+	return r.SessionID
 }
 
 // Provider streams one assistant message from one wire API. It never

@@ -165,6 +165,12 @@ func TestSummarizeSplitTurnAndRetry(t *testing.T) {
 		t.Errorf("events %s", got)
 	}
 	reqs := p.Requests()
+	for i, r := range reqs {
+		// Summaries write no prompt cache and carry no session routing.
+		if r.CacheRetention != "none" || r.SessionID != "" {
+			t.Errorf("request %d: cacheRetention %q sessionId %q", i, r.CacheRetention, r.SessionID)
+		}
+	}
 	if len(reqs) != 3 || !strings.HasPrefix(reqs[2].Messages[0].Content.Text(), "# Conversation\n[User]: c\n\n# Instructions\n") {
 		t.Errorf("prefix request %q", reqs[2].Messages[0].Content.Text())
 	}
@@ -193,6 +199,9 @@ func TestBranchSummary(t *testing.T) {
 	}
 	if string(res.Details()) != `{"readFiles":["r.md"],"modifiedFiles":[]}` {
 		t.Errorf("details %s", res.Details())
+	}
+	if r := p.Requests()[0]; r.CacheRetention != "none" || r.SessionID != "" {
+		t.Errorf("cacheRetention %q sessionId %q", r.CacheRetention, r.SessionID)
 	}
 	text := p.Requests()[0].Messages[0].Content.Text()
 	if strings.Contains(text, "[Tool result]") {

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/pi-go/pi/engine"
 )
 
@@ -160,9 +158,12 @@ func Complete(ctx context.Context, req engine.SummaryRequest, prompt string) *en
 	if req.Model != nil {
 		maxTokens = engine.ClampMaxTokens(req.Model, engine.EstimateContextTokens([]*engine.Message{sys, user}), req.Model.MaxTokens)
 	}
+	// A summary is a one-off request: like the reference, it writes no
+	// prompt cache and carries no session routing (its fresh routing id
+	// is dropped by every adapter once caching is off, so none is set).
 	llmReq := &engine.LLMRequest{
 		Model: req.Model, SystemPrompt: SystemPrompt, Messages: []*engine.Message{user},
-		ThinkingLevel: thinking, MaxTokens: maxTokens, APIKey: req.APIKey, SessionID: uuid.NewString(),
+		ThinkingLevel: thinking, MaxTokens: maxTokens, APIKey: req.APIKey, CacheRetention: "none",
 	}
 	emit := req.Emit
 	if emit == nil {

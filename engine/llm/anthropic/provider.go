@@ -187,12 +187,12 @@ func setHeaders(r *http.Request, req *engine.LLMRequest, o options, betas []stri
 		h.set("User-Agent", "claude-cli/"+claudeCodeVersion)
 		h.set("x-app", "cli")
 	}
-	if !o.oauth && !copilot && req.SessionID != "" && o.compat.sendSessionAffinityHeaders {
+	if sid := req.CacheSessionID(); !o.oauth && !copilot && sid != "" && o.compat.sendSessionAffinityHeaders {
 		name := "x-session-affinity"
 		if o.compat.sessionAffinityFormat == "openrouter" {
 			name = "x-session-id"
 		}
-		h.set(name, req.SessionID)
+		h.set(name, sid)
 	}
 	addAll := func(src map[string]string) {
 		for k, v := range src {

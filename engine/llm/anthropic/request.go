@@ -2,7 +2,6 @@ package anthropic
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 
 	"github.com/pi-go/pi/engine"
@@ -65,7 +64,7 @@ func resolveOptions(req *engine.LLMRequest) options {
 		}
 	}
 
-	switch os.Getenv("PI_CACHE_RETENTION") {
+	switch req.ResolvedCacheRetention() {
 	case "none":
 	case "long":
 		o.cacheControl = obj{{"type", "ephemeral"}}

@@ -3,6 +3,7 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -197,5 +198,46 @@ func TestNormalizeToolCallID(t *testing.T) {
 		if got := normalizeToolCallID(in); got != want {
 			t.Errorf("normalizeToolCallID(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestCacheRetention checks the request's cache preference: summaries
+// send "none" (no cache_control, no affinity header), as the reference's
+// one-off requests do; the environment only ever asks for "long".
+func TestCacheRetention(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		retention    string
+		wantCache    string // substring of the body, "" for none at all
+		wantAffinity string
+	}{
+		{retention: "none", wantCache: "", wantAffinity: ""},
+		{retention: "short", wantCache: `"cache_control":{"type":"ephemeral"}`, wantAffinity: "sess-1"},
+		{retention: "long", wantCache: `"cache_control":{"type":"ephemeral","ttl":"1h"}`, wantAffinity: "sess-1"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.retention, func(t *testing.T) {
+			t.Parallel()
+			req := textRequest("http://127.0.0.1:1", false)
+			req.SessionID = "sess-1"
+			req.CacheRetention = tc.retention
+			req.Model.Compat = json.RawMessage(`{"sendSessionAffinityHeaders":true}`)
+			body, _ := bodyOf(t, req)
+			if tc.wantCache == "" && strings.Contains(body, "cache_control") {
+				t.Errorf("body has cache_control:\n%s", body)
+			}
+			if tc.wantCache != "" && !strings.Contains(body, tc.wantCache) {
+				t.Errorf("body lacks %s:\n%s", tc.wantCache, body)
+			}
+			r, err := http.NewRequest(http.MethodPost, "http://127.0.0.1:1/v1/messages", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			setHeaders(r, req, resolveOptions(req), nil)
+			// setHeaders writes names as given, not canonicalised.
+			if got := strings.Join(r.Header["x-session-affinity"], ","); got != tc.wantAffinity {
+				t.Errorf("x-session-affinity %q, want %q", got, tc.wantAffinity)
+			}
+		})
 	}
 }
