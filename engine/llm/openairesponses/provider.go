@@ -136,14 +136,14 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	for k, v := range m.Headers {
 		opts = append(opts, option.WithHeader(k, v))
 	}
-	if req.SessionID != "" && p.flavor == flavorOpenAI {
+	if sid := req.CacheSessionID(); sid != "" && p.flavor == flavorOpenAI {
 		if c.SessionAffinityFormat == "openrouter" {
-			opts = append(opts, option.WithHeader("x-session-id", req.SessionID))
+			opts = append(opts, option.WithHeader("x-session-id", sid))
 		} else {
 			if c.SessionAffinityFormat == "openai" {
-				opts = append(opts, option.WithHeader("session-id", req.SessionID))
+				opts = append(opts, option.WithHeader("session-id", sid))
 			}
-			opts = append(opts, option.WithHeader("x-client-request-id", req.SessionID))
+			opts = append(opts, option.WithHeader("x-client-request-id", sid))
 		}
 	}
 	for k, v := range req.Headers {

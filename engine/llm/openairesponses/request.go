@@ -3,7 +3,6 @@ package openairesponses
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -36,15 +35,6 @@ func chatGPTSignIn(m *engine.Model, apiKey string) bool {
 		!strings.HasPrefix(apiKey, "sk-")
 }
 
-// cacheRetention is the reference's retention preference: "long" only
-// when PI_CACHE_RETENTION says so, otherwise "short".
-func cacheRetention() string {
-	if os.Getenv("PI_CACHE_RETENTION") == "long" {
-		return "long"
-	}
-	return "short"
-}
-
 // buildBody returns the request body of c's flavor with the reference's
 // key order. openai-responses: model, input, stream, prompt cache fields,
 // store, max_output_tokens, temperature, tools, reasoning, include, then
@@ -69,7 +59,7 @@ func buildBody(req *engine.LLMRequest, c compat, deployment string, grammar map[
 		return buildCodexBody(req, c, input, tools, effort), nil
 	}
 	m := req.Model
-	retention := cacheRetention()
+	retention := req.ResolvedCacheRetention()
 	omit := c.Flavor == flavorOpenAI && chatGPTSignIn(m, req.APIKey)
 	model := m.ID
 	if c.Flavor == flavorAzure && deployment != "" {
@@ -79,10 +69,13 @@ func buildBody(req *engine.LLMRequest, c compat, deployment string, grammar map[
 		Set("model", model).
 		Set("input", input).
 		Set("stream", true)
-	if c.PromptCacheKeyMode != "disabled" && req.SessionID != "" {
-		body = body.Set("prompt_cache_key", clampRunes(req.SessionID, promptCacheKeyMax))
+	if sid := req.CacheSessionID(); c.PromptCacheKeyMode != "disabled" && sid != "" {
+		body = body.Set("prompt_cache_key", clampRunes(sid, promptCacheKeyMax))
 	}
 	if !omit && c.Flavor == flavorOpenAI {
+		if c.SupportsExplicitPromptCacheMode && retention == "none" {
+			body = body.Set("prompt_cache_options", llm.Object{}.Set("mode", "explicit"))
+		}
 		if retention == "long" && c.SupportsLongCacheRetention && !c.SupportsExplicitPromptCacheMode {
 			body = body.Set("prompt_cache_retention", "24h")
 		}

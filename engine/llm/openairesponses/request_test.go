@@ -68,6 +68,7 @@ func TestBodyOptions(t *testing.T) {
 		model  engine.Model
 		level  engine.ThinkingLevel
 		max    int
+		cache  string
 		want   []string
 		absent []string
 	}{
@@ -84,6 +85,9 @@ func TestBodyOptions(t *testing.T) {
 		{name: "strict tools", model: engine.Model{Compat: json.RawMessage(`{"supportsStrictMode":true}`)}, want: []string{`"parameters":{"type":"object","required":[],"additionalProperties":false},"strict":true}`}},
 		{name: "system role", model: engine.Model{Reasoning: true, Compat: json.RawMessage(`{"supportsDeveloperRole":false}`)}, want: []string{`{"role":"system","content":"sys"}`}},
 		{name: "cache key off", model: engine.Model{Compat: json.RawMessage(`{"promptCacheKeyMode":"disabled"}`)}, absent: []string{"prompt_cache_key"}},
+		{name: "summary cache none", cache: "none", absent: []string{"prompt_cache_key", "prompt_cache_options"}},
+		{name: "summary cache none explicit mode", cache: "none", model: engine.Model{Compat: json.RawMessage(`{"supportsExplicitPromptCacheMode":true}`)},
+			want: []string{`"stream":true,"prompt_cache_options":{"mode":"explicit"},"store":false`}, absent: []string{"prompt_cache_key"}},
 		{name: "chatgpt sign-in", model: engine.Model{Provider: "openai", BaseURL: "https://api.openai.com/v1"}, max: 100, absent: []string{"max_output_tokens"}},
 	}
 	for _, tt := range tests {
@@ -92,7 +96,7 @@ func TestBodyOptions(t *testing.T) {
 			m := tt.model
 			m.ID, m.API = "m", engine.APIOpenAIResponses
 			req := &engine.LLMRequest{Model: &m, SystemPrompt: "sys", ThinkingLevel: tt.level, MaxTokens: tt.max, APIKey: "tok",
-				SessionID: "s1", Tools: []engine.ToolInfo{{Name: "t", Description: "d", Parameters: json.RawMessage(`{"type":"object"}`)}}}
+				SessionID: "s1", CacheRetention: tt.cache, Tools: []engine.ToolInfo{{Name: "t", Description: "d", Parameters: json.RawMessage(`{"type":"object"}`)}}}
 			obj, err := buildBody(req, getCompat(&m, flavorOpenAI), "", nil)
 			require.NoError(t, err)
 			b, err := obj.MarshalJSON()
