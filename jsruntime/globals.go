@@ -203,6 +203,7 @@ func (r *Runtime) installGlobals() error {
 	r.lazyGlobals([]string{"navigator"}, func() (goja.Value, error) { return r.newNavigator(), nil })
 	r.installWellFormed()
 	r.patchTypedArrayFrom()
+	r.installProcessExtras()
 	// pi-ai's getModel/getModels/getProviders read the built-in catalog
 	// through this on first use; the JSON is built then, not at start.
 	_ = r.host.Set("catalogModels", func(goja.FunctionCall) goja.Value { return vm.ToValue(catalogJSON()) })
