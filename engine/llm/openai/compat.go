@@ -16,13 +16,43 @@ type compat struct {
 	SupportsUsageInStreaming bool
 	SupportsFinishReason     bool
 	MaxTokensField           string // "max_completion_tokens" or "max_tokens"
-	ThinkingFormat           string // "openai" (default), "openrouter", "deepseek", "zai", "qwen"
-	RequiresToolResultName   bool
+	// ThinkingFormat is "openai" (default), "openrouter", "deepseek",
+	// "zai", "qwen", "qwen-chat-template", "chat-template", "baseten",
+	// "ant-ling", "together" or "string-thinking".
+	ThinkingFormat         string
+	RequiresToolResultName bool
 	// SupportsLongCacheRetention allows prompt_cache_retention "24h" when
 	// PI_CACHE_RETENTION is "long"; PromptCacheKeyMode ("auto",
 	// "enabled", "disabled") decides when prompt_cache_key is sent.
 	SupportsLongCacheRetention bool
 	PromptCacheKeyMode         string
+
+	RequiresAssistantAfterToolResult            bool
+	RequiresNonNullAssistantContent             bool
+	RequiresToolsWithToolHistory                bool
+	RequiresThinkingAsText                      bool
+	RequiresReasoningContentOnAssistantMessages bool
+	ZaiToolStream                               bool
+	SupportsThinkingTokenBudget                 bool
+	ThinkingTokenBudgetField                    string
+	// SupportsStrictMode adds "strict" to every function tool (and strict
+	// schemas for the tools that ask for them); hosts that reject unknown
+	// fields leave it off.
+	SupportsStrictMode bool
+	// CacheControlFormat "anthropic" marks the system prompt, the last
+	// tool and the last conversation message with cache_control, as
+	// OpenRouter's Anthropic models take them.
+	CacheControlFormat         string
+	SendSessionAffinityHeaders bool
+	SessionAffinityFormat      string // "openrouter" or "openai"
+	// The routing objects and chat-template values pass through as the
+	// model's compat gives them (raw JSON, key order kept); VllmPriority
+	// is the "priority" field.
+	OpenRouterRouting    json.RawMessage
+	VercelGatewayRouting json.RawMessage
+	ChatTemplateKwargs   json.RawMessage
+	ChatTemplateArgs     json.RawMessage
+	VllmPriority         json.RawMessage
 }
 
 // hostFlags is what the reference's detectCompat recognises from a
@@ -68,15 +98,24 @@ func detectCompat(m *engine.Model) compat {
 		m.Provider == "opencode" || strings.Contains(u, "opencode.ai") || h.cfWorkers || h.cfGateway || h.antLing
 	useMaxTokens := chutes || h.deepSeek || h.moonshot || h.cfGateway || h.together || h.nvidia || h.antLing || h.zai
 	c := compat{
-		SupportsStore:              !nonStandard,
-		SupportsDeveloperRole:      h.openAI,
-		SupportsReasoningEffort:    !h.grok && !h.zai && !h.moonshot && !h.together && !h.cfGateway && !h.nvidia && !h.antLing,
-		SupportsUsageInStreaming:   true,
-		SupportsFinishReason:       true,
-		MaxTokensField:             "max_completion_tokens",
-		ThinkingFormat:             "openai",
-		SupportsLongCacheRetention: detectLongCacheRetention(m),
-		PromptCacheKeyMode:         "auto",
+		SupportsStore:                               !nonStandard,
+		SupportsDeveloperRole:                       h.openAI,
+		SupportsReasoningEffort:                     !h.grok && !h.zai && !h.moonshot && !h.together && !h.cfGateway && !h.nvidia && !h.antLing,
+		SupportsUsageInStreaming:                    true,
+		SupportsFinishReason:                        true,
+		MaxTokensField:                              "max_completion_tokens",
+		ThinkingFormat:                              "openai",
+		SupportsLongCacheRetention:                  detectLongCacheRetention(m),
+		PromptCacheKeyMode:                          "auto",
+		RequiresReasoningContentOnAssistantMessages: h.deepSeek,
+		SendSessionAffinityHeaders:                  h.openRouter,
+		SessionAffinityFormat:                       "openai",
+	}
+	if h.openRouter {
+		c.SessionAffinityFormat = "openrouter"
+	}
+	if m.Provider == "openrouter" && strings.HasPrefix(m.ID, "anthropic/") {
+		c.CacheControlFormat = "anthropic"
 	}
 	if useMaxTokens {
 		c.MaxTokensField = "max_tokens"
@@ -112,11 +151,34 @@ func getCompat(m *engine.Model) compat {
 		RequiresToolResultName   *bool   `json:"requiresToolResultName"`
 		SupportsLongCache        *bool   `json:"supportsLongCacheRetention"`
 		PromptCacheKeyMode       *string `json:"promptCacheKeyMode"`
+
+		RequiresAssistantAfterToolResult            *bool           `json:"requiresAssistantAfterToolResult"`
+		RequiresNonNullAssistantContent             *bool           `json:"requiresNonNullAssistantContent"`
+		RequiresToolsWithToolHistory                *bool           `json:"requiresToolsWithToolHistory"`
+		RequiresThinkingAsText                      *bool           `json:"requiresThinkingAsText"`
+		RequiresReasoningContentOnAssistantMessages *bool           `json:"requiresReasoningContentOnAssistantMessages"`
+		ZaiToolStream                               *bool           `json:"zaiToolStream"`
+		SupportsThinkingTokenBudget                 *bool           `json:"supportsThinkingTokenBudget"`
+		ThinkingTokenBudgetField                    *string         `json:"thinkingTokenBudgetField"`
+		SupportsStrictMode                          *bool           `json:"supportsStrictMode"`
+		CacheControlFormat                          *string         `json:"cacheControlFormat"`
+		SendSessionAffinityHeaders                  *bool           `json:"sendSessionAffinityHeaders"`
+		SessionAffinityFormat                       *string         `json:"sessionAffinityFormat"`
+		OpenRouterRouting                           json.RawMessage `json:"openRouterRouting"`
+		VercelGatewayRouting                        json.RawMessage `json:"vercelGatewayRouting"`
+		ChatTemplateKwargs                          json.RawMessage `json:"chatTemplateKwargs"`
+		ChatTemplateArgs                            json.RawMessage `json:"chatTemplateArgs"`
+		VllmPriority                                json.RawMessage `json:"vllmPriority"`
 	}
 	if json.Unmarshal(m.Compat, &w) != nil {
 		return c
 	}
 	setB := func(dst *bool, v *bool) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	setS := func(dst *string, v *string) {
 		if v != nil {
 			*dst = *v
 		}
@@ -128,14 +190,32 @@ func getCompat(m *engine.Model) compat {
 	setB(&c.SupportsFinishReason, w.SupportsFinishReason)
 	setB(&c.RequiresToolResultName, w.RequiresToolResultName)
 	setB(&c.SupportsLongCacheRetention, w.SupportsLongCache)
-	if w.PromptCacheKeyMode != nil {
-		c.PromptCacheKeyMode = *w.PromptCacheKeyMode
+	setB(&c.RequiresAssistantAfterToolResult, w.RequiresAssistantAfterToolResult)
+	setB(&c.RequiresNonNullAssistantContent, w.RequiresNonNullAssistantContent)
+	setB(&c.RequiresToolsWithToolHistory, w.RequiresToolsWithToolHistory)
+	setB(&c.RequiresThinkingAsText, w.RequiresThinkingAsText)
+	setB(&c.RequiresReasoningContentOnAssistantMessages, w.RequiresReasoningContentOnAssistantMessages)
+	setB(&c.ZaiToolStream, w.ZaiToolStream)
+	setB(&c.SupportsThinkingTokenBudget, w.SupportsThinkingTokenBudget)
+	setB(&c.SupportsStrictMode, w.SupportsStrictMode)
+	setB(&c.SendSessionAffinityHeaders, w.SendSessionAffinityHeaders)
+	setS(&c.PromptCacheKeyMode, w.PromptCacheKeyMode)
+	setS(&c.MaxTokensField, w.MaxTokensField)
+	setS(&c.ThinkingFormat, w.ThinkingFormat)
+	setS(&c.ThinkingTokenBudgetField, w.ThinkingTokenBudgetField)
+	setS(&c.CacheControlFormat, w.CacheControlFormat)
+	setS(&c.SessionAffinityFormat, w.SessionAffinityFormat)
+	// JSON null counts as unset, as the reference's "??" treats it.
+	keep := func(r json.RawMessage) json.RawMessage {
+		if hasValue(r) {
+			return r
+		}
+		return nil
 	}
-	if w.MaxTokensField != nil {
-		c.MaxTokensField = *w.MaxTokensField
-	}
-	if w.ThinkingFormat != nil {
-		c.ThinkingFormat = *w.ThinkingFormat
-	}
+	c.OpenRouterRouting = keep(w.OpenRouterRouting)
+	c.VercelGatewayRouting = keep(w.VercelGatewayRouting)
+	c.ChatTemplateKwargs = keep(w.ChatTemplateKwargs)
+	c.ChatTemplateArgs = keep(w.ChatTemplateArgs)
+	c.VllmPriority = keep(w.VllmPriority)
 	return c
 }

@@ -76,7 +76,10 @@ func TestCatalogRequestBodies(t *testing.T) {
 		if err := json.Unmarshal(tc.Model, &m); err != nil {
 			t.Fatal(err)
 		}
-		body := buildBody(&engine.LLMRequest{Model: &m, ThinkingLevel: tc.Level}, getCompat(&m))
+		body, err := buildBody(&engine.LLMRequest{Model: &m, ThinkingLevel: tc.Level}, getCompat(&m))
+		if err != nil {
+			t.Fatal(err)
+		}
 		kept := llm.Object{}
 		for _, kv := range body {
 			if kv.Key != "messages" {

@@ -210,7 +210,9 @@ func TestReasoningEffort(t *testing.T) {
 			if tt.mp != "" {
 				m.ThinkingLevelMap = json.RawMessage(tt.mp)
 			}
-			b, err := buildBody(&engine.LLMRequest{Model: m, ThinkingLevel: tt.level}, getCompat(m)).MarshalJSON()
+			body, err := buildBody(&engine.LLMRequest{Model: m, ThinkingLevel: tt.level}, getCompat(m))
+			require.NoError(t, err)
+			b, err := body.MarshalJSON()
 			require.NoError(t, err)
 			if tt.want == "" {
 				assert.NotContains(t, string(b), "reasoning_effort")

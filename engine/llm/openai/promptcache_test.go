@@ -40,7 +40,8 @@ func TestPromptCacheFields(t *testing.T) {
 				m.Compat = nil
 			}
 			req := &engine.LLMRequest{Model: m, SessionID: tt.session}
-			body := buildBody(req, getCompat(m))
+			body, err := buildBody(req, getCompat(m))
+			require.NoError(t, err)
 			var keys []string
 			got := ""
 			for _, f := range body {

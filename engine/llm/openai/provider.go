@@ -63,7 +63,11 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	req = req.WithHeaderHook()
 	b := llm.NewBuilder(req.Model, emit)
 	c := getCompat(req.Model)
-	body, err := llm.Object(buildBody(req, c)).MarshalJSON()
+	obj, err := buildBody(req, c)
+	if err != nil {
+		return b.Fail(engine.StopError, err.Error())
+	}
+	body, err := obj.MarshalJSON()
 	if err != nil {
 		return b.Fail(engine.StopError, "build request: "+err.Error())
 	}
@@ -77,14 +81,8 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 		option.WithMaxRetries(0),
 		option.WithRequestBody("application/json", body),
 	}
-	for k, v := range req.Model.Headers {
-		opts = append(opts, option.WithHeader(k, v))
-	}
-	for _, kv := range llm.CopilotDynamicHeaders(req.Model, req.Messages) {
+	for _, kv := range requestHeaders(req, c) {
 		opts = append(opts, option.WithHeader(kv[0], kv[1]))
-	}
-	for k, v := range req.Headers {
-		opts = append(opts, option.WithHeader(k, v))
 	}
 	if len(req.DropHeaders) > 0 {
 		opts = append(opts, oahttp.DropHeaders(req.DropHeaders))
@@ -105,6 +103,36 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	defer res.Body.Close()
 	b.Start()
 	return p.read(ctx, b, req, c, ssestream.NewDecoder(res))
+}
+
+// requestHeaders are the headers on top of the SDK's, in the reference's
+// order, later ones overriding earlier ones: pi's identity, the model's
+// headers, GitHub Copilot's per-request ones, the session affinity
+// headers of hosts that route by session, OpenCode's session, then the
+// request's own.
+func requestHeaders(req *engine.LLMRequest, c compat) [][2]string {
+	h := llm.IdentityHeaders(req.Model)
+	for k, v := range req.Model.Headers {
+		h = append(h, [2]string{k, v})
+	}
+	h = append(h, llm.CopilotDynamicHeaders(req.Model, req.Messages)...)
+	if id := req.SessionID; id != "" && c.SendSessionAffinityHeaders {
+		if c.SessionAffinityFormat == "openrouter" {
+			h = append(h, [2]string{"x-session-id", id})
+		} else {
+			if c.SessionAffinityFormat == "openai" {
+				h = append(h, [2]string{"session_id", id})
+			}
+			h = append(h, [2]string{"x-client-request-id", id}, [2]string{"x-session-affinity", id})
+		}
+	}
+	if req.SessionID != "" && llm.IsOpenCode(req.Model) {
+		h = append(h, [2]string{"x-opencode-session", req.SessionID})
+	}
+	for k, v := range req.Headers {
+		h = append(h, [2]string{k, v})
+	}
+	return h
 }
 
 // connectionError words a transport failure like the OpenAI SDK does:

@@ -1,12 +1,14 @@
 package openai
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"strings"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm"
+	"github.com/pi-go/pi/engine/llm/openairesponses"
 )
 
 // promptCacheKeyMax is the longest prompt_cache_key OpenAI accepts, in
@@ -44,12 +46,15 @@ func promptCache(req *engine.LLMRequest, c compat) (key, retention string) {
 
 // buildBody returns the request body with the reference's key order:
 // model, messages, stream, prompt cache fields, stream_options, store,
-// max tokens, temperature, tools, then the thinking parameters.
-func buildBody(req *engine.LLMRequest, c compat) llm.Object {
+// max tokens, temperature, tools, the thinking parameters, the routing
+// preferences, then the model's sampling parameters. It fails only when
+// a tool requires strict sampling the model cannot give.
+func buildBody(req *engine.LLMRequest, c compat) (llm.Object, error) {
 	m := req.Model
+	messages := convertMessages(req, c)
 	body := llm.Object{}.
 		Set("model", m.ID).
-		Set("messages", convertMessages(req, c)).
+		Set("messages", messages).
 		Set("stream", true)
 	if key, retention := promptCache(req, c); key != "" || retention != "" {
 		if key != "" {
@@ -75,87 +80,432 @@ func buildBody(req *engine.LLMRequest, c compat) llm.Object {
 	if req.Temperature != nil {
 		body = body.Set("temperature", *req.Temperature)
 	}
+	var tools []llm.Object
 	if len(req.Tools) > 0 {
-		tools := make([]llm.Object, 0, len(req.Tools))
-		for _, t := range req.Tools {
-			params := t.Parameters
-			if len(params) == 0 {
-				params = json.RawMessage(`{"type":"object","properties":{}}`)
-			}
-			tools = append(tools, llm.Object{}.Set("type", "function").Set("function",
-				llm.Object{}.Set("name", t.Name).Set("description", t.Description).Set("parameters", params)))
+		var err error
+		if tools, err = convertTools(req.Tools, c); err != nil {
+			return nil, err
 		}
 		body = body.Set("tools", tools)
+		if c.ZaiToolStream {
+			body = body.Set("tool_stream", true)
+		}
+	} else if c.RequiresToolsWithToolHistory && hasToolHistory(req.Messages) {
+		body = body.Set("tools", []llm.Object{})
 	}
-	return llm.MergeSamplingParams(addThinking(body, req, c), req.Model, req.ThinkingLevel)
+	if cc := cacheControl(c); cc != nil {
+		applyCacheControl(messages, tools, cc)
+	}
+	if len(c.VllmPriority) > 0 {
+		body = body.Set("priority", c.VllmPriority)
+	}
+	body = addThinking(body, req, c, maxTokens)
+	body = addRouting(body, c)
+	return llm.MergeSamplingParams(body, req.Model, req.ThinkingLevel), nil
 }
 
-// addThinking adds the reasoning parameters for the request's level.
-func addThinking(body llm.Object, req *engine.LLMRequest, c compat) llm.Object {
+// convertTools declares the tools as functions. With strict mode every
+// tool carries "strict", true only for one whose schema could be made
+// strict because it asked for JSON-schema sampling.
+func convertTools(infos []engine.ToolInfo, c compat) ([]llm.Object, error) {
+	tools := make([]llm.Object, 0, len(infos))
+	for _, t := range infos {
+		params := t.Parameters
+		if len(params) == 0 {
+			params = json.RawMessage(`{"type":"object","properties":{}}`)
+		}
+		strict, err := openairesponses.StrictToolParameters(samplingOf(t), params, c.SupportsStrictMode)
+		if err != nil {
+			return nil, err
+		}
+		if strict != nil {
+			params = strict
+		}
+		fn := llm.Object{}.Set("name", t.Name).Set("description", t.Description).Set("parameters", params)
+		if c.SupportsStrictMode {
+			fn = fn.Set("strict", strict != nil)
+		}
+		tools = append(tools, llm.Object{}.Set("type", "function").Set("function", fn))
+	}
+	return tools, nil
+}
+
+// preferStrict are the built-in tools that ask for strict JSON-schema
+// sampling when the model has it; the reference's ls, grep and find do
+// not (a live capture sends them with "strict": false).
+var preferStrict = map[string]bool{"read": true, "bash": true, "edit": true, "write": true}
+
+// samplingOf gives a built-in tool outside preferStrict an explicit "no
+// constrained sampling", so the shared default does not apply to it.
+func samplingOf(t engine.ToolInfo) engine.ToolInfo {
+	if !t.OwnSampling && len(t.ConstrainedSampling) == 0 && !preferStrict[t.Name] {
+		t.OwnSampling = true
+	}
+	return t
+}
+
+// hasToolHistory reports a tool call or result in the transcript, which
+// some proxies accept only with a tools field present.
+func hasToolHistory(msgs []*engine.Message) bool {
+	for _, m := range msgs {
+		if m.Role == engine.RoleToolResult {
+			return true
+		}
+		if m.Role == engine.RoleAssistant && !m.Content.IsString {
+			for _, b := range m.Content.Blocks {
+				if b.Type == engine.ContentToolCall {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// addRouting passes the models.json routing preferences through:
+// OpenRouter's as "provider", Vercel AI Gateway's "only" and "order" as
+// providerOptions.gateway.
+func addRouting(body llm.Object, c compat) llm.Object {
+	if truthy(c.OpenRouterRouting) {
+		body = body.Set("provider", c.OpenRouterRouting)
+	}
+	if truthy(c.VercelGatewayRouting) {
+		if fields := fieldsOf(c.VercelGatewayRouting); fields != nil {
+			gw := llm.Object{}
+			for _, k := range []string{"only", "order"} {
+				for _, f := range fields {
+					if f.Key == k && truthy(f.Value.(json.RawMessage)) {
+						gw = gw.Set(k, f.Value)
+					}
+				}
+			}
+			if len(gw) > 0 {
+				body = body.Set("providerOptions", llm.Object{}.Set("gateway", gw))
+			}
+		}
+	}
+	return body
+}
+
+// truthy is JavaScript's truthiness of a JSON value.
+func truthy(r json.RawMessage) bool {
+	switch s := strings.TrimSpace(string(r)); s {
+	case "", "null", "false", "0", `""`:
+		return false
+	}
+	return true
+}
+
+// thinkingEntry looks a level up in the model's thinkingLevelMap: present
+// reports the key, and v is nil when the map holds null there.
+func thinkingEntry(m *engine.Model, key string) (v *string, present bool) {
+	if len(m.ThinkingLevelMap) == 0 {
+		return nil, false
+	}
+	var mp map[string]*string
+	if json.Unmarshal(m.ThinkingLevelMap, &mp) != nil {
+		return nil, false
+	}
+	v, present = mp[key]
+	return v, present
+}
+
+// effortOr is the reference's "map[level] ?? level": a null or missing
+// entry falls back to the level's own name.
+func effortOr(m *engine.Model, level engine.ThinkingLevel) string {
+	if v, _ := thinkingEntry(m, string(level)); v != nil {
+		return *v
+	}
+	return string(level)
+}
+
+// offIsNull reports thinkingLevelMap.off set to null: thinking cannot be
+// turned off, so no "disabled" parameter is sent.
+func offIsNull(m *engine.Model) bool {
+	v, present := thinkingEntry(m, "off")
+	return present && v == nil
+}
+
+// defaultThinkingBudgets are the reference's token budgets per level;
+// xhigh and max use high's.
+var defaultThinkingBudgets = map[engine.ThinkingLevel]int{
+	engine.ThinkingMinimal: 1024, engine.ThinkingLow: 2048, engine.ThinkingMedium: 8192, engine.ThinkingHigh: 16384,
+}
+
+// minAnswerTokens is what a thinking budget always leaves for the answer
+// under a shared response ceiling.
+const minAnswerTokens = 1024
+
+// thinkingBudget is the level's budget capped to leave room for the
+// answer under ceiling; 0 means none.
+func thinkingBudget(level engine.ThinkingLevel, ceiling int) int {
+	if level == engine.ThinkingXHigh || level == engine.ThinkingMax {
+		level = engine.ThinkingHigh
+	}
+	b := min(defaultThinkingBudgets[level], max(0, ceiling-minAnswerTokens))
+	return max(b, 0)
+}
+
+// addThinking adds the reasoning parameters of the model's thinking
+// format for the request's level, then the token budget field.
+func addThinking(body llm.Object, req *engine.LLMRequest, c compat, ceiling int) llm.Object {
 	m := req.Model
 	if !m.Reasoning {
 		return body
 	}
 	level := req.ThinkingLevel
 	on := level != "" && level != engine.ThinkingOff
+	budget := 0
+	if on {
+		budget = thinkingBudget(level, ceiling)
+	}
 	switch c.ThinkingFormat {
-	case "deepseek", "zai":
+	case "zai":
 		if on {
-			return body.Set("thinking", llm.Object{}.Set("type", "enabled"))
+			body = body.Set("thinking", llm.Object{}.Set("type", "enabled").Set("clear_thinking", false))
+			if c.SupportsReasoningEffort {
+				if v, present := thinkingEntry(m, string(level)); !present {
+					body = body.Set("reasoning_effort", string(level))
+				} else if v != nil {
+					body = body.Set("reasoning_effort", *v)
+				}
+			}
+		} else {
+			body = body.Set("thinking", llm.Object{}.Set("type", "disabled"))
 		}
-		return body.Set("thinking", llm.Object{}.Set("type", "disabled"))
 	case "qwen":
-		return body.Set("enable_thinking", on)
+		body = body.Set("enable_thinking", on)
+		if on && c.SupportsReasoningEffort {
+			body = body.Set("reasoning_effort", effortOr(m, level))
+		}
+	case "qwen-chat-template":
+		body = body.Set("chat_template_kwargs", llm.Object{}.Set("enable_thinking", on).Set("preserve_thinking", true))
+	case "chat-template":
+		if v := chatTemplateValues(m, level, c.ChatTemplateKwargs, budget); len(v) > 0 {
+			body = body.Set("chat_template_kwargs", v)
+		}
+	case "baseten":
+		if v := chatTemplateValues(m, level, c.ChatTemplateArgs, budget); len(v) > 0 {
+			body = body.Set("chat_template_args", v)
+		}
+		if c.SupportsReasoningEffort {
+			key := string(level)
+			if !on {
+				key = "off"
+			}
+			if v, present := thinkingEntry(m, key); present && v != nil {
+				body = body.Set("reasoning_effort", *v)
+			} else if !present && on {
+				body = body.Set("reasoning_effort", string(level))
+			}
+		}
+	case "deepseek":
+		if on {
+			body = body.Set("thinking", llm.Object{}.Set("type", "enabled"))
+		} else if !offIsNull(m) {
+			body = body.Set("thinking", llm.Object{}.Set("type", "disabled"))
+		}
+		if on && c.SupportsReasoningEffort {
+			body = body.Set("reasoning_effort", effortOr(m, level))
+		}
 	case "openrouter":
 		if on {
-			name, ok := engine.MappedThinkingLevel(m, level)
-			if ok {
-				return body.Set("reasoning", llm.Object{}.Set("effort", name))
+			body = body.Set("reasoning", llm.Object{}.Set("effort", effortOr(m, level)))
+		} else if !offIsNull(m) {
+			body = body.Set("reasoning", llm.Object{}.Set("effort", effortOr(m, "none")))
+		}
+	case "ant-ling":
+		if on {
+			if v, _ := thinkingEntry(m, string(level)); v != nil {
+				body = body.Set("reasoning", llm.Object{}.Set("effort", *v))
 			}
-			return body
 		}
-		if off, ok := offValue(m); ok {
-			if off == "" {
-				off = "none"
+	case "together":
+		body = body.Set("reasoning", llm.Object{}.Set("enabled", on))
+		if on && c.SupportsReasoningEffort {
+			body = body.Set("reasoning_effort", effortOr(m, level))
+		}
+	case "string-thinking":
+		if on {
+			body = body.Set("thinking", effortOr(m, level))
+		} else if !offIsNull(m) {
+			body = body.Set("thinking", offOr(m, "none"))
+		}
+	default:
+		if c.SupportsReasoningEffort {
+			if on {
+				body = body.Set("reasoning_effort", effortOr(m, level))
+			} else if v, _ := thinkingEntry(m, "off"); v != nil {
+				body = body.Set("reasoning_effort", *v)
 			}
-			return body.Set("reasoning", llm.Object{}.Set("effort", off))
 		}
-		return body
 	}
-	if !c.SupportsReasoningEffort {
-		return body
+	field := c.ThinkingTokenBudgetField
+	if field == "" && c.SupportsThinkingTokenBudget {
+		field = "thinking_token_budget"
 	}
-	if on {
-		if name, ok := engine.MappedThinkingLevel(m, level); ok {
-			return body.Set("reasoning_effort", name)
-		}
-		return body
-	}
-	if off, ok := offValue(m); ok && off != "" {
-		return body.Set("reasoning_effort", off)
+	if field != "" && budget > 0 {
+		body = body.Set(field, budget)
 	}
 	return body
 }
 
-// offValue reads thinkingLevelMap.off: ok is false when the map says null
-// (thinking cannot be turned off); "" means the map has no entry.
-func offValue(m *engine.Model) (string, bool) {
-	if len(m.ThinkingLevelMap) == 0 {
-		return "", true
+// fieldsOf decodes a JSON object into its fields in order, each value
+// raw; nil for anything else.
+func fieldsOf(raw json.RawMessage) llm.Object {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
 	}
-	var mp map[string]*string
-	if json.Unmarshal(m.ThinkingLevelMap, &mp) != nil {
-		return "", true
+	out := llm.Object{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil
+		}
+		out = out.Set(k, v)
 	}
-	v, present := mp["off"]
-	if !present {
-		return "", true
-	}
-	if v == nil {
-		return "", false
-	}
-	return *v, true
+	return out
 }
+
+// cacheControl is the Anthropic-style marker for models whose compat asks
+// for one, with a one-hour ttl under a long retention the host supports.
+func cacheControl(c compat) llm.Object {
+	if c.CacheControlFormat != "anthropic" {
+		return nil
+	}
+	cc := llm.Object{}.Set("type", "ephemeral")
+	if cacheRetention() == "long" && c.SupportsLongCacheRetention {
+		cc = cc.Set("ttl", "1h")
+	}
+	return cc
+}
+
+// applyCacheControl marks the system prompt, the last tool and the last
+// user, assistant or tool message that has text, as the reference does
+// for OpenRouter's Anthropic models.
+func applyCacheControl(messages []llm.Object, tools []llm.Object, cc llm.Object) {
+	for i, m := range messages {
+		if r := roleOf(m); r == "system" || r == "developer" {
+			messages[i], _ = markText(m, cc)
+			break
+		}
+	}
+	if len(tools) > 0 {
+		tools[len(tools)-1] = tools[len(tools)-1].Set("cache_control", cc)
+	}
+	for i := len(messages) - 1; i >= 0; i-- {
+		switch roleOf(messages[i]) {
+		case "user", "assistant", "tool":
+			if m, ok := markText(messages[i], cc); ok {
+				messages[i] = m
+				return
+			}
+		}
+	}
+}
+
+func roleOf(m llm.Object) string {
+	for _, f := range m {
+		if f.Key == "role" {
+			s, _ := f.Value.(string)
+			return s
+		}
+	}
+	return ""
+}
+
+// markText puts cc on a message's text: string content becomes one text
+// part carrying it, and in a part list the last text part gets it.
+func markText(m llm.Object, cc llm.Object) (llm.Object, bool) {
+	for i, f := range m {
+		if f.Key != "content" {
+			continue
+		}
+		switch v := f.Value.(type) {
+		case string:
+			if v == "" {
+				return m, false
+			}
+			m[i].Value = []llm.Object{textPart(v).Set("cache_control", cc)}
+			return m, true
+		case []llm.Object:
+			for j := len(v) - 1; j >= 0; j-- {
+				if t, _ := v[j][0].Value.(string); v[j][0].Key == "type" && t == "text" {
+					v[j] = v[j].Set("cache_control", cc)
+					return m, true
+				}
+			}
+		}
+		return m, false
+	}
+	return m, false
+}
+
+// offOr is "map.off ?? fallback".
+func offOr(m *engine.Model, fallback string) string {
+	if v, _ := thinkingEntry(m, "off"); v != nil {
+		return *v
+	}
+	return fallback
+}
+
+// chatTemplateValues resolves a compat chat-template object: plain values
+// pass through; {"$var":"thinking.enabled"} and {"$var":"thinking.budget"}
+// become the request's; other objects take the level's mapped name, and
+// {"omitWhenOff":true} drops the key when thinking is off.
+func chatTemplateValues(m *engine.Model, level engine.ThinkingLevel, raw json.RawMessage, budget int) llm.Object {
+	fields := fieldsOf(raw)
+	if fields == nil {
+		return nil
+	}
+	on := level != "" && level != engine.ThinkingOff
+	var out llm.Object
+	for _, f := range fields {
+		v := f.Value.(json.RawMessage)
+		var spec struct {
+			Var         *string `json:"$var"`
+			OmitWhenOff bool    `json:"omitWhenOff"`
+		}
+		if len(v) == 0 || v[0] != '{' || json.Unmarshal(v, &spec) != nil {
+			out = out.Set(f.Key, v)
+			continue
+		}
+		if !on && spec.OmitWhenOff {
+			continue
+		}
+		switch {
+		case spec.Var != nil && *spec.Var == "thinking.enabled":
+			out = out.Set(f.Key, on)
+		case spec.Var != nil && *spec.Var == "thinking.budget":
+			if budget > 0 {
+				out = out.Set(f.Key, budget)
+			}
+		default:
+			key := string(level)
+			if !on {
+				key = "off"
+			}
+			mv, present := thinkingEntry(m, key)
+			switch {
+			case !present && on:
+				out = out.Set(f.Key, string(level))
+			case present && mv != nil:
+				out = out.Set(f.Key, *mv)
+			}
+		}
+	}
+	return out
+}
+
+// bridgeText is the assistant turn the reference inserts where a host
+// does not accept a user message right after tool results.
+const bridgeText = "I have processed the tool results."
 
 // convertMessages turns the transcript into chat messages: the system
 // prompt first, user content as part arrays, assistant text as a string
@@ -170,14 +520,19 @@ func convertMessages(req *engine.LLMRequest, c compat) []llm.Object {
 		}
 		out = append(out, llm.Object{}.Set("role", role).Set("content", req.SystemPrompt))
 	}
+	bridge := func() llm.Object { return llm.Object{}.Set("role", "assistant").Set("content", bridgeText) }
+	lastRole := ""
 	msgs := llm.ConvertForProvider(m, req.Messages)
 	for i := 0; i < len(msgs); i++ {
 		msg := msgs[i]
+		if c.RequiresAssistantAfterToolResult && lastRole == engine.RoleToolResult && msg.Role == engine.RoleUser {
+			out = append(out, bridge())
+		}
 		switch msg.Role {
 		case engine.RoleUser:
 			if msg.Content.IsString {
 				out = append(out, llm.Object{}.Set("role", "user").Set("content", msg.Content.Text()))
-				continue
+				break
 			}
 			parts := userParts(msg.Content.Blocks)
 			if len(parts) == 0 {
@@ -185,7 +540,7 @@ func convertMessages(req *engine.LLMRequest, c compat) []llm.Object {
 			}
 			out = append(out, llm.Object{}.Set("role", "user").Set("content", parts))
 		case engine.RoleAssistant:
-			if o, ok := assistantMessage(msg); ok {
+			if o, ok := assistantMessage(m, msg, c); ok {
 				out = append(out, o)
 			}
 		case engine.RoleToolResult:
@@ -200,14 +555,23 @@ func convertMessages(req *engine.LLMRequest, c compat) []llm.Object {
 					o = o.Set("name", r.ToolName)
 				}
 				out = append(out, o)
-				images = append(images, imgs...)
+				if m.SupportsImages() {
+					images = append(images, imgs...)
+				}
 			}
 			i--
+			lastRole = engine.RoleToolResult
 			if len(images) > 0 {
+				if c.RequiresAssistantAfterToolResult {
+					out = append(out, bridge())
+				}
 				parts := append([]llm.Object{textPart("Attached image(s) from tool result:")}, images...)
 				out = append(out, llm.Object{}.Set("role", "user").Set("content", parts))
+				lastRole = engine.RoleUser
 			}
+			continue
 		}
+		lastRole = msg.Role
 	}
 	if out == nil {
 		out = []llm.Object{}
@@ -224,12 +588,16 @@ func imagePart(c engine.Content) llm.Object {
 		Set("image_url", llm.Object{}.Set("url", "data:"+c.MimeType+";base64,"+c.Data))
 }
 
+// userParts converts a user message's blocks; empty text parts are
+// dropped, as the reference does.
 func userParts(blocks []engine.Content) []llm.Object {
 	var parts []llm.Object
 	for _, b := range blocks {
 		switch b.Type {
 		case engine.ContentText:
-			parts = append(parts, textPart(b.Text))
+			if b.Text != "" {
+				parts = append(parts, textPart(b.Text))
+			}
 		case engine.ContentImage:
 			parts = append(parts, imagePart(b))
 		}
@@ -237,45 +605,83 @@ func userParts(blocks []engine.Content) []llm.Object {
 	return parts
 }
 
-func assistantMessage(msg *engine.Message) (llm.Object, bool) {
-	var text strings.Builder
-	hasText := false
+// assistantMessage replays an assistant turn: its non-blank text joined
+// as one string, thinking in the reasoning field it streamed from (or as
+// leading text where the host wants that), and its tool calls. A turn
+// with neither content nor calls is left out.
+func assistantMessage(m *engine.Model, msg *engine.Message, c compat) (llm.Object, bool) {
+	var texts []string
+	var thinking []engine.Content
 	var calls []llm.Object
-	reasoningField, reasoning := "", ""
 	for _, b := range msg.Content.Blocks {
 		switch b.Type {
 		case engine.ContentText:
-			if b.Text != "" {
-				text.WriteString(b.Text)
-				hasText = true
+			if strings.TrimSpace(b.Text) != "" {
+				texts = append(texts, b.Text)
 			}
 		case engine.ContentThinking:
-			// Thinking that came from a reasoning field is replayed in that
-			// same field; other thinking is not sent to this API.
-			switch b.ThinkingSignature {
-			case "reasoning_content", "reasoning", "reasoning_text":
-				reasoningField = b.ThinkingSignature
-				reasoning += b.Thinking
+			if strings.TrimSpace(b.Thinking) != "" {
+				thinking = append(thinking, b)
 			}
 		case engine.ContentToolCall:
 			calls = append(calls, llm.Object{}.Set("id", b.ID).Set("type", "function").
 				Set("function", llm.Object{}.Set("name", b.Name).Set("arguments", llm.CompactArgs(b.Arguments))))
 		}
 	}
-	if !hasText && len(calls) == 0 {
+	var content any
+	if c.RequiresAssistantAfterToolResult || c.RequiresNonNullAssistantContent {
+		content = ""
+	}
+	text := strings.Join(texts, "")
+	if text != "" {
+		content = text
+	}
+	reasoningField, reasoning := "", ""
+	if len(thinking) > 0 {
+		if c.RequiresThinkingAsText {
+			var ts []string
+			for _, b := range thinking {
+				ts = append(ts, b.Thinking)
+			}
+			parts := []llm.Object{textPart(strings.Join(ts, "\n\n"))}
+			for _, t := range texts {
+				parts = append(parts, textPart(t))
+			}
+			content = parts
+		} else {
+			sig := thinking[0].ThinkingSignature
+			if m.Provider == "opencode-go" && sig == "reasoning" {
+				sig = "reasoning_content"
+			}
+			switch sig {
+			case "reasoning_content", "reasoning", "reasoning_text":
+				var ts []string
+				for _, b := range thinking {
+					ts = append(ts, b.Thinking)
+				}
+				reasoningField, reasoning = sig, strings.Join(ts, "\n")
+			}
+		}
+	}
+	hasContent := false
+	switch v := content.(type) {
+	case string:
+		hasContent = v != ""
+	case []llm.Object:
+		hasContent = len(v) > 0
+	}
+	if !hasContent && len(calls) == 0 {
 		return nil, false
 	}
-	o := llm.Object{}.Set("role", "assistant")
-	if hasText {
-		o = o.Set("content", text.String())
-	} else {
-		o = o.Set("content", nil)
-	}
+	o := llm.Object{}.Set("role", "assistant").Set("content", content)
 	if reasoningField != "" {
 		o = o.Set(reasoningField, reasoning)
 	}
 	if len(calls) > 0 {
 		o = o.Set("tool_calls", calls)
+	}
+	if c.RequiresReasoningContentOnAssistantMessages && m.Reasoning && reasoningField != "reasoning_content" {
+		o = o.Set("reasoning_content", "")
 	}
 	return o, true
 }
@@ -294,7 +700,7 @@ func toolResultText(r *engine.Message) (string, []llm.Object) {
 		}
 	}
 	text := strings.Join(texts, "\n")
-	if text == "" {
+	if strings.TrimSpace(text) == "" {
 		if len(images) > 0 {
 			text = "(see attached image)"
 		} else {
