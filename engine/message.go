@@ -204,6 +204,10 @@ type Message struct {
 	// RawStopFirst writes rawStopReason before errorMessage, the order of
 	// the reference's Anthropic adapter.
 	RawStopFirst bool
+	// DiagnosticsAfterError writes diagnostics right after errorMessage:
+	// the reference's Bedrock adapter appends its failure diagnostic when
+	// the request fails, before the message gets its duration.
+	DiagnosticsAfterError bool
 	// ErrorFirst writes errorMessage before timestamp: the reference's
 	// message for a request that failed before its provider started (a
 	// credential that could not be resolved) is built in that order.
@@ -307,12 +311,17 @@ func (m Message) appendJSON(dst []byte) ([]byte, error) {
 		} else {
 			o.opt("errorMessage", m.ErrorMessage).opt("rawStopReason", m.RawStopReason)
 		}
+		if m.DiagnosticsAfterError {
+			o.opt("diagnostics", m.Diagnostics)
+		}
 		o.opt("durationMs", m.DurationMs).
 			opt("thinkingLevel", m.ThinkingLevel).opt("responseModel", m.ResponseModel)
 		if !m.ProviderThinkingLevelFirst {
 			o.opt("providerThinkingLevel", m.ProviderThinkingLevel)
 		}
-		o.opt("diagnostics", m.Diagnostics)
+		if !m.DiagnosticsAfterError {
+			o.opt("diagnostics", m.Diagnostics)
+		}
 	case RoleToolResult:
 		o.set("toolCallId", m.ToolCallID).set("toolName", m.ToolName).set("content", m.Content).
 			opt("details", m.Details).opt("usage", m.ToolUsage).opt("nestedCalls", m.NestedCalls).
