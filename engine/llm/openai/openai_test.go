@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/llm"
 	"github.com/pi-go/pi/internal/mockllm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -187,6 +188,8 @@ func TestRequestBody(t *testing.T) {
 	assert.Equal(t, want, string(reqs[0].Body))
 	assert.Equal(t, "Bearer mock-key", reqs[0].Headers["authorization"])
 	assert.Equal(t, "t1", reqs[0].Headers["x-team"])
+	assert.Equal(t, llm.UserAgent(), reqs[0].Headers["user-agent"])
+	assert.True(t, strings.HasPrefix(llm.UserAgent(), "pi/1.6.0 ("), llm.UserAgent())
 	assert.True(t, strings.HasSuffix(reqs[0].Path, "/v1/chat/completions"))
 }
 

@@ -116,7 +116,9 @@ func requestHeaders(req *engine.LLMRequest, c compat) [][2]string {
 		h = append(h, [2]string{k, v})
 	}
 	h = append(h, llm.CopilotDynamicHeaders(req.Model, req.Messages)...)
-	if id := req.SessionID; id != "" && c.SendSessionAffinityHeaders {
+	// A request without caching (a summary) goes without a session.
+	sid := req.CacheSessionID()
+	if id := sid; id != "" && c.SendSessionAffinityHeaders {
 		if c.SessionAffinityFormat == "openrouter" {
 			h = append(h, [2]string{"x-session-id", id})
 		} else {
@@ -126,8 +128,8 @@ func requestHeaders(req *engine.LLMRequest, c compat) [][2]string {
 			h = append(h, [2]string{"x-client-request-id", id}, [2]string{"x-session-affinity", id})
 		}
 	}
-	if req.SessionID != "" && llm.IsOpenCode(req.Model) {
-		h = append(h, [2]string{"x-opencode-session", req.SessionID})
+	if sid != "" && llm.IsOpenCode(req.Model) {
+		h = append(h, [2]string{"x-opencode-session", sid})
 	}
 	for k, v := range req.Headers {
 		h = append(h, [2]string{k, v})
