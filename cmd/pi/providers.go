@@ -11,6 +11,7 @@ import (
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/llm/anthropic"
+	"github.com/pi-go/pi/engine/llm/bedrock"
 	"github.com/pi-go/pi/engine/llm/google"
 	"github.com/pi-go/pi/engine/llm/mistral"
 	"github.com/pi-go/pi/engine/llm/openai"
@@ -38,6 +39,8 @@ func providerFor(api string) (engine.Provider, error) {
 		return google.NewVertex(), nil
 	case engine.APIMistralConversations:
 		return mistral.New(), nil
+	case engine.APIBedrockConverseStream:
+		return bedrock.New(), nil
 	}
 	// A model whose wire API we lack (bedrock-converse-stream, pi-messages,
 	// a models.json typo) fails each request, as the reference's API
