@@ -304,7 +304,22 @@ func (a *API) apiKeyAndHeaders(ctx context.Context, m *engine.Model) any {
 	if len(hdrs) > 0 {
 		out = append(out, Field{"headers", orderedHeaders(reg, m.Provider, hdrs)})
 	}
+	// Read after the key, whose resolution may have refreshed the token
+	// the URL is derived from.
+	if r, ok := a.opts.Models.(oauthStatus); ok {
+		if u := r.OAuthBaseURL(m.Provider); u != "" {
+			out = append(out, Field{"baseUrl", u})
+		}
+	}
 	return out
+}
+
+// oauthStatus is implemented by a registry with built-in OAuth handlers:
+// which providers' requests use a stored OAuth credential, and the base
+// URL such a credential selects (GitHub Copilot's).
+type oauthStatus interface {
+	UsesOAuth(provider string) bool
+	OAuthBaseURL(provider string) string
 }
 
 // orderedHeaders lays headers out in their configured order.

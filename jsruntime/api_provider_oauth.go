@@ -385,6 +385,9 @@ func (a *API) requestAuth(ctx context.Context, m *engine.Model) (string, map[str
 // isUsingOAuth reports whether the provider's requests use a stored OAuth
 // credential through its registered oauth code.
 func (a *API) isUsingOAuth(provider string) bool {
+	if r, ok := a.opts.Models.(oauthStatus); ok && r.UsesOAuth(provider) {
+		return true // a built-in handler's (or a registered one's) credential
+	}
 	reg := a.oauthRegistry()
 	if reg == nil || !a.providerFnsOf(provider).OAuth {
 		return false
