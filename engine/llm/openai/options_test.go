@@ -2,9 +2,11 @@ package openai
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/llm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -76,6 +78,46 @@ func TestRequestOptions(t *testing.T) {
 			if tt.headers != "" {
 				assert.Equal(t, tt.headers, extraHeaders(tt.req, c))
 			}
+		})
+	}
+}
+
+// TestNormalizeToolCallIDs: ids from another model's turn as the
+// reference's convertMessages rewrites them (values from pi-ai 1.6.0).
+func TestNormalizeToolCallIDs(t *testing.T) {
+	t.Parallel()
+	ids := []string{"call_abc|fc_123", "call_x|" + strings.Repeat("A+b/c=", 80), "plain_id_" + strings.Repeat("z", 50), "call_only|", "call é|it"}
+	tests := []struct {
+		provider string
+		want     []string
+	}{
+		{"openai", []string{"call_abc_fc_123", "call_x_e8nnoe1h", "plain_id_" + strings.Repeat("z", 31), "call_only", "call___it"}},
+		{"groq", []string{"call_abc_fc_123", "call_x_e8nnoe1h", "plain_id_" + strings.Repeat("z", 50), "call_only", "call___it"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.provider, func(t *testing.T) {
+			t.Parallel()
+			m := &engine.Model{ID: "m", API: engine.APIOpenAICompletions, Provider: tt.provider, BaseURL: "http://x/v1"}
+			msgs := []*engine.Message{{Role: engine.RoleUser, Content: engine.StringContents("hi")}}
+			for _, id := range ids {
+				msgs = append(msgs,
+					&engine.Message{Role: engine.RoleAssistant, API: "openai-responses", Provider: "openai", Model: "other", StopReason: engine.StopToolUse,
+						Content: engine.Blocks(engine.Content{Type: engine.ContentToolCall, ID: id, Name: "ls", Arguments: json.RawMessage(`{}`)})},
+					&engine.Message{Role: engine.RoleToolResult, ToolCallID: id, ToolName: "ls", Content: engine.Blocks(engine.TextContent("ok"))})
+			}
+			var got, calls []string
+			for _, o := range convertMessages(&engine.LLMRequest{Model: m, Messages: msgs}, getCompat(m)) {
+				for _, f := range o {
+					switch f.Key {
+					case "tool_call_id":
+						got = append(got, f.Value.(string))
+					case "tool_calls":
+						calls = append(calls, f.Value.([]llm.Object)[0][0].Value.(string))
+					}
+				}
+			}
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, tt.want, calls)
 		})
 	}
 }

@@ -3,6 +3,7 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 
 	"github.com/pi-go/pi/engine"
@@ -304,7 +305,7 @@ func convertMessages(req *engine.LLMRequest, c compat) []llm.Object {
 	}
 	bridge := func() llm.Object { return llm.Object{}.Set("role", "assistant").Set("content", bridgeText) }
 	lastRole := ""
-	msgs := llm.ConvertForProvider(m, req.Messages)
+	msgs := normalizeToolCallIDs(m, llm.ConvertForProvider(m, req.Messages))
 	for i := 0; i < len(msgs); i++ {
 		msg := msgs[i]
 		if c.RequiresAssistantAfterToolResult && lastRole == engine.RoleToolResult && msg.Role == engine.RoleUser {
@@ -359,6 +360,79 @@ func convertMessages(req *engine.LLMRequest, c compat) []llm.Object {
 		out = []llm.Object{}
 	}
 	return out
+}
+
+// toolCallIDMax is the longest tool call id OpenAI accepts.
+const toolCallIDMax = 40
+
+var notIDChar = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+
+// normalizeToolCallID rewrites an id another model made so this API
+// accepts it: a Responses-style "call|item" id keeps both halves in the
+// allowed characters, shortened with a hash past 40 characters, and
+// OpenAI's own host gets at most 40 characters.
+func normalizeToolCallID(m *engine.Model, id string) string {
+	if call, item, ok := strings.Cut(id, "|"); ok {
+		call = notIDChar.ReplaceAllString(call, "_")
+		item = notIDChar.ReplaceAllString(item, "_")
+		combined := call
+		if item != "" {
+			combined = call + "_" + item
+		}
+		if len(combined) <= toolCallIDMax {
+			return combined
+		}
+		hash := openairesponses.ShortHash(id)
+		hash = hash[:min(8, len(hash))]
+		return call[:min(len(call), max(1, toolCallIDMax-len(hash)-1))] + "_" + hash
+	}
+	if m.Provider == "openai" && len(id) > toolCallIDMax {
+		return id[:toolCallIDMax]
+	}
+	return id
+}
+
+// normalizeToolCallIDs applies normalizeToolCallID to the tool calls of
+// assistant turns from another model, and to the results that answer
+// them.
+func normalizeToolCallIDs(m *engine.Model, msgs []*engine.Message) []*engine.Message {
+	var renamed map[string]string
+	for i, msg := range msgs {
+		switch msg.Role {
+		case engine.RoleAssistant:
+			if msg.Provider == m.Provider && msg.API == m.API && msg.Model == m.ID {
+				continue
+			}
+			var blocks []engine.Content
+			for j, b := range msg.Content.Blocks {
+				if b.Type != engine.ContentToolCall {
+					continue
+				}
+				if id := normalizeToolCallID(m, b.ID); id != b.ID {
+					if blocks == nil {
+						blocks = append([]engine.Content(nil), msg.Content.Blocks...)
+					}
+					if renamed == nil {
+						renamed = map[string]string{}
+					}
+					renamed[b.ID] = id
+					blocks[j].ID = id
+				}
+			}
+			if blocks != nil {
+				cp := *msg
+				cp.Content = engine.Contents{Blocks: blocks}
+				msgs[i] = &cp
+			}
+		case engine.RoleToolResult:
+			if id, ok := renamed[msg.ToolCallID]; ok {
+				cp := *msg
+				cp.ToolCallID = id
+				msgs[i] = &cp
+			}
+		}
+	}
+	return msgs
 }
 
 func textPart(s string) llm.Object {
