@@ -30,8 +30,10 @@ type frame struct {
 	payload string
 }
 
-func ev(typ, payload string) frame  { return frame{typ: typ, payload: payload} }
-func exc(typ, message string) frame { return frame{kind: "exception", typ: typ, payload: `{"message":"` + message + `"}`} }
+func ev(typ, payload string) frame { return frame{typ: typ, payload: payload} }
+func exc(typ, message string) frame {
+	return frame{kind: "exception", typ: typ, payload: `{"message":"` + message + `"}`}
+}
 
 // encodeFrames writes frames with the SDK's encoder, as Bedrock sends them.
 func encodeFrames(t *testing.T, frames []frame) []byte {

@@ -36,12 +36,19 @@ type settings struct {
 	maxTokens int
 	budget    int
 	cacheLong bool
+	cacheNone bool
 	govCloud  bool
 }
 
 func resolveSettings(req *engine.LLMRequest, e env) settings {
 	m := req.Model
-	s := settings{claude: isClaude(m), cacheLong: e.get("PI_CACHE_RETENTION") == "long"}
+	s := settings{claude: isClaude(m)}
+	switch retention := req.CacheRetention; {
+	case retention == "none":
+		s.cacheNone = true
+	case retention == "long", retention == "" && e.get("PI_CACHE_RETENTION") == "long":
+		s.cacheLong = true
+	}
 	if l := req.ThinkingLevel; l != "" && l != engine.ThinkingOff {
 		s.reasoning = l
 	}
@@ -59,6 +66,9 @@ func resolveSettings(req *engine.LLMRequest, e env) settings {
 	s.maxTokens = base
 	if s.reasoning != "" && s.claude && !adaptive(m) {
 		budget := thinkingBudget(s.reasoning)
+		if v, ok := req.ThinkingBudgets[clampLevel(s.reasoning)]; ok {
+			budget = v
+		}
 		adjusted := min(base+budget, m.MaxTokens)
 		if adjusted <= budget {
 			budget = min(budget, max(0, adjusted-minAnswerTokens))
@@ -71,6 +81,15 @@ func resolveSettings(req *engine.LLMRequest, e env) settings {
 
 func clampToContext(req *engine.LLMRequest, maxTokens int) int {
 	return engine.ClampMaxTokens(req.Model, engine.EstimateContextTokens(req.Messages), maxTokens)
+}
+
+// clampLevel maps the levels above high to high, the last level a
+// thinking budget is configured for.
+func clampLevel(l engine.ThinkingLevel) engine.ThinkingLevel {
+	if l == engine.ThinkingXHigh || l == engine.ThinkingMax {
+		return engine.ThinkingHigh
+	}
+	return l
 }
 
 // thinkingBudget is the default budget of a level; xhigh and max use high's.
@@ -169,7 +188,7 @@ func systemText(req *engine.LLMRequest) string {
 
 // cachePointBlock is the cache marker for models that take one, or nil.
 func cachePointBlock(m *engine.Model, s settings, e env) llm.Object {
-	if !supportsCaching(m, e) {
+	if s.cacheNone || !supportsCaching(m, e) {
 		return nil
 	}
 	cp := llm.Object{}.Set("type", "default")
