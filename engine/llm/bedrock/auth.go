@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 )
@@ -31,8 +32,14 @@ func (e env) get(k string) string {
 	return e(k)
 }
 
-var arnRegion = regexp.MustCompile(`^arn:aws(?:-[a-z0-9-]+)?:bedrock:([a-z0-9-]+):`)
-var standardHost = regexp.MustCompile(`^bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$`)
+// The patterns are compiled on first use, not at package init: every pi
+// start runs the init of every linked package.
+var (
+	arnRegion    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^arn:aws(?:-[a-z0-9-]+)?:bedrock:([a-z0-9-]+):`) })
+	standardHost = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$`)
+	})
+)
 
 // target is where a request goes and how it is signed.
 type target struct {
@@ -55,7 +62,7 @@ func endpointRegion(baseURL string) string {
 	if i := strings.LastIndex(host, ":"); i >= 0 {
 		host = host[:i]
 	}
-	if m := standardHost.FindStringSubmatch(strings.ToLower(host)); m != nil {
+	if m := standardHost().FindStringSubmatch(strings.ToLower(host)); m != nil {
 		return m[1]
 	}
 	return ""
@@ -78,7 +85,7 @@ func resolveTarget(model string, baseURL string, e env, files *sharedFiles) (tar
 	epRegion := endpointRegion(baseURL)
 	explicit := baseURL != "" && (epRegion == "" || (configured == "" && !ambientProfile))
 	var t target
-	switch m := arnRegion.FindStringSubmatch(model); {
+	switch m := arnRegion().FindStringSubmatch(model); {
 	case m != nil:
 		t.region = m[1]
 	case configured != "":
