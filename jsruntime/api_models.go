@@ -47,10 +47,32 @@ func (x extModel) MarshalJSON() ([]byte, error) {
 }
 
 // extModels wraps a model list for the bridge.
-func extModels(ms []*engine.Model) []extModel {
-	out := make([]extModel, 0, len(ms))
+func extModels(ms []*engine.Model) extModelList {
+	out := make(extModelList, 0, len(ms))
 	for _, m := range ms {
 		out = append(out, extModel{m})
 	}
 	return out
+}
+
+// extModelList marshals its models one after the other: a catalog model's
+// JSON is its stored text, and going through encoding/json's slice
+// encoder would validate and compact every one of them again (the whole
+// catalog is ~1 MB; engine.MarshalJSON checks the result once).
+type extModelList []extModel
+
+func (l extModelList) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 512*len(l)+2)
+	b = append(b, '[')
+	for i, x := range l {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		j, err := x.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, j...)
+	}
+	return append(b, ']'), nil
 }

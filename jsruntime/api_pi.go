@@ -268,6 +268,20 @@ func (a *API) bridge(vm *goja.Runtime) *goja.Object {
 	set("cwd", a.opts.Cwd)
 	set("enter", func(path, event string) { a.rt.loop.owner, a.rt.loop.event = path, event })
 	set("reportError", a.reportError)
+	// parse reads the JSON the bridge hands back (jsonparse.go), falling
+	// back to JSON.parse for what it leaves alone and for the error.
+	jsonParse, _ := goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("parse"))
+	set("parse", func(call goja.FunctionCall) goja.Value {
+		s := call.Argument(0).String()
+		if v, ok := parseJSON(vm, s); ok {
+			return v
+		}
+		v, err := jsonParse(goja.Undefined(), call.Argument(0))
+		if err != nil {
+			panic(err)
+		}
+		return v
+	})
 	set("hasUI", func() bool { return a.currentUI().HasUI() })
 	set("runState", a.runState)
 	set("complete", a.complete)

@@ -3,6 +3,7 @@ package jsruntime
 import (
 	"embed"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
@@ -205,15 +206,25 @@ func (r *Runtime) installGlobals() error {
 	r.patchTypedArrayFrom()
 	r.installProcessExtras()
 	// pi-ai's getModel/getModels/getProviders read the built-in catalog
-	// through this on first use; the JSON is built then, not at start.
-	_ = r.host.Set("catalogModels", func(goja.FunctionCall) goja.Value { return vm.ToValue(catalogJSON()) })
+	// through these on first use, one provider at a time: the whole
+	// catalog is ~1 MB of JSON, which goja parses slowly.
+	_ = r.host.Set("catalogProviders", func(goja.FunctionCall) goja.Value {
+		return vm.ToValue(catalogProvidersJSON())
+	})
+	_ = r.host.Set("catalogModels", func(call goja.FunctionCall) goja.Value {
+		b, err := engine.MarshalJSON(config.CatalogProviderModels(call.Argument(0).String()))
+		if err != nil || string(b) == "null" {
+			return vm.ToValue("[]")
+		}
+		return vm.ToValue(string(b))
+	})
 	return nil
 }
 
-// catalogJSON is the built-in model catalog as a JSON array, each model
-// in the reference's key order, built once per process.
-var catalogJSON = sync.OnceValue(func() string {
-	b, err := engine.MarshalJSON(config.CatalogModels())
+// catalogProvidersJSON is the built-in providers' ids as a JSON array,
+// in catalog order.
+var catalogProvidersJSON = sync.OnceValue(func() string {
+	b, err := json.Marshal(config.CatalogProviderIDs())
 	if err != nil {
 		return "[]"
 	}

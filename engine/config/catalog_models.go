@@ -14,3 +14,29 @@ func CatalogModels() []engine.Model {
 	}
 	return out
 }
+
+// CatalogProviderIDs returns the built-in providers in catalog order. It
+// reads only the provider table.
+func CatalogProviderIDs() []string {
+	out := make([]string, len(catalogProviders))
+	for i := range catalogProviders {
+		out[i] = catalogProviders[i].id
+	}
+	return out
+}
+
+// CatalogProviderModels returns copies of one built-in provider's models
+// in catalog order (nil for a provider the catalog does not hold), reading
+// only that provider's part of the table.
+func CatalogProviderModels(provider string) []engine.Model {
+	ci := catalogProviderIndex(provider)
+	if ci < 0 {
+		return nil
+	}
+	ms := catalogModels(ci)
+	out := make([]engine.Model, len(ms))
+	for i, m := range ms {
+		out[i] = *m
+	}
+	return out
+}

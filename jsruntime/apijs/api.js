@@ -14,7 +14,7 @@
   const live = () => { if (stale) throw new Error(stale); };
   G.invalidate = (message) => { stale = stale || message; };
 
-  const parse = (s) => (s === undefined || s === null || s === "" ? undefined : JSON.parse(s));
+  const parse = (s) => (s === undefined || s === null || s === "" ? undefined : G.parse(s));
   const enc = (v) => JSON.stringify(v === undefined ? null : v);
   const call = (name, args) => parse(G.call(name, enc(args)));
 

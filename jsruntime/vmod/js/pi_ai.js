@@ -163,37 +163,43 @@ function modelsAreEqual(a, b) {
   return a.provider === b.provider && a.id === b.id;
 }
 
-// catalog maps provider → id → model for the built-in models, parsed on
-// first use. As in pi-ai, every call hands out the same model objects.
-let catalogMap;
-function catalog() {
-  if (!catalogMap) {
-    catalogMap = new Map();
-    const list = typeof host.catalogModels === "function" ? JSON.parse(host.catalogModels()) : [];
-    for (const m of list) {
-      let byId = catalogMap.get(m.provider);
-      if (!byId) catalogMap.set(m.provider, (byId = new Map()));
-      byId.set(m.id, m);
-    }
+// The built-in catalog is read one provider at a time, on first use:
+// providerIds lists the providers, byProvider maps a provider read so far
+// to its id → model map. As in pi-ai, every call hands out the same model
+// objects.
+let providerIds;
+const byProvider = new Map();
+function catalogProviderIds() {
+  if (!providerIds) {
+    providerIds = typeof host.catalogProviders === "function" ? JSON.parse(host.catalogProviders()) : [];
   }
-  return catalogMap;
+  return providerIds;
+}
+function catalogProvider(provider) {
+  let byId = byProvider.get(provider);
+  if (byId) return byId;
+  if (!catalogProviderIds().includes(provider)) return undefined;
+  byId = new Map();
+  for (const m of JSON.parse(host.catalogModels(provider))) byId.set(m.id, m);
+  byProvider.set(provider, byId);
+  return byId;
 }
 
 function getModel(provider, id) {
   if (typeof host.getModel === "function") return host.getModel(provider, id);
-  const byId = catalog().get(provider);
+  const byId = catalogProvider(provider);
   return byId ? byId.get(id) : undefined;
 }
 
 function getModels(provider) {
   if (typeof host.getModels === "function") return host.getModels(provider);
-  const byId = catalog().get(provider);
+  const byId = catalogProvider(provider);
   return byId ? Array.from(byId.values()) : [];
 }
 
 function getProviders() {
   if (typeof host.getProviders === "function") return host.getProviders();
-  return Array.from(catalog().keys());
+  return catalogProviderIds().slice();
 }
 
 // ---------------------------------------------------------------- transcript
