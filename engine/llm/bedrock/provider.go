@@ -73,8 +73,12 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 		if strings.Contains(strings.ToLower(msg), "data retention mode") {
 			msg += " See https://docs.aws.amazon.com/bedrock/latest/userguide/data-retention.html for supported data retention modes."
 		}
-		b.Msg.Diagnostics = failureDiagnostic(err, requestID)
-		b.Msg.DiagnosticsAfterError = true
+		if d := failureDiagnostic(err, requestID); d != nil {
+			// A fallback diagnostic recorded before the request stays first
+			// but moves with the failure's (key order is the engine's).
+			b.Msg.Diagnostics = appendDiagnostic(b.Msg.Diagnostics, d)
+			b.Msg.DiagnosticsAfterError = true
+		}
 		return b.Fail(engine.StopError, msg)
 	}
 	e := env(p.Getenv)
@@ -84,13 +88,57 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 		return fail(err)
 	}
 	s := resolveSettings(req, e)
-	input, err := buildInput(req, s, e)
-	if err != nil {
+	// Bedrock checks strict tool schemas before it streams anything, so a
+	// request whose preferred-strict tools exceed Claude's limits is sent
+	// again once with those tools non-strict; the session remembers it.
+	s.noPreferredStrict = strictLimitsExceeded(req.SessionID)
+	var res *http.Response
+	for {
+		var preferredStrict bool
+		res, preferredStrict, err = p.send(ctx, req, tgt, s, e, files)
+		if err != nil {
+			return fail(err)
+		}
+		if res.StatusCode >= 200 && res.StatusCode <= 299 {
+			break
+		}
+		requestID = strings.TrimSpace(res.Header.Get("x-amzn-requestid"))
+		llm.NotifyResponse(req, res)
+		data, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+		res.Body.Close()
+		herr := httpError(res, data)
+		var ae *awsError
+		if ctx.Err() != nil || s.noPreferredStrict || !preferredStrict || !errors.As(herr, &ae) ||
+			ae.name != "ValidationException" || !isStrictToolLimitError(ae.message) {
+			return fail(herr)
+		}
+		s.noPreferredStrict = true
+		markStrictLimitsExceeded(req.SessionID)
+		b.Msg.Diagnostics = appendDiagnostic(b.Msg.Diagnostics, llm.Object{}.Set("type", "bedrock_strict_tools_fallback").
+			Set("timestamp", engine.NowMillis()).Set("error", llm.Object{}.Set("message", ae.message)).
+			Set("details", llm.Object{}.Set("reason", "strict_tool_limits_exceeded")))
+	}
+	defer res.Body.Close()
+	requestID = strings.TrimSpace(res.Header.Get("x-amzn-requestid"))
+	llm.NotifyResponse(req, res)
+	if err := readStream(ctx, st, res.Body); err != nil {
 		return fail(err)
+	}
+	st.flushOpen()
+	return b.Finish(b.Msg.StopReason)
+}
+
+// send builds the body (running the payload hook), signs and sends it.
+// preferredStrict reports whether the body has tools sent strict only
+// because they prefer it.
+func (p *Provider) send(ctx context.Context, req *engine.LLMRequest, tgt target, s settings, e env, files *sharedFiles) (res *http.Response, preferredStrict bool, err error) {
+	input, preferredStrict, err := buildInput(req, s, e)
+	if err != nil {
+		return nil, false, err
 	}
 	raw, err := input.MarshalJSON()
 	if err != nil {
-		return fail(fmt.Errorf("build request: %w", err))
+		return nil, false, fmt.Errorf("build request: %w", err)
 	}
 	if req.OnPayload != nil {
 		if nb := req.OnPayload(raw); len(nb) > 0 {
@@ -99,38 +147,24 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	}
 	modelID, body, err := wireBody(raw)
 	if err != nil {
-		return fail(err)
+		return nil, false, err
 	}
 	if modelID == "" {
 		modelID = req.Model.ID
 	}
-	if ctx.Err() != nil {
-		return fail(ctx.Err())
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
 	}
 	hr, err := p.newRequest(ctx, req, tgt, modelID, body, e, files)
 	if err != nil {
-		return fail(err)
+		return nil, false, err
 	}
 	client := p.Client
 	if client == nil {
 		client = http.DefaultClient
 	}
-	res, err := client.Do(hr)
-	if err != nil {
-		return fail(err)
-	}
-	defer res.Body.Close()
-	requestID = strings.TrimSpace(res.Header.Get("x-amzn-requestid"))
-	llm.NotifyResponse(req, res)
-	if res.StatusCode < 200 || res.StatusCode > 299 {
-		data, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-		return fail(httpError(res, data))
-	}
-	if err := readStream(ctx, st, res.Body); err != nil {
-		return fail(err)
-	}
-	st.flushOpen()
-	return b.Finish(b.Msg.StopReason)
+	res, err = client.Do(hr)
+	return res, preferredStrict, err
 }
 
 // newRequest builds the signed (or bearer-authenticated) HTTP request.
@@ -290,7 +324,7 @@ func (e *httpStatusError) Error() string { return e.text }
 // failureDiagnostic is the reference's bedrock_response_failure entry:
 // the HTTP status, the exception name and the request id, whichever are
 // known; nil when none is.
-func failureDiagnostic(err error, requestID string) json.RawMessage {
+func failureDiagnostic(err error, requestID string) llm.Object {
 	details := llm.Object{}
 	var ae *awsError
 	var se *httpStatusError
@@ -311,10 +345,17 @@ func failureDiagnostic(err error, requestID string) json.RawMessage {
 	if len(details) == 0 {
 		return nil
 	}
-	d, err := (llm.Object{}.Set("type", "bedrock_response_failure").Set("timestamp", engine.NowMillis()).
-		Set("details", details)).MarshalJSON()
+	return llm.Object{}.Set("type", "bedrock_response_failure").Set("timestamp", engine.NowMillis()).Set("details", details)
+}
+
+// appendDiagnostic adds one entry to a message's diagnostics array.
+func appendDiagnostic(list json.RawMessage, d llm.Object) json.RawMessage {
+	b, err := d.MarshalJSON()
 	if err != nil {
-		return nil
+		return list
 	}
-	return json.RawMessage("[" + string(d) + "]")
+	if len(list) < 2 {
+		return json.RawMessage("[" + string(b) + "]")
+	}
+	return json.RawMessage(string(list[:len(list)-1]) + "," + string(b) + "]")
 }

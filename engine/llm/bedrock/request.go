@@ -38,6 +38,9 @@ type settings struct {
 	cacheLong bool
 	cacheNone bool
 	govCloud  bool
+	// noPreferredStrict sends tools that only prefer strict sampling
+	// without it (after Claude rejected the strict tools' size).
+	noPreferredStrict bool
 }
 
 func resolveSettings(req *engine.LLMRequest, e env) settings {
@@ -109,13 +112,13 @@ func thinkingBudget(level engine.ThinkingLevel) int {
 // buildInput returns the ConverseStream input the reference builds, with
 // modelId first: the object a before_provider_request hook sees. Its
 // members are already in wire order.
-func buildInput(req *engine.LLMRequest, s settings, e env) (llm.Object, error) {
+func buildInput(req *engine.LLMRequest, s settings, e env) (in llm.Object, preferredStrict bool, err error) {
 	m := req.Model
 	msgs, err := convertMessages(req, s, e)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	in := llm.Object{}.Set("modelId", m.ID).Set("messages", msgs)
+	in = llm.Object{}.Set("modelId", m.ID).Set("messages", msgs)
 	if sys := systemText(req); sys != "" {
 		blocks := []llm.Object{{{Key: "text", Value: sys}}}
 		if cachePoint := cachePointBlock(m, s, e); cachePoint != nil {
@@ -131,15 +134,17 @@ func buildInput(req *engine.LLMRequest, s settings, e env) (llm.Object, error) {
 		inference = inference.Set("temperature", *req.Temperature)
 	}
 	in = in.Set("inferenceConfig", inference)
-	if tc, err := toolConfig(req); err != nil {
-		return nil, err
-	} else if tc != nil {
+	tc, preferredStrict, err := toolConfig(req, s.noPreferredStrict)
+	if err != nil {
+		return nil, false, err
+	}
+	if tc != nil {
 		in = in.Set("toolConfig", tc)
 	}
 	if f := additionalFields(m, s); f != nil {
 		in = in.Set("additionalModelRequestFields", f)
 	}
-	return in, nil
+	return in, preferredStrict, nil
 }
 
 // wireBody turns the (possibly hook-replaced) input into the HTTP body:
@@ -466,9 +471,9 @@ func normalizeIDs(m *engine.Model, msgs []*engine.Message) []*engine.Message {
 
 // toolConfig declares the tools; strict schemas go to models that
 // support them, for tools that ask for strict sampling.
-func toolConfig(req *engine.LLMRequest) (llm.Object, error) {
+func toolConfig(req *engine.LLMRequest, noPreferredStrict bool) (cfg llm.Object, preferredStrict bool, err error) {
 	if len(req.Tools) == 0 {
-		return nil, nil
+		return nil, false, nil
 	}
 	supportsStrict := compatBool(req.Model, "supportsStrictMode")
 	tools := make([]llm.Object, 0, len(req.Tools))
@@ -477,9 +482,15 @@ func toolConfig(req *engine.LLMRequest) (llm.Object, error) {
 		if len(params) == 0 {
 			params = json.RawMessage(`{"type":"object","properties":{}}`)
 		}
-		strict, err := openairesponses.StrictToolParameters(t, params, supportsStrict)
-		if err != nil {
-			return nil, err
+		preferred := prefersStrict(t)
+		var strict json.RawMessage
+		if !noPreferredStrict || !preferred {
+			if strict, err = openairesponses.StrictToolParameters(t, params, supportsStrict); err != nil {
+				return nil, false, err
+			}
+		}
+		if strict != nil && preferred {
+			preferredStrict = true
 		}
 		spec := llm.Object{}.Set("name", t.Name)
 		if strict != nil {
@@ -489,7 +500,21 @@ func toolConfig(req *engine.LLMRequest) (llm.Object, error) {
 		}
 		tools = append(tools, llm.Object{}.Set("toolSpec", spec))
 	}
-	return llm.Object{}.Set("tools", tools), nil
+	return llm.Object{}.Set("tools", tools), preferredStrict, nil
+}
+
+// prefersStrict reports a tool that asks for strict JSON-schema sampling
+// only where it is available (strict "prefer"), as built-in tools do.
+func prefersStrict(t engine.ToolInfo) bool {
+	cfg := t.ConstrainedSampling
+	if !t.OwnSampling && len(cfg) == 0 {
+		return true
+	}
+	var c struct {
+		Type   string `json:"type"`
+		Strict any    `json:"strict"`
+	}
+	return json.Unmarshal(cfg, &c) == nil && c.Type == "json_schema" && c.Strict == "prefer"
 }
 
 // compatBool reads a boolean from the model's compat object.
