@@ -45,6 +45,14 @@ type LLMRequest struct {
 	// once the credentials' headers are merged in, as the reference runs
 	// the hook after resolving auth and before building the body.
 	OnHeaders func(headers map[string]string) (map[string]*string, bool)
+	// HeaderOrder is the order of the configured names among Headers
+	// (models.json's provider headers, then the model's): the order the
+	// reference hands before_provider_headers. Names it lacks go first,
+	// sorted.
+	HeaderOrder []string
+	// orderedHeaders is OnHeaders told the names' order too; the engine
+	// sets both (providerhooks.go).
+	orderedHeaders func(order []string, headers map[string]string) (map[string]*string, bool)
 	// DropHeaders are header names an extension's before_provider_headers
 	// handler deleted (set to null): the provider sends none of them,
 	// its own defaults included. Matched without regard to case.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"slices"
 	"strings"
 )
 
@@ -70,6 +71,37 @@ func applyHeaderHooks(ctx context.Context, h Hooks, req *LLMRequest) {
 	req.OnHeaders = func(headers map[string]string) (map[string]*string, bool) {
 		return hh.BeforeProviderHeaders(ctx, headers)
 	}
+	req.orderedHeaders = func(order []string, headers map[string]string) (map[string]*string, bool) {
+		return hh.BeforeProviderHeaders(context.WithValue(ctx, headerOrderKey{}, order), headers)
+	}
+}
+
+type headerOrderKey struct{}
+
+// HeaderOrderFrom is the order of the header names a
+// before_provider_headers dispatch got in ctx (see OrderHeaderNames), or
+// nil.
+func HeaderOrderFrom(ctx context.Context) []string {
+	order, _ := ctx.Value(headerOrderKey{}).([]string)
+	return order
+}
+
+// OrderHeaderNames lists the names of headers for an extension: those
+// order lacks first, sorted, then the others in order's order.
+func OrderHeaderNames(headers map[string]string, order []string) []string {
+	var listed, rest []string
+	for _, k := range order {
+		if _, ok := headers[k]; ok && !slices.Contains(listed, k) {
+			listed = append(listed, k)
+		}
+	}
+	for k := range headers {
+		if !slices.Contains(listed, k) {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	return append(rest, listed...)
 }
 
 // WithHeaderHook runs the request's OnHeaders hook, if any, and returns
@@ -83,11 +115,17 @@ func (r *LLMRequest) WithHeaderHook() *LLMRequest {
 		return r
 	}
 	c := *r
-	c.OnHeaders = nil
+	c.OnHeaders, c.orderedHeaders = nil, nil
 	merged := make(map[string]string, len(r.Model.Headers)+len(r.Headers))
 	maps.Copy(merged, r.Model.Headers)
 	maps.Copy(merged, r.Headers)
-	out, ok := r.OnHeaders(merged)
+	var out map[string]*string
+	var ok bool
+	if r.orderedHeaders != nil {
+		out, ok = r.orderedHeaders(OrderHeaderNames(merged, r.HeaderOrder), merged)
+	} else {
+		out, ok = r.OnHeaders(merged)
+	}
 	if !ok {
 		return &c
 	}

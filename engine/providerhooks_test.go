@@ -106,3 +106,44 @@ func TestReplayedSystemMessageOrder(t *testing.T) {
 	s := string(raw.SystemMessage)
 	assert.Regexp(t, `^\{"role":"system","content":"p","toolsAdded":\[.*\],"timestamp":5\}$`, s)
 }
+
+// orderHooks records the header order a dispatch was given.
+type orderHooks struct {
+	NopHooks
+	names []string
+}
+
+func (h *orderHooks) BeforeProviderHeaders(ctx context.Context, headers map[string]string) (map[string]*string, bool) {
+	h.names = OrderHeaderNames(headers, HeaderOrderFrom(ctx))
+	return nil, false
+}
+
+// TestHeaderHookOrder checks the order before_provider_headers handlers
+// see: names without a configured place first, sorted, then the
+// request's HeaderOrder (models.json's).
+func TestHeaderHookOrder(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		order []string
+		want  []string
+	}{
+		{"no order: sorted", nil, []string{"X-Zeta", "x-alpha", "x-model", "x-opencode-session"}},
+		{"configured order after the rest", []string{"x-opencode-session", "X-Zeta", "x-alpha", "x-gone"},
+			[]string{"x-model", "x-opencode-session", "X-Zeta", "x-alpha"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := &orderHooks{}
+			req := &LLMRequest{
+				Model:       &Model{ID: "m", Headers: map[string]string{"x-model": "m"}},
+				Headers:     map[string]string{"X-Zeta": "z", "x-alpha": "a", "x-opencode-session": "s"},
+				HeaderOrder: tt.order,
+			}
+			attachProviderHooks(context.Background(), h, req)
+			req.WithHeaderHook()
+			assert.Equal(t, tt.want, h.names)
+		})
+	}
+}

@@ -197,6 +197,23 @@ func (a *API) providerCall(name string, av []json.RawMessage) (v any, ok bool, e
 			return []*engine.Model{}, true, nil
 		}
 		return extModels(models.All()), true, nil
+	case "models.version":
+		// A registry that counts its changes lets the JS side keep its
+		// parsed model list (pi_internal_models.js cachedModels).
+		if v, ok := models.(interface{ ModelsVersion() uint64 }); ok {
+			return v.ModelsVersion(), true, nil
+		}
+		return nil, true, nil
+	case "models.getAvailableKeys":
+		if models == nil {
+			return []string{}, true, nil
+		}
+		avail := models.Available()
+		keys := make([]string, len(avail))
+		for i, m := range avail {
+			keys[i] = m.Provider + "\x00" + m.ID
+		}
+		return keys, true, nil
 	case "models.getAvailable":
 		if models == nil {
 			return []*engine.Model{}, true, nil
@@ -302,7 +319,16 @@ func (a *API) apiKeyAndHeaders(ctx context.Context, m *engine.Model) any {
 		out = append(out, Field{"apiKey", key})
 	}
 	if len(hdrs) > 0 {
-		out = append(out, Field{"headers", orderedHeaders(reg, m.Provider, hdrs)})
+		if ro, ok := a.opts.Models.(requestHeaderOrder); ok {
+			// models.json's order (provider, then model) after the others.
+			var hs ordered
+			for _, k := range engine.OrderHeaderNames(hdrs, ro.RequestHeaderOrder(m)) {
+				hs = append(hs, Field{k, hdrs[k]})
+			}
+			out = append(out, Field{"headers", hs})
+		} else {
+			out = append(out, Field{"headers", orderedHeaders(reg, m.Provider, hdrs)})
+		}
 	}
 	// Read after the key, whose resolution may have refreshed the token
 	// the URL is derived from.
@@ -312,6 +338,12 @@ func (a *API) apiKeyAndHeaders(ctx context.Context, m *engine.Model) any {
 		}
 	}
 	return out
+}
+
+// requestHeaderOrder is implemented by a registry that knows the order
+// of a model's configured headers (engine/config RequestHeaderOrder).
+type requestHeaderOrder interface {
+	RequestHeaderOrder(m *engine.Model) []string
 }
 
 // oauthStatus is implemented by a registry with built-in OAuth handlers:

@@ -23,11 +23,9 @@ func (h hooks) BeforeProviderHeaders(ctx context.Context, headers map[string]str
 	if !a.HasHandlers("before_provider_headers") {
 		return nil, false
 	}
-	names := make([]string, 0, len(headers))
-	for k := range headers {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	// The handlers see the headers in the reference's order: models.json's
+	// (provider, then model) after the others.
+	names := engine.OrderHeaderNames(headers, engine.HeaderOrderFrom(ctx))
 	hs := make(ordered, 0, len(names))
 	for _, k := range names {
 		hs = append(hs, Field{k, headers[k]})

@@ -1,5 +1,7 @@
 package main
 
+import "github.com/pi-go/pi/engine"
+
 // UsesOAuth reports whether the provider's requests use a stored OAuth
 // credential, built-in handlers included (ctx.modelRegistry.isUsingOAuth).
 func (m registryModels) UsesOAuth(provider string) bool { return m.r.UsesOAuth(provider) }
@@ -7,3 +9,9 @@ func (m registryModels) UsesOAuth(provider string) bool { return m.r.UsesOAuth(p
 // OAuthBaseURL is the endpoint the provider's stored OAuth credential
 // points at (GitHub Copilot's token-derived proxy), or "".
 func (m registryModels) OAuthBaseURL(provider string) string { return m.r.OAuthBaseURL(provider) }
+
+// RequestHeaderOrder is the order of the model's configured headers, as
+// models.json gives them.
+func (m registryModels) RequestHeaderOrder(model *engine.Model) []string {
+	return m.r.RequestHeaderOrder(model)
+}

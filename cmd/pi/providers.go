@@ -110,6 +110,7 @@ func (app *App) providerFor(api string) (engine.Provider, error) {
 				for k, v := range req.Headers {
 					r.Headers[k] = v
 				}
+				r.HeaderOrder = reg.RequestHeaderOrder(req.Model)
 			}
 			req = &r
 		}

@@ -195,19 +195,13 @@ func (r *Registry) requestAuth(m *engine.Model, oauthKey string, viaOAuth bool) 
 		apiKey = oauthKey
 	}
 	pa := r.auth[m.Provider]
+	// The model's headers replace the provider's, a name in another case
+	// included, as the reference merges them.
 	raw := map[string]string{}
 	var order []string
-	addAll := func(h map[string]string) {
-		for k, v := range h {
-			if _, ok := raw[k]; !ok {
-				order = append(order, k)
-			}
-			raw[k] = v
-		}
-	}
 	if pa != nil {
-		addAll(pa.headers)
-		addAll(pa.modelHdrs[m.ID])
+		raw = mergeHeaders(pa.headers, pa.modelHdrs[m.ID])
+		order = mergeHeaderKeys(mergeHeaderKeys(nil, pa.headers, pa.headerKeys), pa.modelHdrs[m.ID], pa.modelHdrKeys[m.ID])
 	}
 	for _, k := range order {
 		v, ok := r.resolve(raw[k], nil)

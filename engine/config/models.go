@@ -30,6 +30,8 @@ type providerConfig struct {
 	AuthHeader     *bool                      `json:"authHeader"`
 	Models         []modelDef                 `json:"models"`
 	ModelOverrides map[string]json.RawMessage `json:"modelOverrides"`
+	// HeaderKeys is the order of Headers in the file (header_order.go).
+	HeaderKeys []string `json:"-"`
 }
 
 // modelDef is one model of a models.json provider.
@@ -51,6 +53,8 @@ type modelDef struct {
 	// request body as written.
 	SamplingParams                json.RawMessage `json:"samplingParams"`
 	SamplingParamsByThinkingLevel json.RawMessage `json:"samplingParamsByThinkingLevel"`
+	// HeaderKeys is the order of Headers in the file.
+	HeaderKeys []string `json:"-"`
 }
 
 // modelOverride is a partial model from "modelOverrides".
@@ -65,6 +69,8 @@ type modelOverride struct {
 	MaxTokens        *float64          `json:"maxTokens"`
 	Headers          map[string]string `json:"headers"`
 	Compat           json.RawMessage   `json:"compat"`
+	// HeaderKeys is the order of Headers in the file.
+	HeaderKeys []string `json:"-"`
 }
 
 type partialCost struct {
@@ -92,11 +98,15 @@ var compatNested = []string{"openRouterRouting", "vercelGatewayRouting", "chatTe
 type providerAuth struct {
 	builtin bool
 	// name is models.json's display name for the provider, if it gave one.
-	name       string
-	apiKey     *string // models.json apiKey, unresolved
-	headers    map[string]string
-	modelHdrs  map[string]map[string]string
-	authHeader bool
+	name      string
+	apiKey    *string // models.json apiKey, unresolved
+	headers   map[string]string
+	modelHdrs map[string]map[string]string
+	// headerKeys and modelHdrKeys are the order of headers and of each
+	// model's headers as models.json gives them (RequestHeaderOrder).
+	headerKeys   []string
+	modelHdrKeys map[string][]string
+	authHeader   bool
 }
 
 // Registry holds every known model (built-in catalog patched by
@@ -255,6 +265,7 @@ func applyProviderConfig(id string, base []*engine.Model, pc providerConfig, pa 
 		models = append(models, &m)
 	}
 	modelHdrs := map[string]map[string]string{}
+	modelHdrKeys := map[string][]string{}
 	for _, d := range pc.Models {
 		m, err := modelFromDef(id, d, pc, findDefaults(models, d.ID, firstNonEmpty(d.API, pc.API)))
 		if err != nil {
@@ -262,6 +273,7 @@ func applyProviderConfig(id string, base []*engine.Model, pc providerConfig, pa 
 		}
 		if d.Headers != nil {
 			modelHdrs[d.ID] = d.Headers
+			modelHdrKeys[d.ID] = d.HeaderKeys
 		}
 		replaced := false
 		for i, old := range models {
@@ -286,20 +298,16 @@ func applyProviderConfig(id string, base []*engine.Model, pc providerConfig, pa 
 		}
 		models[i] = applyOverride(m, ov)
 		if ov.Headers != nil {
-			h := map[string]string{}
-			for k, v := range modelHdrs[m.ID] {
-				h[k] = v
-			}
-			for k, v := range ov.Headers {
-				h[k] = v
-			}
-			modelHdrs[m.ID] = h
+			modelHdrKeys[m.ID] = mergeHeaderKeys(headerKeysIn(modelHdrs[m.ID], modelHdrKeys[m.ID]), ov.Headers, ov.HeaderKeys)
+			modelHdrs[m.ID] = mergeHeaders(modelHdrs[m.ID], ov.Headers)
 		}
 	}
 	pa.apiKey = pc.APIKey
 	pa.name = pc.Name
 	pa.headers = pc.Headers
 	pa.modelHdrs = modelHdrs
+	pa.headerKeys = pc.HeaderKeys
+	pa.modelHdrKeys = modelHdrKeys
 	pa.authHeader = pc.AuthHeader != nil && *pc.AuthHeader
 	return models, nil
 }
