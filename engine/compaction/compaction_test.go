@@ -166,8 +166,8 @@ func TestSummarizeSplitTurnAndRetry(t *testing.T) {
 	}
 	reqs := p.Requests()
 	for i, r := range reqs {
-		// Summaries write no prompt cache and carry no session routing.
-		if r.CacheRetention != "none" || r.SessionID != "" {
+		// Summaries write no prompt cache and have their own routing id.
+		if r.CacheRetention != "none" || r.SessionID == "" {
 			t.Errorf("request %d: cacheRetention %q sessionId %q", i, r.CacheRetention, r.SessionID)
 		}
 	}
@@ -200,7 +200,7 @@ func TestBranchSummary(t *testing.T) {
 	if string(res.Details()) != `{"readFiles":["r.md"],"modifiedFiles":[]}` {
 		t.Errorf("details %s", res.Details())
 	}
-	if r := p.Requests()[0]; r.CacheRetention != "none" || r.SessionID != "" {
+	if r := p.Requests()[0]; r.CacheRetention != "none" || r.SessionID == "" {
 		t.Errorf("cacheRetention %q sessionId %q", r.CacheRetention, r.SessionID)
 	}
 	text := p.Requests()[0].Messages[0].Content.Text()

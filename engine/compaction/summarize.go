@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/pi-go/pi/engine"
 )
 
@@ -159,11 +161,13 @@ func Complete(ctx context.Context, req engine.SummaryRequest, prompt string) *en
 		maxTokens = engine.ClampMaxTokens(req.Model, engine.EstimateContextTokens([]*engine.Message{sys, user}), req.Model.MaxTokens)
 	}
 	// A summary is a one-off request: like the reference, it writes no
-	// prompt cache and carries no session routing (its fresh routing id
-	// is dropped by every adapter once caching is off, so none is set).
+	// prompt cache (no cache markers, prompt cache key or affinity
+	// headers) and has a routing id of its own, which only OpenCode's
+	// session header uses.
 	llmReq := &engine.LLMRequest{
 		Model: req.Model, SystemPrompt: SystemPrompt, Messages: []*engine.Message{user},
-		ThinkingLevel: thinking, MaxTokens: maxTokens, APIKey: req.APIKey, CacheRetention: "none",
+		ThinkingLevel: thinking, MaxTokens: maxTokens, APIKey: req.APIKey,
+		SessionID: newRoutingID(), CacheRetention: "none",
 	}
 	emit := req.Emit
 	if emit == nil {
@@ -433,4 +437,12 @@ func (Compactor) SummarizeBranch(ctx context.Context, entries []*engine.Entry, r
 		summary = "No summary generated"
 	}
 	return &engine.BranchSummary{Summary: summary, Usage: r.Usage, Details: r.Details()}, nil
+}
+
+// newRoutingID is a fresh time-ordered id (UUIDv7, as the reference's).
+func newRoutingID() string {
+	if id, err := uuid.NewV7(); err == nil {
+		return id.String()
+	}
+	return uuid.NewString()
 }

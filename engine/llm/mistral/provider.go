@@ -204,8 +204,8 @@ func setHeaders(r *http.Request, req *engine.LLMRequest) {
 	if req.HeaderDropped("x-affinity") {
 		explicit = true
 	}
-	if req.SessionID != "" && !explicit {
-		set("x-affinity", req.SessionID)
+	if sid := req.CacheSessionID(); sid != "" && !explicit {
+		set("x-affinity", sid)
 	}
 	for _, h := range hs {
 		if req.HeaderDropped(h.k) {

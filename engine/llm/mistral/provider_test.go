@@ -117,9 +117,11 @@ func TestHeaders(t *testing.T) {
 		req     map[string]string
 		drop    []string
 		session string
+		cache   string
 		want    map[string]string
 		absent  []string
 	}{
+		{name: "summary: no caching, no affinity", session: "s1", cache: "none", absent: []string{"X-Affinity"}},
 		{name: "session affinity", session: "s1", want: map[string]string{"X-Affinity": "s1", "Authorization": "Bearer k", "Accept": "text/event-stream"}},
 		{name: "no session", absent: []string{"X-Affinity"}},
 		{name: "explicit affinity wins", session: "s1", model: map[string]string{"X-Affinity": "mine"}, want: map[string]string{"X-Affinity": "mine"}},
@@ -133,6 +135,7 @@ func TestHeaders(t *testing.T) {
 			srv, got := serve(t, 0, okSSE)
 			req := userReq(srv.URL)
 			req.Model.Headers, req.Headers, req.DropHeaders, req.SessionID = tt.model, tt.req, tt.drop, tt.session
+			req.CacheRetention = tt.cache
 			msg := New().Stream(context.Background(), req, nil)
 			require.Equal(t, engine.StopStop, msg.StopReason, msg.ErrorMessage)
 			for k, v := range tt.want {
@@ -140,6 +143,9 @@ func TestHeaders(t *testing.T) {
 			}
 			for _, k := range tt.absent {
 				assert.Empty(t, got.headers.Values(k), k)
+			}
+			if tt.cache == "none" {
+				assert.NotContains(t, got.body, "prompt_cache_key")
 			}
 			assert.True(t, strings.HasPrefix(got.headers.Get("User-Agent"), "pi/"+Version+" ("))
 		})

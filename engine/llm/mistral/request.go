@@ -39,8 +39,8 @@ func buildPayload(req *engine.LLMRequest) llm.Object {
 	if effort != "" {
 		body = body.Set("reasoningEffort", effort)
 	}
-	if req.SessionID != "" {
-		body = body.Set("promptCacheKey", req.SessionID)
+	if sid := req.CacheSessionID(); sid != "" {
+		body = body.Set("promptCacheKey", sid)
 	}
 	return body
 }

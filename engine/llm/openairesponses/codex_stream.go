@@ -92,8 +92,8 @@ func setCodexHeaders(h http.Header, req *engine.LLMRequest, accountID string) {
 	h.Set("OpenAI-Beta", "responses=experimental")
 	h.Set("accept", "text/event-stream")
 	h.Set("content-type", "application/json")
-	if req.SessionID != "" {
-		id := clampRunes(req.SessionID, promptCacheKeyMax)
+	if sid := req.CacheSessionID(); sid != "" {
+		id := clampRunes(sid, promptCacheKeyMax)
 		h.Set("session-id", id)
 		h.Set("x-client-request-id", id)
 	}

@@ -115,8 +115,8 @@ func buildCodexBody(req *engine.LLMRequest, c compat, input []any, tools []llm.O
 		Set("input", input).
 		Set("text", llm.Object{}.Set("verbosity", "low")).
 		Set("include", []string{"reasoning.encrypted_content"})
-	if req.SessionID != "" {
-		body = body.Set("prompt_cache_key", clampRunes(req.SessionID, promptCacheKeyMax))
+	if sid := req.CacheSessionID(); sid != "" {
+		body = body.Set("prompt_cache_key", clampRunes(sid, promptCacheKeyMax))
 	}
 	body = body.Set("tool_choice", "auto").Set("parallel_tool_calls", true)
 	maxTokens := req.MaxTokens
