@@ -117,7 +117,7 @@ func (app *App) providerFor(api string) (engine.Provider, error) {
 		if oauth {
 			req = withOAuthBaseURL(reg, req)
 		}
-		return p.Stream(ctx, req, emit)
+		return p.Stream(ctx, withOpenCodeSession(req), emit)
 	}), nil
 }
 
