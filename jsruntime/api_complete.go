@@ -69,6 +69,10 @@ type completeRequest struct {
 		APIKey          string            `json:"apiKey"`
 		Headers         map[string]string `json:"headers"`
 		SessionID       string            `json:"sessionId"`
+		// CacheRetention and ThinkingBudgets are pi-ai's stream options of
+		// the same names.
+		CacheRetention  string             `json:"cacheRetention"`
+		ThinkingBudgets map[string]float64 `json:"thinkingBudgets"`
 	} `json:"options"`
 }
 
@@ -93,7 +97,13 @@ func (a *API) llmRequest(p *completeRequest) (*engine.LLMRequest, error) {
 		Model: model, SystemPrompt: p.Context.SystemPrompt, Messages: engine.ConvertToLLM(msgs),
 		MaxTokens: p.Options.MaxTokens, Temperature: p.Options.Temperature,
 		APIKey: p.Options.APIKey, Headers: p.Options.Headers, SessionID: p.Options.SessionID,
-		ThinkingLevel: engine.ThinkingOff,
+		ThinkingLevel: engine.ThinkingOff, CacheRetention: p.Options.CacheRetention,
+	}
+	for k, v := range p.Options.ThinkingBudgets {
+		if req.ThinkingBudgets == nil {
+			req.ThinkingBudgets = map[engine.ThinkingLevel]int{}
+		}
+		req.ThinkingBudgets[engine.ThinkingLevel(k)] = int(v)
 	}
 	for _, t := range p.Context.Tools {
 		req.Tools = append(req.Tools, engine.ToolInfo{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
