@@ -5,8 +5,22 @@ import (
 	"slices"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/llm"
 )
+
+// withHeaderOrder gives the request the order of its model's and
+// configured headers (config RequestHeaderOrder), the order the
+// before_provider_headers handlers see them in.
+func withHeaderOrder(reg *config.Registry, req *engine.LLMRequest) *engine.LLMRequest {
+	order := reg.RequestHeaderOrder(req.Model)
+	if len(order) == 0 {
+		return req
+	}
+	r := *req
+	r.HeaderOrder = order
+	return &r
+}
 
 // withOpenCodeSession adds OpenCode's x-opencode-session header (the
 // request's routing id) to a request to an OpenCode provider, below the

@@ -110,14 +110,13 @@ func (app *App) providerFor(api string) (engine.Provider, error) {
 				for k, v := range req.Headers {
 					r.Headers[k] = v
 				}
-				r.HeaderOrder = reg.RequestHeaderOrder(req.Model)
 			}
 			req = &r
 		}
 		if oauth {
 			req = withOAuthBaseURL(reg, req)
 		}
-		return p.Stream(ctx, withOpenCodeSession(req), emit)
+		return p.Stream(ctx, withOpenCodeSession(withHeaderOrder(reg, req)), emit)
 	}), nil
 }
 

@@ -93,25 +93,31 @@ func mergeHeaders(base, over map[string]string) map[string]string {
 	return out
 }
 
-// RequestHeaderOrder is the order of the configured header names a
-// request to m carries: the provider's headers as models.json (or the
-// registering extension) wrote them, then the model's, a name given
-// again moving to its later place. RequestAuth's other headers
-// (Authorization) are not in it.
+// RequestHeaderOrder is the order of the header names a request to m
+// carries: the model's own headers (the catalog's, GitHub Copilot's) as
+// its definition lists them, then the provider's configured headers as
+// models.json (or the registering extension) wrote them, then the
+// model's configured ones, a name given again moving to its later place,
+// and last the Authorization header an authHeader provider gets.
 func (r *Registry) RequestHeaderOrder(m *engine.Model) []string {
 	if m == nil {
 		return nil
+	}
+	var own []string
+	if len(m.Headers) > 0 {
+		own = mergeHeaderKeys(nil, m.Headers, objectKeys(m.Raw, "headers"))
 	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	pa := r.auth[m.Provider]
 	if pa == nil {
-		return nil
+		return append(own, "Authorization")
 	}
 	keys := pa.headerKeys
 	if ep := r.ext[m.Provider]; ep != nil && len(ep.headerKeys) > 0 {
 		keys = append(slices.Clone(keys), ep.headerKeys...)
 	}
-	order := mergeHeaderKeys(nil, pa.headers, keys)
-	return mergeHeaderKeys(order, pa.modelHdrs[m.ID], pa.modelHdrKeys[m.ID])
+	order := mergeHeaderKeys(own, pa.headers, keys)
+	order = mergeHeaderKeys(order, pa.modelHdrs[m.ID], pa.modelHdrKeys[m.ID])
+	return append(order, "Authorization")
 }

@@ -28,11 +28,11 @@ func TestRequestHeaderOrder(t *testing.T) {
 		wantOrder []string
 		wantHdrs  map[string]string
 	}{
-		{id: "m1", wantOrder: []string{"x-alpha", "X-Mid", "x-model-b", "X-Zeta", "x-model-a"},
+		{id: "m1", wantOrder: []string{"x-alpha", "X-Mid", "x-model-b", "X-Zeta", "x-model-a", "Authorization"},
 			wantHdrs: map[string]string{"x-alpha": "a", "X-Mid": "m", "x-model-b": "b", "X-Zeta": "mz", "x-model-a": "a"}},
-		{id: "m2", wantOrder: []string{"X-Zeta", "x-alpha", "X-Mid", "x-o2", "x-o1"},
+		{id: "m2", wantOrder: []string{"X-Zeta", "x-alpha", "X-Mid", "x-o2", "x-o1", "Authorization"},
 			wantHdrs: map[string]string{"X-Zeta": "z", "x-alpha": "a", "X-Mid": "m", "x-o2": "2", "x-o1": "1"}},
-		{id: "m3", wantOrder: []string{"X-Zeta", "x-alpha", "x-mid"},
+		{id: "m3", wantOrder: []string{"X-Zeta", "x-alpha", "x-mid", "Authorization"},
 			wantHdrs: map[string]string{"X-Zeta": "z", "x-alpha": "a", "x-mid": "lower"}},
 	}
 	for _, tc := range tests {
@@ -46,4 +46,16 @@ func TestRequestHeaderOrder(t *testing.T) {
 			assert.Equal(t, tc.wantHdrs, hdrs)
 		})
 	}
+}
+
+// TestCatalogHeaderOrder checks that a catalog model's own headers keep
+// the catalog's order (GitHub Copilot's, as pi 1.6.0 listed them).
+func TestCatalogHeaderOrder(t *testing.T) {
+	t.Parallel()
+	reg, errs := LoadModels(t.TempDir())
+	require.Empty(t, errs)
+	m := reg.Find("github-copilot", "claude-fable-5")
+	require.NotNil(t, m)
+	want := []string{"User-Agent", "Editor-Version", "Editor-Plugin-Version", "Copilot-Integration-Id", "Authorization"}
+	assert.Equal(t, want, reg.RequestHeaderOrder(m))
 }
