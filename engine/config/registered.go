@@ -143,33 +143,16 @@ func (r *Registry) UnregisterProvider(name string) {
 	}
 }
 
-// HeaderOrder orders the header names a request to provider carries: the
-// configured ones (whose order models.json does not keep) by name, then
-// an extension's in the order it wrote them, then Authorization.
+// HeaderOrder orders the header names a request to provider carries:
+// names without a configured place first, by name, then the provider's
+// configured headers in the order models.json or the registering
+// extension wrote them, then Authorization (see RequestHeaderOrder).
 func (r *Registry) HeaderOrder(provider string, names []string) []string {
-	r.mu.RLock()
-	var ext []string
-	if ep := r.ext[provider]; ep != nil {
-		ext = ep.headerKeys
+	set := make(map[string]string, len(names))
+	for _, n := range names {
+		set[n] = ""
 	}
-	r.mu.RUnlock()
-	rank := func(n string) int {
-		if n == "Authorization" {
-			return len(ext) + 1
-		}
-		if i := slices.Index(ext, n); i >= 0 {
-			return i + 1
-		}
-		return 0
-	}
-	out := slices.Clone(names)
-	slices.SortStableFunc(out, func(a, b string) int {
-		if ra, rb := rank(a), rank(b); ra != rb {
-			return ra - rb
-		}
-		return strings.Compare(a, b)
-	})
-	return out
+	return engine.OrderHeaderNames(set, r.RequestHeaderOrder(&engine.Model{Provider: provider}))
 }
 
 // objectKeys returns the keys of the object at key k of a JSON object, in
