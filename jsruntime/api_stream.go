@@ -174,6 +174,20 @@ func streamRequestJSON(req *engine.LLMRequest) (string, error) {
 	if len(req.Headers) > 0 {
 		opts = append(opts, Field{"headers", req.Headers})
 	}
+	// pi-ai's cacheRetention and thinkingBudgets options, for a
+	// streamSimple that hands them on (summaries send "none").
+	if req.CacheRetention != "" {
+		opts = append(opts, Field{"cacheRetention", req.CacheRetention})
+	}
+	var budgets ordered
+	for _, l := range []engine.ThinkingLevel{engine.ThinkingMinimal, engine.ThinkingLow, engine.ThinkingMedium, engine.ThinkingHigh} {
+		if b, ok := req.ThinkingBudgets[l]; ok {
+			budgets = append(budgets, Field{string(l), b})
+		}
+	}
+	if len(budgets) > 0 {
+		opts = append(opts, Field{"thinkingBudgets", budgets})
+	}
 	b, err := engine.MarshalJSON(ordered{{"model", req.Model}, {"context", ctxObj}, {"options", opts}})
 	return string(b), err
 }
