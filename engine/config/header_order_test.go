@@ -17,8 +17,9 @@ func TestRequestHeaderOrder(t *testing.T) {
 	t.Parallel()
 	const modelsJSON = `{"providers":{"cap":{"baseUrl":"http://127.0.0.1:1","api":"anthropic-messages","apiKey":"k",
   "headers":{"X-Zeta":"z","x-alpha":"a","X-Mid":"m"},
-  "models":[{"id":"m1","headers":{"x-model-b":"b","X-Zeta":"mz","x-model-a":"a"}},{"id":"m2"},{"id":"m3","headers":{"x-mid":"lower"}}],
-  "modelOverrides":{"m2":{"headers":{"x-o2":"2","x-o1":"1"}}}}}}`
+  "models":[{"id":"m1","headers":{"x-model-b":"b","X-Zeta":"mz","x-model-a":"a"}},{"id":"m2"},{"id":"m3","headers":{"x-mid":"lower"}},
+    {"id":"m9","headers":{"x-d":"d","x-s":"def"}}],
+  "modelOverrides":{"m2":{"headers":{"x-o2":"2","x-o1":"1"}},"m9":{"headers":{"x-s":"ov","x-o":"o"}}}}}}`
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "models.json"), []byte(modelsJSON), 0o600))
 	reg, errs := LoadModels(dir)
@@ -32,6 +33,9 @@ func TestRequestHeaderOrder(t *testing.T) {
 			wantHdrs: map[string]string{"x-alpha": "a", "X-Mid": "m", "x-model-b": "b", "X-Zeta": "mz", "x-model-a": "a"}},
 		{id: "m2", wantOrder: []string{"X-Zeta", "x-alpha", "X-Mid", "x-o2", "x-o1", "Authorization"},
 			wantHdrs: map[string]string{"X-Zeta": "z", "x-alpha": "a", "X-Mid": "m", "x-o2": "2", "x-o1": "1"}},
+		// A definition's headers spread over its override's (checked live).
+		{id: "m9", wantOrder: []string{"X-Zeta", "x-alpha", "X-Mid", "x-s", "x-o", "x-d", "Authorization"},
+			wantHdrs: map[string]string{"X-Zeta": "z", "x-alpha": "a", "X-Mid": "m", "x-s": "def", "x-o": "o", "x-d": "d"}},
 		{id: "m3", wantOrder: []string{"X-Zeta", "x-alpha", "x-mid", "Authorization"},
 			wantHdrs: map[string]string{"X-Zeta": "z", "x-alpha": "a", "x-mid": "lower"}},
 	}

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -298,8 +300,20 @@ func applyProviderConfig(id string, base []*engine.Model, pc providerConfig, pa 
 		}
 		models[i] = applyOverride(m, ov)
 		if ov.Headers != nil {
-			modelHdrKeys[m.ID] = mergeHeaderKeys(headerKeysIn(modelHdrs[m.ID], modelHdrKeys[m.ID]), ov.Headers, ov.HeaderKeys)
-			modelHdrs[m.ID] = mergeHeaders(modelHdrs[m.ID], ov.Headers)
+			// The reference spreads a definition's headers over its
+			// override's: the definition's values win, the override's
+			// names come first.
+			def := modelHdrs[m.ID]
+			h := make(map[string]string, len(ov.Headers)+len(def))
+			maps.Copy(h, ov.Headers)
+			maps.Copy(h, def)
+			keys := headerKeysIn(ov.Headers, ov.HeaderKeys)
+			for _, k := range headerKeysIn(def, modelHdrKeys[m.ID]) {
+				if !slices.Contains(keys, k) {
+					keys = append(keys, k)
+				}
+			}
+			modelHdrs[m.ID], modelHdrKeys[m.ID] = h, keys
 		}
 	}
 	pa.apiKey = pc.APIKey
