@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/pi-go/pi/engine"
 )
@@ -313,6 +314,14 @@ func (a *API) apiKeyAndHeaders(ctx context.Context, m *engine.Model) any {
 			msg = c.ModelsCause()
 		}
 		return ordered{{"ok", false}, {"error", msg}}
+	}
+	// The model's own headers (the catalog's, GitHub Copilot's) are part
+	// of the answer, under the configured ones, as the reference merges
+	// them into the credentials' headers.
+	if len(m.Headers) > 0 {
+		merged := maps.Clone(m.Headers)
+		maps.Copy(merged, hdrs)
+		hdrs = merged
 	}
 	out := ordered{{"ok", true}}
 	if key != "" {

@@ -22,6 +22,7 @@ export default function (pi) {
       note(ctx, p + ".oauth", mr.isUsingOAuth(m));
       const r = await mr.getApiKeyAndHeaders(m);
       note(ctx, p + ".akh", [r.ok, r.apiKey, r.baseUrl]);
+      note(ctx, p + ".headers", r.headers);
     }
   }});
 }
@@ -51,6 +52,9 @@ func TestBuiltinOAuthInModelRegistry(t *testing.T) {
 		"anthropic.akh":        `[true,"sk-ant-oat01-abc",null]`,
 		"openai.oauth":         `false`,
 		"openai.akh":           `[true,"sk-1",null]`,
+		"openai.headers":       `"<undefined>"`,
+		"github-copilot.headers": `{"User-Agent":"GitHubCopilotChat/0.35.0","Editor-Version":"vscode/1.107.0",` +
+			`"Editor-Plugin-Version":"copilot-chat/0.35.0","Copilot-Integration-Id":"vscode-chat"}`,
 	}
 	for tag, w := range want {
 		assert.Equal(t, w, got[tag], tag)
