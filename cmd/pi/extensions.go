@@ -536,6 +536,10 @@ type registryModels struct{ r *config.Registry }
 
 func (m registryModels) All() []*engine.Model       { return m.r.All() }
 func (m registryModels) Available() []*engine.Model { return m.r.Available() }
+
+// ModelsVersion lets ctx.modelRegistry keep its parsed model list until
+// the registry's models change.
+func (m registryModels) ModelsVersion() uint64 { return m.r.ModelsVersion() }
 func (m registryModels) Find(provider, id string) *engine.Model {
 	return m.r.Find(provider, id)
 }

@@ -167,12 +167,22 @@ func (r *Registry) Available() []*engine.Model {
 	return out
 }
 
+// ModelsVersion changes whenever the model list does (AddModels, a
+// provider's models replaced by an extension's registration or refresh),
+// so a reader can keep what it built from the list until then.
+func (r *Registry) ModelsVersion() uint64 {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.version
+}
+
 // AddModels appends models (from an extension's registerProvider, or a
 // test) and records how their provider authenticates. apiKey may be nil.
 // A model with the provider and id of an existing one replaces it.
 func (r *Registry) AddModels(provider string, apiKey *string, models ...*engine.Model) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.version++
 	pa := r.auth[provider]
 	if pa == nil {
 		pa = &providerAuth{}
@@ -214,6 +224,7 @@ func (r *Registry) providerModels(name string) []*engine.Model {
 // at the end for a new provider. A provider left without models drops
 // out of the order, as it does from the reference's list.
 func (r *Registry) replaceProviderModels(name string, models []*engine.Model) {
+	r.version++
 	for i, g := range r.groups {
 		if g.provider != name {
 			continue

@@ -128,6 +128,8 @@ type Registry struct {
 	modelsPath string
 	// ext holds extension provider registrations (registered.go).
 	ext map[string]*extProvider
+	// version counts changes to the model list (ModelsVersion).
+	version uint64
 }
 
 // LoadModels builds the registry from the built-in catalog,

@@ -31,6 +31,23 @@ module.exports = function (h) {
     }
     return ev;
   }
+  // cachedModels is the registry's model list with a provider/id index,
+  // read again when the registry's version moves; undefined when the
+  // registry has no version (every call then asks Go).
+  let modelCache;
+  function cachedModels() {
+    const version = call("models.version", []);
+    if (typeof version !== "number") return undefined;
+    if (modelCache && modelCache.version === version) return modelCache;
+    const list = modelList(call("models.getAll", []));
+    const byKey = new Map();
+    for (const m of list) {
+      const k = m.provider + "\u0000" + m.id;
+      if (!byKey.has(k)) byKey.set(k, m);
+    }
+    modelCache = { version, list, byKey };
+    return modelCache;
+  }
   const unsupported = (what) => new Error(`modelRegistry.${what} is not supported by this build`);
   class ModelRegistry {
     // refresh runs the registered providers' refreshModels (and
@@ -43,9 +60,23 @@ module.exports = function (h) {
       return { aborted: !!(o.signal && o.signal.aborted), errors };
     }
     getError() { return undefined; }
-    getAll() { return modelList(call("models.getAll", [])); }
-    getAvailable() { return modelList(call("models.getAvailable", [])); }
-    find(provider, modelId) { return model(call("models.find", [provider, modelId])); }
+    // As in the reference, getAll, getAvailable and find hand out the
+    // same model objects until the registry's models change; parsing the
+    // whole list (the catalog alone is ~1,700 models) once per change
+    // instead of once per call is what keeps them cheap.
+    getAll() {
+      const c = cachedModels();
+      return c ? [...c.list] : modelList(call("models.getAll", []));
+    }
+    getAvailable() {
+      const c = cachedModels();
+      if (!c) return modelList(call("models.getAvailable", []));
+      return (call("models.getAvailableKeys", []) || []).map((k) => c.byKey.get(k)).filter((m) => m !== undefined);
+    }
+    find(provider, modelId) {
+      const c = cachedModels();
+      return c ? c.byKey.get(provider + "\u0000" + modelId) : model(call("models.find", [provider, modelId]));
+    }
     findOfType(type, provider, modelId) { return type === "chat" ? this.find(provider, modelId) : undefined; }
     hasConfiguredAuth(model) { return !!call("models.hasConfiguredAuth", [model]); }
     // Credentials may need an OAuth refresh, which runs the extension's
