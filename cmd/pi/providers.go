@@ -42,8 +42,8 @@ func providerFor(api string) (engine.Provider, error) {
 	case engine.APIBedrockConverseStream:
 		return bedrock.New(), nil
 	}
-	// A model whose wire API we lack (bedrock-converse-stream, pi-messages,
-	// a models.json typo) fails each request, as the reference's API
+	// A model whose wire API we lack (pi-messages, a models.json typo)
+	// fails each request, as the reference's API
 	// registry does, instead of stopping the prompt before it runs.
 	return engine.ProviderFunc(func(_ context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
 		return failedRequest(req, fmt.Errorf("No API provider registered for api: %s", api), emit)
@@ -103,13 +103,7 @@ func (app *App) providerFor(api string) (engine.Provider, error) {
 				r.APIKey = key
 			}
 			if len(hdrs) > 0 {
-				r.Headers = make(map[string]string, len(hdrs)+len(req.Headers))
-				for k, v := range hdrs {
-					r.Headers[k] = v
-				}
-				for k, v := range req.Headers {
-					r.Headers[k] = v
-				}
+				r.Headers = mergeHeaders(hdrs, req.Headers)
 			}
 			req = &r
 		}
@@ -120,13 +114,34 @@ func (app *App) providerFor(api string) (engine.Provider, error) {
 	}), nil
 }
 
+// mergeHeaders is the registry's resolved headers with the request's own
+// over them.
+func mergeHeaders(registry, own map[string]string) map[string]string {
+	out := make(map[string]string, len(registry)+len(own))
+	for k, v := range registry {
+		out[k] = v
+	}
+	for k, v := range own {
+		out[k] = v
+	}
+	return out
+}
+
 // failedRequest ends a request that failed before it was sent with an
 // error message, as providers report failures.
 func failedRequest(req *engine.LLMRequest, err error, emit func(engine.AssistantEvent)) *engine.Message {
+	return failRequest(req, err, emit, true)
+}
+
+// failRequest is failedRequest with the message's key layout chosen:
+// errorFirst puts errorMessage where a failure before the request puts it
+// in the reference's session lines; an extension's complete() failure
+// has the ordinary layout.
+func failRequest(req *engine.LLMRequest, err error, emit func(engine.AssistantEvent), errorFirst bool) *engine.Message {
 	msg := &engine.Message{
 		Role: engine.RoleAssistant, API: req.Model.API, Provider: req.Model.Provider, Model: req.Model.ID,
 		StopReason: engine.StopError, ErrorMessage: err.Error(), Content: engine.Contents{Blocks: []engine.Content{}},
-		Timestamp: time.Now().UnixMilli(), ErrorFirst: true,
+		Timestamp: time.Now().UnixMilli(), ErrorFirst: errorFirst,
 	}
 	emit(engine.AssistantEvent{Type: "error", Reason: engine.StopError, Partial: msg})
 	return msg
@@ -217,23 +232,8 @@ func (m registryModels) HeaderOrder(provider string, names []string) []string {
 // Complete runs one request for ctx.modelRegistry.complete and stream,
 // with the registry's key and headers unless the extension gave a key.
 func (m registryModels) Complete(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
-	fail := func(err error) *engine.Message {
-		msg := &engine.Message{
-			Role: engine.RoleAssistant, API: req.Model.API, Provider: req.Model.Provider, Model: req.Model.ID,
-			StopReason: engine.StopError, ErrorMessage: err.Error(), Content: engine.Contents{Blocks: []engine.Content{}},
-			Timestamp: time.Now().UnixMilli(),
-		}
-		emit(engine.AssistantEvent{Type: "error", Reason: engine.StopError, Partial: msg})
-		return msg
-	}
-	known := false
-	for _, x := range m.r.All() {
-		if x.Provider == req.Model.Provider {
-			known = true
-			break
-		}
-	}
-	if !known {
+	fail := func(err error) *engine.Message { return failRequest(req, err, emit, false) }
+	if !m.r.HasProvider(req.Model.Provider) {
 		return fail(fmt.Errorf("Unknown provider: %s", req.Model.Provider))
 	}
 	p, err := providerFor(req.Model.API)
@@ -252,13 +252,7 @@ func (m registryModels) Complete(ctx context.Context, req *engine.LLMRequest, em
 		r.APIKey = key
 	}
 	if len(hdrs) > 0 {
-		r.Headers = make(map[string]string, len(hdrs)+len(req.Headers))
-		for k, v := range hdrs {
-			r.Headers[k] = v
-		}
-		for k, v := range req.Headers {
-			r.Headers[k] = v
-		}
+		r.Headers = mergeHeaders(hdrs, req.Headers)
 	}
 	return p.Stream(ctx, withOAuthBaseURL(m.r, &r), emit)
 }
