@@ -28,7 +28,12 @@ var Version = "1.6.0"
 // signingName is the SigV4 service name of the Bedrock runtime.
 const signingName = "bedrock"
 
+// The reference's texts for a cancelled request, which depend on when it
+// was cancelled: before the response (the SDK's abort error with its
+// cause), while reading the event stream, or after the stream ended.
 const (
+	errAbortedRequest = "Request aborted: This operation was aborted (20)"
+	errAbortedStream  = "aborted"
 	errAborted        = "Request was aborted"
 	maxErrorBodyChars = 4000
 )
@@ -64,10 +69,11 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	b.Msg.RawStopFirst = true
 	st := &streamState{b: b, req: req, open: map[int]*openBlock{}}
 	requestID := ""
+	abortText := errAbortedRequest
 	fail := func(err error) *engine.Message {
 		st.flushOpen()
 		if ctx.Err() != nil {
-			return b.Fail(engine.StopAborted, errAborted)
+			return b.Fail(engine.StopAborted, abortText)
 		}
 		msg := err.Error()
 		if strings.Contains(strings.ToLower(msg), "data retention mode") {
@@ -121,7 +127,11 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	defer res.Body.Close()
 	requestID = strings.TrimSpace(res.Header.Get("x-amzn-requestid"))
 	llm.NotifyResponse(req, res)
+	abortText = errAbortedStream
 	if err := readStream(ctx, st, res.Body); err != nil {
+		if errors.Is(err, errStreamAborted) {
+			abortText = errAborted
+		}
 		return fail(err)
 	}
 	st.flushOpen()

@@ -97,6 +97,9 @@ type streamState struct {
 	failMsg  string // a messageStop that maps to an error
 }
 
+// errStreamAborted is a cancellation noticed once the stream had ended.
+var errStreamAborted = errors.New("aborted after the stream ended")
+
 // readStream decodes the event-stream frames of a 200 response and drives
 // the builder. It returns the error that ends the message, or nil.
 func readStream(ctx context.Context, st *streamState, body io.Reader) error {
@@ -118,7 +121,7 @@ func readStream(ctx context.Context, st *streamState, body io.Reader) error {
 		}
 	}
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return errStreamAborted
 	}
 	if !st.stopSeen {
 		return errors.New("Bedrock stream ended without a stop reason")

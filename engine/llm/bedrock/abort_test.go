@@ -1,0 +1,71 @@
+package bedrock
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/pi-go/pi/engine"
+)
+
+// TestAbortTexts checks the reference's texts for a request cancelled
+// before its response and one cancelled while streaming.
+func TestAbortTexts(t *testing.T) {
+	t.Parallel()
+	first := encodeFrames(t, []frame{ev("messageStart", `{"role":"assistant"}`),
+		ev("contentBlockDelta", `{"contentBlockIndex":0,"delta":{"text":"Hel"}}`)})
+	tests := []struct {
+		name       string
+		headers    bool // the server answers before stalling
+		cancelOn   string
+		want       string
+		wantBlocks int
+	}{
+		{"before_response", false, "", errAbortedRequest, 0},
+		{"while_streaming", true, engine.AETextDelta, errAbortedStream, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			arrived := make(chan struct{}, 1)
+			done := make(chan struct{})
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				// The server notices a closed connection only once the
+				// request body has been read.
+				_, _ = io.Copy(io.Discard, r.Body)
+				if tc.headers {
+					w.Header().Set("content-type", "application/vnd.amazon.eventstream")
+					_, _ = w.Write(first)
+					w.(http.Flusher).Flush()
+				}
+				arrived <- struct{}{}
+				select {
+				case <-r.Context().Done():
+				case <-done:
+				}
+			}))
+			t.Cleanup(srv.Close)
+			t.Cleanup(func() { close(done) }) // runs before srv.Close
+			if !tc.headers {
+				go func() {
+					<-arrived
+					cancel()
+				}()
+			}
+			p := testProvider(t, map[string]string{"AWS_BEARER_TOKEN_BEDROCK": "tok"})
+			msg := p.Stream(ctx, &engine.LLMRequest{Model: claudeModel(srv.URL), Messages: []*engine.Message{user("hi")}},
+				func(e engine.AssistantEvent) {
+					if e.Type == tc.cancelOn {
+						cancel()
+					}
+				})
+			if msg.StopReason != engine.StopAborted || msg.ErrorMessage != tc.want || len(msg.Content.Blocks) != tc.wantBlocks {
+				t.Errorf("got %s %q with %d blocks", msg.StopReason, msg.ErrorMessage, len(msg.Content.Blocks))
+			}
+		})
+	}
+}
