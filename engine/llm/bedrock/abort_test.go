@@ -69,3 +69,16 @@ func TestAbortTexts(t *testing.T) {
 		})
 	}
 }
+
+// TestConnectionRefused checks Node's wording of an unreachable endpoint.
+func TestConnectionRefused(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	base := srv.URL
+	srv.Close()
+	p := testProvider(t, map[string]string{"AWS_BEARER_TOKEN_BEDROCK": "tok"})
+	_, msg := run(t, p, &engine.LLMRequest{Model: claudeModel(base), Messages: []*engine.Message{user("hi")}})
+	if want := "connect ECONNREFUSED " + base[len("http://"):]; msg.StopReason != engine.StopError || msg.ErrorMessage != want {
+		t.Errorf("got %s %q, want %q", msg.StopReason, msg.ErrorMessage, want)
+	}
+}

@@ -174,7 +174,10 @@ func (p *Provider) send(ctx context.Context, req *engine.LLMRequest, tgt target,
 		client = http.DefaultClient
 	}
 	res, err = client.Do(hr)
-	return res, preferredStrict, err
+	if err != nil {
+		return nil, preferredStrict, transportError(err)
+	}
+	return res, preferredStrict, nil
 }
 
 // newRequest builds the signed (or bearer-authenticated) HTTP request.
