@@ -2,6 +2,7 @@ package bedrock
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -80,5 +81,20 @@ func TestConnectionRefused(t *testing.T) {
 	_, msg := run(t, p, &engine.LLMRequest{Model: claudeModel(base), Messages: []*engine.Message{user("hi")}})
 	if want := "connect ECONNREFUSED " + base[len("http://"):]; msg.StopReason != engine.StopError || msg.ErrorMessage != want {
 		t.Errorf("got %s %q, want %q", msg.StopReason, msg.ErrorMessage, want)
+	}
+}
+
+// TestStreamEventHook checks that provider_stream_event hooks see every
+// item keyed by its type, a modeled exception included.
+func TestStreamEventHook(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, http.StatusOK, nil, encodeFrames(t, []frame{ev("messageStart", `{"role":"assistant"}`), exc("throttlingException", "slow")}))
+	var seen []string
+	req := &engine.LLMRequest{Model: claudeModel(srv.URL), Messages: []*engine.Message{user("hi")},
+		OnStreamEvent: func(data json.RawMessage) { seen = append(seen, string(data)) }}
+	_, msg := run(t, testProvider(t, map[string]string{"AWS_BEARER_TOKEN_BEDROCK": "tok"}), req)
+	want := []string{`{"messageStart":{"role":"assistant"}}`, `{"throttlingException":{"message":"slow"}}`}
+	if msg.ErrorMessage != "Throttling error: slow" || len(seen) != 2 || seen[0] != want[0] || seen[1] != want[1] {
+		t.Errorf("got %q, %q", msg.ErrorMessage, seen)
 	}
 }

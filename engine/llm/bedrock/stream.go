@@ -144,7 +144,19 @@ func headerString(msg eventstream.Message, name string) string {
 
 // handle applies one frame.
 func (st *streamState) handle(msg eventstream.Message) error {
-	switch headerString(msg, ":message-type") {
+	kind := headerString(msg, ":message-type")
+	if st.req.OnStreamEvent != nil && (kind == "event" || kind == "exception") {
+		// Hooks see each item as the SDK hands it over, keyed by its
+		// type, modeled exceptions included (before they end the stream).
+		typ := headerString(msg, ":event-type")
+		if kind == "exception" {
+			typ = headerString(msg, ":exception-type")
+		}
+		if obj, err := (llm.Object{}.Set(typ, json.RawMessage(msg.Payload))).MarshalJSON(); err == nil {
+			st.req.OnStreamEvent(obj)
+		}
+	}
+	switch kind {
 	case "exception":
 		var p struct {
 			Message string `json:"message"`
@@ -157,13 +169,6 @@ func (st *streamState) handle(msg eventstream.Message) error {
 		return &awsError{name: name, message: p.Message}
 	case "error":
 		return &awsError{name: headerString(msg, ":error-code"), message: headerString(msg, ":error-message")}
-	}
-	if st.req.OnStreamEvent != nil {
-		// Hooks see the event as the SDK hands it over: keyed by type.
-		typ := headerString(msg, ":event-type")
-		if obj, err := (llm.Object{}.Set(typ, json.RawMessage(msg.Payload))).MarshalJSON(); err == nil {
-			st.req.OnStreamEvent(obj)
-		}
 	}
 	var ev streamEvent
 	if err := json.Unmarshal(msg.Payload, &ev); err != nil {
