@@ -4,6 +4,10 @@
 // and Builder, which turns provider deltas into the engine's assistant
 // event sequence while keeping the partial message current.
 //
-// One subpackage per wire API (openai, openairesponses, anthropic) builds
-// on these helpers; faux is a scripted in-process provider for loop tests.
+// One subpackage per wire API builds on these helpers: openai
+// (openai-completions), openairesponses (openai-responses,
+// azure-openai-responses, openai-codex-responses), anthropic, google
+// (google-generative-ai, google-vertex), mistral and bedrock
+// (bedrock-converse-stream). faux is a scripted in-process provider for
+// loop tests.
 package llm
