@@ -69,44 +69,7 @@ func normalizeCallIDs(m *engine.Model, msgs []*engine.Message) []*engine.Message
 	if !requiresToolCallID(m.ID) {
 		return msgs
 	}
-	renamed := map[string]string{}
-	out := make([]*engine.Message, len(msgs))
-	for i, msg := range msgs {
-		out[i] = msg
-		switch msg.Role {
-		case engine.RoleAssistant:
-			if msg.Provider == m.Provider && msg.API == m.API && msg.Model == m.ID {
-				continue
-			}
-			var blocks []engine.Content
-			for j, b := range msg.Content.Blocks {
-				if b.Type != engine.ContentToolCall {
-					continue
-				}
-				id := llm.SanitizeID(b.ID)
-				if id == b.ID {
-					continue
-				}
-				if blocks == nil {
-					blocks = append([]engine.Content(nil), msg.Content.Blocks...)
-				}
-				renamed[b.ID] = id
-				blocks[j].ID = id
-			}
-			if blocks != nil {
-				cp := *msg
-				cp.Content = engine.Contents{Blocks: blocks}
-				out[i] = &cp
-			}
-		case engine.RoleToolResult:
-			if id, ok := renamed[msg.ToolCallID]; ok {
-				cp := *msg
-				cp.ToolCallID = id
-				out[i] = &cp
-			}
-		}
-	}
-	return out
+	return llm.RenameToolCallIDs(m, msgs, func(_ *engine.Message, id string) string { return llm.SanitizeID(id) })
 }
 
 func inlineData(c engine.Content) llm.Object {

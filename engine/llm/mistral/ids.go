@@ -6,6 +6,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/llm"
 )
 
 // toolCallIDLength is the exact length Mistral requires of a tool-call id.
@@ -92,42 +93,5 @@ func (n *idNormalizer) id(orig string) string {
 // Mistral ids and are left alone. The input is not modified.
 func normalizeToolCallIDs(m *engine.Model, msgs []*engine.Message) []*engine.Message {
 	n := newIDNormalizer()
-	mapped := map[string]string{}
-	out := make([]*engine.Message, len(msgs))
-	for i, msg := range msgs {
-		out[i] = msg
-		switch msg.Role {
-		case engine.RoleAssistant:
-			if msg.Provider == m.Provider && msg.API == m.API && msg.Model == m.ID {
-				continue
-			}
-			var blocks []engine.Content
-			for j, b := range msg.Content.Blocks {
-				if b.Type != engine.ContentToolCall {
-					continue
-				}
-				id := n.id(b.ID)
-				if id == b.ID {
-					continue
-				}
-				if blocks == nil {
-					blocks = append([]engine.Content(nil), msg.Content.Blocks...)
-				}
-				mapped[b.ID] = id
-				blocks[j].ID = id
-			}
-			if blocks != nil {
-				cp := *msg
-				cp.Content = engine.Contents{Blocks: blocks}
-				out[i] = &cp
-			}
-		case engine.RoleToolResult:
-			if id, ok := mapped[msg.ToolCallID]; ok && id != msg.ToolCallID {
-				cp := *msg
-				cp.ToolCallID = id
-				out[i] = &cp
-			}
-		}
-	}
-	return out
+	return llm.RenameToolCallIDs(m, msgs, func(_ *engine.Message, id string) string { return n.id(id) })
 }

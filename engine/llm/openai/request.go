@@ -396,43 +396,7 @@ func normalizeToolCallID(m *engine.Model, id string) string {
 // assistant turns from another model, and to the results that answer
 // them.
 func normalizeToolCallIDs(m *engine.Model, msgs []*engine.Message) []*engine.Message {
-	var renamed map[string]string
-	for i, msg := range msgs {
-		switch msg.Role {
-		case engine.RoleAssistant:
-			if msg.Provider == m.Provider && msg.API == m.API && msg.Model == m.ID {
-				continue
-			}
-			var blocks []engine.Content
-			for j, b := range msg.Content.Blocks {
-				if b.Type != engine.ContentToolCall {
-					continue
-				}
-				if id := normalizeToolCallID(m, b.ID); id != b.ID {
-					if blocks == nil {
-						blocks = append([]engine.Content(nil), msg.Content.Blocks...)
-					}
-					if renamed == nil {
-						renamed = map[string]string{}
-					}
-					renamed[b.ID] = id
-					blocks[j].ID = id
-				}
-			}
-			if blocks != nil {
-				cp := *msg
-				cp.Content = engine.Contents{Blocks: blocks}
-				msgs[i] = &cp
-			}
-		case engine.RoleToolResult:
-			if id, ok := renamed[msg.ToolCallID]; ok {
-				cp := *msg
-				cp.ToolCallID = id
-				msgs[i] = &cp
-			}
-		}
-	}
-	return msgs
+	return llm.RenameToolCallIDs(m, msgs, func(_ *engine.Message, id string) string { return normalizeToolCallID(m, id) })
 }
 
 func textPart(s string) llm.Object {

@@ -547,44 +547,9 @@ func toolResultOutput(m *engine.Model, msg *engine.Message) any {
 // models into a form this API accepts, and the ids of their results to
 // match.
 func normalizeToolCallIDs(m *engine.Model, providers map[string]bool, msgs []*engine.Message) []*engine.Message {
-	mapped := map[string]string{}
-	out := make([]*engine.Message, len(msgs))
-	for i, msg := range msgs {
-		out[i] = msg
-		switch msg.Role {
-		case engine.RoleAssistant:
-			if msg.Provider == m.Provider && msg.API == m.API && msg.Model == m.ID {
-				continue
-			}
-			var blocks []engine.Content
-			for j, b := range msg.Content.Blocks {
-				if b.Type != engine.ContentToolCall {
-					continue
-				}
-				id := normalizeToolCallID(m, providers, msg, b.ID)
-				if id == b.ID {
-					continue
-				}
-				if blocks == nil {
-					blocks = append([]engine.Content(nil), msg.Content.Blocks...)
-				}
-				mapped[b.ID] = id
-				blocks[j].ID = id
-			}
-			if blocks != nil {
-				cp := *msg
-				cp.Content = engine.Contents{Blocks: blocks}
-				out[i] = &cp
-			}
-		case engine.RoleToolResult:
-			if id, ok := mapped[msg.ToolCallID]; ok {
-				cp := *msg
-				cp.ToolCallID = id
-				out[i] = &cp
-			}
-		}
-	}
-	return out
+	return llm.RenameToolCallIDs(m, msgs, func(source *engine.Message, id string) string {
+		return normalizeToolCallID(m, providers, source, id)
+	})
 }
 
 func normalizeToolCallID(m *engine.Model, providers map[string]bool, source *engine.Message, id string) string {
