@@ -3,7 +3,6 @@ package mistral
 import (
 	"strconv"
 	"strings"
-	"unicode/utf16"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm"
@@ -11,21 +10,6 @@ import (
 
 // toolCallIDLength is the exact length Mistral requires of a tool-call id.
 const toolCallIDLength = 9
-
-// shortHash is the reference's short deterministic string hash (two 32-bit
-// multiplicative lanes over UTF-16 code units, printed in base 36). The
-// values must be the reference's so that a transcript replayed to Mistral
-// carries the same ids whichever implementation sent it.
-func shortHash(s string) string {
-	h1, h2 := uint32(0xdeadbeef), uint32(0x41c6ce57)
-	for _, ch := range utf16.Encode([]rune(s)) {
-		h1 = (h1 ^ uint32(ch)) * 2654435761
-		h2 = (h2 ^ uint32(ch)) * 1597334677
-	}
-	h1 = ((h1 ^ (h1 >> 16)) * 2246822507) ^ ((h2 ^ (h2 >> 13)) * 3266489909)
-	h2 = ((h2 ^ (h2 >> 16)) * 2246822507) ^ ((h1 ^ (h1 >> 13)) * 3266489909)
-	return strconv.FormatUint(uint64(h2), 36) + strconv.FormatUint(uint64(h1), 36)
-}
 
 // alnum keeps only ASCII letters and digits.
 func alnum(s string) string {
@@ -55,7 +39,7 @@ func deriveToolCallID(id string, attempt int) string {
 	if attempt > 0 {
 		seed += ":" + strconv.Itoa(attempt)
 	}
-	h := alnum(shortHash(seed))
+	h := alnum(llm.ShortHash(seed))
 	if len(h) > toolCallIDLength {
 		h = h[:toolCallIDLength]
 	}

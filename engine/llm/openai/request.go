@@ -382,7 +382,7 @@ func normalizeToolCallID(m *engine.Model, id string) string {
 		if len(combined) <= toolCallIDMax {
 			return combined
 		}
-		hash := openairesponses.ShortHash(id)
+		hash := llm.ShortHash(id)
 		hash = hash[:min(8, len(hash))]
 		return call[:min(len(call), max(1, toolCallIDMax-len(hash)-1))] + "_" + hash
 	}

@@ -467,7 +467,7 @@ func assistantItems(m *engine.Model, msg *engine.Message, msgIndex int, grammar 
 					id = "msg_pi_" + strconv.Itoa(msgIndex) + "_" + strconv.Itoa(textIndex)
 				}
 			case utf16Len(id) > 64:
-				id = "msg_" + shortHash(id)
+				id = "msg_" + llm.ShortHash(id)
 			}
 			textIndex++
 			o := llm.Object{}.Set("type", "message").Set("role", "assistant").
@@ -560,7 +560,7 @@ func normalizeToolCallID(m *engine.Model, providers map[string]bool, source *eng
 	itemID, _, _ = strings.Cut(itemID, "|")
 	foreign := source.Provider != m.Provider || source.API != m.API
 	if foreign {
-		itemID = "fc_" + shortHash(itemID)
+		itemID = "fc_" + llm.ShortHash(itemID)
 		if len(itemID) > 64 {
 			itemID = itemID[:64]
 		}

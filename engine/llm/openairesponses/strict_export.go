@@ -15,7 +15,3 @@ import (
 func StrictToolParameters(t engine.ToolInfo, params json.RawMessage, supportsStrict bool) (json.RawMessage, error) {
 	return strictParameters(t, params, supportsStrict)
 }
-
-// ShortHash is the reference's short deterministic hash, which the
-// openai-completions adapter also uses to shorten replayed tool call ids.
-func ShortHash(s string) string { return shortHash(s) }
