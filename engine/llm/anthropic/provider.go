@@ -8,16 +8,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm"
 )
-
-// Version is the pi version reported in the User-Agent header.
-var Version = "1.6.0"
 
 // anthropicVersion is the API version header every request carries.
 const anthropicVersion = "2023-06-01"
@@ -171,7 +167,7 @@ func setHeaders(r *http.Request, req *engine.LLMRequest, o options, betas []stri
 	h := headerList{}
 	copilot := isCopilot(req.Model)
 	if !o.oauth {
-		h.set("User-Agent", userAgent())
+		h.set("User-Agent", llm.UserAgent())
 	}
 	h.set("anthropic-version", anthropicVersion)
 	switch {
@@ -246,12 +242,4 @@ func hasHeader(a, b map[string]string, names ...string) bool {
 		}
 	}
 	return false
-}
-
-func userAgent() string {
-	arch := runtime.GOARCH
-	if arch == "amd64" {
-		arch = "x64"
-	}
-	return fmt.Sprintf("pi/%s (%s; go/%s; %s)", Version, runtime.GOOS, strings.TrimPrefix(runtime.Version(), "go"), arch)
 }

@@ -20,9 +20,6 @@ import (
 	"github.com/pi-go/pi/engine/llm"
 )
 
-// Version is the pi version reported in the User-Agent header.
-var Version = "1.6.0"
-
 // sdkVersion is the version of Google's SDK the reference reports in
 // x-goog-api-client.
 const sdkVersion = "2.32.0"
@@ -187,8 +184,7 @@ func setHeaders(r *http.Request, req *engine.LLMRequest, key string, token adcTo
 		}
 		h = append(h, entry{name, value})
 	}
-	set("User-Agent", userAgent())
-	for _, e := range attribution(req.Model) {
+	for _, e := range llm.IdentityHeaders(req.Model) {
 		set(e[0], e[1])
 	}
 	set("x-goog-api-client", "google-genai-sdk/"+sdkVersion+" gl-go/"+goVersion())
@@ -215,34 +211,7 @@ func setHeaders(r *http.Request, req *engine.LLMRequest, key string, token adcTo
 	}
 }
 
-// attribution returns the headers by which pi names itself to gateways
-// that ask for it (OpenRouter, NVIDIA NIM, OpenCode), as the reference's
-// client identity does; model and request headers override them.
-func attribution(m *engine.Model) [][2]string {
-	host := ""
-	if u, err := url.Parse(m.BaseURL); err == nil {
-		host = u.Hostname()
-	}
-	switch {
-	case m.Provider == "openrouter" || strings.Contains(m.BaseURL, "openrouter.ai"):
-		return [][2]string{{"HTTP-Referer", "https://pi.dev"}, {"X-OpenRouter-Title", "pi"}, {"X-OpenRouter-Categories", "cli-agent"}}
-	case m.Provider == "nvidia" || host == "integrate.api.nvidia.com":
-		return [][2]string{{"X-BILLING-INVOKE-ORIGIN", "Pi"}}
-	case m.Provider == "opencode" || m.Provider == "opencode-go" || host == "opencode.ai":
-		return [][2]string{{"x-opencode-client", "pi"}}
-	}
-	return nil
-}
-
 func goVersion() string { return strings.TrimPrefix(runtime.Version(), "go") }
-
-func userAgent() string {
-	arch := runtime.GOARCH
-	if arch == "amd64" {
-		arch = "x64"
-	}
-	return fmt.Sprintf("pi/%s (%s; go/%s; %s)", Version, runtime.GOOS, goVersion(), arch)
-}
 
 // formatHTTPError words a failed response as Google's SDK does: the JSON
 // body as sent (compacted) when it is JSON, else an error object built

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -18,9 +17,6 @@ import (
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm"
 )
-
-// Version is the pi version reported in the User-Agent header.
-var Version = "1.6.0"
 
 // Texts the reference uses for failures; clients and the retry logic
 // match on some of them ("terminated", "fetch failed").
@@ -188,7 +184,7 @@ func setHeaders(r *http.Request, req *engine.LLMRequest) {
 		}
 		hs = append(hs, kv{strings.ToLower(k), v})
 	}
-	set("user-agent", userAgent())
+	set("user-agent", llm.UserAgent())
 	set("accept", "text/event-stream")
 	set("authorization", "Bearer "+req.APIKey)
 	set("content-type", "application/json")
@@ -213,14 +209,6 @@ func setHeaders(r *http.Request, req *engine.LLMRequest) {
 		}
 		r.Header[http.CanonicalHeaderKey(h.k)] = []string{h.v}
 	}
-}
-
-func userAgent() string {
-	arch := runtime.GOARCH
-	if arch == "amd64" {
-		arch = "x64"
-	}
-	return fmt.Sprintf("pi/%s (%s; go/%s; %s)", Version, runtime.GOOS, strings.TrimPrefix(runtime.Version(), "go"), arch)
 }
 
 // httpErrorText is the reference's text for a non-2xx response:

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/llm"
 )
 
 func testModel(base string) *engine.Model {
@@ -145,7 +146,7 @@ func TestHeaders(t *testing.T) {
 			if tt.cache == "none" {
 				assert.NotContains(t, got.body, "prompt_cache_key")
 			}
-			assert.True(t, strings.HasPrefix(got.headers.Get("User-Agent"), "pi/"+Version+" ("))
+			assert.True(t, strings.HasPrefix(got.headers.Get("User-Agent"), "pi/"+llm.Version+" ("))
 		})
 	}
 }

@@ -77,7 +77,7 @@ func (p *Provider) streamCodex(ctx context.Context, req *engine.LLMRequest, b *l
 // then the auth, account and SSE headers, which nothing overrides.
 func setCodexHeaders(h http.Header, req *engine.LLMRequest, accountID string) {
 	h.Set("originator", "pi")
-	h.Set("User-Agent", userAgent())
+	h.Set("User-Agent", llm.UserAgent())
 	for k, v := range req.Model.Headers {
 		h.Set(k, v)
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -132,7 +131,7 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 		opts = append(opts, option.WithAPIKey(apiKey))
 	}
 	opts = append(opts, option.WithMaxRetries(0), option.WithRequestBody("application/json", body),
-		option.WithHeader("User-Agent", userAgent()))
+		option.WithHeader("User-Agent", llm.UserAgent()))
 	for k, v := range m.Headers {
 		opts = append(opts, option.WithHeader(k, v))
 	}
@@ -182,20 +181,6 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 		msg.ErrorMessage = p.withUsageHint(msg.ErrorMessage)
 	}
 	return msg
-}
-
-// Version is the pi version reported in the User-Agent header.
-var Version = "1.6.0"
-
-// userAgent is pi's identity header, which configured headers override:
-// "pi/<version> (<os>; go/<go version>; <arch>)", the runtime in Go's
-// terms where the reference names Node's.
-func userAgent() string {
-	arch := runtime.GOARCH
-	if arch == "amd64" {
-		arch = "x64"
-	}
-	return "pi/" + Version + " (" + runtime.GOOS + "; go/" + strings.TrimPrefix(runtime.Version(), "go") + "; " + arch + ")"
 }
 
 // Hints the reference appends to a ChatGPT sign-in's usage-limit errors
