@@ -8,7 +8,6 @@ import (
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm"
-	"github.com/pi-go/pi/engine/llm/openairesponses"
 )
 
 // promptCacheKeyMax is the longest prompt_cache_key OpenAI accepts, in
@@ -106,7 +105,7 @@ func convertTools(infos []engine.ToolInfo, c compat) ([]llm.Object, error) {
 		if len(params) == 0 {
 			params = json.RawMessage(`{"type":"object","properties":{}}`)
 		}
-		strict, err := openairesponses.StrictToolParameters(samplingOf(t), params, c.SupportsStrictMode)
+		strict, err := llm.StrictToolParameters(samplingOf(t), params, c.SupportsStrictMode)
 		if err != nil {
 			return nil, err
 		}

@@ -233,7 +233,7 @@ func convertTools(tools []engine.ToolInfo, c compat) ([]llm.Object, error) {
 			out = append(out, customTool(t, g))
 			continue
 		}
-		strictParams, err := strictParameters(t, params, c.SupportsStrictMode)
+		strictParams, err := llm.StrictToolParameters(t, params, c.SupportsStrictMode)
 		if err != nil {
 			return nil, err
 		}

@@ -4,14 +4,11 @@ import (
 	"encoding/json"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/llm"
 )
 
-// StrictToolParameters is the reference's resolveJsonSchemaStrictSampling
-// and makeStrictJsonSchema together, for other adapters that send strict
-// tool schemas (Bedrock): the strict schema of a tool that asks for
-// JSON-schema sampling on a model that supports it, nil when the tool
-// goes without, and an error when it requires strict sampling it cannot
-// get.
+// StrictToolParameters is llm.StrictToolParameters, kept under this name
+// for the adapters that called it here before it moved (Bedrock).
 func StrictToolParameters(t engine.ToolInfo, params json.RawMessage, supportsStrict bool) (json.RawMessage, error) {
-	return strictParameters(t, params, supportsStrict)
+	return llm.StrictToolParameters(t, params, supportsStrict)
 }

@@ -1,4 +1,4 @@
-package openairesponses
+package llm
 
 import (
 	"bufio"
@@ -28,7 +28,7 @@ func TestMakeStrictSchema(t *testing.T) {
 		}
 		require.NoError(t, json.Unmarshal(sc.Bytes(), &c))
 		n++
-		got, err := makeStrictSchema(json.RawMessage(c.In))
+		got, err := MakeStrictSchema(json.RawMessage(c.In))
 		if c.Err != "" {
 			assert.EqualError(t, err, c.Err, c.In)
 			continue

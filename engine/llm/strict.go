@@ -1,4 +1,4 @@
-package openairesponses
+package llm
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/pi-go/pi/engine"
-	"github.com/pi-go/pi/engine/llm"
 )
 
 // defaultSampling is the constrained sampling of a tool that does not
@@ -27,12 +26,14 @@ var strictUnsupported = []string{"$ref", "$defs", "definitions", "allOf", "oneOf
 	"dependentSchemas", "dependencies", "unevaluatedProperties", "propertyNames", "contains", "prefixItems", "not",
 	"if", "then", "else"}
 
-// strictParameters decides a tool's strict sampling as the reference does:
-// it returns the strict schema when the tool asks for JSON-schema sampling
-// and the model supports it and the schema can be made strict, nil when
-// the tool goes without, and an error when the tool requires strict
-// sampling it cannot get.
-func strictParameters(t engine.ToolInfo, params json.RawMessage, supportsStrict bool) (json.RawMessage, error) {
+// StrictToolParameters decides a tool's strict sampling as the reference
+// does (its resolveJsonSchemaStrictSampling with makeStrictJsonSchema),
+// for every adapter that sends strict tool schemas: it returns the strict
+// schema when the tool asks for JSON-schema sampling and the model
+// supports it and the schema can be made strict, nil when the tool goes
+// without, and an error, worded as the reference's, when the tool requires
+// strict sampling it cannot get.
+func StrictToolParameters(t engine.ToolInfo, params json.RawMessage, supportsStrict bool) (json.RawMessage, error) {
 	cfg := t.ConstrainedSampling
 	if !t.OwnSampling && len(cfg) == 0 {
 		cfg = defaultSampling
@@ -51,7 +52,7 @@ func strictParameters(t engine.ToolInfo, params json.RawMessage, supportsStrict 
 		}
 		return nil, nil
 	}
-	s, err := makeStrictSchema(params)
+	s, err := MakeStrictSchema(params)
 	if err == nil {
 		return s, nil
 	}
@@ -62,16 +63,16 @@ func strictParameters(t engine.ToolInfo, params json.RawMessage, supportsStrict 
 	return nil, nil
 }
 
-// makeStrictSchema rewrites a schema to the strict subset: every object
+// MakeStrictSchema rewrites a schema to the strict subset: every object
 // lists all its properties as required (optional ones become nullable
 // through anyOf) and allows no others. Key order is kept; new keys go
 // last.
-func makeStrictSchema(raw json.RawMessage) (json.RawMessage, error) {
-	tree, err := decodeOrdered(raw)
+func MakeStrictSchema(raw json.RawMessage) (json.RawMessage, error) {
+	tree, err := DecodeOrdered(raw)
 	if err != nil {
 		return nil, err
 	}
-	obj, ok := tree.(llm.Object)
+	obj, ok := tree.(Object)
 	if !ok {
 		return nil, notStrict("root schema must have type object")
 	}
@@ -84,7 +85,7 @@ func makeStrictSchema(raw json.RawMessage) (json.RawMessage, error) {
 	return obj.MarshalJSON()
 }
 
-func strictNode(obj llm.Object) (llm.Object, error) {
+func strictNode(obj Object) (Object, error) {
 	for _, k := range strictUnsupported {
 		if _, ok := lookup(obj, k); ok {
 			return nil, notStrict("%s schemas are unsupported", k)
@@ -104,7 +105,7 @@ func strictNode(obj llm.Object) (llm.Object, error) {
 			if structured(v) {
 				return nil, notStrict("object and array unions are unsupported")
 			}
-			vo, ok := v.(llm.Object)
+			vo, ok := v.(Object)
 			if !ok {
 				return nil, notStrict("boolean schemas are unsupported")
 			}
@@ -119,7 +120,7 @@ func strictNode(obj llm.Object) (llm.Object, error) {
 		if _, tuple := items.([]any); tuple {
 			return nil, notStrict("tuple schemas are unsupported")
 		}
-		io, ok := items.(llm.Object)
+		io, ok := items.(Object)
 		if !ok {
 			return nil, notStrict("boolean schemas are unsupported")
 		}
@@ -140,10 +141,10 @@ func strictNode(obj llm.Object) (llm.Object, error) {
 	if ap, ok := lookup(obj, "additionalProperties"); ok && ap != false {
 		return nil, notStrict("schema-valued or true additionalProperties is unsupported")
 	}
-	var pobj llm.Object
+	var pobj Object
 	if hasProps {
 		var ok bool
-		if pobj, ok = props.(llm.Object); !ok {
+		if pobj, ok = props.(Object); !ok {
 			return nil, notStrict("object properties must be a schema map")
 		}
 	}
@@ -173,7 +174,7 @@ func strictNode(obj llm.Object) (llm.Object, error) {
 		}
 	}
 	for i, f := range pobj {
-		po, ok := f.Value.(llm.Object)
+		po, ok := f.Value.(Object)
 		if !ok {
 			return nil, notStrict("boolean schemas are unsupported")
 		}
@@ -183,7 +184,7 @@ func strictNode(obj llm.Object) (llm.Object, error) {
 		}
 		pobj[i].Value = s
 		if !required[f.Key] && !allowsNull(s) {
-			pobj[i].Value = llm.Object{}.Set("anyOf", []any{s, llm.Object{}.Set("type", "null")})
+			pobj[i].Value = Object{}.Set("anyOf", []any{s, Object{}.Set("type", "null")})
 		}
 	}
 	if hasProps {
@@ -194,7 +195,7 @@ func strictNode(obj llm.Object) (llm.Object, error) {
 }
 
 func structured(v any) bool {
-	o, ok := v.(llm.Object)
+	o, ok := v.(Object)
 	if !ok {
 		return false
 	}
@@ -206,7 +207,7 @@ func structured(v any) bool {
 	return p || i
 }
 
-func typeHas(o llm.Object, name string) bool {
+func typeHas(o Object, name string) bool {
 	t, _ := lookup(o, "type")
 	if arr, ok := t.([]any); ok {
 		for _, e := range arr {
@@ -220,7 +221,7 @@ func typeHas(o llm.Object, name string) bool {
 }
 
 func allowsNull(v any) bool {
-	o, ok := v.(llm.Object)
+	o, ok := v.(Object)
 	if !ok {
 		return false
 	}
@@ -251,7 +252,7 @@ func allowsNull(v any) bool {
 	return false
 }
 
-func lookup(o llm.Object, k string) (any, bool) {
+func lookup(o Object, k string) (any, bool) {
 	for _, f := range o {
 		if f.Key == k {
 			return f.Value, true
@@ -262,7 +263,7 @@ func lookup(o llm.Object, k string) (any, bool) {
 
 // replace sets k in place when present, last otherwise, as a JavaScript
 // assignment does.
-func replace(o llm.Object, k string, v any) llm.Object {
+func replace(o Object, k string, v any) Object {
 	for i := range o {
 		if o[i].Key == k {
 			o[i].Value = v
@@ -272,9 +273,9 @@ func replace(o llm.Object, k string, v any) llm.Object {
 	return o.Set(k, v)
 }
 
-// decodeOrdered decodes JSON keeping object key order (objects become
-// llm.Object, numbers stay json.Number so they print as they came).
-func decodeOrdered(raw []byte) (any, error) {
+// DecodeOrdered decodes JSON keeping object key order (objects become
+// Object, numbers stay json.Number so they print as they came).
+func DecodeOrdered(raw []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	return decodeValue(dec)
@@ -289,7 +290,7 @@ func decodeValue(dec *json.Decoder) (any, error) {
 	case json.Delim:
 		switch t {
 		case '{':
-			obj := llm.Object{}
+			obj := Object{}
 			for dec.More() {
 				kt, err := dec.Token()
 				if err != nil {
