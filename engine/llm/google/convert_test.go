@@ -108,6 +108,9 @@ func TestSchemaRewrites(t *testing.T) {
 			in: `{"type":"object","additionalProperties":true}`, wantErr: `Tool "t" requires JSON-schema constrained sampling, but schema-valued or true additionalProperties is unsupported.`},
 		{name: "strict required old model", ownSampling: true, sampling: `{"type":"json_schema","strict":"require"}`,
 			in: `{"type":"object"}`, wantErr: `Tool "t" requires JSON-schema constrained sampling, but strict tools are unsupported.`},
+		{name: "no parameters, strict required", strictModel: true, ownSampling: true, sampling: `{"type":"json_schema","strict":"require"}`,
+			wantErr: `Tool "t" requires JSON-schema constrained sampling, but root schema must have type object.`},
+		{name: "no parameters, strict preferred", strictModel: true, want: `null`},
 		{name: "extension tool without sampling", strictModel: true, ownSampling: true,
 			in: `{"type":"object","properties":{"a":{"type":"string"}}}`, want: `{"type":"object","properties":{"a":{"type":"string"}}}`},
 	}

@@ -2,7 +2,6 @@ package google
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -229,10 +228,6 @@ func systemText(req *engine.LLMRequest) string {
 	return ""
 }
 
-// defaultSampling is the constrained sampling of a tool that declares
-// none of its own (the built-in tools).
-var defaultSampling = json.RawMessage(`{"type":"json_schema","strict":"prefer"}`)
-
 // convertTools declares the tools with their JSON schema as
 // parametersJsonSchema; on models that enforce schemas, tools that ask
 // for strict sampling get the strict form. anyStrict reports whether any
@@ -247,12 +242,22 @@ func convertTools(tools []engine.ToolInfo, strictModel bool) (decls []llm.Object
 				return nil, false, fmt.Errorf("tool %q parameters: %w", t.Name, err)
 			}
 		}
-		strict, err := strictSampling(t, params, strictModel)
+		// A tool without parameters offers strict mode no object schema;
+		// "null" lets the shared conversion say so in the reference's
+		// words when the tool requires strict sampling.
+		raw := t.Parameters
+		if len(raw) == 0 {
+			raw = json.RawMessage("null")
+		}
+		strict, err := llm.StrictToolParameters(t, raw, strictModel)
 		if err != nil {
 			return nil, false, err
 		}
 		if strict != nil {
-			params, anyStrict = strict, true
+			if params, err = decodeOrdered(strict); err != nil {
+				return nil, false, fmt.Errorf("tool %q strict parameters: %w", t.Name, err)
+			}
+			anyStrict = true
 		}
 		if params != nil {
 			decl = decl.Set("parametersJsonSchema", constAsEnum(params, false))
@@ -260,37 +265,4 @@ func convertTools(tools []engine.ToolInfo, strictModel bool) (decls []llm.Object
 		decls = append(decls, decl)
 	}
 	return decls, anyStrict, nil
-}
-
-// strictSampling returns the strict schema of a tool that asks for
-// JSON-schema sampling when the model supports it, or nil when the tool
-// goes without. A tool that requires strict sampling it cannot get is an
-// error, worded as the reference's.
-func strictSampling(t engine.ToolInfo, params any, strictModel bool) (any, error) {
-	cfg := t.ConstrainedSampling
-	if !t.OwnSampling && len(cfg) == 0 {
-		cfg = defaultSampling
-	}
-	var c struct {
-		Type   string `json:"type"`
-		Strict any    `json:"strict"`
-	}
-	if len(cfg) == 0 || json.Unmarshal(cfg, &c) != nil || c.Type != "json_schema" {
-		return nil, nil
-	}
-	require := c.Strict == "require"
-	if !strictModel {
-		if require {
-			return nil, errors.New("Tool \"" + t.Name + "\" requires JSON-schema constrained sampling, but strict tools are unsupported.")
-		}
-		return nil, nil
-	}
-	s, err := makeStrict(params)
-	if err == nil {
-		return s, nil
-	}
-	if require {
-		return nil, errors.New("Tool \"" + t.Name + "\" requires JSON-schema constrained sampling, but " + err.Error() + ".")
-	}
-	return nil, nil
 }
