@@ -65,6 +65,16 @@ func appendValue(dst []byte, v any) (out []byte, ok bool, err error) {
 			return append(dst, "null"...), true, nil
 		}
 		return appendCompact(dst, x)
+	case json.Number:
+		// A Number is a string type, so the named-scalar case below would
+		// quote it; encoding/json writes its literal (an empty one as 0).
+		if x == "" {
+			return append(dst, '0'), true, nil
+		}
+		if isNumberLiteral(string(x)) {
+			return append(dst, x...), true, nil
+		}
+		return dst, false, nil // encoding/json words the error
 	case *int:
 		if x == nil {
 			return append(dst, "null"...), true, nil
@@ -113,6 +123,16 @@ func appendValue(dst []byte, v any) (out []byte, ok bool, err error) {
 		return appendValue(dst, rv.Elem().Interface())
 	}
 	return dst, false, nil
+}
+
+// isNumberLiteral reports whether s is exactly one JSON number, as
+// encoding/json requires of a json.Number it writes.
+func isNumberLiteral(s string) bool {
+	if s[0] != '-' && (s[0] < '0' || s[0] > '9') {
+		return false
+	}
+	last := s[len(s)-1]
+	return last >= '0' && last <= '9' && json.Valid([]byte(s))
 }
 
 // jsonAppender is implemented by this package's hot wire types. Their

@@ -46,6 +46,9 @@ func TestMarshalJSONMatchesEncodingJSON(t *testing.T) {
 		{"raw with spaces", json.RawMessage("{ \"a\" : [1, 2,\n3], \"s\": \"x y\\u2028\" }")},
 		{"raw compact", json.RawMessage(`{"a":"b c"}`)},
 		{"nil raw", json.RawMessage(nil)},
+		{"json numbers", []any{json.Number("1.50"), json.Number("-0"), json.Number("1e3"), json.Number("")}},
+		{"json number", json.Number("12.0")},
+		{"empty json number", json.Number("")},
 		{"assistant event", AssistantEvent{Type: AETextDelta, ContentIndex: 2, Delta: "x\u2028<y>"}},
 		{"message update", MessageUpdate{Usage: Usage{Input: 5, Output: 3, TotalTokens: 8, Cost: Cost{Input: 0.000015, Total: 1e-7}},
 			AssistantMessageEvent: AssistantEvent{Type: AETextDelta, Delta: "d"}}},
@@ -87,6 +90,8 @@ func TestMarshalJSONErrors(t *testing.T) {
 		{"Inf", math.Inf(1)},
 		{"invalid raw", json.RawMessage(`{"a":`)},
 		{"empty raw", json.RawMessage{}},
+		{"invalid json number", json.Number("1x")},
+		{"json number with space", json.Number("1 ")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
