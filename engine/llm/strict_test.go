@@ -39,3 +39,13 @@ func TestMakeStrictSchema(t *testing.T) {
 	require.NoError(t, sc.Err())
 	assert.Positive(t, n)
 }
+
+// TestMakeStrictSchemaKeepsNumbers checks that numeric keywords come out
+// as the numbers they went in as (a decoded json.Number once came out
+// quoted).
+func TestMakeStrictSchemaKeepsNumbers(t *testing.T) {
+	t.Parallel()
+	got, err := MakeStrictSchema(json.RawMessage(`{"type":"object","properties":{"a":{"type":"number","minimum":1,"maximum":2.50}},"required":["a"]}`))
+	require.NoError(t, err)
+	assert.Equal(t, `{"type":"object","properties":{"a":{"type":"number","minimum":1,"maximum":2.50}},"required":["a"],"additionalProperties":false}`, string(got))
+}

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"runtime"
 	"strings"
 	"time"
 
@@ -21,9 +20,6 @@ import (
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm"
 )
-
-// Version is the pi version reported in the user agent.
-var Version = "1.6.0"
 
 // signingName is the SigV4 service name of the Bedrock runtime.
 const signingName = "bedrock"
@@ -187,9 +183,9 @@ func (p *Provider) newRequest(ctx context.Context, req *engine.LLMRequest, tgt t
 	if err != nil {
 		return nil, err
 	}
-	ua := userAgent()
+	ua := llm.UserAgent()
 	hr.Header["Content-Type"] = []string{"application/json"}
-	hr.Header["X-Amz-User-Agent"] = []string{"pi/" + Version}
+	hr.Header["X-Amz-User-Agent"] = []string{"pi/" + llm.Version}
 	hr.Header["User-Agent"] = []string{ua}
 	id := ""
 	if p.InvocationID != nil {
@@ -268,14 +264,6 @@ func escapeLabel(s string) string {
 		fmt.Fprintf(&b, "%%%02X", c)
 	}
 	return b.String()
-}
-
-func userAgent() string {
-	arch := runtime.GOARCH
-	if arch == "amd64" {
-		arch = "x64"
-	}
-	return fmt.Sprintf("pi/%s (%s; go/%s; %s)", Version, runtime.GOOS, strings.TrimPrefix(runtime.Version(), "go"), arch)
 }
 
 // httpError reads a non-2xx response as the SDK does: the exception name

@@ -9,7 +9,6 @@ import (
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm"
-	"github.com/pi-go/pi/engine/llm/openairesponses"
 )
 
 // Texts and names the reference puts on the wire.
@@ -431,42 +430,7 @@ func splitErrorImages(c engine.Contents) (engine.Contents, []engine.Content) {
 // normalizeIDs makes the tool-call ids of other models' turns fit
 // Bedrock's [a-zA-Z0-9_-]{1,64}, and renames their results to match.
 func normalizeIDs(m *engine.Model, msgs []*engine.Message) []*engine.Message {
-	renamed := map[string]string{}
-	out := make([]*engine.Message, len(msgs))
-	for i, msg := range msgs {
-		out[i] = msg
-		switch msg.Role {
-		case engine.RoleAssistant:
-			if msg.Provider == m.Provider && msg.API == m.API && msg.Model == m.ID {
-				continue
-			}
-			var blocks []engine.Content
-			for j, c := range msg.Content.Blocks {
-				if c.Type != engine.ContentToolCall {
-					continue
-				}
-				if id := llm.SanitizeID(c.ID); id != c.ID {
-					if blocks == nil {
-						blocks = append([]engine.Content(nil), msg.Content.Blocks...)
-					}
-					renamed[c.ID] = id
-					blocks[j].ID = id
-				}
-			}
-			if blocks != nil {
-				cp := *msg
-				cp.Content = engine.Contents{Blocks: blocks}
-				out[i] = &cp
-			}
-		case engine.RoleToolResult:
-			if id, ok := renamed[msg.ToolCallID]; ok {
-				cp := *msg
-				cp.ToolCallID = id
-				out[i] = &cp
-			}
-		}
-	}
-	return out
+	return llm.RenameToolCallIDs(m, msgs, func(_ *engine.Message, id string) string { return llm.SanitizeID(id) })
 }
 
 // toolConfig declares the tools; strict schemas go to models that
@@ -485,7 +449,7 @@ func toolConfig(req *engine.LLMRequest, noPreferredStrict bool) (cfg llm.Object,
 		preferred := prefersStrict(t)
 		var strict json.RawMessage
 		if !noPreferredStrict || !preferred {
-			if strict, err = openairesponses.StrictToolParameters(t, params, supportsStrict); err != nil {
+			if strict, err = llm.StrictToolParameters(t, params, supportsStrict); err != nil {
 				return nil, false, err
 			}
 		}
@@ -695,7 +659,7 @@ func sanitizeDocument(args json.RawMessage) json.RawMessage {
 	if !strings.Contains(string(args), `""`) {
 		return args
 	}
-	v, err := decodeOrdered(args)
+	v, err := llm.DecodeOrdered(args)
 	if err != nil {
 		return args
 	}
@@ -723,51 +687,4 @@ func dropEmptyKeys(v any) any {
 		return t
 	}
 	return v
-}
-
-// decodeOrdered decodes JSON keeping object key order (objects become
-// llm.Object, numbers json.Number).
-func decodeOrdered(raw []byte) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.UseNumber()
-	return decodeValue(dec)
-}
-
-func decodeValue(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch d := tok.(type) {
-	case json.Delim:
-		switch d {
-		case '{':
-			obj := llm.Object{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				v, err := decodeValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				obj = append(obj, llm.Field{Key: kt.(string), Value: v})
-			}
-			_, err := dec.Token()
-			return obj, err
-		case '[':
-			arr := []any{}
-			for dec.More() {
-				v, err := decodeValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				arr = append(arr, v)
-			}
-			_, err := dec.Token()
-			return arr, err
-		}
-	}
-	return tok, nil
 }
