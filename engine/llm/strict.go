@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/pi-go/pi/engine"
 )
@@ -273,12 +274,22 @@ func replace(o Object, k string, v any) Object {
 	return o.Set(k, v)
 }
 
-// DecodeOrdered decodes JSON keeping object key order (objects become
-// Object, numbers stay json.Number so they print as they came).
+// DecodeOrdered decodes one JSON value keeping object key order: objects
+// become Object (a repeated key keeps its first place and last value, as
+// JSON.parse does), arrays []any, numbers json.Number so that they print
+// as they came, other scalars string, bool or nil. Anything after the
+// value is an error.
 func DecodeOrdered(raw []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	return decodeValue(dec)
+	v, err := decodeValue(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("trailing data after JSON value")
+	}
+	return v, nil
 }
 
 func decodeValue(dec *json.Decoder) (any, error) {

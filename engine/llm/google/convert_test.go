@@ -97,6 +97,9 @@ func TestSchemaRewrites(t *testing.T) {
 	}{
 		{name: "const to enum", in: `{"type":"object","properties":{"kind":{"const":"a","description":"d"},"n":{"const":1},"b":{"const":true},"e":{"const":"x","enum":["x"]},"properties":{"const":"k"}}}`,
 			want: `{"type":"object","properties":{"kind":{"description":"d","enum":["a"]},"n":{"enum":[1]},"b":{"const":true},"e":{"const":"x","enum":["x"]},"properties":{"enum":["k"]}}}`},
+		{name: "strings as JSON.stringify writes them", in: `{"type":"object","properties":{"a":{"type":"string","description":"a<b && c>d","const":"<x>"}}}`,
+			want: `{"type":"object","properties":{"a":{"type":"string","description":"a<b && c>d","enum":["<x>"]}}}`},
+		{name: "trailing data", in: `{"type":"object"} {}`, wantErr: `tool "t" parameters: trailing data after JSON value`},
 		{name: "const in name map keys kept", in: `{"type":"object","properties":{"const":{"type":"string"}}}`,
 			want: `{"type":"object","properties":{"const":{"type":"string"}}}`},
 		{name: "strict optional made nullable", strictModel: true, wantStrict: true,

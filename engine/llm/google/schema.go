@@ -1,75 +1,16 @@
 package google
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 
 	"github.com/pi-go/pi/engine/llm"
 )
 
 // Tool schemas are rewritten (strict mode, const as enum) but must keep
-// their key order, so they are decoded into ordered nodes: llm.Object for
-// objects, []any for arrays and json.RawMessage for scalars.
-
-// decodeOrdered parses JSON into ordered nodes.
-func decodeOrdered(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	v, err := decodeValue(dec)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after JSON value")
-	}
-	return v, nil
-}
-
-func decodeValue(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			obj := llm.Object{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, _ := kt.(string)
-				v, err := decodeValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				obj = setKey(obj, k, v)
-			}
-			_, err := dec.Token()
-			return obj, err
-		case '[':
-			arr := []any{}
-			for dec.More() {
-				v, err := decodeValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				arr = append(arr, v)
-			}
-			_, err := dec.Token()
-			return arr, err
-		}
-		return nil, fmt.Errorf("unexpected delimiter %v", t)
-	default:
-		b, err := json.Marshal(t)
-		return json.RawMessage(b), err
-	}
-}
+// their key order, so they are decoded into ordered nodes with
+// llm.DecodeOrdered: llm.Object for objects, []any for arrays, and
+// string, json.Number, bool or nil for scalars.
+var decodeOrdered = llm.DecodeOrdered
 
 // setKey sets k in place when present (a JavaScript object keeps a key's
 // position on assignment) and appends it otherwise.
@@ -100,22 +41,6 @@ func deleteKey(o llm.Object, k string) llm.Object {
 		}
 	}
 	return out
-}
-
-// scalar returns the Go value of a scalar node (string, json.Number,
-// bool or nil) and whether the node is a scalar.
-func scalar(v any) (any, bool) {
-	raw, ok := v.(json.RawMessage)
-	if !ok {
-		return nil, false
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var out any
-	if dec.Decode(&out) != nil {
-		return nil, false
-	}
-	return out, true
 }
 
 // Keywords whose values map names to subschemas, and keywords holding a
@@ -159,11 +84,7 @@ func constAsEnum(v any, nameMap bool) any {
 		if _, hasEnum := getKey(out, "enum"); !hasConst || hasEnum {
 			return out
 		}
-		s, ok := scalar(c)
-		if !ok {
-			return out
-		}
-		switch s.(type) {
+		switch c.(type) {
 		case string, json.Number:
 			out = deleteKey(out, "const")
 			out = append(out, llm.Field{Key: "enum", Value: []any{c}})
