@@ -161,7 +161,7 @@ func buildBody(req *engine.LLMRequest, o options) obj {
 		// An OAuth token only serves requests that start as Claude Code.
 		system = append(system, textBlock(claudeCodeIdentity))
 	}
-	if text := systemText(req); text != "" {
+	if text := llm.SystemText(req); text != "" {
 		system = append(system, textBlock(text))
 	}
 	if len(system) > 0 {
@@ -192,28 +192,6 @@ func buildBody(req *engine.LLMRequest, o options) obj {
 		body = append(body, kv{"thinking", obj{{"type", "enabled"}, {"budget_tokens", budget}, {"display", "summarized"}}})
 	}
 	return body
-}
-
-// systemText is the prompt sent as the system block: the request's system
-// prompt, or the text of a leading system message when there is none.
-func systemText(req *engine.LLMRequest) string {
-	if req.SystemPrompt != "" {
-		return req.SystemPrompt
-	}
-	if len(req.Messages) > 0 && req.Messages[0].Role == engine.RoleSystem {
-		sys := req.Messages[0]
-		var parts []string
-		if t := sys.Content.Text(); t != "" {
-			parts = append(parts, t)
-		}
-		for _, sec := range sys.Sections {
-			if sec.Value != nil && *sec.Value != "" {
-				parts = append(parts, *sec.Value)
-			}
-		}
-		return strings.Join(parts, "\n\n")
-	}
-	return ""
 }
 
 // convertTools declares the tools with an input_schema reduced to what

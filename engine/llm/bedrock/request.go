@@ -118,7 +118,7 @@ func buildInput(req *engine.LLMRequest, s settings, e env) (in llm.Object, prefe
 		return nil, false, err
 	}
 	in = llm.Object{}.Set("modelId", m.ID).Set("messages", msgs)
-	if sys := systemText(req); sys != "" {
+	if sys := llm.SystemText(req); sys != "" {
 		blocks := []llm.Object{{{Key: "text", Value: sys}}}
 		if cachePoint := cachePointBlock(m, s, e); cachePoint != nil {
 			blocks = append(blocks, cachePoint)
@@ -166,28 +166,6 @@ func wireBody(input []byte) (modelID string, body []byte, err error) {
 	}
 	body, err = out.MarshalJSON()
 	return modelID, body, err
-}
-
-// systemText is the request's system prompt, or, when it has none, the
-// text of a leading system message (its content, then its sections).
-func systemText(req *engine.LLMRequest) string {
-	if req.SystemPrompt != "" {
-		return req.SystemPrompt
-	}
-	if len(req.Messages) == 0 || req.Messages[0] == nil || req.Messages[0].Role != engine.RoleSystem {
-		return ""
-	}
-	sys := req.Messages[0]
-	var parts []string
-	if t := sys.Content.Text(); t != "" {
-		parts = append(parts, t)
-	}
-	for _, sec := range sys.Sections {
-		if sec.Value != nil && *sec.Value != "" {
-			parts = append(parts, *sec.Value)
-		}
-	}
-	return strings.Join(parts, "\n\n")
 }
 
 // cachePointBlock is the cache marker for models that take one, or nil.

@@ -172,7 +172,7 @@ func disabledThinking(m *engine.Model) (llm.Object, error) {
 func buildBody(req *engine.LLMRequest, vertex bool) (llm.Object, error) {
 	m := req.Model
 	body := llm.Object{}.Set("contents", convertContents(req, vertex))
-	if sys := systemText(req); sys != "" {
+	if sys := llm.SystemText(req); sys != "" {
 		// The SDK turns the prompt string into a user content.
 		body = body.Set("systemInstruction", llm.Object{}.Set("parts", []llm.Object{llm.Object{}.Set("text", sys)}).Set("role", "user"))
 	}
@@ -203,29 +203,6 @@ func buildBody(req *engine.LLMRequest, vertex bool) (llm.Object, error) {
 		gen = gen.Set("thinkingConfig", tc)
 	}
 	return body.Set("generationConfig", gen), nil
-}
-
-// systemText is the prompt sent as the system instruction: the request's
-// system prompt, or the text of a leading system message when there is
-// none.
-func systemText(req *engine.LLMRequest) string {
-	if req.SystemPrompt != "" {
-		return req.SystemPrompt
-	}
-	if len(req.Messages) > 0 && req.Messages[0] != nil && req.Messages[0].Role == engine.RoleSystem {
-		sys := req.Messages[0]
-		var parts []string
-		if t := sys.Content.Text(); t != "" {
-			parts = append(parts, t)
-		}
-		for _, sec := range sys.Sections {
-			if sec.Value != nil && *sec.Value != "" {
-				parts = append(parts, *sec.Value)
-			}
-		}
-		return strings.Join(parts, "\n\n")
-	}
-	return ""
 }
 
 // convertTools declares the tools with their JSON schema as

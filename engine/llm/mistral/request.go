@@ -117,7 +117,7 @@ func convertMessages(req *engine.LLMRequest) []llm.Object {
 	m := req.Model
 	images := m.SupportsImages()
 	out := []llm.Object{}
-	if sys := systemText(req); sys != "" {
+	if sys := llm.SystemText(req); sys != "" {
 		out = append(out, llm.Object{}.Set("role", "system").Set("content", sys))
 	}
 	var msgs []*engine.Message
@@ -142,28 +142,6 @@ func convertMessages(req *engine.LLMRequest) []llm.Object {
 		}
 	}
 	return out
-}
-
-// systemText is the request's system prompt, or, when it has none, the
-// text of a leading system message (its content, then its sections).
-func systemText(req *engine.LLMRequest) string {
-	if req.SystemPrompt != "" {
-		return req.SystemPrompt
-	}
-	if len(req.Messages) == 0 || req.Messages[0] == nil || req.Messages[0].Role != engine.RoleSystem {
-		return ""
-	}
-	sys := req.Messages[0]
-	var parts []string
-	if t := sys.Content.Text(); t != "" {
-		parts = append(parts, t)
-	}
-	for _, sec := range sys.Sections {
-		if sec.Value != nil && *sec.Value != "" {
-			parts = append(parts, *sec.Value)
-		}
-	}
-	return strings.Join(parts, "\n\n")
 }
 
 func textChunk(s string) llm.Object { return llm.Object{}.Set("type", "text").Set("text", s) }
