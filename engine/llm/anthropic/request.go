@@ -51,7 +51,7 @@ func resolveOptions(req *engine.LLMRequest) options {
 		if o.compat.forceAdaptiveThinking {
 			o.effort = effortFor(m, level)
 		} else {
-			budget := thinkingBudget(level, req.ThinkingBudgets)
+			budget := llm.ThinkingBudget(level, req.ThinkingBudgets)
 			adjusted := min(base+budget, m.MaxTokens)
 			if m.MaxTokens <= 0 {
 				adjusted = base + budget

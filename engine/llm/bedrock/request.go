@@ -67,10 +67,7 @@ func resolveSettings(req *engine.LLMRequest, e env) settings {
 	}
 	s.maxTokens = base
 	if s.reasoning != "" && s.claude && !adaptive(m) {
-		budget := thinkingBudget(s.reasoning)
-		if v, ok := req.ThinkingBudgets[clampLevel(s.reasoning)]; ok {
-			budget = v
-		}
+		budget := llm.ThinkingBudget(s.reasoning, req.ThinkingBudgets)
 		adjusted := min(base+budget, m.MaxTokens)
 		if adjusted <= budget {
 			budget = min(budget, max(0, adjusted-minAnswerTokens))
@@ -83,29 +80,6 @@ func resolveSettings(req *engine.LLMRequest, e env) settings {
 
 func clampToContext(req *engine.LLMRequest, maxTokens int) int {
 	return engine.ClampMaxTokens(req.Model, engine.EstimateContextTokens(req.Messages), maxTokens)
-}
-
-// clampLevel maps the levels above high to high, the last level a
-// thinking budget is configured for.
-func clampLevel(l engine.ThinkingLevel) engine.ThinkingLevel {
-	if l == engine.ThinkingXHigh || l == engine.ThinkingMax {
-		return engine.ThinkingHigh
-	}
-	return l
-}
-
-// thinkingBudget is the default budget of a level; xhigh and max use high's.
-func thinkingBudget(level engine.ThinkingLevel) int {
-	switch level {
-	case engine.ThinkingMinimal:
-		return 1024
-	case engine.ThinkingLow:
-		return 2048
-	case engine.ThinkingMedium:
-		return 8192
-	default:
-		return 16384
-	}
 }
 
 // buildInput returns the ConverseStream input the reference builds, with
