@@ -164,71 +164,50 @@ func messagesURL(base string) string {
 // beta list. Names keep the reference's lower case. An OAuth token and a
 // Copilot token authenticate as bearer tokens (oauth.go).
 func setHeaders(r *http.Request, req *engine.LLMRequest, o options, betas []string) {
-	h := headerList{}
+	h := llm.HeaderList{}
 	copilot := isCopilot(req.Model)
 	if !o.oauth {
-		h.set("User-Agent", llm.UserAgent())
+		h.Set("User-Agent", llm.UserAgent())
 	}
-	h.set("anthropic-version", anthropicVersion)
+	h.Set("anthropic-version", anthropicVersion)
 	switch {
 	case (o.oauth || copilot) && req.APIKey != "":
-		h.set("authorization", "Bearer "+req.APIKey)
+		h.Set("authorization", "Bearer "+req.APIKey)
 	case !o.oauth && !copilot && req.APIKey != "":
-		h.set("x-api-key", req.APIKey)
+		h.Set("x-api-key", req.APIKey)
 	}
-	h.set("accept", "application/json")
-	h.set("anthropic-dangerous-direct-browser-access", "true")
+	h.Set("accept", "application/json")
+	h.Set("anthropic-dangerous-direct-browser-access", "true")
 	if o.oauth {
 		// Canonical case, so that Go sends no default user agent beside it.
-		h.set("User-Agent", "claude-cli/"+claudeCodeVersion)
-		h.set("x-app", "cli")
+		h.Set("User-Agent", "claude-cli/"+claudeCodeVersion)
+		h.Set("x-app", "cli")
 	}
 	if sid := req.CacheSessionID(); !o.oauth && !copilot && sid != "" && o.compat.sendSessionAffinityHeaders {
 		name := "x-session-affinity"
 		if o.compat.sessionAffinityFormat == "openrouter" {
 			name = "x-session-id"
 		}
-		h.set(name, sid)
+		h.Set(name, sid)
 	}
 	addAll := func(src map[string]string) {
 		for k, v := range src {
 			if strings.EqualFold(k, "anthropic-beta") {
 				continue
 			}
-			h.set(k, v)
+			h.Set(k, v)
 		}
 	}
 	addAll(req.Model.Headers)
 	for _, kv := range llm.CopilotDynamicHeaders(req.Model, req.Messages) {
-		h.set(kv[0], kv[1])
+		h.Set(kv[0], kv[1])
 	}
 	addAll(req.Headers)
-	h.set("content-type", "application/json")
+	h.Set("content-type", "application/json")
 	if len(betas) > 0 {
-		h.set("anthropic-beta", strings.Join(betas, ","))
+		h.Set("anthropic-beta", strings.Join(betas, ","))
 	}
-	for _, e := range h {
-		if len(req.DropHeaders) > 0 && req.HeaderDropped(e.name) {
-			continue
-		}
-		// Assigned directly so the names go out as written.
-		r.Header[e.name] = []string{e.value}
-	}
-}
-
-type headerEntry struct{ name, value string }
-
-// headerList merges headers case-insensitively, the later value winning.
-type headerList []headerEntry
-
-func (h *headerList) set(name, value string) {
-	for i := range *h {
-		if strings.EqualFold((*h)[i].name, name) {
-			(*h)[i] = headerEntry{name, value}
-			return
-		}
-	}
-	*h = append(*h, headerEntry{name, value})
+	h.Apply(r, req)
 }
 
 func hasHeader(a, b map[string]string, names ...string) bool {

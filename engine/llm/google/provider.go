@@ -173,42 +173,27 @@ func (p *Provider) endpoint(ctx context.Context, client *http.Client, req *engin
 // setHeaders sets the SDK's headers, then the model's and the request's,
 // later ones winning; names an extension's hook deleted are left out.
 func setHeaders(r *http.Request, req *engine.LLMRequest, key string, token adcToken) {
-	type entry struct{ name, value string }
-	var h []entry
-	set := func(name, value string) {
-		for i := range h {
-			if strings.EqualFold(h[i].name, name) {
-				h[i] = entry{name, value}
-				return
-			}
-		}
-		h = append(h, entry{name, value})
-	}
+	var h llm.HeaderList
 	for _, e := range llm.IdentityHeaders(req.Model) {
-		set(e[0], e[1])
+		h.Set(e[0], e[1])
 	}
-	set("x-goog-api-client", "google-genai-sdk/"+sdkVersion+" gl-go/"+goVersion())
-	set("Content-Type", "application/json")
+	h.Set("x-goog-api-client", "google-genai-sdk/"+sdkVersion+" gl-go/"+goVersion())
+	h.Set("Content-Type", "application/json")
 	if key != "" {
-		set("x-goog-api-key", key)
+		h.Set("x-goog-api-key", key)
 	}
 	if token.value != "" {
-		set("Authorization", "Bearer "+token.value)
+		h.Set("Authorization", "Bearer "+token.value)
 		if token.quota != "" {
-			set("x-goog-user-project", token.quota)
+			h.Set("x-goog-user-project", token.quota)
 		}
 	}
 	for _, src := range []map[string]string{req.Model.Headers, req.Headers} {
 		for k, v := range src {
-			set(k, v)
+			h.Set(k, v)
 		}
 	}
-	for _, e := range h {
-		if len(req.DropHeaders) > 0 && req.HeaderDropped(e.name) {
-			continue
-		}
-		r.Header[e.name] = []string{e.value}
-	}
+	h.Apply(r, req)
 }
 
 func goVersion() string { return strings.TrimPrefix(runtime.Version(), "go") }
