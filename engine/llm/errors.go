@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"unicode/utf8"
+	"unicode/utf16"
 )
 
 // MaxErrorBodyChars caps the body part of an error message, as the
@@ -34,7 +34,7 @@ func FormatHTTPError(status int, body []byte) string {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(trimmed, &top); err != nil {
 		if !json.Valid(trimmed) {
-			return fmt.Sprintf("%d %s", status, truncate(string(body), MaxErrorBodyChars))
+			return fmt.Sprintf("%d %s", status, TruncateText(string(body), MaxErrorBodyChars))
 		}
 		// Valid JSON but not an object (an array, a string): the SDK finds
 		// no "error" field.
@@ -51,7 +51,7 @@ func FormatHTTPError(status int, body []byte) string {
 	errJSON := compact.Bytes()
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(errRaw, &obj) == nil && len(obj) > 0 {
-		return fmt.Sprintf("%d: %s", status, truncate(string(errJSON), MaxErrorBodyChars))
+		return fmt.Sprintf("%d: %s", status, TruncateText(string(errJSON), MaxErrorBodyChars))
 	}
 	// "error" is a string, number or empty object: the SDK puts its message
 	// (or its JSON) after the status and no body is extracted.
@@ -64,15 +64,21 @@ func FormatHTTPError(status int, body []byte) string {
 	return fmt.Sprintf("%d %s", status, errJSON)
 }
 
-func truncate(s string, max int) string {
-	if utf8.RuneCountInString(s) <= max && len(s) <= max {
+// TruncateText cuts an error body as the reference does: past max
+// UTF-16 code units (JavaScript's string length) the rest is replaced by
+// "... [truncated N chars]", N counted in the same units. A surrogate pair
+// at the cut is kept whole, as a Go string cannot hold half of one.
+func TruncateText(s string, max int) string {
+	if len(s) <= max {
+		return s // Never more UTF-16 units than bytes.
+	}
+	units := utf16.Encode([]rune(s))
+	if len(units) <= max {
 		return s
 	}
-	// The reference counts UTF-16 code units; counting bytes of ASCII bodies
-	// gives the same cut, which is the common case for error pages.
 	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
+	if cut > 0 && utf16.IsSurrogate(rune(units[cut-1])) && units[cut-1] < 0xDC00 {
 		cut--
 	}
-	return s[:cut] + "... [truncated " + strconv.Itoa(len(s)-cut) + " chars]"
+	return string(utf16.Decode(units[:cut])) + "... [truncated " + strconv.Itoa(len(units)-max) + " chars]"
 }

@@ -31,7 +31,6 @@ const (
 	errAbortedRequest = "Request aborted: This operation was aborted (20)"
 	errAbortedStream  = "aborted"
 	errAborted        = "Request was aborted"
-	maxErrorBodyChars = 4000
 )
 
 // Provider streams from Bedrock's ConverseStream operation.
@@ -274,10 +273,7 @@ func httpError(res *http.Response, body []byte) error {
 	var doc map[string]json.RawMessage
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) > 0 && json.Unmarshal(trimmed, &doc) != nil {
-		text := string(trimmed)
-		if len(text) > maxErrorBodyChars {
-			text = text[:maxErrorBodyChars] + fmt.Sprintf("... [truncated %d chars]", len(text)-maxErrorBodyChars)
-		}
+		text := llm.TruncateText(string(trimmed), llm.MaxErrorBodyChars)
 		return &httpStatusError{status: res.StatusCode, text: fmt.Sprintf("%d: %s", res.StatusCode, text)}
 	}
 	str := func(k string) string {

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf16"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm"
@@ -27,7 +26,6 @@ const (
 	errInvalidEvent    = "Invalid Mistral streaming event"
 	errFetchFailed     = "fetch failed"
 	errTerminated      = "terminated"
-	maxErrorBodyChars  = 4000
 )
 
 // HeaderTimeout bounds the wait for the response headers only: a long
@@ -217,28 +215,13 @@ func setHeaders(r *http.Request, req *engine.LLMRequest) {
 func httpErrorText(res *http.Response, body []byte) string {
 	text := strings.TrimSpace(string(body))
 	if text != "" {
-		return fmt.Sprintf("Mistral API error (%d): %s", res.StatusCode, truncateUTF16(text, maxErrorBodyChars))
+		return fmt.Sprintf("Mistral API error (%d): %s", res.StatusCode, llm.TruncateText(text, llm.MaxErrorBodyChars))
 	}
 	reason := strings.TrimSpace(strings.TrimPrefix(res.Status, strconv.Itoa(res.StatusCode)))
 	if reason == "" {
 		reason = fmt.Sprintf("Request failed with status %d", res.StatusCode)
 	}
 	return fmt.Sprintf("Mistral API error (%d): %s", res.StatusCode, reason)
-}
-
-// truncateUTF16 cuts s after max UTF-16 code units (JavaScript's string
-// length) and says how many were dropped.
-func truncateUTF16(s string, max int) string {
-	units := utf16.Encode([]rune(s))
-	if len(units) <= max {
-		return s
-	}
-	cut := max
-	// Never split a surrogate pair: Go strings cannot hold half of one.
-	if cut > 0 && utf16.IsSurrogate(rune(units[cut-1])) && units[cut-1] < 0xDC00 {
-		cut--
-	}
-	return string(utf16.Decode(units[:cut])) + "... [truncated " + strconv.Itoa(len(units)-max) + " chars]"
 }
 
 // hasValue reports whether raw holds something other than null.
