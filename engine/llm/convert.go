@@ -131,22 +131,29 @@ func withoutImages(m *engine.Message, placeholder string) *engine.Message {
 	if !has {
 		return m
 	}
-	var blocks []engine.Content
-	prevPlaceholder := false
-	for _, b := range m.Content.Blocks {
+	cp := *m
+	cp.Content = engine.Contents{Blocks: ReplaceImages(m.Content.Blocks, placeholder)}
+	return &cp
+}
+
+// ReplaceImages replaces each run of image blocks with one placeholder
+// text, as the reference does for a model or a place that takes no
+// images; a placeholder text already in front of a run stands for it.
+func ReplaceImages(blocks []engine.Content, placeholder string) []engine.Content {
+	var out []engine.Content
+	prev := false
+	for _, b := range blocks {
 		if b.Type == engine.ContentImage {
-			if !prevPlaceholder {
-				blocks = append(blocks, engine.TextContent(placeholder))
+			if !prev {
+				out = append(out, engine.TextContent(placeholder))
 			}
-			prevPlaceholder = true
+			prev = true
 			continue
 		}
-		blocks = append(blocks, b)
-		prevPlaceholder = b.Type == engine.ContentText && b.Text == placeholder
+		out = append(out, b)
+		prev = b.Type == engine.ContentText && b.Text == placeholder
 	}
-	cp := *m
-	cp.Content = engine.Contents{Blocks: blocks}
-	return &cp
+	return out
 }
 
 func isBlank(s string) bool {

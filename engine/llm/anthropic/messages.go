@@ -45,7 +45,7 @@ func convertMessages(req *engine.LLMRequest, o options) []obj {
 							trailing = append(trailing, imageBlock(b))
 						}
 					}
-					content = replaceImages(content, errorImagePlaceholder)
+					content = llm.ReplaceImages(content, errorImagePlaceholder)
 				}
 				id := tr.ToolCallID
 				if n, ok := idMap[id]; ok {
@@ -211,22 +211,4 @@ func hasImage(content []engine.Content) bool {
 		}
 	}
 	return false
-}
-
-// replaceImages replaces each run of images with one placeholder text.
-func replaceImages(content []engine.Content, placeholder string) []engine.Content {
-	var out []engine.Content
-	prev := false
-	for _, b := range content {
-		if b.Type == engine.ContentImage {
-			if !prev {
-				out = append(out, engine.TextContent(placeholder))
-			}
-			prev = true
-			continue
-		}
-		out = append(out, b)
-		prev = b.Type == engine.ContentText && b.Text == placeholder
-	}
-	return out
 }

@@ -363,20 +363,7 @@ func splitErrorImages(c engine.Contents) (engine.Contents, []engine.Content) {
 	if len(images) == 0 {
 		return c, nil
 	}
-	var blocks []engine.Content
-	prev := false
-	for _, b := range c.Blocks {
-		if b.Type == engine.ContentImage {
-			if !prev {
-				blocks = append(blocks, engine.TextContent(errorImagePlaceholder))
-			}
-			prev = true
-			continue
-		}
-		blocks = append(blocks, b)
-		prev = b.Type == engine.ContentText && b.Text == errorImagePlaceholder
-	}
-	return engine.Contents{Blocks: blocks}, images
+	return engine.Contents{Blocks: llm.ReplaceImages(c.Blocks, errorImagePlaceholder)}, images
 }
 
 // normalizeIDs makes the tool-call ids of other models' turns fit
