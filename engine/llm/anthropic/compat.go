@@ -65,17 +65,3 @@ func readCompat(m *engine.Model) compat {
 	}
 	return c
 }
-
-// thinkingMapEntry reads the model's thinkingLevelMap entry for a level:
-// present reports whether the key exists, and value is nil for null.
-func thinkingMapEntry(m *engine.Model, level string) (value *string, present bool) {
-	if len(m.ThinkingLevelMap) == 0 {
-		return nil, false
-	}
-	var mp map[string]*string
-	if json.Unmarshal(m.ThinkingLevelMap, &mp) != nil {
-		return nil, false
-	}
-	v, ok := mp[level]
-	return v, ok
-}

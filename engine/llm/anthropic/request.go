@@ -83,7 +83,7 @@ func resolveOptions(req *engine.LLMRequest) options {
 // model's thinkingLevelMap entry when it is a string, else the nearest
 // effort Anthropic knows.
 func effortFor(m *engine.Model, level engine.ThinkingLevel) string {
-	if v, ok := thinkingMapEntry(m, string(level)); ok && v != nil {
+	if v, ok := llm.ThinkingMapEntry(m, string(level)); ok && v != nil {
 		return *v
 	}
 	switch level {
@@ -174,7 +174,7 @@ func buildBody(req *engine.LLMRequest, o options) obj {
 	if len(req.Tools) > 0 {
 		body = append(body, kv{"tools", convertTools(req.Tools, o)})
 	}
-	offValue, offPresent := thinkingMapEntry(m, string(engine.ThinkingOff))
+	offValue, offPresent := llm.ThinkingMapEntry(m, string(engine.ThinkingOff))
 	offIsNull := offPresent && offValue == nil
 	switch {
 	case m.Reasoning && !o.thinkingEnabled && !offIsNull:

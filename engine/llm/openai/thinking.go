@@ -7,24 +7,10 @@ import (
 	"github.com/pi-go/pi/engine/llm"
 )
 
-// thinkingEntry looks a level up in the model's thinkingLevelMap: present
-// reports the key, and v is nil when the map holds null there.
-func thinkingEntry(m *engine.Model, key string) (v *string, present bool) {
-	if len(m.ThinkingLevelMap) == 0 {
-		return nil, false
-	}
-	var mp map[string]*string
-	if json.Unmarshal(m.ThinkingLevelMap, &mp) != nil {
-		return nil, false
-	}
-	v, present = mp[key]
-	return v, present
-}
-
 // effortOr is the reference's "map[level] ?? level": a null or missing
 // entry falls back to the level's own name.
 func effortOr(m *engine.Model, level engine.ThinkingLevel) string {
-	if v, _ := thinkingEntry(m, string(level)); v != nil {
+	if v, _ := llm.ThinkingMapEntry(m, string(level)); v != nil {
 		return *v
 	}
 	return string(level)
@@ -33,7 +19,7 @@ func effortOr(m *engine.Model, level engine.ThinkingLevel) string {
 // offIsNull reports thinkingLevelMap.off set to null: thinking cannot be
 // turned off, so no "disabled" parameter is sent.
 func offIsNull(m *engine.Model) bool {
-	v, present := thinkingEntry(m, "off")
+	v, present := llm.ThinkingMapEntry(m, "off")
 	return present && v == nil
 }
 
@@ -79,7 +65,7 @@ func addThinking(body llm.Object, req *engine.LLMRequest, c compat, ceiling int)
 		if on {
 			body = body.Set("thinking", llm.Object{}.Set("type", "enabled").Set("clear_thinking", false))
 			if c.SupportsReasoningEffort {
-				if v, present := thinkingEntry(m, string(level)); !present {
+				if v, present := llm.ThinkingMapEntry(m, string(level)); !present {
 					body = body.Set("reasoning_effort", string(level))
 				} else if v != nil {
 					body = body.Set("reasoning_effort", *v)
@@ -108,7 +94,7 @@ func addThinking(body llm.Object, req *engine.LLMRequest, c compat, ceiling int)
 			if !on {
 				key = "off"
 			}
-			if v, present := thinkingEntry(m, key); present && v != nil {
+			if v, present := llm.ThinkingMapEntry(m, key); present && v != nil {
 				body = body.Set("reasoning_effort", *v)
 			} else if !present && on {
 				body = body.Set("reasoning_effort", string(level))
@@ -131,7 +117,7 @@ func addThinking(body llm.Object, req *engine.LLMRequest, c compat, ceiling int)
 		}
 	case "ant-ling":
 		if on {
-			if v, _ := thinkingEntry(m, string(level)); v != nil {
+			if v, _ := llm.ThinkingMapEntry(m, string(level)); v != nil {
 				body = body.Set("reasoning", llm.Object{}.Set("effort", *v))
 			}
 		}
@@ -150,7 +136,7 @@ func addThinking(body llm.Object, req *engine.LLMRequest, c compat, ceiling int)
 		if c.SupportsReasoningEffort {
 			if on {
 				body = body.Set("reasoning_effort", effortOr(m, level))
-			} else if v, _ := thinkingEntry(m, "off"); v != nil {
+			} else if v, _ := llm.ThinkingMapEntry(m, "off"); v != nil {
 				body = body.Set("reasoning_effort", *v)
 			}
 		}
@@ -167,7 +153,7 @@ func addThinking(body llm.Object, req *engine.LLMRequest, c compat, ceiling int)
 
 // offOr is "map.off ?? fallback".
 func offOr(m *engine.Model, fallback string) string {
-	if v, _ := thinkingEntry(m, "off"); v != nil {
+	if v, _ := llm.ThinkingMapEntry(m, "off"); v != nil {
 		return *v
 	}
 	return fallback
@@ -209,7 +195,7 @@ func chatTemplateValues(m *engine.Model, level engine.ThinkingLevel, raw json.Ra
 			if !on {
 				key = "off"
 			}
-			mv, present := thinkingEntry(m, key)
+			mv, present := llm.ThinkingMapEntry(m, key)
 			switch {
 			case !present && on:
 				out = out.Set(f.Key, string(level))

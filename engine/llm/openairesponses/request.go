@@ -198,11 +198,7 @@ func addReasoning(body llm.Object, req *engine.LLMRequest, f flavor, configEffor
 // offEffort reads thinkingLevelMap.off: ok is false when the map says null
 // (thinking cannot be turned off); a missing entry means "none".
 func offEffort(m *engine.Model) (string, bool) {
-	var mp map[string]*string
-	if len(m.ThinkingLevelMap) == 0 || json.Unmarshal(m.ThinkingLevelMap, &mp) != nil {
-		return "none", true
-	}
-	v, present := mp["off"]
+	v, present := llm.ThinkingMapEntry(m, "off")
 	if !present {
 		return "none", true
 	}
