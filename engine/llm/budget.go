@@ -25,3 +25,18 @@ func ThinkingBudget(level engine.ThinkingLevel, custom map[engine.ThinkingLevel]
 		return 16384
 	}
 }
+
+// ClaudeEffort is the adaptive-thinking effort nearest a thinking level,
+// for Claude models (on Anthropic's API and Bedrock's) whose
+// thinkingLevelMap names none: minimal and low are "low", medium is
+// "medium", and high and above are "high".
+func ClaudeEffort(level engine.ThinkingLevel) string {
+	switch level {
+	case engine.ThinkingMinimal, engine.ThinkingLow:
+		return "low"
+	case engine.ThinkingMedium:
+		return "medium"
+	default:
+		return "high"
+	}
+}

@@ -32,3 +32,14 @@ func TestThinkingBudget(t *testing.T) {
 		})
 	}
 }
+
+func TestClaudeEffort(t *testing.T) {
+	t.Parallel()
+	want := map[engine.ThinkingLevel]string{
+		engine.ThinkingMinimal: "low", engine.ThinkingLow: "low", engine.ThinkingMedium: "medium",
+		engine.ThinkingHigh: "high", engine.ThinkingXHigh: "high", engine.ThinkingMax: "high",
+	}
+	for level, effort := range want {
+		assert.Equal(t, effort, ClaudeEffort(level), level)
+	}
+}

@@ -86,14 +86,7 @@ func effortFor(m *engine.Model, level engine.ThinkingLevel) string {
 	if v, ok := llm.ThinkingMapEntry(m, string(level)); ok && v != nil {
 		return *v
 	}
-	switch level {
-	case engine.ThinkingMinimal, engine.ThinkingLow:
-		return "low"
-	case engine.ThinkingMedium:
-		return "medium"
-	default:
-		return "high"
-	}
+	return llm.ClaudeEffort(level)
 }
 
 // betaFeatures lists the beta features of a request. An anthropic-beta

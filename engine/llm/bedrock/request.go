@@ -497,14 +497,7 @@ func effortFor(m *engine.Model, level engine.ThinkingLevel) string {
 	if v, ok := mappedLevel(m, level); ok {
 		return v
 	}
-	switch level {
-	case engine.ThinkingMinimal, engine.ThinkingLow:
-		return "low"
-	case engine.ThinkingMedium:
-		return "medium"
-	default:
-		return "high"
-	}
+	return llm.ClaudeEffort(level)
 }
 
 // mappedLevel is the model's thinkingLevelMap entry for level when it is
