@@ -4,6 +4,17 @@
 // and Builder, which turns provider deltas into the engine's assistant
 // event sequence while keeping the partial message current.
 //
+// Rules more than one adapter applies live here too, so that the adapters
+// cannot drift apart: the replay rename of other models' tool-call ids
+// (RenameToolCallIDs, with each adapter's own rename rule), the
+// reference's ShortHash, strict tool schemas (StrictToolParameters,
+// MakeStrictSchema, DecodeOrdered), the system-slot text (SystemText),
+// thinking budgets and efforts (ThinkingBudget, ClaudeEffort,
+// ThinkingMapEntry), image placeholders (ReplaceImages), error-body
+// truncation (TruncateText), identity headers (UserAgent,
+// IdentityHeaders) and an ordered case-insensitive header merge
+// (HeaderList).
+//
 // One subpackage per wire API builds on these helpers: openai
 // (openai-completions), openairesponses (openai-responses,
 // azure-openai-responses, openai-codex-responses), anthropic, google
