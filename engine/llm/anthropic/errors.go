@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
-	"net/url"
 	"strings"
 	"syscall"
+
+	"github.com/pi-go/pi/engine/llm"
 )
 
 // Error texts of the reference that clients and the retry logic match on.
@@ -85,15 +85,7 @@ func itoa(n int) string {
 // "Connection error." followed by the cause, with Node's wording for a
 // refused connection so retry patterns match.
 func connectionError(err error) error {
-	var op *net.OpError
-	if errors.As(err, &op) && errors.Is(err, syscall.ECONNREFUSED) && op.Addr != nil {
-		return errors.New(errConnection + ": connect ECONNREFUSED " + op.Addr.String())
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	return errors.New(errConnection + ": " + err.Error())
+	return errors.New(errConnection + ": " + llm.NetCause(err))
 }
 
 // streamError words a failure while reading the body. A connection cut

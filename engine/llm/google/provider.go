@@ -7,9 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"runtime"
 	"strings"
@@ -218,16 +216,8 @@ func formatHTTPError(resp *http.Response, data []byte) string {
 // "fetch failed" and the deepest cause, where the retry logic matches on
 // them.
 func connectionError(err error) error {
-	var op *net.OpError
-	if errors.As(err, &op) && errors.Is(err, syscall.ECONNREFUSED) && op.Addr != nil {
-		return errors.New("fetch failed: connect ECONNREFUSED " + op.Addr.String())
-	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) {
 		return errors.New("fetch failed: other side closed (UND_ERR_SOCKET)")
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	return fmt.Errorf("fetch failed: %w", err)
+	return errors.New("fetch failed: " + llm.NetCause(err))
 }

@@ -138,9 +138,9 @@ func requestHeaders(req *engine.LLMRequest, c compat) [][2]string {
 }
 
 // connectionError words a transport failure like the OpenAI SDK does:
-// "Connection error." plus the underlying reason.
+// "Connection error." plus the underlying reason in Node's words.
 func connectionError(err error) string {
-	return "Connection error.: " + err.Error()
+	return "Connection error.: " + llm.NetCause(err)
 }
 
 func (p *Provider) read(ctx context.Context, b *llm.Builder, req *engine.LLMRequest, c compat, dec ssestream.Decoder) *engine.Message {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"syscall"
@@ -110,12 +109,8 @@ func statusText(res *http.Response) string {
 // fetchError words a failed fetch as Node does with its deepest cause:
 // "fetch failed: connect ECONNREFUSED 127.0.0.1:1".
 func fetchError(err error) string {
-	var op *net.OpError
-	if errors.As(err, &op) && errors.Is(err, syscall.ECONNREFUSED) && op.Addr != nil {
-		return "fetch failed: connect ECONNREFUSED " + op.Addr.String()
-	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) {
 		return "fetch failed: " + errSocketClose
 	}
-	return "fetch failed: " + err.Error()
+	return "fetch failed: " + llm.NetCause(err)
 }

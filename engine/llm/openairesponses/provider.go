@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -237,18 +236,10 @@ func formatHTTPError(m *engine.Model, f flavor, status int, body []byte) string 
 // "Connection error." and the deepest cause, in Node's terms where the
 // retry logic matches on them.
 func connectionError(err error) string {
-	var op *net.OpError
-	if errors.As(err, &op) && errors.Is(err, syscall.ECONNREFUSED) && op.Addr != nil {
-		return errConnection + ": connect ECONNREFUSED " + op.Addr.String()
-	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) {
 		return errConnection + ": " + errSocketClose
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	return errConnection + ": " + err.Error()
+	return errConnection + ": " + llm.NetCause(err)
 }
 
 // streamError words a failure while reading the body.
