@@ -134,6 +134,11 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 	for k, v := range m.Headers {
 		opts = append(opts, option.WithHeader(k, v))
 	}
+	// GitHub Copilot's GPT models speak this API too and read the same
+	// per-request headers as on the other two.
+	for _, kv := range llm.CopilotDynamicHeaders(m, req.Messages) {
+		opts = append(opts, option.WithHeader(kv[0], kv[1]))
+	}
 	if sid := req.CacheSessionID(); sid != "" && p.flavor == flavorOpenAI {
 		if c.SessionAffinityFormat == "openrouter" {
 			opts = append(opts, option.WithHeader("x-session-id", sid))
