@@ -1,12 +1,14 @@
 package bedrock
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pi-go/pi/engine"
 )
@@ -35,8 +37,11 @@ func TestStrictToolFallback(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	p := testProvider(t, map[string]string{"AWS_BEARER_TOKEN_BEDROCK": "tok"})
+	// The fallback is remembered per session for the process, as in the
+	// reference: a session id of its own keeps -count=N runs apart.
+	sid := fmt.Sprintf("strict-fallback-%d", time.Now().UnixNano())
 	req := func() *engine.LLMRequest {
-		return &engine.LLMRequest{Model: claudeModel(srv.URL), SessionID: "strict-fallback-session", Tools: tools()[:1],
+		return &engine.LLMRequest{Model: claudeModel(srv.URL), SessionID: sid, Tools: tools()[:1],
 			Messages: []*engine.Message{user("hi")}}
 	}
 	_, msg := run(t, p, req())
