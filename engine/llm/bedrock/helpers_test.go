@@ -120,6 +120,8 @@ func testProvider(t *testing.T, env map[string]string) *Provider {
 		Home:         t.TempDir(),
 		Now:          func() time.Time { return time.Date(2026, 11, 30, 4, 15, 11, 0, time.UTC) },
 		InvocationID: func() string { return "00000000-0000-4000-8000-000000000000" },
+		// Retries happen at once in tests.
+		sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
 	}
 }
 

@@ -46,6 +46,8 @@ type Provider struct {
 	// InvocationID makes the amz-sdk-invocation-id header; nil means a
 	// random UUID.
 	InvocationID func() string
+	// sleep waits between attempts (retry.go); nil waits for real.
+	sleep func(ctx context.Context, d time.Duration) error
 }
 
 // New returns the bedrock-converse-stream provider.
@@ -157,26 +159,48 @@ func (p *Provider) send(ctx context.Context, req *engine.LLMRequest, tgt target,
 	if modelID == "" {
 		modelID = req.Model.ID
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, false, err
-	}
-	hr, err := p.newRequest(ctx, req, tgt, modelID, body, e, files)
-	if err != nil {
-		return nil, false, err
-	}
 	client := p.Client
 	if client == nil {
 		client = http.DefaultClient
 	}
-	res, err = client.Do(hr)
-	if err != nil {
-		return nil, preferredStrict, transportError(err)
+	id := ""
+	if p.InvocationID != nil {
+		id = p.InvocationID()
+	} else {
+		id = uuid.NewString()
 	}
-	return res, preferredStrict, nil
+	// Each attempt is signed anew; all carry one invocation id, as the
+	// SDK's do.
+	for attempt := 1; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return nil, false, err
+		}
+		hr, err := p.newRequest(ctx, req, tgt, modelID, body, e, files, id, attempt)
+		if err != nil {
+			return nil, false, err
+		}
+		res, err = client.Do(hr)
+		if err != nil {
+			if attempt < maxAttempts && ctx.Err() == nil && retryableTransport(err) {
+				if werr := p.wait(ctx, backoff(retryBase, attempt)); werr == nil {
+					continue
+				}
+			}
+			return nil, preferredStrict, transportError(err)
+		}
+		if base, retry := retryDelay(res); retry && attempt < maxAttempts {
+			res.Body.Close()
+			if err := p.wait(ctx, backoff(base, attempt)); err != nil {
+				return nil, false, err
+			}
+			continue
+		}
+		return res, preferredStrict, nil
+	}
 }
 
 // newRequest builds the signed (or bearer-authenticated) HTTP request.
-func (p *Provider) newRequest(ctx context.Context, req *engine.LLMRequest, tgt target, modelID string, body []byte, e env, files *sharedFiles) (*http.Request, error) {
+func (p *Provider) newRequest(ctx context.Context, req *engine.LLMRequest, tgt target, modelID string, body []byte, e env, files *sharedFiles, id string, attempt int) (*http.Request, error) {
 	u := tgt.endpoint + "/model/" + escapeLabel(modelID) + "/converse-stream"
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
 	if err != nil {
@@ -186,14 +210,8 @@ func (p *Provider) newRequest(ctx context.Context, req *engine.LLMRequest, tgt t
 	hr.Header["Content-Type"] = []string{"application/json"}
 	hr.Header["X-Amz-User-Agent"] = []string{"pi/" + llm.Version}
 	hr.Header["User-Agent"] = []string{ua}
-	id := ""
-	if p.InvocationID != nil {
-		id = p.InvocationID()
-	} else {
-		id = uuid.NewString()
-	}
 	hr.Header["Amz-Sdk-Invocation-Id"] = []string{id}
-	hr.Header["Amz-Sdk-Request"] = []string{"attempt=1; max=1"}
+	hr.Header["Amz-Sdk-Request"] = []string{fmt.Sprintf("attempt=%d; max=%d", attempt, maxAttempts)}
 	// Caller headers go in before signing so the signature covers them;
 	// the ones SigV4 or the auth scheme own are never overridden.
 	for _, src := range []map[string]string{req.Model.Headers, req.Headers} {
