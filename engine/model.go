@@ -14,6 +14,7 @@ const (
 	APIAzureOpenAIResponses  = "azure-openai-responses"
 	APIOpenAICodexResponses  = "openai-codex-responses"
 	APIBedrockConverseStream = "bedrock-converse-stream"
+	APIPiMessages            = "pi-messages"
 )
 
 // ModelCost is the price per million tokens.
