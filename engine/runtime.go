@@ -193,7 +193,7 @@ func NewSession(opts SessionOptions) (*Session, error) {
 		s.hooks = NopHooks{}
 	}
 	if s.sleep == nil {
-		s.sleep = sleepCtx
+		s.sleep = Sleep
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -231,7 +231,9 @@ func hasThinkingEntry(branch []*Entry) bool {
 	return false
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) error {
+// Sleep waits for d, or until ctx is done (then its error). Retry waits
+// across the engine and the adapters go through it.
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -175,7 +175,7 @@ func Complete(ctx context.Context, req engine.SummaryRequest, prompt string) *en
 	}
 	sleep := req.Sleep
 	if sleep == nil {
-		sleep = sleepCtx
+		sleep = engine.Sleep
 	}
 	maxAttempts := 0
 	if req.Retry.Enabled {
@@ -236,17 +236,6 @@ func stream(ctx context.Context, p engine.Provider, req *engine.LLMRequest) *eng
 		reply = &c
 	}
 	return reply
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // addUsage sums two usages; either may be nil.

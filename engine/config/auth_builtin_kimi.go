@@ -52,7 +52,7 @@ func (k *KimiOAuth) RefreshToken(ctx context.Context, credential json.RawMessage
 	}
 	sleep := k.Sleep
 	if sleep == nil {
-		sleep = sleepCtx
+		sleep = engine.Sleep
 	}
 	form := "client_id=" + url.QueryEscape(kimiClientID) + "&grant_type=refresh_token&refresh_token=" + url.QueryEscape(stored.Refresh)
 	var lastErr error
@@ -116,15 +116,4 @@ func kimiCredential(body map[string]any) (json.RawMessage, error) {
 // APIKey is the access token, which requests send as a bearer token.
 func (k *KimiOAuth) APIKey(_ context.Context, credential json.RawMessage) (string, error) {
 	return accessKey(credential)
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/pi-go/pi/engine"
 )
 
 // The AWS SDK the reference sends through retries a failed attempt on its
@@ -73,12 +75,5 @@ func (p *Provider) wait(ctx context.Context, d time.Duration) error {
 	if p.sleep != nil {
 		return p.sleep(ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return engine.Sleep(ctx, d)
 }
