@@ -211,7 +211,13 @@ type Message struct {
 	// ErrorFirst writes errorMessage before timestamp: the reference's
 	// message for a request that failed before its provider started (a
 	// credential that could not be resolved) is built in that order.
-	ErrorFirst            bool
+	ErrorFirst bool
+	// ErrorBeforeResponseID writes errorMessage before responseId, and
+	// MetaBeforeDuration writes responseModel, providerThinkingLevel and
+	// diagnostics before durationMs: the reference's pi-messages adapter
+	// adds those keys to its message in that order when the stream ends.
+	ErrorBeforeResponseID bool
+	MetaBeforeDuration    bool
 	ThinkingLevel         string
 	ResponseModel         string
 	ProviderThinkingLevel string
@@ -300,11 +306,17 @@ func (m Message) appendJSON(dst []byte) ([]byte, error) {
 		if m.ErrorFirst {
 			o.opt("errorMessage", m.ErrorMessage)
 		}
-		o.set("timestamp", m.Timestamp).opt("responseId", m.ResponseID)
+		o.set("timestamp", m.Timestamp)
+		if m.ErrorBeforeResponseID && !m.ErrorFirst {
+			o.opt("errorMessage", m.ErrorMessage)
+		}
+		o.opt("responseId", m.ResponseID)
 		if m.EndTurn != nil {
 			o.set("endTurn", *m.EndTurn)
 		}
-		if m.ErrorFirst {
+		if m.ErrorBeforeResponseID && !m.ErrorFirst {
+			o.opt("rawStopReason", m.RawStopReason)
+		} else if m.ErrorFirst {
 			o.opt("rawStopReason", m.RawStopReason)
 		} else if m.RawStopFirst {
 			o.opt("rawStopReason", m.RawStopReason).opt("errorMessage", m.ErrorMessage)
@@ -314,13 +326,24 @@ func (m Message) appendJSON(dst []byte) ([]byte, error) {
 		if m.DiagnosticsAfterError {
 			o.opt("diagnostics", m.Diagnostics)
 		}
-		o.opt("durationMs", m.DurationMs).
-			opt("thinkingLevel", m.ThinkingLevel).opt("responseModel", m.ResponseModel)
-		if !m.ProviderThinkingLevelFirst {
-			o.opt("providerThinkingLevel", m.ProviderThinkingLevel)
+		if m.MetaBeforeDuration {
+			o.opt("responseModel", m.ResponseModel)
+			if !m.ProviderThinkingLevelFirst {
+				o.opt("providerThinkingLevel", m.ProviderThinkingLevel)
+			}
+			if !m.DiagnosticsAfterError {
+				o.opt("diagnostics", m.Diagnostics)
+			}
 		}
-		if !m.DiagnosticsAfterError {
-			o.opt("diagnostics", m.Diagnostics)
+		o.opt("durationMs", m.DurationMs).opt("thinkingLevel", m.ThinkingLevel)
+		if !m.MetaBeforeDuration {
+			o.opt("responseModel", m.ResponseModel)
+			if !m.ProviderThinkingLevelFirst {
+				o.opt("providerThinkingLevel", m.ProviderThinkingLevel)
+			}
+			if !m.DiagnosticsAfterError {
+				o.opt("diagnostics", m.Diagnostics)
+			}
 		}
 	case RoleToolResult:
 		o.set("toolCallId", m.ToolCallID).set("toolName", m.ToolName).set("content", m.Content).

@@ -24,13 +24,16 @@ const (
 type AssistantEvent struct {
 	Type         string
 	ContentIndex int
-	Delta        string   // *_delta
-	Content      string   // text_end, thinking_end
-	ToolCall     *Content // toolcall_end
-	ID           string   // toolcall_start
-	ToolName     string   // toolcall_start
-	Reason       StopReason
-	Partial      *Message
+	Delta        string // *_delta
+	Content      string // text_end, thinking_end
+	// ContentSignature is the signature a text_end or thinking_end event
+	// carries on the pi-messages wire, which the reference passes through.
+	ContentSignature string
+	ToolCall         *Content // toolcall_end
+	ID               string   // toolcall_start
+	ToolName         string   // toolcall_start
+	Reason           StopReason
+	Partial          *Message
 }
 
 // MarshalJSON writes the wire form: the fields of the event's type, no
@@ -46,7 +49,7 @@ func (e AssistantEvent) appendJSON(dst []byte) ([]byte, error) {
 	case AETextDelta, AEThinkingDelta, AEToolCallDelta:
 		o.set("contentIndex", e.ContentIndex).set("delta", e.Delta)
 	case AETextEnd, AEThinkingEnd:
-		o.set("contentIndex", e.ContentIndex).set("content", e.Content)
+		o.set("contentIndex", e.ContentIndex).set("content", e.Content).opt("contentSignature", e.ContentSignature)
 	case AEToolCallStart:
 		o.set("contentIndex", e.ContentIndex).set("id", e.ID).set("toolName", e.ToolName)
 	case AEToolCallEnd:
