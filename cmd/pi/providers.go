@@ -16,6 +16,7 @@ import (
 	"github.com/pi-go/pi/engine/llm/mistral"
 	"github.com/pi-go/pi/engine/llm/openai"
 	"github.com/pi-go/pi/engine/llm/openairesponses"
+	"github.com/pi-go/pi/engine/llm/pimessages"
 	"github.com/pi-go/pi/engine/rpc"
 	"github.com/pi-go/pi/jsruntime"
 )
@@ -41,6 +42,8 @@ func providerFor(api string) (engine.Provider, error) {
 		return mistral.New(), nil
 	case engine.APIBedrockConverseStream:
 		return bedrock.New(), nil
+	case engine.APIPiMessages:
+		return pimessages.New(), nil
 	}
 	// A model whose wire API we lack (pi-messages, a models.json typo)
 	// fails each request, as the reference's API
