@@ -45,7 +45,7 @@ func providerFor(api string) (engine.Provider, error) {
 	case engine.APIPiMessages:
 		return pimessages.New(), nil
 	}
-	// A model whose wire API we lack (pi-messages, a models.json typo)
+	// A model whose wire API we lack (a models.json typo)
 	// fails each request, as the reference's API
 	// registry does, instead of stopping the prompt before it runs.
 	return engine.ProviderFunc(func(_ context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
