@@ -199,8 +199,8 @@ func TestStream(t *testing.T) {
 		},
 		{
 			name: "string content index", status: 200,
-			body:    sse(`{"type":"text_start","contentIndex":"__proto__"}`),
-			wantMsg: `{"role":"assistant","content":[],"api":"pi-messages","provider":"radius","model":"cheap","usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"error","errorMessage":"Invalid contentIndex \"__proto__\" in pi-messages text_start event","timestamp":0}`,
+			body:       sse(`{"type":"text_start","contentIndex":"__proto__"}`),
+			wantMsg:    `{"role":"assistant","content":[],"api":"pi-messages","provider":"radius","model":"cheap","usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"error","errorMessage":"Invalid contentIndex \"__proto__\" in pi-messages text_start event","timestamp":0}`,
 			wantEvents: []string{`{"type":"error","reason":"error"}`},
 		},
 		{
