@@ -460,6 +460,24 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 			m.ErrorFirst = ie >= 0 && it >= 0 && ie < it
 		}
 	}
+	if w.Role == RoleAssistant && (w.ResponseModel != "" || w.ProviderThinkingLevel != "" || len(w.Diagnostics) > 0 ||
+		(w.ErrorMessage != "" && w.ResponseID != "")) {
+		// Keep the pi-messages orders (ErrorBeforeResponseID,
+		// MetaBeforeDuration) through a session file.
+		if keys, _, err := SplitObject(b); err == nil {
+			ie, ir := slices.Index(keys, "errorMessage"), slices.Index(keys, "responseId")
+			m.ErrorBeforeResponseID = !m.ErrorFirst && ie >= 0 && ir >= 0 && ie < ir
+			id := slices.Index(keys, "durationMs")
+			before, any := id >= 0, false
+			for _, k := range []string{"responseModel", "providerThinkingLevel", "diagnostics"} {
+				if i := slices.Index(keys, k); i >= 0 {
+					any = true
+					before = before && i < id
+				}
+			}
+			m.MetaBeforeDuration = any && before
+		}
+	}
 	if w.FullOutputPath != nil {
 		m.FullOutputPath = *w.FullOutputPath
 	}
