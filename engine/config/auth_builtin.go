@@ -84,8 +84,9 @@ var builtinOAuth sync.Map // *Registry -> bool
 // for the reference's built-in OAuth providers (anthropic, openai-codex,
 // github-copilot, xai, openrouter, kimi-coding, meta, openai) when no
 // extension installed one: their stored OAuth credentials then serve
-// requests, refreshed when they expire. Radius is not among them: its
-// wire API (pi-messages) is not served here.
+// requests, refreshed when they expire. Radius is not among them yet: its
+// login also carries the gateway's model list (gatewayConfig), which the
+// registry does not read; radius works with an API key.
 func (r *Registry) EnableBuiltinOAuth() { builtinOAuth.Store(r, true) }
 
 // builtinOAuthHandler is the built-in handler of a provider, or nil.
