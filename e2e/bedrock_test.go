@@ -3,12 +3,8 @@ package e2e_test
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
@@ -54,23 +50,7 @@ func TestBedrockToolRoundTrip(t *testing.T) {
 			"messageStop", `{"stopReason":"end_turn"}`,
 			"metadata", `{"usage":{"inputTokens":20,"outputTokens":4,"totalTokens":24,"cacheReadInputTokens":8}}`),
 	}
-	var mu sync.Mutex
-	var paths, auths, bodies []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		n := len(bodies)
-		paths = append(paths, r.URL.EscapedPath())
-		auths = append(auths, r.Header.Get("Authorization"))
-		bodies = append(bodies, string(b))
-		mu.Unlock()
-		if n >= len(streams) {
-			n = len(streams) - 1
-		}
-		w.Header().Set("content-type", "application/vnd.amazon.eventstream")
-		_, _ = w.Write(streams[n])
-	}))
-	t.Cleanup(srv.Close)
+	srv := startCanned(t, "application/vnd.amazon.eventstream", streams...)
 
 	e := newEnv(t, "openai-completions", `[]`, map[string]any{"defaultProvider": "amazon-bedrock", "defaultModel": "anthropic.claude-haiku-4-5-20251001-v1:0"})
 	e.writeJSON(filepath.Join(e.agentDir, "models.json"), map[string]any{"providers": map[string]any{
@@ -91,26 +71,26 @@ func TestBedrockToolRoundTrip(t *testing.T) {
 		t.Errorf("usage: %v", u)
 	}
 
-	mu.Lock()
-	defer mu.Unlock()
-	if len(bodies) != 2 {
-		t.Fatalf("got %d requests, want 2", len(bodies))
+	reqs := srv.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests, want 2", len(reqs))
 	}
-	for i := range paths {
-		if paths[i] != "/model/anthropic.claude-haiku-4-5-20251001-v1%3A0/converse-stream" ||
-			!strings.HasPrefix(auths[i], "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/") || !strings.Contains(auths[i], "/us-east-1/bedrock/aws4_request") {
-			t.Errorf("request %d: path %q auth %q", i, paths[i], auths[i])
+	for i, q := range reqs {
+		auth := q.Header.Get("Authorization")
+		if q.EscapedPath != "/model/anthropic.claude-haiku-4-5-20251001-v1%3A0/converse-stream" ||
+			!strings.HasPrefix(auth, "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/") || !strings.Contains(auth, "/us-east-1/bedrock/aws4_request") {
+			t.Errorf("request %d: path %q auth %q", i, q.EscapedPath, auth)
 		}
 	}
 	var body struct {
 		Messages []json.RawMessage `json:"messages"`
 	}
-	if err := json.Unmarshal([]byte(bodies[1]), &body); err != nil {
+	if err := json.Unmarshal([]byte(reqs[1].Body), &body); err != nil {
 		t.Fatal(err)
 	}
 	n := len(body.Messages)
 	if n < 3 {
-		t.Fatalf("messages: %s", bodies[1])
+		t.Fatalf("messages: %s", reqs[1].Body)
 	}
 	wantAssistant := `{"role":"assistant","content":[{"toolUse":{"toolUseId":"tooluse_e2e","name":"bash","input":{"command":"echo hi"}}}]}`
 	wantResult := `{"role":"user","content":[{"toolResult":{"toolUseId":"tooluse_e2e","content":[{"text":"hi\n"}],"status":"success"}},{"cachePoint":{"type":"default"}}]}`

@@ -2,44 +2,10 @@ package e2e_test
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
-
-// geminiServer answers Gemini streamGenerateContent requests with canned
-// SSE streams, one per request in order, and keeps what it was sent.
-type geminiServer struct {
-	mu     sync.Mutex
-	bodies []string
-	paths  []string
-	keys   []string
-}
-
-func startGemini(t *testing.T, streams ...string) (*httptest.Server, *geminiServer) {
-	t.Helper()
-	gs := &geminiServer{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		gs.mu.Lock()
-		n := len(gs.bodies)
-		gs.bodies = append(gs.bodies, string(b))
-		gs.paths = append(gs.paths, r.URL.RequestURI())
-		gs.keys = append(gs.keys, r.Header.Get("x-goog-api-key"))
-		gs.mu.Unlock()
-		if n >= len(streams) {
-			n = len(streams) - 1
-		}
-		w.Header().Set("content-type", "text/event-stream")
-		_, _ = io.WriteString(w, streams[n])
-	}))
-	t.Cleanup(srv.Close)
-	return srv, gs
-}
 
 func geminiSSE(chunks ...string) string {
 	var b strings.Builder
@@ -55,7 +21,7 @@ func geminiSSE(chunks ...string) string {
 // response, and the final answer ends the run with Gemini's usage.
 func TestGeminiToolRoundTrip(t *testing.T) {
 	t.Parallel()
-	srv, gs := startGemini(t,
+	srv := startCanned(t, "text/event-stream",
 		geminiSSE(
 			`{"candidates":[{"content":{"parts":[{"text":"Plan.","thought":true,"thoughtSignature":"c2lnMQ=="}],"role":"model"},"index":0}],"responseId":"r1"}`,
 			`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"bash","args":{"command":"echo hi"}},"thoughtSignature":"c2lnMg=="}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":100,"candidatesTokenCount":10,"thoughtsTokenCount":5,"totalTokenCount":115}}`),
@@ -82,28 +48,27 @@ func TestGeminiToolRoundTrip(t *testing.T) {
 		t.Errorf("final message: %v", final)
 	}
 
-	gs.mu.Lock()
-	defer gs.mu.Unlock()
-	if len(gs.bodies) != 2 {
-		t.Fatalf("got %d requests, want 2", len(gs.bodies))
+	reqs := srv.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests, want 2", len(reqs))
 	}
-	for i := range gs.paths {
-		if gs.paths[i] != "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse" || gs.keys[i] != "gkey" {
-			t.Errorf("request %d: path %q key %q", i, gs.paths[i], gs.keys[i])
+	for i, q := range reqs {
+		if q.URI != "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse" || q.Header.Get("x-goog-api-key") != "gkey" {
+			t.Errorf("request %d: path %q key %q", i, q.URI, q.Header.Get("x-goog-api-key"))
 		}
 	}
 	var body struct {
 		Contents         []json.RawMessage `json:"contents"`
 		GenerationConfig json.RawMessage   `json:"generationConfig"`
 	}
-	if err := json.Unmarshal([]byte(gs.bodies[1]), &body); err != nil {
+	if err := json.Unmarshal([]byte(reqs[1].Body), &body); err != nil {
 		t.Fatal(err)
 	}
 	if want := `{"maxOutputTokens":1000,"thinkingConfig":{"includeThoughts":true,"thinkingBudget":8192}}`; string(body.GenerationConfig) != want {
 		t.Errorf("generationConfig %s, want %s", body.GenerationConfig, want)
 	}
 	if len(body.Contents) != 3 {
-		t.Fatalf("contents: %s", gs.bodies[1])
+		t.Fatalf("contents: %s", reqs[1].Body)
 	}
 	wantModel := `{"parts":[{"text":"Plan.","thought":true,"thoughtSignature":"c2lnMQ=="},{"functionCall":{"args":{"command":"echo hi"},"name":"bash"},"thoughtSignature":"c2lnMg=="}],"role":"model"}`
 	wantResult := `{"parts":[{"functionResponse":{"name":"bash","response":{"output":"hi\n"}}}],"role":"user"}`

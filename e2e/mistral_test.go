@@ -2,44 +2,10 @@ package e2e_test
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
-
-// mistralServer answers Mistral chat completion requests with canned
-// streams, one per request in order, and keeps the request bodies.
-type mistralServer struct {
-	mu     sync.Mutex
-	bodies []string
-	paths  []string
-	auth   []string
-}
-
-func startMistral(t *testing.T, streams ...string) (*httptest.Server, *mistralServer) {
-	t.Helper()
-	ms := &mistralServer{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		ms.mu.Lock()
-		n := len(ms.bodies)
-		ms.bodies = append(ms.bodies, string(b))
-		ms.paths = append(ms.paths, r.URL.Path)
-		ms.auth = append(ms.auth, r.Header.Get("Authorization"))
-		ms.mu.Unlock()
-		if n >= len(streams) {
-			n = len(streams) - 1
-		}
-		w.Header().Set("content-type", "text/event-stream")
-		_, _ = io.WriteString(w, streams[n])
-	}))
-	t.Cleanup(srv.Close)
-	return srv, ms
-}
 
 func mistralChunk(delta, finish string) string {
 	f := "null"
@@ -55,7 +21,7 @@ func mistralChunk(delta, finish string) string {
 // and tool_call_id), and the final answer ends the run.
 func TestMistralToolRoundTrip(t *testing.T) {
 	t.Parallel()
-	srv, ms := startMistral(t,
+	srv := startCanned(t, "text/event-stream",
 		mistralChunk(`{"role":"assistant","content":"Running."}`, "")+
 			mistralChunk(`{"tool_calls":[{"id":"Ab3De6Gh9","index":0,"function":{"name":"bash","arguments":"{\"command\":\"echo hi\"}"}}]}`, "tool_calls")+
 			"data: [DONE]\n\n",
@@ -72,14 +38,7 @@ func TestMistralToolRoundTrip(t *testing.T) {
 		t.Fatalf("exit %d\nstderr: %s\nstdout: %s", r.code, r.stderr, r.stdout)
 	}
 	recs := records(t, r.stdout)
-	var final map[string]any
-	for _, rec := range recs {
-		if rec["type"] == "message_end" {
-			if m, _ := rec["message"].(map[string]any); m["role"] == "assistant" {
-				final = m
-			}
-		}
-	}
+	final := lastAssistant(recs)
 	if final == nil {
 		t.Fatalf("no assistant message_end in %v", types(recs))
 	}
@@ -91,14 +50,13 @@ func TestMistralToolRoundTrip(t *testing.T) {
 		t.Errorf("final content: %v", content)
 	}
 
-	ms.mu.Lock()
-	defer ms.mu.Unlock()
-	if len(ms.bodies) != 2 {
-		t.Fatalf("got %d requests, want 2", len(ms.bodies))
+	reqs := srv.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests, want 2", len(reqs))
 	}
-	for i := range ms.paths {
-		if ms.paths[i] != "/v1/chat/completions" || ms.auth[i] != "Bearer mkey" {
-			t.Errorf("request %d: path %q auth %q", i, ms.paths[i], ms.auth[i])
+	for i, q := range reqs {
+		if q.URI != "/v1/chat/completions" || q.Header.Get("Authorization") != "Bearer mkey" {
+			t.Errorf("request %d: path %q auth %q", i, q.URI, q.Header.Get("Authorization"))
 		}
 	}
 	var body struct {
@@ -106,7 +64,7 @@ func TestMistralToolRoundTrip(t *testing.T) {
 		PromptMode string            `json:"prompt_mode"`
 		MaxTokens  int               `json:"max_tokens"`
 	}
-	if err := json.Unmarshal([]byte(ms.bodies[1]), &body); err != nil {
+	if err := json.Unmarshal([]byte(reqs[1].Body), &body); err != nil {
 		t.Fatal(err)
 	}
 	if body.PromptMode != "reasoning" || body.MaxTokens != 1000 {
@@ -114,7 +72,7 @@ func TestMistralToolRoundTrip(t *testing.T) {
 	}
 	n := len(body.Messages)
 	if n < 3 {
-		t.Fatalf("messages: %s", ms.bodies[1])
+		t.Fatalf("messages: %s", reqs[1].Body)
 	}
 	wantAssistant := `{"role":"assistant","prefix":false,"content":[{"type":"text","text":"Running."}],"tool_calls":[{"id":"Ab3De6Gh9","type":"function","function":{"name":"bash","arguments":"{\"command\":\"echo hi\"}"},"index":0}]}`
 	wantTool := `{"role":"tool","name":"bash","content":[{"type":"text","text":"hi"}],"tool_call_id":"Ab3De6Gh9"}`
@@ -124,7 +82,7 @@ func TestMistralToolRoundTrip(t *testing.T) {
 	if got := string(body.Messages[n-1]); got != wantTool {
 		t.Errorf("tool message:\n got %s\nwant %s", got, wantTool)
 	}
-	if !strings.Contains(ms.bodies[0], `"stream":true`) {
-		t.Errorf("first body: %s", ms.bodies[0])
+	if !strings.Contains(reqs[0].Body, `"stream":true`) {
+		t.Errorf("first body: %s", reqs[0].Body)
 	}
 }

@@ -2,12 +2,8 @@ package e2e_test
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -36,23 +32,7 @@ func TestPiMessagesToolRoundTrip(t *testing.T) {
 		sse(`{"type":"start"}`, `{"type":"text_start","contentIndex":0}`, `{"type":"text_delta","contentIndex":0,"delta":"It printed hi."}`,
 			`{"type":"text_end","contentIndex":0,"content":"It printed hi."}`, `{"type":"done","reason":"stop","usage":`+usage+`,"responseId":"resp_2"}`),
 	}
-	var mu sync.Mutex
-	var bodies []string
-	var auths []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		n := len(bodies)
-		bodies = append(bodies, string(b))
-		auths = append(auths, r.URL.Path+" "+r.Header.Get("authorization"))
-		mu.Unlock()
-		if n >= len(streams) {
-			n = len(streams) - 1
-		}
-		w.Header().Set("content-type", "text/event-stream")
-		_, _ = io.WriteString(w, streams[n])
-	}))
-	t.Cleanup(srv.Close)
+	srv := startCanned(t, "text/event-stream", streams...)
 	e := newEnv(t, "openai-completions", `[]`, map[string]any{"defaultProvider": "radius", "defaultModel": "cheap"})
 	e.writeJSON(filepath.Join(e.agentDir, "models.json"), map[string]any{"providers": map[string]any{
 		"radius": map[string]any{"baseUrl": srv.URL + "/v1", "apiKey": "rk-test"},
@@ -65,13 +45,12 @@ func TestPiMessagesToolRoundTrip(t *testing.T) {
 	if final == nil || final["stopReason"] != "stop" || final["api"] != "pi-messages" || final["responseId"] != "resp_2" {
 		t.Fatalf("final message: %v\nstderr: %s", final, r.stderr)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(bodies) != 2 {
-		t.Fatalf("want 2 requests, got %d", len(bodies))
+	reqs := srv.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("want 2 requests, got %d", len(reqs))
 	}
-	if auths[0] != "/v1/messages Bearer rk-test" {
-		t.Errorf("request line: %q", auths[0])
+	if line := reqs[0].EscapedPath + " " + reqs[0].Header.Get("authorization"); line != "/v1/messages Bearer rk-test" {
+		t.Errorf("request line: %q", line)
 	}
 	var second struct {
 		Model   string `json:"model"`
@@ -79,7 +58,7 @@ func TestPiMessagesToolRoundTrip(t *testing.T) {
 			Messages []map[string]any `json:"messages"`
 		} `json:"context"`
 	}
-	if err := json.Unmarshal([]byte(bodies[1]), &second); err != nil {
+	if err := json.Unmarshal([]byte(reqs[1].Body), &second); err != nil {
 		t.Fatal(err)
 	}
 	var roles []string
@@ -92,7 +71,7 @@ func TestPiMessagesToolRoundTrip(t *testing.T) {
 	if second.Context.Messages[2]["responseModel"] != "up-model" {
 		t.Errorf("assistant turn lost its metadata: %v", second.Context.Messages[2])
 	}
-	if !strings.Contains(bodies[1], `"thinkingSignature":"sig1"`) || !strings.Contains(bodies[1], `"toolsAdded"`) {
-		t.Errorf("second body: %s", bodies[1])
+	if !strings.Contains(reqs[1].Body, `"thinkingSignature":"sig1"`) || !strings.Contains(reqs[1].Body, `"toolsAdded"`) {
+		t.Errorf("second body: %s", reqs[1].Body)
 	}
 }
