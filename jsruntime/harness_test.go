@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -92,5 +93,27 @@ func (h *fakeHost) settle(t *testing.T) {
 	defer cancel()
 	if err := h.rt.Loop().WaitIdle(ctx); err != nil {
 		t.Fatalf("WaitIdle: %v; stderr so far:\n%s", err, h.stderr.String())
+	}
+}
+
+// logOf loads one extension (the source of ext.ts), waits until its loop
+// settles and returns what it printed; a load error fails the test.
+func logOf(t *testing.T, src string) string {
+	t.Helper()
+	h := runTS(t, map[string]string{"ext.ts": src})
+	if len(h.loadErrs) > 0 {
+		t.Fatal(h.loadErrs)
+	}
+	h.settle(t)
+	return h.stderr.String()
+}
+
+// wantLines fails the test for each line missing from got.
+func wantLines(t *testing.T, got string, lines ...string) {
+	t.Helper()
+	for _, w := range lines {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q in:\n%s", w, got)
+		}
 	}
 }

@@ -49,7 +49,7 @@ module.exports = function () { console.log("buffer " + typeof Buffer.from("x") +
 // objects on every call.
 func TestPiAICatalog(t *testing.T) {
 	t.Parallel()
-	h := runTS(t, map[string]string{"ext.ts": `import { getModel, getModels, getProviders } from "@earendil-works/pi-ai";
+	wantLines(t, logOf(t, `import { getModel, getModels, getProviders } from "@earendil-works/pi-ai";
 export default function () {
   const m = getModel("anthropic", "claude-sonnet-4-5");
   console.log("keys " + Object.keys(m).join(","));
@@ -59,23 +59,13 @@ export default function () {
   console.log("openai " + (all.length > 0) + " " + all.every((x) => x.provider === "openai") + " " + (getModel("openai", all[0].id) === all[0]));
   console.log("missing " + getModel("anthropic", "nope") + " " + JSON.stringify(getModels("nope")));
 }
-`})
-	if len(h.loadErrs) > 0 {
-		t.Fatal(h.loadErrs)
-	}
-	h.settle(t)
-	got := h.stderr.String()
-	for _, w := range []string{
+`),
 		"keys id,name,api,provider,baseUrl,reasoning,input,cost,contextWindow,maxTokens,compat,promptCache,inputLimits,type\n",
-		`model {"id":"claude-sonnet-4-5","name":"Claude Sonnet 4.5 (latest)","api":"anthropic-messages","provider":"anthropic","baseUrl":"https://api.anthropic.com","reasoning":true,"input":["text","image"],"cost":{"input":3,"output":15,"cacheRead":0.3,"cacheWrite":3.75},"contextWindow":200000,"maxTokens":64000,"compat":{"supportsStrictTools":true},"promptCache":{"short":300,"long":3600},"inputLimits":{"maxRequestBytes":33554432,"images":{"maxPerRequest":100,"resize":{"maxWidth":2000,"maxHeight":2000,"maxBytes":4718592,"jpegQuality":80}}},"type":"chat"}` + "\n",
+		`model {"id":"claude-sonnet-4-5","name":"Claude Sonnet 4.5 (latest)","api":"anthropic-messages","provider":"anthropic","baseUrl":"https://api.anthropic.com","reasoning":true,"input":["text","image"],"cost":{"input":3,"output":15,"cacheRead":0.3,"cacheWrite":3.75},"contextWindow":200000,"maxTokens":64000,"compat":{"supportsStrictTools":true},"promptCache":{"short":300,"long":3600},"inputLimits":{"maxRequestBytes":33554432,"images":{"maxPerRequest":100,"resize":{"maxWidth":2000,"maxHeight":2000,"maxBytes":4718592,"jpegQuality":80}}},"type":"chat"}`+"\n",
 		// The reference lists 43 providers; its typesafe has no chat
 		// models, which our catalog of chat models cannot show.
 		`providers ["amazon-bedrock","ant-ling","anthropic","azure",`,
 		"openai true true true\n",
 		"missing undefined []\n",
-	} {
-		if !strings.Contains(got, w) {
-			t.Errorf("missing %q in:\n%s", w, got)
-		}
-	}
+	)
 }
