@@ -117,15 +117,7 @@ func (s *Session) waitPrompts(ctx context.Context) error {
 // session is idle.
 func (s *Session) Finish(ctx context.Context) error {
 	s.closeInput()
-	s.mu.Lock()
-	cancel := s.cancel
-	if s.streaming {
-		s.aborted = true
-	}
-	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
+	s.cancelRun()
 	if err := s.waitPrompts(ctx); err != nil {
 		return err
 	}

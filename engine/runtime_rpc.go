@@ -79,6 +79,13 @@ func SanitizeSessionName(name string) string {
 // Close aborts any run and waits, bounded by ctx, for it to settle. The
 // store stays open; its owner closes it.
 func (s *Session) Close(ctx context.Context) error {
+	s.cancelRun()
+	return s.WaitIdle(ctx)
+}
+
+// cancelRun cancels the current run, if any, marking a streaming one
+// aborted, and returns at once.
+func (s *Session) cancelRun() {
 	s.mu.Lock()
 	cancel := s.cancel
 	if s.streaming {
@@ -88,7 +95,6 @@ func (s *Session) Close(ctx context.Context) error {
 	if cancel != nil {
 		cancel()
 	}
-	return s.WaitIdle(ctx)
 }
 
 // Publish delivers an event the runtime did not produce itself (an

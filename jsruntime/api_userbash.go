@@ -120,14 +120,7 @@ func (a *API) localBashExec(vm *goja.Runtime, command, cwd string, optsV goja.Va
 			f := t.ToFloat()
 			timeout = &f
 		}
-		if sig, ok := o.Get("signal").(*goja.Object); ok {
-			if add, ok := goja.AssertFunction(sig.Get("addEventListener")); ok {
-				_, _ = add(sig, vm.ToValue("abort"), vm.ToValue(func() { cancel() }))
-			}
-			if aborted := sig.Get("aborted"); aborted != nil && aborted.ToBoolean() {
-				cancel()
-			}
-		}
+		onAbort(vm, o.Get("signal"), cancel)
 	}
 	promise, resolve, reject := vm.NewPromise()
 	settle := a.rt.loop.Reserve()

@@ -105,14 +105,7 @@ func (a *API) toolObject(vm *goja.Runtime, t engine.Tool, keepPrompt bool) (goja
 		}
 		onUpdate, _ := goja.AssertFunction(c.Argument(3))
 		ctx, cancel := context.WithCancel(context.Background())
-		if sig, ok := c.Argument(2).(*goja.Object); ok {
-			if add, ok := goja.AssertFunction(sig.Get("addEventListener")); ok {
-				_, _ = add(sig, vm.ToValue("abort"), vm.ToValue(func() { cancel() }))
-			}
-			if aborted := sig.Get("aborted"); aborted != nil && aborted.ToBoolean() {
-				cancel()
-			}
-		}
+		onAbort(vm, c.Argument(2), cancel)
 		promise, resolve, reject := vm.NewPromise()
 		settle := a.rt.loop.Reserve()
 		go func() {
@@ -213,4 +206,20 @@ func (a *API) withFileMutationQueue(path string, fn goja.Callable) goja.Value {
 		})
 	}()
 	return vm.ToValue(promise)
+}
+
+// onAbort calls cancel when signal, an AbortSignal (or anything with
+// addEventListener and aborted), aborts, or at once if it already has;
+// anything else is ignored.
+func onAbort(vm *goja.Runtime, signal goja.Value, cancel func()) {
+	sig, ok := signal.(*goja.Object)
+	if !ok {
+		return
+	}
+	if add, ok := goja.AssertFunction(sig.Get("addEventListener")); ok {
+		_, _ = add(sig, vm.ToValue("abort"), vm.ToValue(func() { cancel() }))
+	}
+	if aborted := sig.Get("aborted"); aborted != nil && aborted.ToBoolean() {
+		cancel()
+	}
 }
