@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	pi "github.com/pi-go/pi"
 	"github.com/pi-go/pi/engine"
 )
 
@@ -70,19 +71,8 @@ type Args struct {
 	FileArgs []string
 	// UnknownFlags keeps --flags nobody claimed, in order; extensions may
 	// claim them, otherwise they are an error after startup.
-	UnknownFlags []UnknownFlag
-	// FlagErrors are extension flags given wrongly (a string flag
-	// without its value), reported with the unknown ones.
-	FlagErrors  []string
-	Diagnostics []Diagnostic
-}
-
-// UnknownFlag is a long flag the parser does not know, with its value
-// ("" and Bool when it took none).
-type UnknownFlag struct {
-	Name  string
-	Value string
-	Bool  bool
+	UnknownFlags []pi.Flag
+	Diagnostics  []Diagnostic
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -115,15 +105,12 @@ func splitList(s string) []string {
 	return out
 }
 
-// isToolModifier reports whether a --tools entry is a +name/-name edit.
-func isToolModifier(s string) bool { return strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") }
-
 // toolListError validates a --tools list: either plain names/patterns, or
 // only +name/-name modifiers with exact names.
 func toolListError(entries []string) string {
 	mods := 0
 	for _, e := range entries {
-		if isToolModifier(e) {
+		if pi.IsToolModifier(e) {
 			mods++
 		}
 	}
@@ -270,12 +257,12 @@ func ParseArgs(argv []string) *Args {
 			case strings.HasPrefix(arg, "--"):
 				name := arg[2:]
 				if k, v, ok := strings.Cut(name, "="); ok {
-					a.UnknownFlags = append(a.UnknownFlags, UnknownFlag{Name: k, Value: v})
+					a.UnknownFlags = append(a.UnknownFlags, pi.Flag{Name: k, Value: v})
 				} else if hasNext && !strings.HasPrefix(next, "-") && !strings.HasPrefix(next, "@") {
-					a.UnknownFlags = append(a.UnknownFlags, UnknownFlag{Name: name, Value: next})
+					a.UnknownFlags = append(a.UnknownFlags, pi.Flag{Name: name, Value: next})
 					i++
 				} else {
-					a.UnknownFlags = append(a.UnknownFlags, UnknownFlag{Name: name, Bool: true})
+					a.UnknownFlags = append(a.UnknownFlags, pi.Flag{Name: name, Bool: true})
 				}
 			case strings.HasPrefix(arg, "-"):
 				a.errorf("Unknown option: %s", arg)
@@ -353,20 +340,17 @@ func (a *Args) setValue(flag, v string) {
 	}
 }
 
-// AppMode is how the program runs.
-type AppMode string
-
-// App modes.
+// The modes, named here as the command resolves them.
 const (
-	ModeRPC         AppMode = "rpc"
-	ModeJSON        AppMode = "json"
-	ModePrint       AppMode = "print"
-	ModeInteractive AppMode = "interactive"
+	ModeRPC         = pi.ModeRPC
+	ModeJSON        = pi.ModeJSON
+	ModePrint       = pi.ModePrint
+	ModeInteractive = pi.ModeInteractive
 )
 
 // ResolveMode picks the mode: --mode rpc/json win; -p, or stdin or stdout
 // not being a terminal, means print; otherwise interactive.
-func ResolveMode(a *Args, stdinTTY, stdoutTTY bool) AppMode {
+func ResolveMode(a *Args, stdinTTY, stdoutTTY bool) pi.Mode {
 	switch {
 	case a.Mode == "rpc":
 		return ModeRPC

@@ -3,6 +3,8 @@ package main
 import (
 	"reflect"
 	"testing"
+
+	pi "github.com/pi-go/pi"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -70,7 +72,7 @@ func TestParseArgs(t *testing.T) {
 			}
 		}},
 		{"unknown long flags", []string{"--plan", "--x=1", "--y", "v", "msg"}, func(t *testing.T, a *Args) {
-			want := []UnknownFlag{{Name: "plan", Bool: true}, {Name: "x", Value: "1"}, {Name: "y", Value: "v"}}
+			want := []pi.Flag{{Name: "plan", Bool: true}, {Name: "x", Value: "1"}, {Name: "y", Value: "v"}}
 			if !reflect.DeepEqual(a.UnknownFlags, want) || !reflect.DeepEqual(a.Messages, []string{"msg"}) {
 				t.Fatalf("%+v", a)
 			}
@@ -118,7 +120,7 @@ func TestResolveMode(t *testing.T) {
 	tests := []struct {
 		argv          []string
 		stdin, stdout bool
-		want          AppMode
+		want          pi.Mode
 	}{
 		{[]string{"--mode", "rpc", "-p"}, true, true, ModeRPC},
 		{[]string{"--mode", "json"}, false, false, ModeJSON},
@@ -156,7 +158,8 @@ func TestSelectTools(t *testing.T) {
 		{[]string{"--tools", "+ls"}, []string{"read"}, []string{"read", "ls"}},
 	}
 	for _, tt := range tests {
-		got := SelectTools(ToolSelectionInput{Args: ParseArgs(tt.argv), SettingDefaults: tt.settings, Available: avail})
+		opts := optionsFromArgs(ParseArgs(tt.argv), ModePrint)
+		got := pi.SelectTools(pi.ToolSelectionInput{Options: &opts, SettingDefaults: tt.settings, Available: avail})
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%v settings=%v: got %v want %v", tt.argv, tt.settings, got, tt.want)
 		}

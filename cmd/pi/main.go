@@ -11,8 +11,10 @@ import (
 	"syscall"
 	"time"
 
+	pi "github.com/pi-go/pi"
 	"github.com/pi-go/pi/engine/rpc"
 	"github.com/pi-go/pi/engine/session"
+	"github.com/pi-go/pi/internal/starttrace"
 	"github.com/pi-go/pi/jsruntime"
 )
 
@@ -28,7 +30,7 @@ func isTerminal(f *os.File) bool {
 
 // run is the whole program; it returns the exit code.
 func run(argv []string) int {
-	startTrace.step("main")
+	starttrace.Step("main")
 	stderr := io.Writer(os.Stderr)
 	a := ParseArgs(argv)
 	for _, d := range a.Diagnostics {
@@ -81,64 +83,38 @@ func run(argv []string) int {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	startTrace.step("args")
-	app, err := Wire(ctx, a, mode, stderr)
+	starttrace.Step("args")
+	opts := optionsFromArgs(a, mode)
+	opts.Stderr = stderr
+	app, err := pi.New(ctx, opts)
 	if err != nil {
-		return reportStartupError(stderr, err)
-	}
-	defer app.Close()
-	// Extensions load before the model list and the model choice: the
-	// providers they register take part in both.
-	if err := app.loadExtensions(ctx); err != nil {
-		if errors.Is(err, errLoadFailed) {
+		if errors.Is(err, pi.ErrExtensionLoad) {
 			return 1
 		}
 		return reportStartupError(stderr, err)
 	}
-	startTrace.step("extensions")
+	defer app.Close()
+	starttrace.Step("extensions")
 	if a.ListModels != nil {
-		if err := app.flushProviders(); err != nil {
-			return reportStartupError(stderr, err)
-		}
 		fmt.Fprint(stdout, app.ListModels(*a.ListModels))
 		return 0
 	}
-	// Flags given wrongly or claimed by no extension end the run before
-	// any session starts, so no session_shutdown follows, as in the
-	// reference, where they are startup diagnostics.
-	if len(a.FlagErrors) > 0 || len(a.UnknownFlags) > 0 {
-		for _, m := range a.FlagErrors {
-			fmt.Fprintln(stderr, "Error: "+m)
-		}
-		if n := len(a.UnknownFlags); n > 0 {
-			names := make([]string, n)
-			for i, f := range a.UnknownFlags {
-				names[i] = "--" + f.Name
-			}
-			plural := ""
-			if n > 1 {
-				plural = "s"
-			}
-			fmt.Fprintf(stderr, "Error: Unknown option%s: %s\n", plural, strings.Join(names, ", "))
-		}
-		return 1
-	}
-	defer app.ext.shutdown()
-	if err := app.resolveModel(); err != nil {
-		return reportStartupError(stderr, err)
-	}
 	memDone()
 	if mode == ModeRPC {
-		app.ext.onStop(cancel)
+		app.OnShutdownRequest(cancel)
 		// Batched: a streamed reply goes out in one write per burst of
 		// events instead of one per delta; flushed before the exit code.
 		out := rpc.NewBatchedWriter(stdout)
 		code := make(chan int, 1)
 		go func() {
-			c := runRPC(ctx, app, os.Stdin, out)
+			c := 0
+			if err := app.ServeRPC(ctx, os.Stdin, out); err != nil {
+				fmt.Fprintln(stderr, "Error:", err)
+				c = 1
+			}
 			// session_shutdown handlers may still write (ctx.ui calls);
 			// they run before the last flush.
-			app.ext.shutdown()
+			app.Close()
 			_ = out.Flush()
 			code <- c
 		}()
@@ -147,27 +123,22 @@ func run(argv []string) int {
 
 	stdin := ""
 	if !isTerminal(os.Stdin) {
-		s, err := ReadPipedStdin(os.Stdin)
+		s, err := pi.ReadPipedStdin(os.Stdin)
 		if err != nil {
 			fmt.Fprintln(stderr, "Error:", err)
 			return 1
 		}
 		stdin = s
 	}
-	fileText, images, err := ProcessFileArgs(app.Cwd(), a.FileArgs)
+	fileText, images, err := pi.ProcessFileArgs(app.Cwd(), a.FileArgs)
 	if err != nil {
 		fmt.Fprintln(stderr, err.Error())
 		return 1
 	}
-	initial, rest := BuildInitialMessage(stdin, fileText, images, a.Messages)
-
-	runner, err := app.Runner()
-	if err != nil {
-		return reportStartupError(stderr, err)
-	}
+	initial, rest := pi.BuildInitialMessage(stdin, fileText, images, a.Messages)
 	code := make(chan int, 1)
 	go func() {
-		code <- RunPrint(ctx, runner, PrintOptions{JSON: mode == ModeJSON, Initial: initial, Rest: rest}, rpc.NewWriter(stdout), stdout, stderr)
+		code <- pi.RunPrint(ctx, app, pi.PrintOptions{JSON: mode == ModeJSON, Initial: initial, Rest: rest}, rpc.NewWriter(stdout), stdout, stderr)
 	}()
 	return waitWithSignals(code, app, nil)
 }
@@ -180,7 +151,7 @@ func run(argv []string) int {
 // flush, when set, is given a moment to write queued records before a
 // signal ends the process; a reader that stopped reading cannot hold the
 // exit back beyond that.
-func waitWithSignals(code <-chan int, app *App, flush func() error) int {
+func waitWithSignals(code <-chan int, app *pi.Agent, flush func() error) int {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)

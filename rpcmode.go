@@ -1,8 +1,7 @@
-package main
+package pi
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/pi-go/pi/builtins"
@@ -10,14 +9,13 @@ import (
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/rpc"
 	"github.com/pi-go/pi/engine/session"
+	"github.com/pi-go/pi/internal/starttrace"
 )
 
-// runRPC serves the RPC protocol on in/out until stdin ends (exit 0).
-// Signals are handled by the caller (waitWithSignals).
-func runRPC(ctx context.Context, app *App, in io.Reader, out *rpc.Writer) int {
-	if _, err := app.Runner(); err != nil {
-		return reportStartupError(app.stderr, err)
-	}
+// ServeRPC serves the RPC protocol (JSONL commands on in, responses and
+// events on out) until in ends or ctx is cancelled; the agent must have
+// been created with Mode ModeRPC. Signals are the caller's.
+func (app *Agent) ServeRPC(ctx context.Context, in io.Reader, out *rpc.Writer) error {
 	host := &rpcHost{app: app}
 	srv := rpc.NewServer(rpc.Options{
 		Out: out, Session: app.session(), Store: app.currentStore(), Host: host,
@@ -27,16 +25,12 @@ func runRPC(ctx context.Context, app *App, in io.Reader, out *rpc.Writer) int {
 	wireRPCExtras(srv)
 	app.wireRPCExtensions(srv, out)
 	app.wireUserBash(srv)
-	startTrace.step("rpc server")
-	if err := srv.Serve(ctx, in); err != nil {
-		fmt.Fprintln(app.stderr, "Error:", err)
-		return 1
-	}
-	return 0
+	starttrace.Step("rpc server")
+	return srv.Serve(ctx, in)
 }
 
 // currentStore returns the session store in use.
-func (app *App) currentStore() *session.File {
+func (app *Agent) currentStore() *session.File {
 	app.mu.Lock()
 	defer app.mu.Unlock()
 	return app.store
@@ -45,7 +39,7 @@ func (app *App) currentStore() *session.File {
 // rpcHost gives the RPC server the program's models, settings, shell and
 // session construction.
 type rpcHost struct {
-	app *App
+	app *Agent
 }
 
 // StartSession builds a runtime over store. The model the store's branch
@@ -83,16 +77,13 @@ func (h *rpcHost) StartSession(store *session.File, prev *engine.Session) (*engi
 		app.cwd = c
 	}
 	app.mu.Unlock()
-	if _, err := app.Runner(); err != nil {
-		return nil, err
-	}
-	return app.session(), nil
+	return app.startSession()
 }
 
 func (h *rpcHost) AvailableModels() []*engine.Model { return h.app.registry.Available() }
 
 func (h *rpcHost) ScopedModels() []rpc.ScopedModel {
-	patterns := h.app.args.Models
+	patterns := h.app.opts.Models
 	if len(patterns) == 0 {
 		patterns = h.app.settings.EnabledModels()
 	}

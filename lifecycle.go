@@ -1,4 +1,4 @@
-package main
+package pi
 
 import (
 	"context"
@@ -44,7 +44,7 @@ import (
 // uses: the host's controller (the RPC server or a print-mode
 // rpc.Controller) plus Reload, which ctx.reload calls.
 type lifecycleController struct {
-	app   *App
+	app   *Agent
 	inner engine.SessionController
 }
 
@@ -78,7 +78,7 @@ func (h *extHost) setExtUI(ui engine.UI) {
 
 // setExtController sets the session control for this and every later
 // generation.
-func (app *App) setExtController(inner engine.SessionController) {
+func (app *Agent) setExtController(inner engine.SessionController) {
 	h := app.ext
 	ctl := lifecycleController{app: app, inner: inner}
 	h.mu.Lock()
@@ -104,7 +104,7 @@ func (h *extHost) setFlag(f flagSet) {
 
 // sessionHooks are the RPC server's (or print-mode controller's) view of
 // the extensions during a replacement.
-func (app *App) sessionHooks() rpc.SessionHooks {
+func (app *Agent) sessionHooks() rpc.SessionHooks {
 	h := app.ext
 	current := func() engine.SessionHooks {
 		api, _ := h.cur()
@@ -140,7 +140,7 @@ func (app *App) sessionHooks() rpc.SessionHooks {
 // callback, then the rest of its handler). Extensions that fail to load
 // are left out silently, as in the reference; a host failure keeps the
 // retired generation current.
-func (app *App) nextGeneration(ctx context.Context, reload bool) {
+func (app *Agent) nextGeneration(ctx context.Context, reload bool) {
 	h := app.ext
 	if h.load == nil {
 		return
@@ -185,7 +185,7 @@ func (app *App) nextGeneration(ctx context.Context, reload bool) {
 // were read again as the reference's new resource loader reads them), and
 // binds the just retired generations to sess too: the command that
 // replaced the session sends its withSession messages through them.
-func (app *App) startGeneration(ctx context.Context, sess *engine.Session, reason, prev, discoverReason string) {
+func (app *Agent) startGeneration(ctx context.Context, sess *engine.Session, reason, prev, discoverReason string) {
 	h := app.ext
 	api, _ := h.cur()
 	_ = api.Bind(ctx, sess)
@@ -213,7 +213,7 @@ func (app *App) startGeneration(ctx context.Context, sess *engine.Session, reaso
 // the current generation, a fresh one over the same session with the
 // active tools rebuilt from its registrations, then session_start and
 // resources_discover, both with reason "reload".
-func (app *App) reloadExtensions(ctx context.Context) error {
+func (app *Agent) reloadExtensions(ctx context.Context) error {
 	h := app.ext
 	sess := app.session()
 	api, _ := h.cur()
@@ -223,7 +223,7 @@ func (app *App) reloadExtensions(ctx context.Context) error {
 	// The reference's reload reads AGENTS.md, SYSTEM.md and
 	// APPEND_SYSTEM.md again; the session's prompt builder reads what
 	// this records (wire.go).
-	if app.args != nil {
+	if app.opts != nil {
 		if _, err := app.systemPrompt(); err != nil {
 			h.report(jsruntime.ExtensionError{Event: "reload", Error: err.Error()})
 		}
@@ -241,9 +241,9 @@ func (app *App) reloadExtensions(ctx context.Context) error {
 // the reference's resource loader does for a new session and a reload (a
 // skill added meanwhile is listed, one removed is gone); they become the
 // base the extensions' resources_discover adds to.
-func (app *App) rereadResources() {
+func (app *Agent) rereadResources() {
 	h := app.ext
-	if app.settings == nil || app.args == nil {
+	if app.settings == nil || app.opts == nil {
 		return
 	}
 	app.mu.Lock()
@@ -260,7 +260,7 @@ func (app *App) rereadResources() {
 // rediscoverResources runs resources_discover in the current generation:
 // the skills and templates start again from those found without
 // extensions, and the new generation's paths are added to them.
-func (app *App) rediscoverResources(reason string) {
+func (app *Agent) rediscoverResources(reason string) {
 	h := app.ext
 	h.mu.Lock()
 	saved := h.baseSaved
@@ -286,11 +286,10 @@ func (app *App) rediscoverResources(reason string) {
 
 // headlessController gives print and JSON modes session replacement, as
 // the reference has there: the runner follows the current session.
-func (app *App) headlessController(sess *engine.Session, store *session.File, runner *sessionRunner) {
+func (app *Agent) headlessController(sess *engine.Session, store *session.File) {
 	host := &rpcHost{app: app}
 	c := rpc.NewController(sess, store, host.StartSession)
 	c.Hooks = app.sessionHooks()
-	c.OnAttach = func(s *engine.Session, _ *session.File) { runner.rebind(s) }
 	app.setExtController(c)
 }
 

@@ -1,4 +1,4 @@
-package main
+package pi
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ func resourceIndexPath(agentDir string) string {
 // prefetchResources starts discovery in the background once Wire has
 // settled the directory, trust and settings, so it overlaps with loading
 // extensions and reading stdin; loadResources waits for it.
-func (app *App) prefetchResources() {
+func (app *Agent) prefetchResources() {
 	done := make(chan struct{})
 	app.resources = done
 	go func() {
@@ -31,7 +31,7 @@ func (app *App) prefetchResources() {
 
 // loadResources makes app.skills and app.templates ready: it waits for
 // the discovery prefetchResources started, or discovers now.
-func (app *App) loadResources() {
+func (app *Agent) loadResources() {
 	if app.resources != nil {
 		<-app.resources
 		return
@@ -46,7 +46,7 @@ func (app *App) loadResources() {
 // Their diagnostics (invalid skills, name collisions, missing paths) are
 // not printed: the reference reports them only in its interactive UI, and
 // print, JSON and RPC modes stay silent about them.
-func (app *App) discoverResources() {
+func (app *Agent) discoverResources() {
 	cache := prompts.OpenFileCache(resourceIndexPath(app.agentDir))
 	gSkills, pSkills := app.settings.Resources("skills")
 	gTmpl, pTmpl := app.settings.Resources("prompts")
@@ -55,13 +55,13 @@ func (app *App) discoverResources() {
 		app.skills, _ = skills.Discover(skills.Options{
 			AgentDir: app.agentDir, Cwd: app.cwd, ProjectTrusted: app.trusted,
 			SettingsGlobal: gSkills, SettingsProject: pSkills,
-			CLIPaths: app.args.Skills, NoSkills: app.args.NoSkills, Cache: cache,
+			CLIPaths: app.opts.Skills, NoSkills: app.opts.NoSkills, Cache: cache,
 		})
 	})
 	app.templates, _ = prompts.LoadTemplates(prompts.TemplateOptions{
 		AgentDir: app.agentDir, Cwd: app.cwd, ProjectTrusted: app.trusted,
 		SettingsGlobal: gTmpl, SettingsProject: pTmpl,
-		CLIPaths: app.args.PromptTemplates, NoTemplates: app.args.NoPromptTmpl, Cache: cache,
+		CLIPaths: app.opts.PromptTemplates, NoTemplates: app.opts.NoPromptTemplates, Cache: cache,
 	})
 	wg.Wait()
 	// A cache that cannot be written costs the next start a cold read,
@@ -73,7 +73,7 @@ func (app *App) discoverResources() {
 // prompt, as the reference does after the input hook and before sending.
 // A skill whose file cannot be read leaves the text as typed and is
 // reported the way print and JSON modes report extension errors.
-func (app *App) expandInput(text string) string {
+func (app *Agent) expandInput(text string) string {
 	if app.ext.isCommand(text) {
 		// Extension commands run before any expansion.
 		return text
@@ -87,7 +87,7 @@ func (app *App) expandInput(text string) string {
 
 // expandSkill expands "/skill:name args"; on a read error it prints
 // "Extension error (<skill path>): <message>" to stderr and returns text.
-func (app *App) expandSkill(text string) string {
+func (app *Agent) expandSkill(text string) string {
 	out, ok, err := skills.Expand(text, app.skills)
 	if err != nil {
 		fmt.Fprintf(app.stderr, "Extension error (%s): %s\n", skillPath(text, app.skills), err)

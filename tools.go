@@ -1,4 +1,4 @@
-package main
+package pi
 
 import (
 	"path"
@@ -14,7 +14,7 @@ var DefaultToolNames = []string{"read", "bash", "edit", "write"}
 // defaultTools setting (nil when unset) and every tool name that exists
 // (built-ins and extension tools), used to expand "*" patterns.
 type ToolSelectionInput struct {
-	Args            *Args
+	Options         *Options
 	SettingDefaults []string
 	Available       []string
 }
@@ -40,7 +40,7 @@ func matchTool(entries []string, name string) bool {
 func applyToolModifiers(base, mods []string) []string {
 	out := slices.Clone(base)
 	for _, m := range mods {
-		if !isToolModifier(m) || len(m) < 2 {
+		if !IsToolModifier(m) || len(m) < 2 {
 			continue
 		}
 		name := m[1:]
@@ -61,7 +61,7 @@ func applyToolModifiers(base, mods []string) []string {
 // them (patterns expand against the available names); --exclude-tools is
 // applied last.
 func SelectTools(in ToolSelectionInput) []string {
-	a := in.Args
+	a := in.Options
 	defaults := DefaultToolNames
 	if in.SettingDefaults != nil {
 		defaults = in.SettingDefaults
@@ -71,7 +71,7 @@ func SelectTools(in ToolSelectionInput) []string {
 	}
 	var selected []string
 	switch {
-	case a.Tools != nil && len(a.Tools) > 0 && isToolModifier(a.Tools[0]):
+	case a.Tools != nil && len(a.Tools) > 0 && IsToolModifier(a.Tools[0]):
 		selected = applyToolModifiers(defaults, a.Tools)
 	case a.Tools != nil:
 		for _, e := range a.Tools {
@@ -99,3 +99,7 @@ func SelectTools(in ToolSelectionInput) []string {
 	}
 	return out
 }
+
+// IsToolModifier reports whether a --tools entry is a +name/-name edit of
+// the defaults rather than a name of the allowlist.
+func IsToolModifier(s string) bool { return strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") }

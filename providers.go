@@ -1,4 +1,4 @@
-package main
+package pi
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"github.com/pi-go/pi/engine/llm/openairesponses"
 	"github.com/pi-go/pi/engine/llm/pimessages"
 	"github.com/pi-go/pi/engine/rpc"
+	"github.com/pi-go/pi/internal/starttrace"
 	"github.com/pi-go/pi/jsruntime"
 )
 
@@ -56,7 +57,7 @@ func providerFor(api string) (engine.Provider, error) {
 // providerFor is providerFor, or an extension's custom stream, with the
 // registry's headers on every request: provider and model headers from models.json or an extension's
 // registerProvider, resolved per request as the reference does.
-func (app *App) providerFor(api string) (engine.Provider, error) {
+func (app *Agent) providerFor(api string) (engine.Provider, error) {
 	if app.ext.active() {
 		// An extension's streamSimple serves the API it registered. The
 		// generation that serves it is the one current at each request:
@@ -154,11 +155,11 @@ func failRequest(req *engine.LLMRequest, err error, emit func(engine.AssistantEv
 // then chooses the model and thinking level, as the reference does: a
 // provider an extension registers can be the default or --model's. A
 // registration the registry refuses stops the start.
-func (app *App) resolveModel() error {
+func (app *Agent) resolveModel() error {
 	if err := app.flushProviders(); err != nil {
 		return err
 	}
-	a := app.args
+	a := app.opts
 	model, level, warnings, err := config.Resolve(app.registry, app.settings, config.SelectFlags{
 		Provider: a.Provider, Model: a.Model, Thinking: string(a.Thinking), APIKey: a.APIKey, Models: a.Models,
 	})
@@ -176,7 +177,7 @@ func (app *App) resolveModel() error {
 		return err
 	}
 	app.model, app.thinking = model, level
-	startTrace.step("resolve")
+	starttrace.Step("resolve")
 	if app.store != nil {
 		app.restoreSessionModel(app.store)
 	}
@@ -185,7 +186,7 @@ func (app *App) resolveModel() error {
 
 // flushProviders applies the provider registrations queued while
 // extensions loaded.
-func (app *App) flushProviders() error {
+func (app *Agent) flushProviders() error {
 	if !app.ext.active() {
 		return nil
 	}
@@ -193,12 +194,12 @@ func (app *App) flushProviders() error {
 	if err := api.FlushProviders(); err != nil {
 		return fmt.Errorf("Error: %w", err)
 	}
-	if app.args.Offline {
+	if app.opts.Offline {
 		// As the reference does, so that everything started later (a
 		// model refresh an extension asks for, child processes) sees it.
 		_ = os.Setenv("PI_OFFLINE", "1")
 	}
-	if app.mode == ModeRPC && !app.args.Offline {
+	if app.mode == ModeRPC && !app.opts.Offline {
 		if _, set := os.LookupEnv("PI_OFFLINE"); !set {
 			// RPC mode refreshes the model catalogs in the background,
 			// with network: a provider's refreshModels runs with a usable

@@ -1,4 +1,4 @@
-package main
+package pi
 
 import (
 	"context"
@@ -6,24 +6,25 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/compaction"
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/session"
+	"github.com/pi-go/pi/internal/starttrace"
 	"github.com/pi-go/pi/prompts"
 	"github.com/pi-go/pi/skills"
 )
 
-// App is everything a run needs, wired from flags, settings and the
-// agent directory.
-type App struct {
-	args     *Args
-	mode     AppMode
+// Agent is one assembled pi: settings, models and credentials,
+// resources, extensions and tools around the active session, which it
+// owns and replaces (new, switch, fork, clone, reload). Every face —
+// print, JSON, RPC and an embedding Go program — drives one.
+type Agent struct {
+	opts     *Options
+	mode     Mode
 	stderr   io.Writer
 	agentDir string
 	cwd      string
@@ -41,28 +42,62 @@ type App struct {
 	// resources is discovery started early (resources.go).
 	resources chan struct{}
 
+	// flagErrors are extension flags given wrongly (a string flag
+	// without its value), reported with the unknown ones.
+	flagErrors []string
+
+	// started is set once the session is about to start: Close emits
+	// session_shutdown only then.
+	started bool
+	// header is the first session's header (Header).
+	header engine.Header
+
+	// subs are the Subscribe calls, moved to each replacement session.
+	subMu sync.Mutex
+	subs  []*agentSub
+
+	closeOnce sync.Once
+
 	mu      sync.Mutex
 	sess    *engine.Session
 	closing bool
 }
 
-// Wire loads settings and models and selects the session store; the
+// wire loads settings and models and selects the session store; the
 // model is resolved once extensions have registered their providers
 // (resolveModel). Errors are startup failures (exit 1 unless they carry
 // another code).
-func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, error) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil, errors.New("Error: The current working directory no longer exists. Change to an existing directory and try again.")
+func wire(ctx context.Context, a *Options) (*Agent, error) {
+	cwd := a.Cwd
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, errors.New("Error: The current working directory no longer exists. Change to an existing directory and try again.")
+		}
+		cwd = wd
 	}
-	app := &App{args: a, mode: mode, stderr: stderr, agentDir: config.AgentDir(), cwd: cwd}
+	agentDir := a.AgentDir
+	if agentDir == "" {
+		agentDir = config.AgentDir()
+	}
+	stderr := a.Stderr
+	if stderr == nil {
+		stderr = os.Stderr
+	}
+	mode := a.Mode
+	if mode == "" {
+		mode = ModePrint
+	}
+	app := &Agent{opts: a, mode: mode, stderr: stderr, agentDir: agentDir, cwd: cwd}
 	// Global settings decide the default trust; project settings load only
 	// once the project is trusted.
-	app.settings, err = config.Load(app.agentDir, cwd, false)
-	if err != nil {
+	var err error
+	if a.Settings != nil {
+		app.settings = a.Settings
+	} else if app.settings, err = config.Load(app.agentDir, cwd, false); err != nil {
 		return nil, fmt.Errorf("Error: %w", err)
 	}
-	startTrace.step("settings")
+	starttrace.Step("settings")
 	flags := config.TrustFlags{Approve: a.Approve != nil && *a.Approve, NoApprove: a.Approve != nil && !*a.Approve}
 	// Without a flag, the user and CLI extensions' project_trust handlers
 	// decide an undecided project first (trust_ext.go).
@@ -76,12 +111,12 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 			return nil, fmt.Errorf("Error: %w", err)
 		}
 	}
-	if app.trusted {
+	if app.trusted && a.Settings == nil {
 		if app.settings, err = config.Load(app.agentDir, cwd, true); err != nil {
 			return nil, fmt.Errorf("Error: %w", err)
 		}
 	}
-	startTrace.step("trust")
+	starttrace.Step("trust")
 	for _, w := range app.settings.Warnings() {
 		fmt.Fprintln(stderr, "Warning:", w)
 	}
@@ -91,26 +126,30 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 	}
 	enableBuiltinOAuth(reg)
 	app.registry = reg
-	startTrace.step("models")
-	if a.ListModels != nil {
+	starttrace.Step("models")
+	if a.ListModelsOnly {
 		return app, nil
 	}
-	f, selWarnings, err := session.Select(session.SelectOptions{
-		AgentDir: app.agentDir, Cwd: cwd,
-		SessionDir: a.SessionDir, EnvSessionDir: os.Getenv("PI_CODING_AGENT_SESSION_DIR"),
-		SettingsSessionDir: app.settings.SessionDir(),
-		Continue:           a.Continue, Resume: a.Resume, Session: a.Session, SessionID: a.SessionID,
-		Fork: a.Fork, NoSession: a.NoSession, Name: a.Name,
-		Notice: func(line string) { fmt.Fprintln(stderr, line) },
-	})
-	for _, w := range selWarnings {
-		fmt.Fprintln(stderr, w)
-	}
-	if err != nil {
-		return nil, err
+	f := a.Store
+	if f == nil {
+		var selWarnings []string
+		f, selWarnings, err = session.Select(session.SelectOptions{
+			AgentDir: app.agentDir, Cwd: cwd,
+			SessionDir: a.SessionDir, EnvSessionDir: os.Getenv("PI_CODING_AGENT_SESSION_DIR"),
+			SettingsSessionDir: app.settings.SessionDir(),
+			Continue:           a.Continue, Resume: a.Resume, Session: a.Session, SessionID: a.SessionID,
+			Fork: a.Fork, NoSession: a.NoSession, Name: a.SessionName,
+			Notice: func(line string) { fmt.Fprintln(stderr, line) },
+		})
+		for _, w := range selWarnings {
+			fmt.Fprintln(stderr, w)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	app.store = f
-	startTrace.step("session select")
+	starttrace.Step("session select")
 	if c := f.Cwd(); c != "" && c != cwd {
 		// An opened session runs in its own directory.
 		app.cwd = c
@@ -123,13 +162,13 @@ func Wire(ctx context.Context, a *Args, mode AppMode, stderr io.Writer) (*App, e
 // thinking level its branch last used, as the reference does, unless the
 // command line names them. A model that is no longer configured, or has
 // no credentials, leaves the resolved default in place.
-func (app *App) restoreSessionModel(f *session.File) {
+func (app *Agent) restoreSessionModel(f *session.File) {
 	branch := f.Branch()
 	if len(branch) == 0 {
 		return
 	}
 	sc := engine.BuildContext(branch)
-	a := app.args
+	a := app.opts
 	if a.Model == "" && a.Provider == "" && sc.Model != nil && len(sc.Messages) > 0 {
 		if m := app.registry.Find(sc.Model.Provider, sc.Model.ModelID); m != nil && app.registry.HasConfiguredAuth(m.Provider) {
 			app.model = m
@@ -149,23 +188,25 @@ func (app *App) restoreSessionModel(f *session.File) {
 }
 
 // Cwd is the directory the session runs in.
-func (app *App) Cwd() string { return app.cwd }
+func (app *Agent) Cwd() string { return app.cwd }
 
 // ListModels renders the --list-models table.
-func (app *App) ListModels(search string) string {
+func (app *Agent) ListModels(search string) string {
 	return config.FormatModelList(app.registry.Available(), search)
 }
 
-// Runner builds the engine session and returns it adapted for print mode.
-func (app *App) Runner() (Runner, error) {
+// startSession builds the engine session over app.store and makes it
+// current; the extensions are bound to it (session_start follows, held
+// back in RPC mode until the server is wired).
+func (app *Agent) startSession() (*engine.Session, error) {
 	if app.model == nil {
 		return nil, errors.New(config.NoModelsAvailableMessage())
 	}
 	app.loadResources()
-	startTrace.step("resources")
+	starttrace.Step("resources")
 	app.ext.setAfterStart(app.addExtensionResources)
 	tools, err := app.tools()
-	startTrace.step("tools")
+	starttrace.Step("tools")
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +214,7 @@ func (app *App) Runner() (Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	startTrace.step("system prompt")
+	starttrace.Step("system prompt")
 	rs := engine.DefaultRuntimeSettings()
 	app.applyRuntimeSettings(&rs)
 	sess, err := engine.NewSession(engine.SessionOptions{
@@ -203,46 +244,49 @@ func (app *App) Runner() (Runner, error) {
 		return nil, fmt.Errorf("start session: %w", err)
 	}
 	app.mu.Lock()
+	if app.sess == nil {
+		app.header = app.store.Header()
+	}
 	app.sess = sess
 	app.mu.Unlock()
-	startTrace.step("session")
+	app.rebindSubs(sess)
+	starttrace.Step("session")
 	app.ext.bind(sess, "startup")
-	startTrace.step("ext bind")
-	runner := &sessionRunner{s: sess, store: app.store, expand: app.expandInput}
+	starttrace.Step("ext bind")
 	if app.mode != ModeRPC && app.ext.active() && app.ext.ctlUnset() {
 		// Print and JSON modes replace sessions too (lifecycle.go).
-		app.headlessController(sess, app.store, runner)
+		app.headlessController(sess, app.store)
 	}
-	return runner, nil
+	return sess, nil
 }
 
 // systemPrompt returns the builder the session calls with the active
 // tools: --system-prompt or SYSTEM.md replace the preamble, and
 // --append-system-prompt or APPEND_SYSTEM.md add an addendum.
-func (app *App) systemPrompt() (func([]engine.ToolInfo) engine.Sections, error) {
+func (app *Agent) systemPrompt() (func([]engine.ToolInfo) engine.Sections, error) {
 	trusted := app.trusted
 	custom, appendParts, err := prompts.LoadSystemFiles(app.agentDir, app.cwd, trusted)
 	if err != nil {
 		return nil, fmt.Errorf("load system prompt files: %w", err)
 	}
-	if app.args.SystemPrompt != nil {
-		custom = prompts.ResolveTextOrFile(*app.args.SystemPrompt)
+	if app.opts.SystemPrompt != nil {
+		custom = prompts.ResolveTextOrFile(*app.opts.SystemPrompt)
 	}
-	if len(app.args.AppendSystem) > 0 {
+	if len(app.opts.AppendSystemPrompt) > 0 {
 		appendParts = nil
-		for _, p := range app.args.AppendSystem {
+		for _, p := range app.opts.AppendSystemPrompt {
 			appendParts = append(appendParts, prompts.ResolveTextOrFile(p))
 		}
 	}
 	var ctxFiles []prompts.ContextFile
-	if !app.args.NoContextFiles {
+	if !app.opts.NoContextFiles {
 		ctxFiles, err = prompts.LoadContextFiles(app.agentDir, app.cwd, trusted)
 		if err != nil {
 			return nil, fmt.Errorf("load context files: %w", err)
 		}
 	}
 	opts := prompts.Options{Cwd: app.cwd, AgentDir: app.agentDir, DocsRoot: docsRoot(), CustomPrompt: custom,
-		Append: appendParts, ContextFiles: ctxFiles, NoContextFiles: app.args.NoContextFiles,
+		Append: appendParts, ContextFiles: ctxFiles, NoContextFiles: app.opts.NoContextFiles,
 		Skills: skills.ToPromptRefs(app.skills)}
 	app.ext.setPromptBase(opts)
 	return func(tools []engine.ToolInfo) engine.Sections {
@@ -274,7 +318,7 @@ func docsRoot() string {
 }
 
 // applyRuntimeSettings copies the settings the runtime reads.
-func (app *App) applyRuntimeSettings(rs *engine.RuntimeSettings) {
+func (app *Agent) applyRuntimeSettings(rs *engine.RuntimeSettings) {
 	s := app.settings
 	r := s.Retry()
 	rs.Retry.Enabled = r.Enabled
@@ -291,150 +335,15 @@ func (app *App) applyRuntimeSettings(rs *engine.RuntimeSettings) {
 }
 
 // session returns the engine session once Runner has built it.
-func (app *App) session() *engine.Session {
+func (app *Agent) session() *engine.Session {
 	app.mu.Lock()
 	defer app.mu.Unlock()
 	return app.sess
 }
 
-// Abort stops the current run, if any (SIGINT).
-func (app *App) Abort() {
-	app.mu.Lock()
-	s := app.sess
-	app.mu.Unlock()
-	if s != nil {
-		s.Abort()
-	}
-}
-
-// Shutdown aborts the run and closes the session so that every entry
-// already completed is flushed before a signal exit.
-func (app *App) Shutdown() {
-	app.Abort()
-	// Give the aborted run a moment to kill its tool processes and record
-	// the aborted message; a stuck run must not keep the process alive.
-	if s := app.session(); s != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_ = s.WaitIdle(ctx)
-		cancel()
-	}
-	app.Close()
-}
-
-// Close releases the session store (and its lock). It is idempotent.
-func (app *App) Close() {
+// firstHeader is the header of the session the agent started with.
+func (app *Agent) firstHeader() engine.Header {
 	app.mu.Lock()
 	defer app.mu.Unlock()
-	if app.closing {
-		return
-	}
-	app.closing = true
-	if app.store != nil {
-		_ = app.store.Close()
-	}
-}
-
-// sessionRunner adapts engine.Session to Runner. An extension may replace
-// the session (ctx.newSession and friends): the runner then follows the
-// new one, its subscriptions moved over (rebind).
-type sessionRunner struct {
-	mu     sync.Mutex
-	s      *engine.Session
-	store  *session.File
-	expand func(string) string
-	subs   []*runnerSub
-}
-
-// runnerSub is one Subscribe call, moved to each replacement session.
-type runnerSub struct {
-	fn    func(engine.Event)
-	unsub func()
-}
-
-func (r *sessionRunner) sess() *engine.Session {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.s
-}
-
-// rebind makes s the runner's session.
-func (r *sessionRunner) rebind(s *engine.Session) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.s = s
-	for _, sub := range r.subs {
-		if sub.unsub != nil {
-			sub.unsub()
-		}
-		sub.unsub = s.Subscribe(sub.fn)
-	}
-}
-
-// Header is the first session's header: a replacement session writes no
-// new header line, as in the reference.
-func (r *sessionRunner) Header() engine.Header { return r.store.Header() }
-
-func (r *sessionRunner) Subscribe(fn func(engine.Event)) func() {
-	r.mu.Lock()
-	sub := &runnerSub{fn: fn, unsub: r.s.Subscribe(fn)}
-	r.subs = append(r.subs, sub)
-	r.mu.Unlock()
-	return func() {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		if sub.unsub != nil {
-			sub.unsub()
-			sub.unsub = nil
-		}
-		r.subs = slices.DeleteFunc(r.subs, func(x *runnerSub) bool { return x == sub })
-	}
-}
-
-// Messages leaves out a reply that print mode's closing aborted before
-// its request (engine.Session.PrintedMessages).
-func (r *sessionRunner) Messages() []*engine.Message { return r.sess().PrintedMessages() }
-
-// StopRun aborts what is still running when print mode is done (a turn
-// a command triggered and did not await) and waits, briefly, for the
-// aborted reply to be recorded, as the reference's dispose does before
-// session_shutdown.
-func (r *sessionRunner) StopRun(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	_ = r.sess().Finish(ctx)
-}
-
-// Prompt starts the prompt and waits for the session to go idle, so the
-// next prompt starts on a settled session.
-func (r *sessionRunner) Prompt(ctx context.Context, text string, images []engine.Content) error {
-	return r.prompt(ctx, text, images, false)
-}
-
-// PromptFinal is Prompt for print mode's last prompt: the session closes
-// once its input hook (a command's handler) is done.
-func (r *sessionRunner) PromptFinal(ctx context.Context, text string, images []engine.Content) error {
-	return r.prompt(ctx, text, images, true)
-}
-
-func (r *sessionRunner) prompt(ctx context.Context, text string, images []engine.Content, final bool) error {
-	s := r.sess()
-	// Expansion runs inside Prompt, after the input hook saw the raw text.
-	// The reference's print mode prompts as the terminal would: input
-	// handlers see source "interactive".
-	disp, err := s.Prompt(ctx, text, images, engine.PromptOptions{Expand: r.expand, Source: "interactive", Final: final})
-	if err != nil {
-		return err
-	}
-	if disp == engine.DispositionHandled {
-		// A command (or an input handler) consumed the prompt: as in the
-		// reference, the prompt is over when its handler is, and a turn
-		// it triggered without awaiting it is not waited for (StopRun
-		// aborts it at the end of the run).
-		return nil
-	}
-	if err := s.WaitIdle(ctx); err != nil {
-		return err
-	}
-	// A command may have replaced the session meanwhile.
-	return r.sess().WaitIdle(ctx)
+	return app.header
 }

@@ -1,4 +1,4 @@
-package main
+package pi
 
 import (
 	"github.com/pi-go/pi/engine"
@@ -15,7 +15,7 @@ import (
 // and auto-compaction switches the session copied at start are applied
 // to it again, as the reference syncs its queue modes and reads the
 // others live; the thinking level and model stay the session's.
-func (app *App) reloadSettings(sess *engine.Session) {
+func (app *Agent) reloadSettings(sess *engine.Session) {
 	s := app.settings
 	if s == nil {
 		return

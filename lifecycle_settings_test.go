@@ -1,4 +1,4 @@
-package main
+package pi
 
 import (
 	"io"
@@ -33,7 +33,7 @@ func TestReloadSettings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			app := &App{cwd: dir, agentDir: agent, stderr: io.Discard, settings: s}
+			app := &Agent{cwd: dir, agentDir: agent, stderr: io.Discard, settings: s}
 			if err := os.WriteFile(path, []byte(tc.after), 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package main
+package pi
 
 import (
 	"os"
@@ -10,9 +10,9 @@ import (
 // tools builds the active tool set from the selection flags and the
 // defaultTools setting. Names that match no tool are ignored, as the
 // reference ignores unknown names in an allowlist.
-func (app *App) tools() ([]engine.Tool, error) {
+func (app *Agent) tools() ([]engine.Tool, error) {
 	defaults, _ := app.settings.DefaultTools()
-	names := SelectTools(ToolSelectionInput{Args: app.args, SettingDefaults: defaults, Available: builtins.AllNames})
+	names := SelectTools(ToolSelectionInput{Options: app.opts, SettingDefaults: defaults, Available: builtins.AllNames})
 	var out []engine.Tool
 	for _, name := range names {
 		if t := app.builtin(name); t != nil {
@@ -37,7 +37,7 @@ func (app *App) tools() ([]engine.Tool, error) {
 }
 
 // builtin constructs one built-in tool with the session's options.
-func (app *App) builtin(name string) engine.Tool {
+func (app *Agent) builtin(name string) engine.Tool {
 	switch name {
 	case "bash":
 		return builtins.NewBashWithOptions(app.cwd, builtins.BashOptions{
@@ -67,7 +67,7 @@ func (app *App) builtin(name string) engine.Tool {
 }
 
 // sessionEnv is the PI_* environment of bash-tool commands.
-func (app *App) sessionEnv() map[string]string {
+func (app *Agent) sessionEnv() map[string]string {
 	app.mu.Lock()
 	s := app.sess
 	app.mu.Unlock()

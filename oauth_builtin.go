@@ -1,4 +1,4 @@
-package main
+package pi
 
 import (
 	"github.com/pi-go/pi/engine"

@@ -1,4 +1,4 @@
-package main
+package pi
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 // runtime is discarded; the real extension set loads once trust is known.
 // ok is false when no handler answered "yes" or "no". A remembered answer
 // is stored in the trust file.
-func (app *App) extensionTrust(ctx context.Context) (trusted, ok bool) {
-	a := app.args
+func (app *Agent) extensionTrust(ctx context.Context) (trusted, ok bool) {
+	a := app.opts
 	sources := jsruntime.Discover(jsruntime.DiscoverOptions{
 		AgentDir: app.agentDir, Cwd: app.cwd, Trusted: false,
 		GlobalSettings: toStringSlice(app.settings.GlobalRaw("extensions")),

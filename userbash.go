@@ -1,4 +1,4 @@
-package main
+package pi
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // truncated as a local command's is) or fail it (a throw or an invalid
 // value). The current generation's handlers decide (session replacement
 // loads the extensions afresh).
-func (app *App) wireUserBash(srv *rpc.Server) {
+func (app *Agent) wireUserBash(srv *rpc.Server) {
 	if app.ext == nil || !app.ext.active() {
 		return
 	}

@@ -1,4 +1,4 @@
-package main
+package pi
 
 import (
 	"bytes"
@@ -213,7 +213,7 @@ func (o *jsonObj) bytes() json.RawMessage {
 // registryToolInfos lists the tools a session could use, in the
 // reference's registry order: the built-ins, then extension tools (one
 // named like a built-in takes its place).
-func (app *App) registryToolInfos() []engine.ToolInfo {
+func (app *Agent) registryToolInfos() []engine.ToolInfo {
 	var out []engine.ToolInfo
 	for _, name := range builtins.AllNames {
 		if t := app.builtin(name); t != nil {

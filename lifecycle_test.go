@@ -1,4 +1,4 @@
-package main
+package pi
 
 import (
 	"context"
@@ -89,7 +89,7 @@ func TestGenerations(t *testing.T) {
 			if err := os.WriteFile(ext, []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			app := &App{cwd: dir, agentDir: filepath.Join(dir, "agent"), stderr: io.Discard, args: &Args{}}
+			app := &Agent{cwd: dir, agentDir: filepath.Join(dir, "agent"), stderr: io.Discard, opts: &Options{}}
 			h := &extHost{stderr: io.Discard}
 			app.ext = h
 			h.load = func(ctx context.Context, reload bool) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error) {

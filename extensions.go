@@ -1,4 +1,4 @@
-package main
+package pi
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/pi-go/pi/builtins"
 	"github.com/pi-go/pi/engine"
@@ -125,13 +126,14 @@ func (h *extHost) prompt() prompts.Options {
 	return h.promptBase
 }
 
-// errLoadFailed marks a fatal extension load failure already reported.
-var errLoadFailed = errors.New("extension load failed")
+// ErrExtensionLoad marks a fatal extension load failure, already
+// reported on Options.Stderr (each failure, then the -ne hint).
+var ErrExtensionLoad = errors.New("extension load failed")
 
 // loadExtensions discovers and loads the extensions, then claims the CLI
 // flags they registered. Load failures are fatal as in the reference:
 // each is printed, followed by the -ne hint, and the process exits 1.
-func (app *App) loadExtensions(ctx context.Context) error {
+func (app *Agent) loadExtensions(ctx context.Context) error {
 	sources := app.extensionSources()
 	h := &extHost{stderr: app.stderr, deferStart: app.mode == ModeRPC}
 	app.ext = h
@@ -160,7 +162,7 @@ func (app *App) loadExtensions(ctx context.Context) error {
 		}
 		fmt.Fprintln(app.stderr, jsruntime.LoadFailureHint)
 		rt.Close()
-		return errLoadFailed
+		return ErrExtensionLoad
 	}
 	h.mu.Lock()
 	h.api, h.rt = api, rt
@@ -171,8 +173,8 @@ func (app *App) loadExtensions(ctx context.Context) error {
 // extensionSources discovers the extensions to load: -e paths, the
 // agent's and (trusted) project's extensions folders, and the "extensions"
 // lists of the global and (trusted) project settings.
-func (app *App) extensionSources() []jsruntime.Source {
-	a := app.args
+func (app *Agent) extensionSources() []jsruntime.Source {
+	a := app.opts
 	global := toStringSlice(app.settings.GlobalRaw("extensions"))
 	var project []string
 	if app.trusted {
@@ -189,7 +191,7 @@ func (app *App) extensionSources() []jsruntime.Source {
 // new runtime at start (prev nil), and into prev's VM for each session
 // replacement and reload, as the reference runs the factories again each
 // time.
-func (app *App) loadGeneration(ctx context.Context, h *extHost, sources []jsruntime.Source, prev *jsruntime.Runtime, reload bool) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error) {
+func (app *Agent) loadGeneration(ctx context.Context, h *extHost, sources []jsruntime.Source, prev *jsruntime.Runtime, reload bool) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error) {
 	mode := string(app.mode)
 	api := jsruntime.NewAPI(jsruntime.APIOptions{
 		Mode: mode, Cwd: app.cwd, Trusted: app.trusted,
@@ -259,7 +261,7 @@ func (app *App) loadGeneration(ctx context.Context, h *extHost, sources []jsrunt
 	}
 	rt, loadErrs, err := jsruntime.Load(ctx, jsruntime.LoadOptions{
 		AgentDir: app.agentDir, Cwd: app.cwd, Sources: sources, Stderr: app.stderr,
-		OnError: h.report, Host: api.Host(), Argv: append([]string{"pi"}, os.Args[1:]...),
+		OnError: h.report, Host: api.Host(), Argv: app.argv(),
 	})
 	if err != nil {
 		return nil, nil, nil, err
@@ -269,15 +271,15 @@ func (app *App) loadGeneration(ctx context.Context, h *extHost, sources []jsrunt
 
 // claimFlags hands unknown CLI flags to the extensions that registered
 // them; the rest stay unknown (an error after startup), and a string
-// flag given without a value is an error too (Args.FlagErrors).
-func (app *App) claimFlags() error {
-	a := app.args
-	var rest []UnknownFlag
+// flag given without a value is an error too (Agent.flagErrors).
+func (app *Agent) claimFlags() error {
+	a := app.opts
+	var rest []Flag
 	var api *jsruntime.API
 	if app.ext != nil {
 		api, _ = app.ext.cur()
 	}
-	for _, f := range a.UnknownFlags {
+	for _, f := range a.ExtensionFlags {
 		if api == nil {
 			rest = append(rest, f)
 			continue
@@ -302,12 +304,12 @@ func (app *App) claimFlags() error {
 			continue
 		}
 		if f.Bool {
-			a.FlagErrors = append(a.FlagErrors, fmt.Sprintf("Extension flag %q requires a value", "--"+f.Name))
+			app.flagErrors = append(app.flagErrors, fmt.Sprintf("Extension flag %q requires a value", "--"+f.Name))
 			continue
 		}
 		app.ext.setFlag(flagSet{name: f.Name, value: f.Value})
 	}
-	a.UnknownFlags = rest
+	a.ExtensionFlags = rest
 	return nil
 }
 
@@ -444,7 +446,7 @@ var builtinCommands = []struct{ name, description, path string }{
 }
 
 // commands lists the extension commands for get_commands.
-func (app *App) extensionCommands() []prompts.CommandInfo {
+func (app *Agent) extensionCommands() []prompts.CommandInfo {
 	h := app.ext
 	var out []prompts.CommandInfo
 	if h.active() {
@@ -484,8 +486,8 @@ func (app *App) extensionCommands() []prompts.CommandInfo {
 
 // builtinExtensionCommands are the built-in extensions' commands, none
 // when -ne disables them.
-func (app *App) builtinExtensionCommands() []prompts.CommandInfo {
-	if app.args.NoExtensions {
+func (app *Agent) builtinExtensionCommands() []prompts.CommandInfo {
+	if app.opts.NoExtensions {
 		return nil
 	}
 	var out []prompts.CommandInfo
@@ -501,7 +503,7 @@ func (app *App) builtinExtensionCommands() []prompts.CommandInfo {
 // wireRPCExtensions connects the extension runtime to the RPC server:
 // ctx.ui dialogs through the UI bridge, commands in get_commands and
 // extension errors on the stream.
-func (app *App) wireRPCExtensions(srv *rpc.Server, out *rpc.Writer) {
+func (app *Agent) wireRPCExtensions(srv *rpc.Server, out *rpc.Writer) {
 	h := app.ext
 	srv.ExtensionCommands = app.extensionCommands
 	if !h.active() {
@@ -576,6 +578,15 @@ func projectOnly(merged, global []string) []string {
 	return out
 }
 
+// commandName returns the name of the extension command text invokes,
+// if any.
+func (h *extHost) commandName(text string) (string, bool) {
+	if !h.isCommand(text) {
+		return "", false
+	}
+	return strings.TrimPrefix(strings.Fields(text + " ")[0], "/"), true
+}
+
 // isCommand reports whether text invokes an extension command.
 func (h *extHost) isCommand(text string) bool {
 	if !h.active() || len(text) < 2 || text[0] != '/' {
@@ -586,7 +597,7 @@ func (h *extHost) isCommand(text string) bool {
 }
 
 // promptCommands lists prompt templates and skills for pi.getCommands.
-func (app *App) promptCommands() []prompts.CommandInfo {
+func (app *Agent) promptCommands() []prompts.CommandInfo {
 	app.mu.Lock()
 	tmpl, sk := app.templates, app.skills
 	app.mu.Unlock()
@@ -595,7 +606,7 @@ func (app *App) promptCommands() []prompts.CommandInfo {
 }
 
 // promptSkills is the skills section's list for the system prompt.
-func (app *App) promptSkills() []prompts.SkillRef {
+func (app *Agent) promptSkills() []prompts.SkillRef {
 	app.mu.Lock()
 	defer app.mu.Unlock()
 	return skills.ToPromptRefs(app.skills)
@@ -604,7 +615,7 @@ func (app *App) promptSkills() []prompts.SkillRef {
 // addExtensionResources runs resources_discover (after the startup
 // session_start, as the reference does) and adds the skills and prompt
 // templates the extensions point at after the discovered ones.
-func (app *App) addExtensionResources() { app.discoverExtensionResources("startup") }
+func (app *Agent) addExtensionResources() { app.discoverExtensionResources("startup") }
 
 // discoverExtensionResources runs resources_discover with reason and adds
 // the skills and prompt templates the extensions point at after the
@@ -612,7 +623,7 @@ func (app *App) addExtensionResources() { app.discoverExtensionResources("startu
 // --skill paths. Themes have no use without the interactive UI and are
 // ignored. The first call remembers the lists found without extensions,
 // where later generations start again.
-func (app *App) discoverExtensionResources(reason string) {
+func (app *Agent) discoverExtensionResources(reason string) {
 	h := app.ext
 	h.mu.Lock()
 	if !h.baseSaved {
@@ -688,26 +699,33 @@ func extensionSourceInfo(info prompts.SourceInfo, extPath string) prompts.Source
 	return info
 }
 
-// extensionsLikely is a cheap guess, before settings are read, whether
-// extensions will load: -e paths, or an extensions folder in the agent
-// directory or the project. It only decides whether to start parsing the
-// host code early (jsruntime.Prewarm); a wrong guess costs a little CPU or
-// a little latency, nothing else.
-func extensionsLikely(a *Args) bool {
-	if len(a.Extensions) > 0 {
-		return true
+// argv is process.argv for the extensions: "pi" and the arguments.
+func (app *Agent) argv() []string {
+	args := app.opts.Argv
+	if args == nil {
+		args = os.Args[1:]
 	}
-	if a.NoExtensions {
-		return false
+	return append([]string{"pi"}, args...)
+}
+
+// close stops the extension runtime. A task still running (an
+// extension's endless loop) cannot hold the caller: after a second the
+// runtime is left to stop on its own.
+func (h *extHost) close() {
+	if h == nil {
+		return
 	}
-	dirs := []string{filepath.Join(config.AgentDir(), "extensions")}
-	if cwd, err := os.Getwd(); err == nil {
-		dirs = append(dirs, filepath.Join(cwd, ".pi", "extensions"), filepath.Join(cwd, ".pi", "agent", "extensions"))
+	_, rt := h.cur()
+	if rt == nil {
+		return
 	}
-	for _, d := range dirs {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return true
-		}
+	done := make(chan struct{})
+	go func() {
+		rt.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
 	}
-	return false
 }
