@@ -180,7 +180,7 @@ func (app *Agent) prompt(ctx context.Context, text string, images []engine.Conte
 	// Expansion runs inside Prompt, after the input hook saw the raw text.
 	// The reference's print mode prompts as the terminal would: input
 	// handlers see source "interactive".
-	disp, err := s.Prompt(ctx, text, images, engine.PromptOptions{Expand: app.expandInput, Source: "interactive", Final: final})
+	disp, err := s.Prompt(ctx, text, images, engine.PromptOptions{Expand: app.Expand, Source: "interactive", Final: final})
 	if err != nil {
 		return err
 	}
@@ -280,7 +280,7 @@ func (app *Agent) queueMessage(_ context.Context, text string, images []engine.C
 		return "", fmt.Errorf("Extension command \"/%s\" cannot be queued. Use prompt() or execute the command when not streaming.", name)
 	}
 	s := app.session()
-	text = app.expandInput(text)
+	text = app.Expand(text)
 	if followUp {
 		return s.FollowUp(text, images), nil
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/pi-go/pi/builtins"
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/config"
-	"github.com/pi-go/pi/engine/rpc"
 	"github.com/pi-go/pi/jsruntime"
 	"github.com/pi-go/pi/prompts"
 	"github.com/pi-go/pi/skills"
@@ -70,9 +69,6 @@ type extHost struct {
 	// retiring are the generations the last replacement retired, bound
 	// to the new session once it starts (lifecycle.go).
 	retiring []*jsruntime.API
-	// onResources hands a new generation's skills and templates to the
-	// RPC server.
-	onResources func([]prompts.Template, []skills.Skill)
 }
 
 // flagSet is one CLI flag value an extension claimed.
@@ -500,37 +496,12 @@ func (app *Agent) builtinExtensionCommands() []prompts.CommandInfo {
 	return out
 }
 
-// wireRPCExtensions connects the extension runtime to the RPC server:
-// ctx.ui dialogs through the UI bridge, commands in get_commands and
-// extension errors on the stream.
-func (app *Agent) wireRPCExtensions(srv *rpc.Server, out *rpc.Writer) {
-	h := app.ext
-	srv.ExtensionCommands = app.extensionCommands
-	if !h.active() {
-		return
-	}
-	bridge := rpc.NewUIBridge(out)
-	h.setExtUI(bridge)
-	srv.OnUIResponse = bridge.HandleResponse
+// setPublish routes extension errors to the session's event stream (RPC
+// mode) instead of stderr.
+func (h *extHost) setPublish(fn func(engine.Event)) {
 	h.mu.Lock()
-	h.publish = func(e engine.Event) {
-		if s := app.session(); s != nil {
-			s.Publish(e)
-			return
-		}
-		_ = out.WriteEvent(e)
-	}
-	h.onResources = srv.SetResources
+	h.publish = fn
 	h.mu.Unlock()
-	// Session switches (RPC commands and the extensions' own
-	// ctx.newSession/fork/switchSession) run the session_* events and
-	// load the extensions afresh (lifecycle.go).
-	srv.Sessions = app.sessionHooks()
-	app.setExtController(srv)
-	h.releaseStart()
-	// resources_discover ran after session_start and may have added
-	// skills and templates.
-	srv.SetResources(app.templates, app.skills)
 }
 
 // registryModels adapts the model registry to ctx.modelRegistry.

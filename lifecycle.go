@@ -5,8 +5,6 @@ import (
 	"slices"
 
 	"github.com/pi-go/pi/engine"
-	"github.com/pi-go/pi/engine/rpc"
-	"github.com/pi-go/pi/engine/session"
 	"github.com/pi-go/pi/jsruntime"
 )
 
@@ -40,31 +38,6 @@ import (
 // the reference's error (jsruntime.StaleMessage), except through the
 // withSession callback, which gets the new generation's ctx.
 
-// lifecycleController is the session control the extensions' command ctx
-// uses: the host's controller (the RPC server or a print-mode
-// rpc.Controller) plus Reload, which ctx.reload calls.
-type lifecycleController struct {
-	app   *Agent
-	inner engine.SessionController
-}
-
-func (c lifecycleController) NewSession(ctx context.Context, parentSession string) (bool, error) {
-	return c.inner.NewSession(ctx, parentSession)
-}
-
-func (c lifecycleController) SwitchSession(ctx context.Context, path string) (bool, error) {
-	return c.inner.SwitchSession(ctx, path)
-}
-
-func (c lifecycleController) Fork(ctx context.Context, entryID, position string) (bool, string, error) {
-	return c.inner.Fork(ctx, entryID, position)
-}
-
-// Reload loads the extensions afresh over the same session.
-func (c lifecycleController) Reload(ctx context.Context) error {
-	return c.app.reloadExtensions(ctx)
-}
-
 // setExtUI sets ctx.ui's backend for this and every later generation.
 func (h *extHost) setExtUI(ui engine.UI) {
 	h.mu.Lock()
@@ -78,9 +51,8 @@ func (h *extHost) setExtUI(ui engine.UI) {
 
 // setExtController sets the session control for this and every later
 // generation.
-func (app *Agent) setExtController(inner engine.SessionController) {
+func (app *Agent) setExtController(ctl engine.SessionController) {
 	h := app.ext
-	ctl := lifecycleController{app: app, inner: inner}
 	h.mu.Lock()
 	h.ctl = ctl
 	api := h.api
@@ -99,35 +71,6 @@ func (h *extHost) setFlag(f flagSet) {
 	h.mu.Unlock()
 	if api != nil {
 		api.SetFlag(f.name, f.value, f.isBool)
-	}
-}
-
-// sessionHooks are the RPC server's (or print-mode controller's) view of
-// the extensions during a replacement.
-func (app *Agent) sessionHooks() rpc.SessionHooks {
-	h := app.ext
-	current := func() engine.SessionHooks {
-		api, _ := h.cur()
-		return engine.SessionHooksOf(api.Hooks())
-	}
-	return rpc.SessionHooks{
-		BeforeSwitch: func(ctx context.Context, reason, target string) bool {
-			return current().BeforeSwitch(ctx, reason, target)
-		},
-		BeforeFork: func(ctx context.Context, entryID, position string) bool {
-			return current().BeforeFork(ctx, entryID, position)
-		},
-		Teardown: func(ctx context.Context, reason, target string) {
-			current().Shutdown(ctx, reason, target)
-			// The reference builds a replacement's services afresh, its
-			// settings among them: the extensions and resources the new
-			// session gets follow settings.json as it is now.
-			app.reloadSettings(nil)
-			app.nextGeneration(ctx, false)
-		},
-		Switched: func(sess *engine.Session, reason, prev string) {
-			app.startGeneration(context.Background(), sess, reason, prev, "startup")
-		},
 	}
 }
 
@@ -273,29 +216,4 @@ func (app *Agent) rediscoverResources(reason string) {
 		app.mu.Unlock()
 	}
 	app.discoverExtensionResources(reason)
-	app.mu.Lock()
-	tmpl, sk := app.templates, app.skills
-	app.mu.Unlock()
-	h.mu.Lock()
-	onResources := h.onResources
-	h.mu.Unlock()
-	if onResources != nil {
-		onResources(tmpl, sk)
-	}
-}
-
-// headlessController gives print and JSON modes session replacement, as
-// the reference has there: the runner follows the current session.
-func (app *Agent) headlessController(sess *engine.Session, store *session.File) {
-	host := &rpcHost{app: app}
-	c := rpc.NewController(sess, store, host.StartSession)
-	c.Hooks = app.sessionHooks()
-	app.setExtController(c)
-}
-
-// ctlUnset reports whether no session control is installed yet.
-func (h *extHost) ctlUnset() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.ctl == nil
 }

@@ -1,11 +1,10 @@
 package pi
 
 import (
-	"fmt"
 	"path/filepath"
-	"strings"
 	"sync"
 
+	"github.com/pi-go/pi/jsruntime"
 	"github.com/pi-go/pi/prompts"
 	"github.com/pi-go/pi/skills"
 )
@@ -69,43 +68,22 @@ func (app *Agent) discoverResources() {
 	_ = cache.Save()
 }
 
-// expandInput applies /skill:name and then /template expansion to a
-// prompt, as the reference does after the input hook and before sending.
-// A skill whose file cannot be read leaves the text as typed and is
-// reported the way print and JSON modes report extension errors.
-func (app *Agent) expandInput(text string) string {
+// Expand applies /skill:name and then /template expansion to a prompt,
+// as the reference does after the input hook and before sending; an
+// extension command is left as typed. Every face's prompts and queued
+// messages expand here. A skill whose file cannot be read leaves the
+// text as typed and is reported as an extension error (event
+// skill_expansion): on the RPC stream, or on stderr as print mode
+// prints them.
+func (app *Agent) Expand(text string) string {
 	if app.ext.isCommand(text) {
 		// Extension commands run before any expansion.
 		return text
 	}
-	text = app.expandSkill(text)
-	if out, ok := prompts.ExpandTemplate(text, app.templates); ok {
-		return out
-	}
-	return text
-}
-
-// expandSkill expands "/skill:name args"; on a read error it prints
-// "Extension error (<skill path>): <message>" to stderr and returns text.
-func (app *Agent) expandSkill(text string) string {
-	out, ok, err := skills.Expand(text, app.skills)
+	templates, list := app.Resources()
+	out, err := skills.ExpandPrompt(text, list, templates)
 	if err != nil {
-		fmt.Fprintf(app.stderr, "Extension error (%s): %s\n", skillPath(text, app.skills), err)
-		return text
+		app.ext.report(jsruntime.ExtensionError{Path: err.Path, Event: "skill_expansion", Error: err.Error()})
 	}
-	if ok {
-		return out
-	}
-	return text
-}
-
-// skillPath is the file of the skill a "/skill:name" text names.
-func skillPath(text string, list []skills.Skill) string {
-	name, _, _ := strings.Cut(strings.TrimPrefix(text, "/skill:"), " ")
-	for _, s := range list {
-		if s.Name == name {
-			return s.FilePath
-		}
-	}
-	return ""
+	return out
 }

@@ -19,9 +19,9 @@ func (app *Agent) tools() ([]engine.Tool, error) {
 			out = append(out, t)
 		}
 	}
-	// Extension tools join the active set; one named like a built-in
-	// replaces it.
-	for _, t := range app.ext.tools() {
+	// Extension tools, then the embedder's Go tools, join the active set;
+	// one named like an earlier tool replaces it.
+	for _, t := range append(app.ext.tools(), app.opts.ExtraTools...) {
 		name := t.Info().Name
 		replaced := false
 		for i, b := range out {

@@ -57,6 +57,8 @@ type Agent struct {
 	subs  []*agentSub
 
 	closeOnce sync.Once
+	// switcher replaces the active session (controller.go).
+	switcher *session.Switcher
 
 	mu      sync.Mutex
 	sess    *engine.Session
@@ -253,9 +255,14 @@ func (app *Agent) startSession() (*engine.Session, error) {
 	starttrace.Step("session")
 	app.ext.bind(sess, "startup")
 	starttrace.Step("ext bind")
-	if app.mode != ModeRPC && app.ext.active() && app.ext.ctlUnset() {
-		// Print and JSON modes replace sessions too (lifecycle.go).
-		app.headlessController(sess, app.store)
+	if app.switcher == nil {
+		// The first session: the agent replaces it from now on, for every
+		// face (controller.go).
+		app.switcher = session.NewSwitcher(sess, app.store, app.startOver)
+		app.switcher.Hooks = app.switchHooks()
+		if app.ext.active() {
+			app.setExtController(app)
+		}
 	}
 	return sess, nil
 }

@@ -144,3 +144,38 @@ func Commands(skills []Skill) []prompts.CommandInfo {
 	}
 	return out
 }
+
+// ExpandError is a skill that could not be expanded: the file's path and
+// what went wrong. Callers report it as an extension error of event
+// "skill_expansion".
+type ExpandError struct {
+	Path string
+	Err  error
+}
+
+func (e *ExpandError) Error() string { return e.Err.Error() }
+func (e *ExpandError) Unwrap() error { return e.Err }
+
+// ExpandPrompt is the expansion every prompt and queued message gets after
+// the input hook, as the reference applies it: "/skill:name args" first,
+// then "/template args" over the result. A skill that cannot be read
+// leaves the text as typed, with an *ExpandError to report.
+func ExpandPrompt(text string, list []Skill, templates []prompts.Template) (string, *ExpandError) {
+	var expErr *ExpandError
+	if out, ok, err := Expand(text, list); err != nil {
+		name, _, _ := strings.Cut(strings.TrimPrefix(text, "/skill:"), " ")
+		path := ""
+		for _, s := range list {
+			if s.Name == name {
+				path = s.FilePath
+			}
+		}
+		expErr = &ExpandError{Path: path, Err: err}
+	} else if ok {
+		text = out
+	}
+	if out, ok := prompts.ExpandTemplate(text, templates); ok {
+		return out, expErr
+	}
+	return text, expErr
+}

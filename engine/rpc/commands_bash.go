@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"os"
 
 	"github.com/pi-go/pi/engine"
 )
@@ -48,56 +46,17 @@ func handleBash(ctx context.Context, s *Server, cmd *Command) *Response {
 	if f.Command == nil {
 		return fail(cmd, errNoCommand)
 	}
-	sess, _ := s.current()
-	if st, err := os.Stat(sess.Cwd()); err != nil || !st.IsDir() {
-		return fail(cmd, fmt.Errorf("Working directory does not exist: %s", sess.Cwd()))
-	}
-	var res BashResult
-	run := s.opts.Host.RunBash
-	if h := s.UserBashDecide; h != nil {
-		switch d := h(ctx, *f.Command, f.ExcludeFromContext, sess.Cwd()); {
-		case d == nil:
-		case d.Err != nil:
-			return fail(cmd, d.Err)
-		case d.Result != nil:
-			res = *d.Result
-			recordBash(sess, *f.Command, res, f.ExcludeFromContext)
-			return ok(cmd, res)
-		case d.Run != nil:
-			run = func(ctx context.Context, _, _ string, onChunk func(string)) (BashResult, error) {
-				return d.Run(ctx, onChunk)
-			}
-		}
-	} else if h := s.UserBash; h != nil {
-		if r := h(ctx, *f.Command, f.ExcludeFromContext, sess.Cwd()); r != nil {
-			res = *r
-			recordBash(sess, *f.Command, res, f.ExcludeFromContext)
-			return ok(cmd, res)
-		}
-	}
 	bctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	id := s.trackBash(cancel)
 	defer s.untrackBash(id)
-	res, err := run(bctx, sess.Cwd(), *f.Command, func(chunk string) {
+	res, err := s.ctl.RunBash(bctx, *f.Command, f.ExcludeFromContext, func(chunk string) {
 		_ = s.out.WriteRecord(bashUpdate{ID: cmd.ID, Delta: chunk})
 	})
 	if err != nil {
 		return fail(cmd, err)
 	}
-	recordBash(sess, *f.Command, res, f.ExcludeFromContext)
 	return ok(cmd, res)
-}
-
-// recordBash appends the bashExecution message that carries a user
-// command's output to the model on the next prompt.
-func recordBash(sess *engine.Session, command string, res BashResult, exclude bool) {
-	m := &engine.Message{
-		Role: engine.RoleBashExecution, Command: command, Output: res.Output, ExitCode: res.ExitCode,
-		Cancelled: res.Cancelled, Truncated: res.Truncated, FullOutputPath: res.FullOutputPath,
-		ExcludeFromContext: exclude, Timestamp: engine.NowMillis(),
-	}
-	sess.AppendMessage(m)
 }
 
 func (s *Server) trackBash(cancel context.CancelFunc) int {

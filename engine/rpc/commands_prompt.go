@@ -3,14 +3,11 @@ package rpc
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/config"
-	"github.com/pi-go/pi/prompts"
-	"github.com/pi-go/pi/skills"
 )
 
 // Errors whose text clients match on.
@@ -45,37 +42,14 @@ func decodePrompt(cmd *Command) (promptFields, error) {
 // expand applies skill commands first, then prompt templates, as the
 // reference does for prompt, steer and follow_up. A skill that cannot be
 // read is reported as an extension error and the text goes out unchanged.
-func (s *Server) expand(sess *engine.Session, text string) string {
-	templates, list := s.resources()
-	out, ok, err := skills.Expand(text, list)
-	if err != nil {
-		path := ""
-		name := strings.TrimPrefix(strings.SplitN(text, " ", 2)[0], "/skill:")
-		for _, sk := range list {
-			if sk.Name == name {
-				path = sk.FilePath
-			}
-		}
-		sess.Publish(engine.ExtensionError{ExtensionPath: path, Event: "skill_expansion", Error: err.Error()})
-		return text
-	}
-	if ok {
-		return out
-	}
-	if exp, ok := prompts.ExpandTemplate(text, templates); ok {
-		return exp
-	}
-	return text
-}
-
 // extensionCommand returns the name of the extension command text
 // invokes, if any.
 func (s *Server) extensionCommand(text string) (string, bool) {
-	if s.ExtensionCommands == nil || !strings.HasPrefix(text, "/") {
+	if !strings.HasPrefix(text, "/") {
 		return "", false
 	}
 	name := strings.TrimPrefix(strings.Fields(text + " ")[0], "/")
-	for _, c := range s.ExtensionCommands() {
+	for _, c := range s.ctl.Commands() {
 		if c.Name == name {
 			return name, true
 		}
@@ -105,8 +79,7 @@ func handlePrompt(ctx context.Context, s *Server, cmd *Command) *Response {
 	}
 	// Skills and templates expand after the extensions' input hook has
 	// seen the text as typed, as in the reference.
-	expand := func(t string) string { return s.expand(sess, t) }
-	opts := engine.PromptOptions{StreamingBehavior: f.StreamingBehavior, Source: "rpc", Expand: expand}
+	opts := engine.PromptOptions{StreamingBehavior: f.StreamingBehavior, Source: "rpc", Expand: s.ctl.Expand}
 	if !idle {
 		// A busy session cannot start a run for this prompt, so nothing
 		// has to wait for the response: the current run keeps streaming
@@ -148,16 +121,13 @@ func queueMessage(s *Server, cmd *Command, followUp bool) *Response {
 	if err != nil {
 		return fail(cmd, err)
 	}
-	if name, isExt := s.extensionCommand(*f.Message); isExt {
-		return fail(cmd, fmt.Errorf("Extension command \"/%s\" cannot be queued. Use prompt() or execute the command when not streaming.", name))
-	}
-	sess, _ := s.current()
-	text := s.expand(sess, *f.Message)
-	var disp string
+	queue := s.ctl.Steer
 	if followUp {
-		disp = sess.FollowUp(text, f.Images)
-	} else {
-		disp = sess.Steer(text, f.Images)
+		queue = s.ctl.FollowUp
+	}
+	disp, err := queue(context.Background(), *f.Message, f.Images...)
+	if err != nil {
+		return fail(cmd, err)
 	}
 	return ok(cmd, dispositionData{disp})
 }

@@ -69,7 +69,7 @@ func jsString(p *string) string {
 func setModel(s *Server, cmd *Command, provider, modelID string) *Response {
 	f := struct{ Provider, ModelID string }{provider, modelID}
 	var found *engine.Model
-	for _, m := range s.opts.Host.AvailableModels() {
+	for _, m := range s.ctl.AvailableModels() {
 		if m.Provider == f.Provider && m.ID == f.ModelID {
 			found = m
 			break
@@ -97,10 +97,10 @@ type cycleModelData struct {
 
 func handleCycleModel(ctx context.Context, s *Server, cmd *Command) *Response {
 	sess, _ := s.current()
-	scoped := s.opts.Host.ScopedModels()
+	scoped := s.ctl.ScopedModels()
 	isScoped := len(scoped) > 0
 	if !isScoped {
-		for _, m := range s.opts.Host.AvailableModels() {
+		for _, m := range s.ctl.AvailableModels() {
 			scoped = append(scoped, ScopedModel{Model: m})
 		}
 	}
@@ -133,7 +133,7 @@ type modelsData struct {
 }
 
 func handleGetAvailableModels(ctx context.Context, s *Server, cmd *Command) *Response {
-	models := s.opts.Host.AvailableModels()
+	models := s.ctl.AvailableModels()
 	if models == nil {
 		models = []*engine.Model{}
 	}
@@ -197,7 +197,7 @@ func handleSetSteeringMode(ctx context.Context, s *Server, cmd *Command) *Respon
 	}
 	sess, _ := s.current()
 	sess.SetSteeringMode(f.Mode)
-	if err := s.opts.Host.SetGlobalSetting("steeringMode", f.Mode); err != nil {
+	if err := s.ctl.SetGlobalSetting("steeringMode", f.Mode); err != nil {
 		fmt.Fprintln(s.opts.Stderr, "Warning: could not save steeringMode:", err)
 	}
 	return ok(cmd, nil)
@@ -210,7 +210,7 @@ func handleSetFollowUpMode(ctx context.Context, s *Server, cmd *Command) *Respon
 	}
 	sess, _ := s.current()
 	sess.SetFollowUpMode(f.Mode)
-	if err := s.opts.Host.SetGlobalSetting("followUpMode", f.Mode); err != nil {
+	if err := s.ctl.SetGlobalSetting("followUpMode", f.Mode); err != nil {
 		fmt.Fprintln(s.opts.Stderr, "Warning: could not save followUpMode:", err)
 	}
 	return ok(cmd, nil)
@@ -227,7 +227,7 @@ func handleSetAutoCompaction(ctx context.Context, s *Server, cmd *Command) *Resp
 	}
 	sess, _ := s.current()
 	sess.SetAutoCompaction(f.Enabled)
-	if err := s.opts.Host.SetGlobalSetting("compaction.enabled", f.Enabled); err != nil {
+	if err := s.ctl.SetGlobalSetting("compaction.enabled", f.Enabled); err != nil {
 		fmt.Fprintln(s.opts.Stderr, "Warning: could not save compaction.enabled:", err)
 	}
 	return ok(cmd, nil)
@@ -240,7 +240,7 @@ func handleSetAutoRetry(ctx context.Context, s *Server, cmd *Command) *Response 
 	}
 	sess, _ := s.current()
 	sess.SetAutoRetry(f.Enabled)
-	if err := s.opts.Host.SetGlobalSetting("retry.enabled", f.Enabled); err != nil {
+	if err := s.ctl.SetGlobalSetting("retry.enabled", f.Enabled); err != nil {
 		fmt.Fprintln(s.opts.Stderr, "Warning: could not save retry.enabled:", err)
 	}
 	return ok(cmd, nil)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm/faux"
+	"github.com/pi-go/pi/engine/session"
 )
 
 // TestSessionController checks the methods the extensions' ctx.newSession,
@@ -24,8 +25,8 @@ func TestSessionController(t *testing.T) {
 		defer mu.Unlock()
 		seen = append(seen, s)
 	}
-	d := newDriver(t, driverOptions{persisted: true, turns: []faux.Turn{{Text: "One."}}, tweak: func(s *Server, o *Options, dir string) {
-		s.Sessions = SessionHooks{
+	d := newDriver(t, driverOptions{persisted: true, turns: []faux.Turn{{Text: "One."}}, tweak: func(s *Server, c *testController, dir string) {
+		c.sw.Hooks = session.SwitchHooks{
 			BeforeSwitch: func(ctx context.Context, reason, target string) bool {
 				log("before_switch:" + reason)
 				return reason == "resume"
@@ -58,13 +59,13 @@ func TestSessionController(t *testing.T) {
 		want string
 	}{
 		{"switch cancelled", func() (bool, string, error) {
-			c, err := d.srv.SwitchSession(ctx, "/nowhere.jsonl")
+			c, err := d.ctl.sw.SwitchSession(ctx, "/nowhere.jsonl")
 			return c, "", err
 		}, "true  <nil>"},
-		{"fork before", func() (bool, string, error) { return d.srv.Fork(ctx, user, "before") }, "false Hi. <nil>"},
-		{"fork unknown", func() (bool, string, error) { return d.srv.Fork(ctx, "nope", "at") }, "false  Invalid entry ID for forking"},
+		{"fork before", func() (bool, string, error) { return d.ctl.sw.Fork(ctx, user, "before") }, "false Hi. <nil>"},
+		{"fork unknown", func() (bool, string, error) { return d.ctl.sw.Fork(ctx, "nope", "at") }, "false  Invalid entry ID for forking"},
 		{"new", func() (bool, string, error) {
-			c, err := d.srv.NewSession(ctx, "")
+			c, err := d.ctl.sw.NewSession(ctx, "")
 			return c, "", err
 		}, "false  <nil>"},
 	}

@@ -12,67 +12,12 @@ import (
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/session"
-	"github.com/pi-go/pi/prompts"
-	"github.com/pi-go/pi/skills"
 )
-
-// BashResult is the outcome of a user bash command, the `bash` response
-// data in the reference's key order.
-type BashResult struct {
-	Output         string `json:"output"`
-	ExitCode       *int   `json:"exitCode,omitempty"`
-	Cancelled      bool   `json:"cancelled"`
-	Truncated      bool   `json:"truncated"`
-	FullOutputPath string `json:"fullOutputPath,omitempty"`
-}
-
-// UserBashDecision is what the user_bash handlers decided about a bash
-// command; nil runs it locally as usual. Err fails the command; Result
-// answers it without running anything; Run runs it in place of the local
-// shell (ctx is cancelled by abort_bash; onChunk streams cleaned output).
-type UserBashDecision struct {
-	Err    error
-	Result *BashResult
-	Run    func(ctx context.Context, onChunk func(string)) (BashResult, error)
-}
-
-// Host is what the server needs from the program that wires it: building
-// a runtime over a session store, the model catalogue, settings that the
-// protocol persists, and the shell. cmd/pi implements it.
-type Host interface {
-	// StartSession builds the runtime for store, continuing from prev (the
-	// session being replaced; nil at start-up) for the model and thinking
-	// level unless the store records its own. The host also remembers the
-	// new runtime so that signals reach it.
-	StartSession(store *session.File, prev *engine.Session) (*engine.Session, error)
-	// AvailableModels are the models whose provider has usable auth, in
-	// catalogue order.
-	AvailableModels() []*engine.Model
-	// ScopedModels is the --models scope (nil when there is none).
-	ScopedModels() []ScopedModel
-	// SetGlobalSetting persists one setting to the global settings.json.
-	SetGlobalSetting(path string, value any) error
-	// RunBash runs a user command in cwd, streaming cleaned output chunks.
-	RunBash(ctx context.Context, cwd, command string, onChunk func(string)) (BashResult, error)
-}
-
-// ScopedModel is one entry of the --models scope with its optional
-// thinking level.
-type ScopedModel struct {
-	Model         *engine.Model
-	ThinkingLevel engine.ThinkingLevel
-}
 
 // Options configure a Server.
 type Options struct {
-	Out     *Writer
-	Session *engine.Session
-	Store   *session.File
-	Host    Host
-	// Templates and Skills expand "/name" and "/skill:name" prompts and
-	// are listed by get_commands.
-	Templates []prompts.Template
-	Skills    []skills.Skill
+	Out        *Writer
+	Controller Controller
 	// Stderr receives diagnostics; nil discards them.
 	Stderr io.Writer
 }
@@ -80,9 +25,6 @@ type Options struct {
 // Server is the RPC protocol: it reads commands, answers each exactly
 // once and forwards every event of the current session.
 type Server struct {
-	// ExtensionCommands lists the extension runtime's commands; they come
-	// first in get_commands.
-	ExtensionCommands func() []prompts.CommandInfo
 	// OnUIResponse receives extension_ui_response records; they are never
 	// answered.
 	OnUIResponse func(raw json.RawMessage)
@@ -92,31 +34,18 @@ type Server struct {
 	Compact func(ctx context.Context, s *engine.Session, customInstructions string) (any, error)
 	// IsCompacting reports whether s is compacting (get_state).
 	IsCompacting func(s *engine.Session) bool
-	// Sessions lets extensions cancel or observe session switches.
-	Sessions SessionHooks
-	// UserBash lets extensions handle a bash command (the user_bash
-	// event): a non-nil result is recorded and returned instead of
-	// running the command.
-	UserBash func(ctx context.Context, command string, excludeFromContext bool, cwd string) *BashResult
-	// UserBashDecide, when set, is asked instead of UserBash: besides
-	// answering the command it can fail it (a handler threw or returned
-	// an invalid value) or run it through the extension's own backend.
-	UserBashDecide func(ctx context.Context, command string, excludeFromContext bool, cwd string) *UserBashDecision
 
 	opts Options
+	ctl  Controller
 	out  *Writer
 
 	mu    sync.Mutex
-	sess  *engine.Session
-	store *session.File
 	unsub func()
 
 	// evMu serializes event writes. A prompt's response is not held
 	// against them: the engine calls back where it goes among the events
 	// (engine.PromptOptions.OnPreflight).
 	evMu sync.Mutex
-	// afterTools is set by a tool_execution_end until the next turn_start.
-	afterTools bool
 
 	bashMu   sync.Mutex
 	bashes   map[int]context.CancelFunc
@@ -126,9 +55,9 @@ type Server struct {
 	seq sequencer
 }
 
-// NewServer returns a server over opts.Session.
+// NewServer returns a server over opts.Controller's session.
 func NewServer(opts Options) *Server {
-	s := &Server{opts: opts, out: opts.Out, bashes: map[int]context.CancelFunc{}}
+	s := &Server{opts: opts, ctl: opts.Controller, out: opts.Out, bashes: map[int]context.CancelFunc{}}
 	s.seq.cond = sync.NewCond(&s.seq.mu)
 	s.Compact = func(ctx context.Context, sess *engine.Session, instructions string) (any, error) {
 		res, err := sess.Compact(ctx, instructions)
@@ -141,58 +70,26 @@ func NewServer(opts Options) *Server {
 	if s.opts.Stderr == nil {
 		s.opts.Stderr = io.Discard
 	}
-	s.attach(opts.Session, opts.Store)
+	// Every event of the active session, and of each that replaces it,
+	// is forwarded.
+	s.unsub = s.ctl.Subscribe(s.onEvent)
 	return s
 }
 
-// attach makes sess the current session and forwards its events.
-func (s *Server) attach(sess *engine.Session, store *session.File) {
-	unsub := sess.Subscribe(s.onEvent)
-	s.mu.Lock()
-	old := s.unsub
-	s.sess, s.store, s.unsub = sess, store, unsub
-	s.mu.Unlock()
-	if old != nil {
-		old()
-	}
-}
-
 // current returns the current session and its store.
-func (s *Server) current() (*engine.Session, *session.File) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sess, s.store
-}
+func (s *Server) current() (*engine.Session, *session.File) { return s.ctl.Current() }
 
 func (s *Server) onEvent(e engine.Event) {
 	s.evMu.Lock()
 	defer s.evMu.Unlock()
 	_ = s.out.WriteEvent(e)
-	switch e.EventType() {
-	case engine.EvToolExecutionEnd:
-		s.afterTools = true
-	case engine.EvTurnStart:
+	if e.EventType() == engine.EvTurnStart {
 		// A turn's LLM request follows turn_start. Every record before it
 		// (the last tool updates and results) is on stdout first, as with
 		// the reference's synchronous writes.
 		_ = s.out.Flush()
-		if s.afterTools {
-			s.afterTools = false
-			// After tool results the reference takes some 25 ms before
-			// its next request. A client that reads stdout on one thread
-			// and watches the provider on another (the conformance driver
-			// does) relies on that gap to see the tool records before the
-			// request: a request logged between a tool's two updates
-			// breaks the driver's merge of them. One short pause per tool
-			// turn, next to the model's own latency of seconds.
-			time.Sleep(toolTurnGap)
-		}
 	}
 }
-
-// toolTurnGap is the pause before the request of a turn that follows tool
-// results (see onEvent).
-const toolTurnGap = 20 * time.Millisecond
 
 // Serve reads records from in until EOF or ctx ends. At EOF it stops the
 // current run quietly (no further events), waits briefly for running
@@ -233,9 +130,10 @@ func (s *Server) Serve(ctx context.Context, in io.Reader) error {
 // the run and user bash commands, and waits a little for them.
 func (s *Server) shutdown() {
 	s.mu.Lock()
-	unsub, sess := s.unsub, s.sess
+	unsub := s.unsub
 	s.unsub = nil
 	s.mu.Unlock()
+	sess, _ := s.current()
 	if unsub != nil {
 		unsub()
 	}

@@ -22,13 +22,14 @@ func BenchmarkServerStreamDeltas(b *testing.B) {
 	for b.Loop() {
 		host := newTestHost(faux.New(faux.Turn{Text: text, ChunkSize: 1}))
 		store := session.InMemory(b.TempDir(), "")
-		sess, err := host.StartSession(store, nil)
+		ctl, err := newTestController(host, store)
 		if err != nil {
 			b.Fatal(err)
 		}
-		srv := NewServer(Options{Out: NewWriter(io.Discard), Session: sess, Store: store, Host: host})
+		srv := NewServer(Options{Out: NewWriter(io.Discard), Controller: ctl})
 		srv.HandleLine(context.Background(), []byte(`{"id":"p","type":"prompt","message":"go"}`))
 		srv.wg.Wait()
+		sess, _ := ctl.Current()
 		if err := sess.WaitIdle(context.Background()); err != nil {
 			b.Fatal(err)
 		}

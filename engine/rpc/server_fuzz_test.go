@@ -67,12 +67,12 @@ func FuzzServerHandleLine(f *testing.F) {
 		}
 		host := newTestHost(faux.New())
 		store := session.InMemory("/", "")
-		sess, err := host.StartSession(store, nil)
+		ctl, err := newTestController(host, store)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sink := &lineSink{ch: make(chan struct{}, 1)}
-		srv := NewServer(Options{Out: NewWriter(sink), Session: sess, Store: store, Host: host})
+		srv := NewServer(Options{Out: NewWriter(sink), Controller: ctl})
 		srv.HandleLine(context.Background(), line)
 		srv.wg.Wait()
 		cur, _ := srv.current()

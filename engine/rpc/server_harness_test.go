@@ -20,6 +20,8 @@ import (
 	"github.com/pi-go/pi/engine/compaction"
 	"github.com/pi-go/pi/engine/llm/faux"
 	"github.com/pi-go/pi/engine/session"
+	"github.com/pi-go/pi/prompts"
+	"github.com/pi-go/pi/skills"
 )
 
 // The -update flag is shared with the other golden tests of the package;
@@ -127,6 +129,160 @@ func (h *testHost) RunBash(ctx context.Context, cwd, command string, onChunk fun
 	return BashResult{Output: out, ExitCode: &code}, nil
 }
 
+// testController is the tests' session controller: a session.Switcher
+// over the testHost's runtimes, with subscriptions that follow the
+// replacements, the reference's expansion, and hooks a test may set.
+type testController struct {
+	host *testHost
+	sw   *session.Switcher
+
+	mu        sync.Mutex
+	subs      []*testSub
+	templates []prompts.Template
+	skills    []skills.Skill
+	// commands are the extension commands; userBash may answer a bash
+	// command (non-nil) or run it itself (run set).
+	commands func() []prompts.CommandInfo
+	userBash func(ctx context.Context, command string, exclude bool) (res *BashResult, run func(ctx context.Context, onChunk func(string)) (BashResult, error), err error)
+}
+
+type testSub struct {
+	fn    func(engine.Event)
+	unsub func()
+}
+
+func newTestController(host *testHost, store *session.File) (*testController, error) {
+	c := &testController{host: host}
+	sess, err := host.StartSession(store, nil)
+	if err != nil {
+		return nil, err
+	}
+	c.sw = session.NewSwitcher(sess, store, host.StartSession)
+	c.sw.OnAttach = func(s *engine.Session, _ *session.File) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for _, sub := range c.subs {
+			sub.unsub()
+			sub.unsub = s.Subscribe(sub.fn)
+		}
+	}
+	return c, nil
+}
+
+func (c *testController) Current() (*engine.Session, *session.File) { return c.sw.Current() }
+
+func (c *testController) Subscribe(fn func(engine.Event)) func() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sess, _ := c.sw.Current()
+	sub := &testSub{fn: fn, unsub: sess.Subscribe(fn)}
+	c.subs = append(c.subs, sub)
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		sub.unsub()
+		sub.unsub = func() {}
+	}
+}
+
+func (c *testController) NewSession(ctx context.Context, parent string) (bool, error) {
+	return c.sw.NewSession(ctx, parent)
+}
+func (c *testController) SwitchSession(ctx context.Context, path string) (bool, error) {
+	return c.sw.SwitchSession(ctx, path)
+}
+func (c *testController) ForkUser(ctx context.Context, id string) (bool, string, error) {
+	return c.sw.ForkUser(ctx, id)
+}
+func (c *testController) Clone(ctx context.Context) (bool, error) { return c.sw.Clone(ctx) }
+
+func (c *testController) Expand(text string) string {
+	templates, list := c.Resources()
+	out, err := skills.ExpandPrompt(text, list, templates)
+	if err != nil {
+		sess, _ := c.Current()
+		sess.Publish(engine.ExtensionError{ExtensionPath: err.Path, Event: "skill_expansion", Error: err.Error()})
+	}
+	return out
+}
+
+func (c *testController) queue(text string, images []engine.Content, followUp bool) (string, error) {
+	if c.commands != nil && strings.HasPrefix(text, "/") {
+		name := strings.TrimPrefix(strings.Fields(text + " ")[0], "/")
+		for _, cmd := range c.commands() {
+			if cmd.Name == name {
+				return "", fmt.Errorf("Extension command \"/%s\" cannot be queued. Use prompt() or execute the command when not streaming.", name)
+			}
+		}
+	}
+	sess, _ := c.Current()
+	text = c.Expand(text)
+	if followUp {
+		return sess.FollowUp(text, images), nil
+	}
+	return sess.Steer(text, images), nil
+}
+
+func (c *testController) Steer(_ context.Context, text string, images ...engine.Content) (string, error) {
+	return c.queue(text, images, false)
+}
+func (c *testController) FollowUp(_ context.Context, text string, images ...engine.Content) (string, error) {
+	return c.queue(text, images, true)
+}
+
+func (c *testController) RunBash(ctx context.Context, command string, exclude bool, onChunk func(string)) (BashResult, error) {
+	sess, _ := c.Current()
+	if st, err := os.Stat(sess.Cwd()); err != nil || !st.IsDir() {
+		return BashResult{}, fmt.Errorf("Working directory does not exist: %s", sess.Cwd())
+	}
+	run := func(ctx context.Context, onChunk func(string)) (BashResult, error) {
+		return c.host.RunBash(ctx, sess.Cwd(), command, onChunk)
+	}
+	var res BashResult
+	if c.userBash != nil {
+		answer, own, err := c.userBash(ctx, command, exclude)
+		switch {
+		case err != nil:
+			return BashResult{}, err
+		case answer != nil:
+			res = *answer
+			c.record(sess, command, res, exclude)
+			return res, nil
+		case own != nil:
+			run = own
+		}
+	}
+	res, err := run(ctx, onChunk)
+	if err != nil {
+		return BashResult{}, err
+	}
+	c.record(sess, command, res, exclude)
+	return res, nil
+}
+
+func (c *testController) record(sess *engine.Session, command string, res BashResult, exclude bool) {
+	sess.AppendMessage(&engine.Message{Role: engine.RoleBashExecution, Command: command, Output: res.Output, ExitCode: res.ExitCode,
+		Cancelled: res.Cancelled, Truncated: res.Truncated, FullOutputPath: res.FullOutputPath,
+		ExcludeFromContext: exclude, Timestamp: engine.NowMillis()})
+}
+
+func (c *testController) AvailableModels() []*engine.Model { return c.host.AvailableModels() }
+func (c *testController) ScopedModels() []ScopedModel      { return c.host.ScopedModels() }
+func (c *testController) SetGlobalSetting(path string, value any) error {
+	return c.host.SetGlobalSetting(path, value)
+}
+func (c *testController) Commands() []prompts.CommandInfo {
+	if c.commands == nil {
+		return nil
+	}
+	return c.commands()
+}
+func (c *testController) Resources() ([]prompts.Template, []skills.Skill) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.templates, c.skills
+}
+
 // lineSink collects the server's output records, one Write per record.
 type lineSink struct {
 	mu    sync.Mutex
@@ -149,6 +305,7 @@ func (s *lineSink) Write(p []byte) (int, error) {
 type driver struct {
 	t      *testing.T
 	srv    *Server
+	ctl    *testController
 	host   *testHost
 	in     *io.PipeWriter
 	sink   *lineSink
@@ -163,7 +320,9 @@ type driverOptions struct {
 	turns     []faux.Turn
 	persisted bool
 	noModel   bool
-	tweak     func(s *Server, o *Options, dir string)
+	// tweak may set the server's hooks and the controller's before the
+	// server starts.
+	tweak func(s *Server, c *testController, dir string)
 }
 
 func newDriver(t *testing.T, o driverOptions) *driver {
@@ -183,34 +342,18 @@ func newDriver(t *testing.T, o driverOptions) *driver {
 	} else {
 		store = session.InMemory(dir, "")
 	}
-	sess, err := host.StartSession(store, nil)
+	ctl, err := newTestController(host, store)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sink := &lineSink{ch: make(chan struct{}, 1)}
-	opts := Options{Out: NewWriter(sink), Session: sess, Store: store, Host: host}
-	var tweakSrv *Server
+	srv := NewServer(Options{Out: NewWriter(sink), Controller: ctl})
 	if o.tweak != nil {
-		tweakSrv = &Server{}
-		o.tweak(tweakSrv, &opts, dir)
-	}
-	srv := NewServer(opts)
-	if tweakSrv != nil {
-		if tweakSrv.Compact == nil {
-			tweakSrv.Compact = srv.Compact
-		}
-		if tweakSrv.IsCompacting == nil {
-			tweakSrv.IsCompacting = srv.IsCompacting
-		}
-		srv.ExtensionCommands, srv.ExportHTML, srv.Compact, srv.OnUIResponse, srv.IsCompacting =
-			tweakSrv.ExtensionCommands, tweakSrv.ExportHTML, tweakSrv.Compact, tweakSrv.OnUIResponse, tweakSrv.IsCompacting
-		srv.Sessions = tweakSrv.Sessions
-		srv.UserBash = tweakSrv.UserBash
-		srv.UserBashDecide = tweakSrv.UserBashDecide
+		o.tweak(srv, ctl, dir)
 	}
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	d := &driver{t: t, srv: srv, host: host, in: pw, sink: sink, dir: dir, done: make(chan error, 1), cancel: cancel}
+	d := &driver{t: t, srv: srv, ctl: ctl, host: host, in: pw, sink: sink, dir: dir, done: make(chan error, 1), cancel: cancel}
 	go func() { d.done <- srv.Serve(ctx, pr) }()
 	t.Cleanup(func() {
 		_ = pw.Close()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm/faux"
+	"github.com/pi-go/pi/engine/session"
 	"github.com/pi-go/pi/prompts"
 	"github.com/pi-go/pi/skills"
 )
@@ -260,15 +261,15 @@ func TestCommandsExpansion(t *testing.T) {
 	t.Parallel()
 	desc := "Extension cmd"
 	var uiRaw []string
-	d := newDriver(t, driverOptions{turns: []faux.Turn{{Text: "ok"}}, persisted: true, tweak: func(s *Server, o *Options, dir string) {
+	d := newDriver(t, driverOptions{turns: []faux.Turn{{Text: "ok"}}, persisted: true, tweak: func(s *Server, c *testController, dir string) {
 		skillFile := dir + "/SKILL.md"
 		writeFile(t, skillFile, "---\nname: greet\ndescription: Greets.\n---\nSay hi politely.\n")
-		o.Templates = []prompts.Template{{Name: "fix", Description: "Fix it", Content: "Please fix $1 now.", FilePath: dir + "/fix.md",
+		c.templates = []prompts.Template{{Name: "fix", Description: "Fix it", Content: "Please fix $1 now.", FilePath: dir + "/fix.md",
 			SourceInfo: prompts.SourceInfo{Path: dir + "/fix.md", Source: "local", Scope: "user", Origin: "top-level"}}}
-		o.Skills = []skills.Skill{{Name: "greet", Description: "Greets.", FilePath: skillFile, BaseDir: dir,
+		c.skills = []skills.Skill{{Name: "greet", Description: "Greets.", FilePath: skillFile, BaseDir: dir,
 			SourceInfo: prompts.SourceInfo{Path: skillFile, Source: "local", Scope: "project", Origin: "top-level"}},
 			{Name: "gone", Description: "Missing file.", FilePath: dir + "/missing/SKILL.md", BaseDir: dir + "/missing"}}
-		s.ExtensionCommands = func() []prompts.CommandInfo {
+		c.commands = func() []prompts.CommandInfo {
 			return []prompts.CommandInfo{{Name: "ext", Description: &desc, Source: "extension",
 				SourceInfo: &prompts.SourceInfo{Path: "/ext.ts", Source: "cli", Scope: "temporary", Origin: "top-level"}}}
 		}
@@ -280,12 +281,12 @@ func TestCommandsExpansion(t *testing.T) {
 			return map[string]any{"summary": "S: " + instr}, nil
 		}
 		s.IsCompacting = func(*engine.Session) bool { return false }
-		s.UserBash = func(ctx context.Context, command string, exclude bool, cwd string) *BashResult {
+		c.userBash = func(ctx context.Context, command string, exclude bool) (*BashResult, func(context.Context, func(string)) (BashResult, error), error) {
 			if command != "handled by extension" {
-				return nil
+				return nil, nil, nil
 			}
 			code := 0
-			return &BashResult{Output: fmt.Sprintf("ext ran it (exclude=%v)", exclude), ExitCode: &code}
+			return &BashResult{Output: fmt.Sprintf("ext ran it (exclude=%v)", exclude), ExitCode: &code}, nil, nil
 		}
 	}})
 	d.call(msg{"id": "gc", "type": "get_commands"})
@@ -314,8 +315,8 @@ func TestSessionHooks(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string
 	cancelNew, cancelFork := true, true
-	d := newDriver(t, driverOptions{persisted: true, turns: []faux.Turn{{Text: "One."}}, tweak: func(s *Server, o *Options, dir string) {
-		s.Sessions = SessionHooks{
+	d := newDriver(t, driverOptions{persisted: true, turns: []faux.Turn{{Text: "One."}}, tweak: func(s *Server, c *testController, dir string) {
+		c.sw.Hooks = session.SwitchHooks{
 			BeforeSwitch: func(ctx context.Context, reason, target string) bool {
 				mu.Lock()
 				defer mu.Unlock()

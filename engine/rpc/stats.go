@@ -3,6 +3,7 @@ package rpc
 import (
 	"context"
 	"encoding/json"
+
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/compaction"
 	"github.com/pi-go/pi/engine/session"

@@ -6,35 +6,37 @@ import (
 	"testing"
 )
 
-// TestUserBashDecide checks the three decisions an extension can make
-// about an RPC bash command: fail it with the handler's message, answer
-// it, or run it through its own backend (streamed as bash_execution_update,
-// recorded, and cancelled by abort_bash).
+// TestUserBashDecide checks the wire side of the three decisions an
+// extension can make about an RPC bash command (the controller makes
+// them; pi.Agent.RunBash asks the user_bash handlers): a failure becomes
+// the error response, an answer the data, and a command run by the
+// extension's own backend streams as bash_execution_update and is
+// cancelled by abort_bash.
 func TestUserBashDecide(t *testing.T) {
 	t.Parallel()
 	started := make(chan struct{})
-	d := newDriver(t, driverOptions{tweak: func(s *Server, o *Options, dir string) {
-		s.UserBashDecide = func(ctx context.Context, command string, exclude bool, cwd string) *UserBashDecision {
+	d := newDriver(t, driverOptions{tweak: func(s *Server, c *testController, dir string) {
+		c.userBash = func(ctx context.Context, command string, exclude bool) (*BashResult, func(context.Context, func(string)) (BashResult, error), error) {
 			switch command {
 			case "fail":
-				return &UserBashDecision{Err: errors.New("handler boom")}
+				return nil, nil, errors.New("handler boom")
 			case "answer":
 				code := 7
-				return &UserBashDecision{Result: &BashResult{Output: "answered", ExitCode: &code}}
+				return &BashResult{Output: "answered", ExitCode: &code}, nil, nil
 			case "run":
-				return &UserBashDecision{Run: func(ctx context.Context, onChunk func(string)) (BashResult, error) {
+				return nil, func(ctx context.Context, onChunk func(string)) (BashResult, error) {
 					onChunk("custom output")
 					code := 3
 					return BashResult{Output: "custom output", ExitCode: &code}, nil
-				}}
+				}, nil
 			case "hang":
-				return &UserBashDecision{Run: func(ctx context.Context, onChunk func(string)) (BashResult, error) {
+				return nil, func(ctx context.Context, onChunk func(string)) (BashResult, error) {
 					close(started)
 					<-ctx.Done()
 					return BashResult{Cancelled: true}, nil
-				}}
+				}, nil
 			}
-			return nil
+			return nil, nil, nil
 		}
 	}})
 	cases := []struct {
