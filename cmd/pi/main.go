@@ -14,6 +14,8 @@ import (
 	pi "github.com/pi-go/pi"
 	"github.com/pi-go/pi/engine/rpc"
 	"github.com/pi-go/pi/engine/session"
+	_ "github.com/pi-go/pi/internal/cpuprofile" // PI_CPUPROFILE
+	"github.com/pi-go/pi/internal/startmem"
 	"github.com/pi-go/pi/internal/starttrace"
 	"github.com/pi-go/pi/jsruntime"
 )
@@ -78,7 +80,7 @@ func run(argv []string) int {
 
 	memDone := func() {}
 	if a.ListModels == nil && extensionsLikely(a) {
-		memDone = startMemory(true)
+		memDone = startmem.Start(true)
 		jsruntime.Prewarm()
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -1,4 +1,6 @@
-package main
+// Package startmem tunes the collector and the heap for a start that
+// loads extensions (see Start).
+package startmem
 
 import (
 	"math"
@@ -10,7 +12,7 @@ import (
 // an extension that allocates without end at load still gets collected.
 const startMemLimit = 256 << 20
 
-// startMemory readies the process for a start that loads extensions and
+// Start readies the process for a start that loads extensions and
 // returns the function that restores normal collection once pi is about to
 // serve. Loading extensions compiles ~100 KB of JavaScript and builds the
 // runtimes' objects; nearly all of it stays live, so collecting during
@@ -19,7 +21,7 @@ const startMemLimit = 256 << 20
 // So the collector pauses (bounded by startMemLimit) and, where the
 // platform allows, the heap is backed by huge pages (heapHugePages).
 // Set PI_START_GC=1 to keep the collector's defaults (for comparisons).
-func startMemory(extensions bool) (done func()) {
+func Start(extensions bool) (done func()) {
 	if !extensions || os.Getenv("PI_START_GC") != "" {
 		return func() {}
 	}

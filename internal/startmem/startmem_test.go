@@ -1,4 +1,4 @@
-package main
+package startmem
 
 import (
 	"math"
@@ -18,13 +18,13 @@ func TestStartMemoryRestores(t *testing.T) {
 		debug.SetMemoryLimit(prevLimit)
 	})
 
-	done := startMemory(false)
+	done := Start(false)
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Fatalf("without extensions the GC percent changed to %d", got)
 	}
 	done()
 
-	done = startMemory(true)
+	done = Start(true)
 	if got := debug.SetGCPercent(-1); got != -1 {
 		t.Fatalf("during a start with extensions the GC percent is %d, want -1 (paused)", got)
 	}

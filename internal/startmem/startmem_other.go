@@ -1,6 +1,6 @@
 //go:build !linux
 
-package main
+package startmem
 
 // heapHugePages is a no-op where pi does not know how to ask for huge
 // pages.
