@@ -53,7 +53,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		return nil, err
 	}
 	if opts.UI != nil {
-		app.ext.setExtUI(opts.UI)
+		app.ext.SetUI(opts.UI)
 	}
 	if _, err := app.startSession(); err != nil {
 		app.Close()
@@ -276,7 +276,7 @@ func (app *Agent) FollowUp(ctx context.Context, text string, images ...engine.Co
 }
 
 func (app *Agent) queueMessage(_ context.Context, text string, images []engine.Content, followUp bool) (string, error) {
-	if name, ok := app.ext.commandName(text); ok {
+	if name, ok := app.ext.CommandName(text); ok {
 		return "", fmt.Errorf("Extension command \"/%s\" cannot be queued. Use prompt() or execute the command when not streaming.", name)
 	}
 	s := app.session()
@@ -321,7 +321,7 @@ func (app *Agent) Shutdown() {
 
 // OnShutdownRequest sets what an extension's ctx.shutdown() ends (the
 // RPC server's loop); it runs once the session is idle.
-func (app *Agent) OnShutdownRequest(stop func()) { app.ext.onStop(stop) }
+func (app *Agent) OnShutdownRequest(stop func()) { app.ext.OnStop(stop) }
 
 // Close ends the agent: the extensions see session_shutdown (once, and
 // only if a session started), their runtime stops, and the session store
@@ -329,9 +329,9 @@ func (app *Agent) OnShutdownRequest(stop func()) { app.ext.onStop(stop) }
 func (app *Agent) Close() {
 	app.closeOnce.Do(func() {
 		if app.started {
-			app.ext.shutdown()
+			app.ext.Shutdown()
 		}
-		app.ext.close()
+		app.ext.Close()
 		app.closeStore()
 	})
 }

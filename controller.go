@@ -105,12 +105,8 @@ func (app *Agent) startOver(store *session.File, prev *engine.Session) (*engine.
 // session_before_* events, then session_shutdown and a fresh generation
 // (lifecycle.go).
 func (app *Agent) switchHooks() session.SwitchHooks {
-	h := app.ext
-	current := func() engine.SessionHooks {
-		api, _ := h.cur()
-		return engine.SessionHooksOf(api.Hooks())
-	}
-	if !h.active() {
+	current := func() engine.SessionHooks { return engine.SessionHooksOf(app.ext.Hooks()) }
+	if !app.ext.Active() {
 		// Without extensions a replacement still follows settings.json
 		// as it is now, as the reference's fresh services do.
 		return session.SwitchHooks{Teardown: func(context.Context, string, string) { app.reloadSettings(nil) }}
@@ -128,7 +124,7 @@ func (app *Agent) switchHooks() session.SwitchHooks {
 			// settings among them: the extensions and resources the new
 			// session gets follow settings.json as it is now.
 			app.reloadSettings(nil)
-			app.nextGeneration(ctx, false)
+			app.ext.NextGeneration(ctx, false)
 		},
 		Switched: func(sess *engine.Session, reason, prev string) {
 			app.startGeneration(context.Background(), sess, reason, prev, "startup")
@@ -196,8 +192,8 @@ func (app *Agent) RunBash(ctx context.Context, command string, excludeFromContex
 		}
 		return engine.BashResult{Output: o.Output, ExitCode: o.ExitCode, Cancelled: o.Cancelled, Truncated: o.Truncated, FullOutputPath: o.FullOutputPath}, nil
 	}
-	if app.ext.active() {
-		api, _ := app.ext.cur()
+	if app.ext.Active() {
+		api, _ := app.ext.Current()
 		switch d := api.UserBash(ctx, command, excludeFromContext, cwd); {
 		case d == nil:
 		case d.Err != nil:
@@ -249,19 +245,19 @@ func (app *Agent) ServeRPC(ctx context.Context, in io.Reader, out *rpc.Writer) e
 	srv := rpc.NewServer(rpc.Options{Out: out, Controller: app, Stderr: app.stderr})
 	srv.ExportHTML = rpc.ExportHTML
 	// Extension and skill errors go on the stream once the server exists.
-	app.ext.setPublish(func(e engine.Event) {
+	app.ext.SetPublish(func(e engine.Event) {
 		if s := app.session(); s != nil {
 			s.Publish(e)
 			return
 		}
 		_ = out.WriteEvent(e)
 	})
-	if app.ext.active() {
+	if app.ext.Active() {
 		// ctx.ui dialogs travel as extension_ui_request records.
 		bridge := rpc.NewUIBridge(out)
-		app.ext.setExtUI(bridge)
+		app.ext.SetUI(bridge)
 		srv.OnUIResponse = bridge.HandleResponse
-		app.ext.releaseStart()
+		app.ext.ReleaseStart()
 	}
 	starttrace.Step("rpc server")
 	return srv.Serve(ctx, in)

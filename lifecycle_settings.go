@@ -22,7 +22,7 @@ func (app *Agent) reloadSettings(sess *engine.Session) {
 	}
 	if err := s.Reload(app.agentDir, app.cwd, app.trusted); err != nil {
 		if app.ext != nil {
-			app.ext.report(jsruntime.ExtensionError{Event: "reload", Error: err.Error()})
+			app.ext.Report(jsruntime.ExtensionError{Event: "reload", Error: err.Error()})
 		}
 		return
 	}

@@ -220,7 +220,7 @@ func (app *Agent) registryToolInfos() []engine.ToolInfo {
 			out = append(out, t.Info())
 		}
 	}
-	for _, t := range app.ext.tools() {
+	for _, t := range app.ext.Tools() {
 		info := t.Info()
 		replaced := false
 		for i := range out {

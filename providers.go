@@ -58,12 +58,12 @@ func providerFor(api string) (engine.Provider, error) {
 // registry's headers on every request: provider and model headers from models.json or an extension's
 // registerProvider, resolved per request as the reference does.
 func (app *Agent) providerFor(api string) (engine.Provider, error) {
-	if app.ext.active() {
+	if app.ext.Active() {
 		// An extension's streamSimple serves the API it registered. The
 		// generation that serves it is the one current at each request:
 		// a reload or session replacement registers the provider again.
 		h := app.ext
-		cur, _ := h.cur()
+		cur, _ := h.Current()
 		if p, ok := cur.StreamProvider(api); ok {
 			reg := app.registry
 			return engine.ProviderFunc(func(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
@@ -78,7 +78,7 @@ func (app *Agent) providerFor(api string) (engine.Provider, error) {
 					r.APIKey = key
 					req = &r
 				}
-				if now, _ := h.cur(); now != cur {
+				if now, _ := h.Current(); now != cur {
 					if np, ok := now.StreamProvider(api); ok {
 						return np.Stream(ctx, req, emit)
 					}
@@ -187,10 +187,10 @@ func (app *Agent) resolveModel() error {
 // flushProviders applies the provider registrations queued while
 // extensions loaded.
 func (app *Agent) flushProviders() error {
-	if !app.ext.active() {
+	if !app.ext.Active() {
 		return nil
 	}
-	api, _ := app.ext.cur()
+	api, _ := app.ext.Current()
 	if err := api.FlushProviders(); err != nil {
 		return fmt.Errorf("Error: %w", err)
 	}

@@ -76,14 +76,14 @@ func (app *Agent) discoverResources() {
 // skill_expansion): on the RPC stream, or on stderr as print mode
 // prints them.
 func (app *Agent) Expand(text string) string {
-	if app.ext.isCommand(text) {
+	if app.ext.IsCommand(text) {
 		// Extension commands run before any expansion.
 		return text
 	}
 	templates, list := app.Resources()
 	out, err := skills.ExpandPrompt(text, list, templates)
 	if err != nil {
-		app.ext.report(jsruntime.ExtensionError{Path: err.Path, Event: "skill_expansion", Error: err.Error()})
+		app.ext.Report(jsruntime.ExtensionError{Path: err.Path, Event: "skill_expansion", Error: err.Error()})
 	}
 	return out
 }

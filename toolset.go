@@ -21,7 +21,7 @@ func (app *Agent) tools() ([]engine.Tool, error) {
 	}
 	// Extension tools, then the embedder's Go tools, join the active set;
 	// one named like an earlier tool replaces it.
-	for _, t := range append(app.ext.tools(), app.opts.ExtraTools...) {
+	for _, t := range append(app.ext.Tools(), app.opts.ExtraTools...) {
 		name := t.Info().Name
 		replaced := false
 		for i, b := range out {

@@ -14,6 +14,7 @@ import (
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/session"
 	"github.com/pi-go/pi/internal/starttrace"
+	"github.com/pi-go/pi/jsruntime"
 	"github.com/pi-go/pi/prompts"
 	"github.com/pi-go/pi/skills"
 )
@@ -34,8 +35,9 @@ type Agent struct {
 	model    *engine.Model
 	thinking engine.ThinkingLevel
 	trusted  bool
-	// ext is the extension runtime (extensions.go); never nil after Wire.
-	ext *extHost
+	// ext is the extension runner (extensions.go); never nil once the
+	// extensions are loaded.
+	ext *jsruntime.Runner
 
 	skills    []skills.Skill
 	templates []prompts.Template
@@ -55,6 +57,17 @@ type Agent struct {
 	// subs are the Subscribe calls, moved to each replacement session.
 	subMu sync.Mutex
 	subs  []*agentSub
+
+	// resMu guards what the extensions' resources and prompt options are
+	// built from: promptOpts are the system prompt's options (for
+	// before_agent_start's systemPromptOptions); baseSkills and
+	// baseTemplates are the resources found before any extension's
+	// resources_discover, the start of every generation's list.
+	resMu         sync.Mutex
+	promptOpts    prompts.Options
+	baseSkills    []skills.Skill
+	baseTemplates []prompts.Template
+	baseSaved     bool
 
 	closeOnce sync.Once
 	// switcher replaces the active session (controller.go).
@@ -206,7 +219,7 @@ func (app *Agent) startSession() (*engine.Session, error) {
 	}
 	app.loadResources()
 	starttrace.Step("resources")
-	app.ext.setAfterStart(app.addExtensionResources)
+	app.ext.SetAfterStart(app.addExtensionResources)
 	tools, err := app.tools()
 	starttrace.Step("tools")
 	if err != nil {
@@ -240,7 +253,7 @@ func (app *Agent) startSession() (*engine.Session, error) {
 		SystemPrompt: sysPrompt,
 		Settings:     rs,
 		Compactor:    compaction.Compactor{},
-		Hooks:        app.ext.hooks(),
+		Hooks:        app.ext.Hooks(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("start session: %w", err)
@@ -253,15 +266,15 @@ func (app *Agent) startSession() (*engine.Session, error) {
 	app.mu.Unlock()
 	app.rebindSubs(sess)
 	starttrace.Step("session")
-	app.ext.bind(sess, "startup")
+	app.ext.Bind(sess, "startup")
 	starttrace.Step("ext bind")
 	if app.switcher == nil {
 		// The first session: the agent replaces it from now on, for every
 		// face (controller.go).
 		app.switcher = session.NewSwitcher(sess, app.store, app.startOver)
 		app.switcher.Hooks = app.switchHooks()
-		if app.ext.active() {
-			app.setExtController(app)
+		if app.ext.Active() {
+			app.ext.SetController(app)
 		}
 	}
 	return sess, nil
@@ -295,13 +308,13 @@ func (app *Agent) systemPrompt() (func([]engine.ToolInfo) engine.Sections, error
 	opts := prompts.Options{Cwd: app.cwd, AgentDir: app.agentDir, DocsRoot: docsRoot(), CustomPrompt: custom,
 		Append: appendParts, ContextFiles: ctxFiles, NoContextFiles: app.opts.NoContextFiles,
 		Skills: skills.ToPromptRefs(app.skills)}
-	app.ext.setPromptBase(opts)
+	app.setPromptBase(opts)
 	return func(tools []engine.ToolInfo) engine.Sections {
 		o := opts
-		if app.ext.active() {
+		if app.ext.Active() {
 			// A reload reads the context and system prompt files again
 			// (reloadExtensions); the extension host holds the latest.
-			o = app.ext.prompt()
+			o = app.promptBase()
 		}
 		o.Tools = tools
 		// Extensions may add skills after session_start
@@ -353,4 +366,18 @@ func (app *Agent) firstHeader() engine.Header {
 	app.mu.Lock()
 	defer app.mu.Unlock()
 	return app.header
+}
+
+// setPromptBase records the system prompt's options once they are built.
+func (app *Agent) setPromptBase(o prompts.Options) {
+	app.resMu.Lock()
+	app.promptOpts = o
+	app.resMu.Unlock()
+}
+
+// promptBase is what the system prompt is built from.
+func (app *Agent) promptBase() prompts.Options {
+	app.resMu.Lock()
+	defer app.resMu.Unlock()
+	return app.promptOpts
 }

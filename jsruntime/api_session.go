@@ -44,7 +44,7 @@ func (a *API) sessionController() engine.SessionController {
 // beforeResult dispatches a session_before_* event and decodes what the
 // handlers returned ("" when nothing).
 func (h hooks) beforeResult(ctx context.Context, typ string, fields []Field, out any) bool {
-	a := h.a
+	a := h.api()
 	if !a.HasHandlers(typ) {
 		return false
 	}
@@ -143,7 +143,7 @@ func (h hooks) BeforeCompact(ctx context.Context, ev engine.BeforeCompactEvent) 
 
 // Compacted runs session_compact.
 func (h hooks) Compacted(ctx context.Context, entry *engine.Entry, fromExtension bool, reason string, willRetry bool) {
-	h.a.Emit(ctx, "session_compact", Field{"compactionEntry", entry}, Field{"fromExtension", fromExtension},
+	h.api().Emit(ctx, "session_compact", Field{"compactionEntry", entry}, Field{"fromExtension", fromExtension},
 		Field{"reason", reason}, Field{"willRetry", willRetry})
 }
 
@@ -154,7 +154,7 @@ func (h hooks) CompactFailed(ctx context.Context, ev engine.CompactFailedEvent) 
 		fields = append(fields, Field{"errorMessage", ev.ErrorMessage})
 	}
 	fields = append(fields, Field{"aborted", ev.Aborted}, Field{"willRetry", ev.WillRetry}, Field{"fromExtension", ev.FromExtension})
-	h.a.Emit(ctx, "session_compact_failed", fields...)
+	h.api().Emit(ctx, "session_compact_failed", fields...)
 }
 
 // BeforeTree runs session_before_tree for hosts that only take its cancel
@@ -175,7 +175,7 @@ func (h hooks) Tree(ctx context.Context, newLeafID, oldLeafID string) {
 		}
 		return s
 	}
-	h.a.Emit(ctx, "session_tree", Field{"newLeafId", nullable(newLeafID)}, Field{"oldLeafId", nullable(oldLeafID)})
+	h.api().Emit(ctx, "session_tree", Field{"newLeafId", nullable(newLeafID)}, Field{"oldLeafId", nullable(oldLeafID)})
 }
 
 // Shutdown runs session_shutdown.
@@ -184,7 +184,7 @@ func (h hooks) Shutdown(ctx context.Context, reason, target string) {
 	if target != "" {
 		fields = append(fields, Field{"targetSessionFile", target})
 	}
-	h.a.Emit(ctx, "session_shutdown", fields...)
+	h.api().Emit(ctx, "session_shutdown", fields...)
 }
 
 // Started runs session_start for a replacement session.
@@ -193,7 +193,7 @@ func (h hooks) Started(ctx context.Context, reason, previous string) {
 	if previous != "" {
 		fields = append(fields, Field{"previousSessionFile", previous})
 	}
-	h.a.Emit(ctx, "session_start", fields...)
+	h.api().Emit(ctx, "session_start", fields...)
 }
 
 // sessionCallAsync answers the command context's session control. It runs
@@ -500,7 +500,7 @@ var _ engine.SettleHooks = hooks{}
 
 // BeforeSettle runs agent_before_settle as a boundary.
 func (h hooks) BeforeSettle(ctx context.Context, outcome string) bool {
-	a := h.a
+	a := h.api()
 	if !a.HasHandlers("agent_before_settle") {
 		return false
 	}

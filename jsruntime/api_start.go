@@ -17,7 +17,7 @@ var _ engine.CustomStartHooks = hooks{}
 
 // BeforeAgentStartCustom runs before_agent_start for a custom message.
 func (h hooks) BeforeAgentStartCustom(ctx context.Context, m *engine.Message, systemPrompt string) (*engine.BeforeAgentStartResult, error) {
-	a := h.a
+	a := h.api()
 	if !a.HasHandlers("before_agent_start") {
 		return nil, nil
 	}

@@ -61,7 +61,7 @@ func (h hooks) TreeSummarized(ctx context.Context, newLeafID, oldLeafID string, 
 	if summary != nil {
 		fields = append(fields, Field{"summaryEntry", summary}, Field{"fromExtension", fromExtension})
 	}
-	h.a.Emit(ctx, "session_tree", fields...)
+	h.api().Emit(ctx, "session_tree", fields...)
 }
 
 // nullableID is an entry id, or null for "none".

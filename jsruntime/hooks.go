@@ -14,9 +14,24 @@ import (
 // Hooks returns the engine.Hooks that dispatch session events to the
 // extensions. Every dispatch waits for the handlers (promises included),
 // as the reference awaits them; events nobody listens to cost nothing.
-func (a *API) Hooks() engine.Hooks { return hooks{a} }
+func (a *API) Hooks() engine.Hooks { return hooks{a: a} }
 
-type hooks struct{ a *API }
+// hooks dispatch the session's events to one generation's handlers: a
+// fixed one (API.Hooks), or the runner's current one, so that a reload
+// reaches the session that stays (Runner.Hooks).
+type hooks struct {
+	a      *API
+	runner *Runner
+}
+
+// api is the generation the hooks dispatch to.
+func (h hooks) api() *API {
+	if h.runner != nil {
+		a, _ := h.runner.Current()
+		return a
+	}
+	return h.a
+}
 
 var (
 	_ engine.Hooks              = hooks{}
@@ -27,7 +42,7 @@ var (
 // Input runs extension commands first (a "/name args" prompt naming one is
 // consumed by its handler), then the "input" handlers.
 func (h hooks) Input(ctx context.Context, text string, images []engine.Content, source, streamingBehavior string) (engine.InputResult, error) {
-	a := h.a
+	a := h.api()
 	if len(text) > 1 && text[0] == '/' && a.IsCommand(ctx, text) {
 		// The handler may prompt the session itself, so it runs without
 		// holding up this call's caller beyond the handler's own life.
@@ -73,7 +88,7 @@ func (h hooks) Input(ctx context.Context, text string, images []engine.Content, 
 // BeforeAgentStart collects injected messages and the chained system
 // prompt.
 func (h hooks) BeforeAgentStart(ctx context.Context, prompt string, images []engine.Content, systemPrompt string) (*engine.BeforeAgentStartResult, error) {
-	a := h.a
+	a := h.api()
 	if !a.HasHandlers("before_agent_start") {
 		return nil, nil
 	}
@@ -101,7 +116,7 @@ func (h hooks) BeforeAgentStart(ctx context.Context, prompt string, images []eng
 
 // Context lets handlers replace the messages of one request.
 func (h hooks) Context(ctx context.Context, msgs []*engine.Message) ([]*engine.Message, error) {
-	a := h.a
+	a := h.api()
 	if !a.HasHandlers("context") {
 		return nil, nil
 	}
@@ -124,7 +139,7 @@ func (h hooks) Context(ctx context.Context, msgs []*engine.Message) ([]*engine.M
 // ContextWithSystem lets handlers replace one request's whole transcript,
 // system messages included, after the "context" handlers.
 func (h hooks) ContextWithSystem(ctx context.Context, msgs []*engine.Message) ([]*engine.Message, error) {
-	a := h.a
+	a := h.api()
 	if !a.HasHandlers("context_with_system") {
 		return nil, nil
 	}
@@ -146,7 +161,7 @@ func (h hooks) ContextWithSystem(ctx context.Context, msgs []*engine.Message) ([
 
 // ToolCall runs the gate handlers; a thrown error blocks with its text.
 func (h hooks) ToolCall(ctx context.Context, call engine.ToolCall) (*engine.ToolCallDecision, error) {
-	a := h.a
+	a := h.api()
 	if !a.HasHandlers("tool_call") {
 		return nil, nil
 	}
@@ -193,7 +208,7 @@ func jsonEqual(a, b json.RawMessage) bool {
 
 // ToolResult lets handlers patch a result.
 func (h hooks) ToolResult(ctx context.Context, call engine.ToolCall, result engine.ToolResult) (*engine.ToolResult, error) {
-	a := h.a
+	a := h.api()
 	if !a.HasHandlers("tool_result") {
 		return nil, nil
 	}
@@ -227,7 +242,7 @@ func (h hooks) ToolResult(ctx context.Context, call engine.ToolCall, result engi
 
 // Event forwards session events to notification handlers.
 func (h hooks) Event(ctx context.Context, e engine.Event) {
-	a := h.a
+	a := h.api()
 	a.flushDeferred()
 	typ := e.EventType()
 	if ev, ok := e.(engine.ThinkingLevelChanged); ok {
@@ -313,7 +328,7 @@ func (h hooks) Event(ctx context.Context, e engine.Event) {
 // changed (whoever changed it: RPC, a cycle, pi.setThinkingLevel, a model
 // that clamps it), with the level they last saw.
 func (h hooks) thinkingLevelSelect(ctx context.Context, level engine.ThinkingLevel) {
-	a := h.a
+	a := h.api()
 	a.mu.Lock()
 	prev := a.thinking
 	a.thinking = level
@@ -382,7 +397,7 @@ func (a *API) UserBash(ctx context.Context, command string, excludeFromContext b
 // ModelSelect runs "model_select" for a model the user selected over RPC
 // (set_model, cycle_model); pi.setModel emits its own.
 func (h hooks) ModelSelect(ctx context.Context, model, previous *engine.Model, source string) {
-	a := h.a
+	a := h.api()
 	if !a.HasHandlers("model_select") {
 		return
 	}

@@ -19,7 +19,7 @@ var (
 // change event.headers in place, a null value deleting a header, and the
 // headers they leave are what the request sends.
 func (h hooks) BeforeProviderHeaders(ctx context.Context, headers map[string]string) (map[string]*string, bool) {
-	a := h.a
+	a := h.api()
 	if !a.HasHandlers("before_provider_headers") {
 		return nil, false
 	}
@@ -45,12 +45,12 @@ func (h hooks) BeforeProviderHeaders(ctx context.Context, headers map[string]str
 
 // WantsProviderStreamEvents reports whether a provider_stream_event
 // handler is registered.
-func (h hooks) WantsProviderStreamEvents() bool { return h.a.HasHandlers("provider_stream_event") }
+func (h hooks) WantsProviderStreamEvents() bool { return h.api().HasHandlers("provider_stream_event") }
 
 // ProviderStreamEvent runs "provider_stream_event" for one parsed stream
 // event. The reference builds this event with data first, before type.
 func (h hooks) ProviderStreamEvent(ctx context.Context, model *engine.Model, data json.RawMessage) {
-	a := h.a
+	a := h.api()
 	if model == nil || !a.HasHandlers("provider_stream_event") {
 		return
 	}
@@ -63,7 +63,7 @@ func (h hooks) ProviderStreamEvent(ctx context.Context, model *engine.Model, dat
 // BeforeProviderRequest runs "before_provider_request": each handler sees
 // the current payload and any value it returns replaces it for the next.
 func (h hooks) BeforeProviderRequest(ctx context.Context, body json.RawMessage) json.RawMessage {
-	a := h.a
+	a := h.api()
 	if !a.HasHandlers("before_provider_request") {
 		return nil
 	}
@@ -84,7 +84,7 @@ func (h hooks) BeforeProviderRequest(ctx context.Context, body json.RawMessage) 
 // the response headers (lower-case names, in sorted order since HTTP
 // headers have none).
 func (h hooks) AfterProviderResponse(ctx context.Context, status int, headers map[string]string) {
-	a := h.a
+	a := h.api()
 	if !a.HasHandlers("after_provider_response") {
 		return
 	}

@@ -1,4 +1,4 @@
-package pi
+package jsruntime
 
 import (
 	"context"
@@ -10,37 +10,7 @@ import (
 	"testing"
 
 	"github.com/dop251/goja"
-	"github.com/pi-go/pi/engine"
-	"github.com/pi-go/pi/jsruntime"
 )
-
-// TestLifecycleHooksInterfaces checks that the forwarding hooks every
-// session gets implement each optional hooks interface that the
-// extension runtime's own hooks implement: one missing would silently
-// turn those events off.
-func TestLifecycleHooksInterfaces(t *testing.T) {
-	t.Parallel()
-	var real engine.Hooks = jsruntime.NewAPI(jsruntime.APIOptions{}).Hooks()
-	var fwd engine.Hooks = lifecycleHooks{}
-	tests := []struct {
-		name string
-		is   func(engine.Hooks) bool
-	}{
-		{"SessionHooks", func(h engine.Hooks) bool { _, ok := h.(engine.SessionHooks); return ok }},
-		{"SettleHooks", func(h engine.Hooks) bool { _, ok := h.(engine.SettleHooks); return ok }},
-		{"ProviderHooks", func(h engine.Hooks) bool { _, ok := h.(engine.ProviderHooks); return ok }},
-		{"ModelSelectHooks", func(h engine.Hooks) bool { _, ok := h.(engine.ModelSelectHooks); return ok }},
-		{"SystemContextHooks", func(h engine.Hooks) bool { _, ok := h.(engine.SystemContextHooks); return ok }},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			if tc.is(real) && !tc.is(fwd) {
-				t.Errorf("jsruntime hooks implement %s, lifecycleHooks does not", tc.name)
-			}
-		})
-	}
-}
 
 // generationExt registers a command named after a generation number kept
 // in a file, and a string flag, and logs session_start and
@@ -89,38 +59,34 @@ func TestGenerations(t *testing.T) {
 			if err := os.WriteFile(ext, []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			app := &Agent{cwd: dir, agentDir: filepath.Join(dir, "agent"), stderr: io.Discard, opts: &Options{}}
-			h := &extHost{stderr: io.Discard}
-			app.ext = h
-			h.load = func(ctx context.Context, reload bool) (*jsruntime.API, *jsruntime.Runtime, []jsruntime.LoadError, error) {
-				api := jsruntime.NewAPI(jsruntime.APIOptions{Mode: "print", Cwd: dir})
-				if _, prev := h.cur(); prev != nil {
-					rt, errs, err := prev.NextGeneration(ctx, api.Host(), reload)
-					return api, rt, errs, err
-				}
-				rt, errs, err := jsruntime.Load(ctx, jsruntime.LoadOptions{AgentDir: app.agentDir, Cwd: dir,
-					Sources: []jsruntime.Source{{Path: ext, Scope: jsruntime.ScopeCLI, Source: jsruntime.SourceCLI}},
-					Stderr:  io.Discard, Host: api.Host()})
-				return api, rt, errs, err
-			}
-			api, rt, errs, err := h.load(context.Background(), false)
-			if err != nil || len(errs) > 0 {
+			r := NewRunner(RunnerOptions{
+				AgentDir: filepath.Join(dir, "agent"), Cwd: dir, Stderr: io.Discard,
+				Sources: func() []Source { return []Source{{Path: ext, Scope: ScopeCLI, Source: SourceCLI}} },
+				API:     func() APIOptions { return APIOptions{Mode: "print", Cwd: dir} },
+			})
+			if errs, err := r.Load(context.Background()); err != nil || len(errs) > 0 {
 				t.Fatalf("load: %v %v", err, errs)
 			}
-			h.api, h.rt = api, rt
-			h.setFlag(flagSet{name: "gen-flag", value: "cli"})
+			api, rt := r.Current()
+			if rest, bad := r.ClaimFlags([]Flag{{Name: "gen-flag", Value: "cli"}}); len(rest)+len(bad) > 0 {
+				t.Fatalf("flags left %v %v", rest, bad)
+			}
 			if err := os.WriteFile(logPath, nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
+			ctx := context.Background()
+			reason, discover := "new", "startup"
 			if tc.reload {
-				if err := app.reloadExtensions(context.Background()); err != nil {
-					t.Fatal(err)
-				}
-			} else {
-				app.nextGeneration(context.Background(), false)
-				app.startGeneration(context.Background(), nil, "new", "", "startup")
+				// What the agent's ctx.reload does around the runner.
+				api.Emit(ctx, "session_shutdown", Field{Key: "reason", Value: "reload"})
+				reason, discover = "reload", "reload"
 			}
-			newAPI, _ := h.cur()
+			r.NextGeneration(ctx, tc.reload)
+			r.StartGeneration(ctx, nil, reason, "", nil, func() {
+				cur, _ := r.Current()
+				cur.DiscoverResources(ctx, dir, discover)
+			})
+			newAPI, _ := r.Current()
 			if newAPI == api {
 				t.Fatal("no new generation")
 			}
@@ -135,12 +101,12 @@ func TestGenerations(t *testing.T) {
 			if got := strings.Split(strings.TrimSpace(string(b)), "\n"); strings.Join(got, "|") != strings.Join(tc.want, "|") {
 				t.Errorf("events:\n got %q\nwant %q", got, tc.want)
 			}
-			_, newRT := h.cur()
+			_, newRT := r.Current()
 			if newRT.VM() != rt.VM() {
 				t.Error("the new generation has a VM of its own")
 			}
 			var stale []string
-			err = rt.Loop().Do(context.Background(), func(vm *goja.Runtime) error {
+			err := rt.Loop().Do(context.Background(), func(vm *goja.Runtime) error {
 				v, err := vm.RunString(`globalThis.__pis.map((pi) => { try { pi.getFlag("gen-flag"); return "ok"; } catch (e) { return e.message; } })`)
 				if err != nil {
 					return err
@@ -150,7 +116,7 @@ func TestGenerations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(stale) != 2 || stale[0] != jsruntime.StaleMessage || stale[1] != "ok" {
+			if len(stale) != 2 || stale[0] != StaleMessage || stale[1] != "ok" {
 				t.Errorf("getFlag of the old and new pi = %q, want the stale error, then ok", stale)
 			}
 			rt.Close()
