@@ -105,7 +105,7 @@ func (app *Agent) startOver(store *session.File, prev *engine.Session) (*engine.
 // session_before_* events, then session_shutdown and a fresh generation
 // (lifecycle.go).
 func (app *Agent) switchHooks() session.SwitchHooks {
-	current := func() engine.SessionHooks { return engine.SessionHooksOf(app.ext.Hooks()) }
+	current := app.ext.Hooks
 	if !app.ext.Active() {
 		// Without extensions a replacement still follows settings.json
 		// as it is now, as the reference's fresh services do.

@@ -160,11 +160,9 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 		if repl, err := a.hooks.Context(ctx, nonSystem); err == nil && repl != nil {
 			llmMsgs = append(system, repl...)
 		}
-		if sh, ok := a.hooks.(SystemContextHooks); ok {
-			if repl, err := sh.ContextWithSystem(ctx, llmMsgs); err == nil && repl != nil {
-				systemPrompt = systemPromptAfterHooks(systemPrompt, llmMsgs, repl)
-				llmMsgs = repl
-			}
+		if repl, err := a.hooks.ContextWithSystem(ctx, llmMsgs); err == nil && repl != nil {
+			systemPrompt = systemPromptAfterHooks(systemPrompt, llmMsgs, repl)
+			llmMsgs = repl
 		}
 	}
 	llmMsgs = ConvertToLLM(llmMsgs)

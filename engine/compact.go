@@ -113,9 +113,9 @@ func (s *Session) compactManual(ctx context.Context, customInstructions string) 
 // the compaction themselves; session_compact follows a saved entry and
 // session_compact_failed any failure (see compactFailed).
 func (s *Session) summarizeAndRecord(ctx context.Context, model *Model, prep *CompactionPreparation, branch []*Entry, reason, customInstructions string, willRetry bool) (*CompactionResult, error) {
-	sh := SessionHooksOf(s.hooks)
+	sh := s.hooks
 	var ext *ExtensionCompaction
-	if sh != nil {
+	{
 		r := sh.BeforeCompact(ctx, BeforeCompactEvent{Preparation: prep, BranchEntries: branch,
 			CustomInstructions: customInstructions, Reason: reason, WillRetry: willRetry})
 		if r != nil && r.Cancel {
@@ -189,11 +189,7 @@ func (*cancelledError) Error() string { return ErrCompactionCancelled.Error() }
 
 // compactFailed runs session_compact_failed after a failed compaction.
 func (s *Session) compactFailed(ctx context.Context, end CompactionEnd, err error) {
-	sh := SessionHooksOf(s.hooks)
-	if sh == nil {
-		return
-	}
-	sh.CompactFailed(ctx, CompactFailedEvent{Reason: end.Reason, ErrorMessage: end.ErrorMessage, Aborted: end.Aborted,
+	s.hooks.CompactFailed(ctx, CompactFailedEvent{Reason: end.Reason, ErrorMessage: end.ErrorMessage, Aborted: end.Aborted,
 		WillRetry: false, FromExtension: false})
 }
 

@@ -92,22 +92,11 @@ func (s *Session) SendCustom(m *Message, deliverAs string, triggerTurn *bool) er
 	return nil
 }
 
-// CustomStartHooks is the optional part of Hooks that runs
-// "before_agent_start" for a run an extension's custom message started
-// (messageType "custom"); without it such runs skip the event.
-type CustomStartHooks interface {
-	BeforeAgentStartCustom(ctx context.Context, m *Message, systemPrompt string) (*BeforeAgentStartResult, error)
-}
-
 // runCustom is runPrompt for a run started by a custom message: the
 // handlers' messages and the nextTurn ones follow it.
 func (s *Session) runCustom(ctx context.Context, provider Provider, apiKey string, m *Message) {
 	s.beginRun(ctx, provider, apiKey, m, func(sysText string) *BeforeAgentStartResult {
-		ch, ok := s.hooks.(CustomStartHooks)
-		if !ok {
-			return nil
-		}
-		res, err := ch.BeforeAgentStartCustom(ctx, m, sysText)
+		res, err := s.hooks.BeforeAgentStartCustom(ctx, m, sysText)
 		if err != nil {
 			return nil
 		}
@@ -221,15 +210,6 @@ type BranchSummary struct {
 	Aborted bool
 }
 
-// TreeHooks is the optional part of SessionHooks that passes the whole
-// of a tree navigation: the session_before_tree result with a summary
-// and instruction overrides, and session_tree with the summary entry.
-// The runtime prefers it to BeforeTree and Tree when it is implemented.
-type TreeHooks interface {
-	BeforeTreeFull(ctx context.Context, prep TreePreparation) *BeforeTreeOutcome
-	TreeSummarized(ctx context.Context, newLeafID, oldLeafID string, summary *Entry, fromExtension bool)
-}
-
 // BeforeTreeOutcome is everything "session_before_tree" handlers may
 // return. Summary is used only when the caller asked for a summary.
 type BeforeTreeOutcome struct {
@@ -281,16 +261,11 @@ func (s *Session) NavigateTree(ctx context.Context, targetID string, opts Naviga
 	label, custom, replace := opts.Label, opts.CustomInstructions, opts.ReplaceInstructions
 	var ext *ExtensionBranchSummary
 	common, abandoned := s.abandonedBranch(oldLeaf, targetID)
-	if sh := SessionHooksOf(s.hooks); sh != nil {
+	{
+		sh := s.hooks
 		prep := TreePreparation{TargetID: targetID, OldLeafID: oldLeaf, CommonAncestorID: common, EntriesToSummarize: abandoned,
 			UserWantsSummary: opts.Summarize, CustomInstructions: opts.CustomInstructions, ReplaceInstructions: opts.ReplaceInstructions, Label: opts.Label}
-		var r *BeforeTreeOutcome
-		if th, ok := sh.(TreeHooks); ok {
-			r = th.BeforeTreeFull(runCtx, prep)
-		} else if br := sh.BeforeTree(runCtx, prep); br != nil {
-			r = &BeforeTreeOutcome{Cancel: br.Cancel, Label: br.Label}
-		}
-		if r != nil {
+		if r := sh.BeforeTree(runCtx, prep); r != nil {
 			if r.Cancel {
 				return NavigateResult{Cancelled: true}, nil
 			}
@@ -367,13 +342,7 @@ func (s *Session) NavigateTree(ctx context.Context, targetID string, opts Naviga
 	}
 	s.Reload()
 	done()
-	if sh := SessionHooksOf(s.hooks); sh != nil {
-		if th, ok := sh.(TreeHooks); ok {
-			th.TreeSummarized(ctx, s.store.LeafID(), oldLeaf, summary, ext != nil)
-		} else {
-			sh.Tree(ctx, s.store.LeafID(), oldLeaf)
-		}
-	}
+	s.hooks.Tree(ctx, s.store.LeafID(), oldLeaf, summary, ext != nil)
 	return NavigateResult{EditorText: editor, SummaryEntry: summary}, nil
 }
 
@@ -474,11 +443,7 @@ func (s *Session) beforeSettle(ctx context.Context, last *Message) bool {
 	if s.PendingCount() > 0 {
 		return true
 	}
-	sh, ok := s.hooks.(SettleHooks)
-	if !ok {
-		return false
-	}
-	cont := sh.BeforeSettle(ctx, outcome)
+	cont := s.hooks.BeforeSettle(ctx, outcome)
 	s.flushPendingCustom(false)
 	return cont || s.PendingCount() > 0
 }

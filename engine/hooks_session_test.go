@@ -21,7 +21,7 @@ type fakeSessionHooks struct {
 	mu        sync.Mutex
 	log       []string
 	compact   *engine.BeforeCompactResult
-	tree      *engine.BeforeTreeResult
+	tree      *engine.BeforeTreeOutcome
 	prep      *engine.TreePreparation
 	compactEv *engine.BeforeCompactEvent
 }
@@ -64,7 +64,7 @@ func (f *fakeSessionHooks) CompactFailed(_ context.Context, ev engine.CompactFai
 	f.add("session_compact_failed %s aborted=%v %q", ev.Reason, ev.Aborted, ev.ErrorMessage)
 }
 
-func (f *fakeSessionHooks) BeforeTree(_ context.Context, p engine.TreePreparation) *engine.BeforeTreeResult {
+func (f *fakeSessionHooks) BeforeTree(_ context.Context, p engine.TreePreparation) *engine.BeforeTreeOutcome {
 	f.add("before_tree")
 	f.mu.Lock()
 	f.prep = &p
@@ -72,14 +72,14 @@ func (f *fakeSessionHooks) BeforeTree(_ context.Context, p engine.TreePreparatio
 	return f.tree
 }
 
-func (f *fakeSessionHooks) Tree(_ context.Context, newLeaf, oldLeaf string) {
+func (f *fakeSessionHooks) Tree(_ context.Context, newLeaf, oldLeaf string, _ *engine.Entry, _ bool) {
 	f.add("session_tree moved=%v", newLeaf != oldLeaf)
 }
 
 func (f *fakeSessionHooks) Shutdown(context.Context, string, string) {}
 func (f *fakeSessionHooks) Started(context.Context, string, string)  {}
 
-var _ engine.SessionHooks = (*fakeSessionHooks)(nil)
+var _ engine.Hooks = (*fakeSessionHooks)(nil)
 
 func newHookedSession(t *testing.T, h engine.Hooks, turns ...faux.Turn) *engine.Session {
 	t.Helper()
@@ -169,7 +169,7 @@ func TestNavigateTree(t *testing.T) {
 	label := "bookmark"
 	cases := []struct {
 		name      string
-		result    *engine.BeforeTreeResult
+		result    *engine.BeforeTreeOutcome
 		target    func(s *engine.Session) string
 		wantErr   string
 		cancelled bool
@@ -177,8 +177,8 @@ func TestNavigateTree(t *testing.T) {
 		moved     bool
 	}{
 		{name: "to first user message", target: firstUser, editor: "first question", moved: true},
-		{name: "cancelled", result: &engine.BeforeTreeResult{Cancel: true}, target: firstUser, cancelled: true},
-		{name: "to an assistant entry", result: &engine.BeforeTreeResult{Label: &label}, target: firstAssistant, moved: true},
+		{name: "cancelled", result: &engine.BeforeTreeOutcome{Cancel: true}, target: firstUser, cancelled: true},
+		{name: "to an assistant entry", result: &engine.BeforeTreeOutcome{Label: &label}, target: firstAssistant, moved: true},
 		{name: "unknown entry", target: func(*engine.Session) string { return "nope" }, wantErr: "Entry nope not found"},
 	}
 	for _, tc := range cases {

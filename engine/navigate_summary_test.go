@@ -51,7 +51,7 @@ func TestNavigateTreeSummaryNeedsModel(t *testing.T) {
 	}
 }
 
-// treeHooks answers session_before_tree in full (engine.TreeHooks) and
+// treeHooks answers session_before_tree in full and
 // records what session_tree received.
 type treeHooks struct {
 	fakeSessionHooks
@@ -61,12 +61,12 @@ type treeHooks struct {
 	treeCalls   int
 }
 
-func (h *treeHooks) BeforeTreeFull(_ context.Context, p engine.TreePreparation) *engine.BeforeTreeOutcome {
+func (h *treeHooks) BeforeTree(_ context.Context, p engine.TreePreparation) *engine.BeforeTreeOutcome {
 	h.add("before_tree_full summarize=%v", p.UserWantsSummary)
 	return h.outcome
 }
 
-func (h *treeHooks) TreeSummarized(_ context.Context, newLeaf, oldLeaf string, summary *engine.Entry, fromExtension bool) {
+func (h *treeHooks) Tree(_ context.Context, newLeaf, oldLeaf string, summary *engine.Entry, fromExtension bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.treeCalls++

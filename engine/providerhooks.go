@@ -8,64 +8,29 @@ import (
 	"strings"
 )
 
-// ProviderHooks is implemented by Hooks that dispatch the extension
-// events around a provider request: before_provider_request may replace
-// the request body, after_provider_response sees the status and headers.
-// It is a separate interface so that Hooks implementations without
-// provider events (NopHooks, test doubles) need not change.
-type ProviderHooks interface {
-	// BeforeProviderRequest returns the body to send; nil keeps body.
-	BeforeProviderRequest(ctx context.Context, body json.RawMessage) json.RawMessage
-	// AfterProviderResponse is told the response's status and headers.
-	AfterProviderResponse(ctx context.Context, status int, headers map[string]string)
-}
-
-// ProviderHeaderHooks is implemented by Hooks that dispatch
-// before_provider_headers, which runs once per request (summaries
-// included) on the extra headers assembled for it: the model's headers,
-// then the request's.
-type ProviderHeaderHooks interface {
-	// BeforeProviderHeaders returns the headers after the handlers'
-	// changes, a nil value marking one they deleted; ok is false when
-	// nobody listens and the headers stay as they are.
-	BeforeProviderHeaders(ctx context.Context, headers map[string]string) (out map[string]*string, ok bool)
-}
-
-// ProviderStreamHooks is implemented by Hooks that dispatch
-// provider_stream_event, the raw parsed events of a response stream.
-type ProviderStreamHooks interface {
-	// WantsProviderStreamEvents reports whether any handler listens; the
-	// stream hook is attached only then, so a stream nobody watches pays
-	// nothing per event.
-	WantsProviderStreamEvents() bool
-	// ProviderStreamEvent is told one event's data, before the provider
-	// normalizes it; the provider waits for the handlers.
-	ProviderStreamEvent(ctx context.Context, model *Model, data json.RawMessage)
-}
-
 // attachProviderHooks wires the provider hooks of h, if any, into one
 // request. The provider calls them on the run's goroutine, so the
 // handlers finish before the request is sent or its body read, as the
 // reference awaits them.
 func attachProviderHooks(ctx context.Context, h Hooks, req *LLMRequest) {
 	applyHeaderHooks(ctx, h, req)
-	if sh, ok := h.(ProviderStreamHooks); ok && sh.WantsProviderStreamEvents() {
+	if h.WantsProviderStreamEvents() {
 		model := req.Model
-		req.OnStreamEvent = func(data json.RawMessage) { sh.ProviderStreamEvent(ctx, model, data) }
+		req.OnStreamEvent = func(data json.RawMessage) { h.ProviderStreamEvent(ctx, model, data) }
 	}
-	ph, ok := h.(ProviderHooks)
-	if !ok {
+	if _, none := h.(NopHooks); none {
+		// Without extensions the request is sent as built.
 		return
 	}
-	req.OnPayload = func(body json.RawMessage) json.RawMessage { return ph.BeforeProviderRequest(ctx, body) }
-	req.OnResponse = func(status int, headers map[string]string) { ph.AfterProviderResponse(ctx, status, headers) }
+	req.OnPayload = func(body json.RawMessage) json.RawMessage { return h.BeforeProviderRequest(ctx, body) }
+	req.OnResponse = func(status int, headers map[string]string) { h.AfterProviderResponse(ctx, status, headers) }
 }
 
 // applyHeaderHooks arranges for before_provider_headers to run for one
 // request (see WithHeaderHook).
 func applyHeaderHooks(ctx context.Context, h Hooks, req *LLMRequest) {
-	hh, ok := h.(ProviderHeaderHooks)
-	if !ok {
+	hh := h
+	if _, none := h.(NopHooks); none {
 		return
 	}
 	req.OnHeaders = func(headers map[string]string) (map[string]*string, bool) {
@@ -161,7 +126,7 @@ func (r *LLMRequest) HeaderDropped(name string) bool {
 // navigation go through it, as the reference's request options carry the
 // header hook to every request it makes.
 func withHeaderHooks(h Hooks, p Provider) Provider {
-	if _, ok := h.(ProviderHeaderHooks); !ok || p == nil {
+	if _, none := h.(NopHooks); none || p == nil {
 		return p
 	}
 	return ProviderFunc(func(ctx context.Context, req *LLMRequest, emit func(AssistantEvent)) *Message {

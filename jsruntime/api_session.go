@@ -12,11 +12,11 @@ import (
 )
 
 // This file is the session-lifecycle half of the extension API: the
-// session_before_* / session_* events (engine.SessionHooks) and the
+// session_before_* / session_* events (engine.Hooks) and the
 // command context's session control (ctx.newSession, ctx.fork,
 // ctx.switchSession, ctx.navigateTree, ctx.compact).
 
-var _ engine.SessionHooks = hooks{}
+var _ engine.Hooks = hooks{}
 
 // SetSessionController gives the command context a way to replace the
 // session. Without one, ctx.newSession, ctx.fork and ctx.switchSession
@@ -155,27 +155,6 @@ func (h hooks) CompactFailed(ctx context.Context, ev engine.CompactFailedEvent) 
 	}
 	fields = append(fields, Field{"aborted", ev.Aborted}, Field{"willRetry", ev.WillRetry}, Field{"fromExtension", ev.FromExtension})
 	h.api().Emit(ctx, "session_compact_failed", fields...)
-}
-
-// BeforeTree runs session_before_tree for hosts that only take its cancel
-// and label (BeforeTreeFull has the whole result).
-func (h hooks) BeforeTree(ctx context.Context, p engine.TreePreparation) *engine.BeforeTreeResult {
-	r := h.BeforeTreeFull(ctx, p)
-	if r == nil {
-		return nil
-	}
-	return &engine.BeforeTreeResult{Cancel: r.Cancel, Label: r.Label}
-}
-
-// Tree runs session_tree.
-func (h hooks) Tree(ctx context.Context, newLeafID, oldLeafID string) {
-	nullable := func(s string) any {
-		if s == "" {
-			return nil
-		}
-		return s
-	}
-	h.api().Emit(ctx, "session_tree", Field{"newLeafId", nullable(newLeafID)}, Field{"oldLeafId", nullable(oldLeafID)})
 }
 
 // Shutdown runs session_shutdown.
@@ -495,8 +474,6 @@ func (a *API) boundary(ctx context.Context, typ string, fields []Field, canConti
 	}
 	return cont
 }
-
-var _ engine.SettleHooks = hooks{}
 
 // BeforeSettle runs agent_before_settle as a boundary.
 func (h hooks) BeforeSettle(ctx context.Context, outcome string) bool {

@@ -17,7 +17,7 @@ import (
 // fakeController stands in for the RPC server: it consults the session
 // hooks as the server does and keeps the current session.
 type fakeController struct {
-	hooks engine.SessionHooks
+	hooks engine.Hooks
 	mu    sync.Mutex
 	calls []string
 }
@@ -90,7 +90,7 @@ func TestAPISessionControlFromCommand(t *testing.T) {
 			t.Parallel()
 			ui := &scriptedUI{}
 			h := newAPIHarness(t, src, ui)
-			ctl := &fakeController{hooks: engine.SessionHooksOf(h.api.Hooks())}
+			ctl := &fakeController{hooks: h.api.Hooks()}
 			require.NotNil(t, ctl.hooks)
 			h.api.SetSessionController(ctl)
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

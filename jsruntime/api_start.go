@@ -13,8 +13,6 @@ import (
 // event carries messageType "custom" and the message instead of the
 // prompt, as in the reference (pi:internal/dispatch builds the trigger).
 
-var _ engine.CustomStartHooks = hooks{}
-
 // BeforeAgentStartCustom runs before_agent_start for a custom message.
 func (h hooks) BeforeAgentStartCustom(ctx context.Context, m *engine.Message, systemPrompt string) (*engine.BeforeAgentStartResult, error) {
 	a := h.api()

@@ -7,15 +7,13 @@ import (
 	"github.com/pi-go/pi/engine"
 )
 
-// This file passes tree navigation to the extensions in full
-// (engine.TreeHooks): what session_before_tree handlers may return
-// beyond cancel and label (a summary of their own, instruction
-// overrides), and the branch_summary entry session_tree carries.
+// This file passes tree navigation to the extensions in full: what
+// session_before_tree handlers may return beyond cancel and label (a
+// summary of their own, instruction overrides), and the branch_summary
+// entry session_tree carries.
 
-var _ engine.TreeHooks = hooks{}
-
-// BeforeTreeFull runs session_before_tree and returns all of its result.
-func (h hooks) BeforeTreeFull(ctx context.Context, p engine.TreePreparation) *engine.BeforeTreeOutcome {
+// BeforeTree runs session_before_tree and returns all of its result.
+func (h hooks) BeforeTree(ctx context.Context, p engine.TreePreparation) *engine.BeforeTreeOutcome {
 	entries := p.EntriesToSummarize
 	if entries == nil {
 		entries = []*engine.Entry{}
@@ -54,9 +52,9 @@ func (h hooks) BeforeTreeFull(ctx context.Context, p engine.TreePreparation) *en
 	return out
 }
 
-// TreeSummarized runs session_tree; summaryEntry and fromExtension are
-// present only when a branch summary was written, as in the reference.
-func (h hooks) TreeSummarized(ctx context.Context, newLeafID, oldLeafID string, summary *engine.Entry, fromExtension bool) {
+// Tree runs session_tree; summaryEntry and fromExtension are present only
+// when a branch summary was written, as in the reference.
+func (h hooks) Tree(ctx context.Context, newLeafID, oldLeafID string, summary *engine.Entry, fromExtension bool) {
 	fields := []Field{{"newLeafId", nullableID(newLeafID)}, {"oldLeafId", nullableID(oldLeafID)}}
 	if summary != nil {
 		fields = append(fields, Field{"summaryEntry", summary}, Field{"fromExtension", fromExtension})

@@ -34,9 +34,7 @@ func (h hooks) api() *API {
 }
 
 var (
-	_ engine.Hooks              = hooks{}
-	_ engine.ModelSelectHooks   = hooks{}
-	_ engine.SystemContextHooks = hooks{}
+	_ engine.Hooks = hooks{}
 )
 
 // Input runs extension commands first (a "/name args" prompt naming one is

@@ -9,11 +9,7 @@ import (
 	"github.com/pi-go/pi/engine"
 )
 
-var (
-	_ engine.ProviderHooks       = hooks{}
-	_ engine.ProviderHeaderHooks = hooks{}
-	_ engine.ProviderStreamHooks = hooks{}
-)
+var ()
 
 // BeforeProviderHeaders runs "before_provider_headers": the handlers
 // change event.headers in place, a null value deleting a header, and the
