@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/jsonx"
 	"github.com/pi-go/pi/internal/utf16x"
 )
 
@@ -42,23 +43,12 @@ func truncateForSummary(s string, max int) string {
 // argsText renders tool-call arguments as k=<JSON value> pairs in the
 // order the model wrote them.
 func argsText(raw json.RawMessage) string {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return ""
-	}
 	var parts []string
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			break
-		}
-		key, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			break
-		}
+	// A broken object shows the members before the break.
+	_ = jsonx.EachMember(raw, func(key string, v json.RawMessage) error {
 		parts = append(parts, key+"="+jsValue(v))
-	}
+		return nil
+	})
 	return strings.Join(parts, ", ")
 }
 
