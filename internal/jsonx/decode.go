@@ -11,6 +11,9 @@ import (
 // but not an object.
 var errNotObject = errors.New("expected a JSON object")
 
+// ErrTrailingData is Decode's error for text after the value.
+var ErrTrailingData = errors.New("trailing data after JSON value")
+
 // EachMember calls fn with each member of the JSON object b, in order, the
 // value as raw JSON text exactly as written (insignificant space inside it
 // included). A repeated key is reported each time. It stops at the first
@@ -90,7 +93,7 @@ func Decode(b []byte) (any, error) {
 		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after JSON value")
+		return nil, ErrTrailingData
 	}
 	return v, nil
 }
