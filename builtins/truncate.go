@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/utf16x"
 )
 
 // Limits shared by every tool: whichever is hit first wins.
@@ -194,16 +194,8 @@ func TruncateLine(line string, maxChars int) (string, bool) {
 	if maxChars <= 0 {
 		maxChars = GrepMaxLineLength
 	}
-	units := 0
-	for i, r := range line {
-		n := utf16.RuneLen(r)
-		if n < 0 {
-			n = 1
-		}
-		if units+n > maxChars {
-			return line[:i] + "... [truncated]", true
-		}
-		units += n
+	if kept, cut := utf16x.Cut(line, maxChars); cut {
+		return kept + "... [truncated]", true
 	}
 	return line, false
 }

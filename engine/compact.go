@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // compactionState is the session's compaction bookkeeping, guarded by
@@ -452,15 +454,15 @@ func (r replayedSystemMessage) MarshalJSON() ([]byte, error) {
 	if m == nil || m.Role != RoleSystem {
 		return MarshalJSON(m)
 	}
-	o := newObject().set("role", m.Role).set("content", m.Content.Text())
+	o := jsonx.NewBuilder().Set("role", m.Role).Set("content", m.Content.Text())
 	if m.Sections != nil {
-		o.set("sections", m.Sections)
+		o.Set("sections", m.Sections)
 	}
 	if len(m.ToolsAdded) > 0 {
-		o.set("toolsAdded", m.ToolsAdded)
+		o.Set("toolsAdded", m.ToolsAdded)
 	}
 	if m.ToolsRemoved != nil {
-		o.set("toolsRemoved", m.ToolsRemoved)
+		o.Set("toolsRemoved", m.ToolsRemoved)
 	}
-	return o.set("timestamp", m.Timestamp).bytes()
+	return o.Set("timestamp", m.Timestamp).Bytes()
 }

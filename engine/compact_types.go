@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // Compaction reasons, as compaction_start and compaction_end carry them.
@@ -86,12 +88,12 @@ type CompactionResult struct {
 
 // MarshalJSON writes the result in the reference's key order.
 func (r CompactionResult) MarshalJSON() ([]byte, error) {
-	o := newObject().set("summary", r.Summary).set("firstKeptEntryId", r.FirstKeptEntryID).
-		set("tokensBefore", r.TokensBefore).set("estimatedTokensAfter", r.EstimatedTokensAfter)
+	o := jsonx.NewBuilder().Set("summary", r.Summary).Set("firstKeptEntryId", r.FirstKeptEntryID).
+		Set("tokensBefore", r.TokensBefore).Set("estimatedTokensAfter", r.EstimatedTokensAfter)
 	if r.Usage != nil {
-		o.set("usage", *r.Usage)
+		o.Set("usage", *r.Usage)
 	}
-	return o.opt("details", r.Details).bytes()
+	return o.Opt("details", r.Details).Bytes()
 }
 
 // SummaryRequest is how a compactor reaches the model.

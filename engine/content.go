@@ -3,6 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // Content block types.
@@ -48,30 +50,30 @@ func ImageContent(data, mimeType string) Content {
 }
 
 // MarshalJSON writes the block with the reference's key order.
-func (c Content) MarshalJSON() ([]byte, error) { return c.appendJSON(nil) }
+func (c Content) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil) }
 
-// appendJSON writes the block into dst (see jsonAppender).
-func (c Content) appendJSON(dst []byte) ([]byte, error) {
-	o := newObjectAt(dst).set("type", c.Type)
+// AppendJSON writes the block into dst (see jsonx.Appender).
+func (c Content) AppendJSON(dst []byte) ([]byte, error) {
+	o := jsonx.NewBuilderAt(dst).Set("type", c.Type)
 	switch c.Type {
 	case ContentText:
-		o.set("text", c.Text).opt("textSignature", c.TextSignature)
+		o.Set("text", c.Text).Opt("textSignature", c.TextSignature)
 	case ContentThinking:
-		o.set("thinking", c.Thinking).opt("thinkingSignature", c.ThinkingSignature)
+		o.Set("thinking", c.Thinking).Opt("thinkingSignature", c.ThinkingSignature)
 		if c.Redacted {
-			o.set("redacted", true)
+			o.Set("redacted", true)
 		}
 	case ContentImage:
-		o.set("data", c.Data).set("mimeType", c.MimeType)
+		o.Set("data", c.Data).Set("mimeType", c.MimeType)
 	case ContentToolCall:
 		args := c.Arguments
 		if len(args) == 0 {
 			args = json.RawMessage("{}")
 		}
-		o.set("id", c.ID).set("name", c.Name).set("arguments", args).
-			opt("thoughtSignature", c.ThoughtSignature).opt("namespace", c.Namespace)
+		o.Set("id", c.ID).Set("name", c.Name).Set("arguments", args).
+			Opt("thoughtSignature", c.ThoughtSignature).Opt("namespace", c.Namespace)
 	}
-	return o.bytes()
+	return o.Bytes()
 }
 
 // UnmarshalJSON reads any block; unknown types keep only their type.
@@ -138,17 +140,17 @@ func (c Contents) Text() string {
 }
 
 // MarshalJSON writes a string or an array.
-func (c Contents) MarshalJSON() ([]byte, error) { return c.appendJSON(nil) }
+func (c Contents) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil) }
 
-// appendJSON writes the contents into dst (see jsonAppender), each block
+// AppendJSON writes the contents into dst (see jsonx.Appender), each block
 // straight into the same buffer.
-func (c Contents) appendJSON(dst []byte) ([]byte, error) {
+func (c Contents) AppendJSON(dst []byte) ([]byte, error) {
 	if c.IsString {
 		s := ""
 		if len(c.Blocks) > 0 {
 			s = c.Blocks[0].Text
 		}
-		return appendString(dst, s), nil
+		return jsonx.AppendString(dst, s), nil
 	}
 	dst = append(dst, '[')
 	for i, b := range c.Blocks {
@@ -156,7 +158,7 @@ func (c Contents) appendJSON(dst []byte) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		var err error
-		if dst, err = b.appendJSON(dst); err != nil {
+		if dst, err = b.AppendJSON(dst); err != nil {
 			return nil, err
 		}
 	}

@@ -3,6 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // Session entry types.
@@ -96,15 +98,15 @@ func parentJSON(p *string) any {
 
 // MarshalJSON writes the entry with the reference's key order.
 func (e Entry) MarshalJSON() ([]byte, error) {
-	o := newObject().set("type", e.Type)
+	o := jsonx.NewBuilder().Set("type", e.Type)
 	base := func() {
-		o.set("id", e.ID).set("parentId", parentJSON(e.ParentID)).set("timestamp", e.Timestamp)
+		o.Set("id", e.ID).Set("parentId", parentJSON(e.ParentID)).Set("timestamp", e.Timestamp)
 	}
 	switch e.Type {
 	case EntryCustom:
-		o.set("customType", e.CustomType)
+		o.Set("customType", e.CustomType)
 		if e.Data != nil {
-			o.set("data", e.Data)
+			o.Set("data", e.Data)
 		}
 		base()
 	case EntryCustomMessage:
@@ -112,51 +114,51 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 		if e.Content != nil {
 			content = *e.Content
 		}
-		o.set("customType", e.CustomType).set("content", content)
+		o.Set("customType", e.CustomType).Set("content", content)
 		if !e.DisplayOmitted {
-			o.set("display", e.Display)
+			o.Set("display", e.Display)
 		}
-		o.opt("details", e.Details)
+		o.Opt("details", e.Details)
 		base()
 	default:
 		base()
 	}
 	switch e.Type {
 	case EntryMessage:
-		o.set("message", e.Message)
+		o.Set("message", e.Message)
 	case EntryModelChange:
-		o.set("provider", e.Provider).set("modelId", e.ModelID)
+		o.Set("provider", e.Provider).Set("modelId", e.ModelID)
 	case EntryThinkingLevelChange:
-		o.set("thinkingLevel", e.ThinkingLevel)
+		o.Set("thinkingLevel", e.ThinkingLevel)
 	case EntryUsage:
-		o.set("kind", e.Kind).set("provider", e.Provider).set("model", e.Model).set("usage", e.Usage).opt("note", e.Note)
+		o.Set("kind", e.Kind).Set("provider", e.Provider).Set("model", e.Model).Set("usage", e.Usage).Opt("note", e.Note)
 	case EntryCompaction:
-		o.set("summary", e.Summary).set("firstKeptEntryId", e.FirstKeptEntryID).set("tokensBefore", e.TokensBefore).
-			opt("details", e.Details).opt("usage", e.Usage).opt("fromHook", e.FromHook)
+		o.Set("summary", e.Summary).Set("firstKeptEntryId", e.FirstKeptEntryID).Set("tokensBefore", e.TokensBefore).
+			Opt("details", e.Details).Opt("usage", e.Usage).Opt("fromHook", e.FromHook)
 		if e.SystemMessage != nil {
-			o.set("systemMessage", replayedSystemMessage{e.SystemMessage})
+			o.Set("systemMessage", replayedSystemMessage{e.SystemMessage})
 		}
 	case EntryBranchSummary:
-		o.set("fromId", e.FromID).set("summary", e.Summary).opt("details", e.Details).opt("usage", e.Usage).opt("fromHook", e.FromHook)
+		o.Set("fromId", e.FromID).Set("summary", e.Summary).Opt("details", e.Details).Opt("usage", e.Usage).Opt("fromHook", e.FromHook)
 	case EntryLabel:
-		o.set("targetId", e.TargetID)
+		o.Set("targetId", e.TargetID)
 		if e.Label != nil {
-			o.set("label", *e.Label)
+			o.Set("label", *e.Label)
 		}
 	case EntrySessionInfo:
 		name := ""
 		if e.Name != nil {
 			name = *e.Name
 		}
-		o.set("name", name)
+		o.Set("name", name)
 	case EntryContextEdit:
 		r := e.Replacement
 		if len(r) == 0 {
 			r = json.RawMessage("null")
 		}
-		o.set("targetId", e.TargetID).set("replacement", r)
+		o.Set("targetId", e.TargetID).Set("replacement", r)
 	}
-	return o.bytes()
+	return o.Bytes()
 }
 
 // UnmarshalJSON reads an entry of any type. Unknown types keep their base

@@ -1,6 +1,10 @@
 package engine
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/pi-go/pi/internal/jsonx"
+)
 
 // Event is anything a session publishes to its subscribers. Each event
 // marshals as a JSON object whose first key is "type".
@@ -14,12 +18,12 @@ func MarshalEvent(e Event) ([]byte, error) {
 	// encoding/json would re-validate and copy the whole message.
 	switch x := e.(type) {
 	case MessageUpdate:
-		return newObject().set("type", EvMessageUpdate).set("usage", x.Usage).
-			set("assistantMessageEvent", x.AssistantMessageEvent).bytes()
+		return jsonx.NewBuilder().Set("type", EvMessageUpdate).Set("usage", x.Usage).
+			Set("assistantMessageEvent", x.AssistantMessageEvent).Bytes()
 	case MessageStart:
-		return newObject().set("type", EvMessageStart).set("message", x.Message).bytes()
+		return jsonx.NewBuilder().Set("type", EvMessageStart).Set("message", x.Message).Bytes()
 	case MessageEnd:
-		return newObject().set("type", EvMessageEnd).set("message", x.Message).bytes()
+		return jsonx.NewBuilder().Set("type", EvMessageEnd).Set("message", x.Message).Bytes()
 	}
 	if m, ok := e.(json.Marshaler); ok {
 		return m.MarshalJSON()

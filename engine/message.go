@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // Message roles.
@@ -45,11 +47,11 @@ type Cost struct {
 
 // MarshalJSON writes the cost in field order without reflection: it is
 // part of every streamed message_update record.
-func (c Cost) MarshalJSON() ([]byte, error) { return c.appendJSON(nil) }
+func (c Cost) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil) }
 
-func (c Cost) appendJSON(dst []byte) ([]byte, error) {
-	return newObjectAt(dst).set("input", c.Input).set("output", c.Output).set("cacheRead", c.CacheRead).
-		set("cacheWrite", c.CacheWrite).set("total", c.Total).opt("totalFromProvider", c.TotalFromProvider).bytes()
+func (c Cost) AppendJSON(dst []byte) ([]byte, error) {
+	return jsonx.NewBuilderAt(dst).Set("input", c.Input).Set("output", c.Output).Set("cacheRead", c.CacheRead).
+		Set("cacheWrite", c.CacheWrite).Set("total", c.Total).Opt("totalFromProvider", c.TotalFromProvider).Bytes()
 }
 
 // Usage counts the tokens of one assistant message. Reasoning tokens are
@@ -71,18 +73,18 @@ type Usage struct {
 }
 
 // MarshalJSON writes the usage in the layout of the provider that made it.
-func (u Usage) MarshalJSON() ([]byte, error) { return u.appendJSON(nil) }
+func (u Usage) MarshalJSON() ([]byte, error) { return u.AppendJSON(nil) }
 
-func (u Usage) appendJSON(dst []byte) ([]byte, error) {
-	o := newObjectAt(dst).set("input", u.Input).set("output", u.Output).set("cacheRead", u.CacheRead).set("cacheWrite", u.CacheWrite)
+func (u Usage) AppendJSON(dst []byte) ([]byte, error) {
+	o := jsonx.NewBuilderAt(dst).Set("input", u.Input).Set("output", u.Output).Set("cacheRead", u.CacheRead).Set("cacheWrite", u.CacheWrite)
 	if !u.TrailingExtras {
-		o.opt("cacheWrite1h", u.CacheWrite1h).opt("reasoning", u.Reasoning)
+		o.Opt("cacheWrite1h", u.CacheWrite1h).Opt("reasoning", u.Reasoning)
 	}
-	o.set("totalTokens", u.TotalTokens).set("cost", u.Cost)
+	o.Set("totalTokens", u.TotalTokens).Set("cost", u.Cost)
 	if u.TrailingExtras {
-		o.opt("cacheWrite1h", u.CacheWrite1h).opt("reasoning", u.Reasoning)
+		o.Opt("cacheWrite1h", u.CacheWrite1h).Opt("reasoning", u.Reasoning)
 	}
-	return o.bytes()
+	return o.Bytes()
 }
 
 // UnmarshalJSON reads a usage object and its layout.
@@ -125,15 +127,15 @@ type Sections []Section
 
 // MarshalJSON writes an object in section order.
 func (s Sections) MarshalJSON() ([]byte, error) {
-	o := newObject()
+	o := jsonx.NewBuilder()
 	for _, sec := range s {
 		if sec.Value == nil {
-			o.set(sec.Name, nil)
+			o.Set(sec.Name, nil)
 		} else {
-			o.set(sec.Name, *sec.Value)
+			o.Set(sec.Name, *sec.Value)
 		}
 	}
-	return o.bytes()
+	return o.Bytes()
 }
 
 // UnmarshalJSON reads an object keeping key order.
@@ -273,103 +275,103 @@ func (m *Message) ToolCalls() []Content {
 }
 
 // MarshalJSON writes the message with the reference's key order per role.
-func (m Message) MarshalJSON() ([]byte, error) { return m.appendJSON(nil) }
+func (m Message) MarshalJSON() ([]byte, error) { return m.AppendJSON(nil) }
 
-// appendJSON writes the message into dst (see jsonAppender).
-func (m Message) appendJSON(dst []byte) ([]byte, error) {
-	o := newObjectAt(dst).set("role", m.Role)
+// AppendJSON writes the message into dst (see jsonx.Appender).
+func (m Message) AppendJSON(dst []byte) ([]byte, error) {
+	o := jsonx.NewBuilderAt(dst).Set("role", m.Role)
 	switch m.Role {
 	case RoleSystem:
 		text := ""
 		if len(m.Content.Blocks) > 0 {
 			text = m.Content.Blocks[0].Text
 		}
-		o.set("content", text)
+		o.Set("content", text)
 		if m.Sections != nil {
-			o.set("sections", m.Sections)
+			o.Set("sections", m.Sections)
 		}
-		o.set("timestamp", m.Timestamp)
+		o.Set("timestamp", m.Timestamp)
 		if m.ToolsAdded != nil {
-			o.set("toolsAdded", m.ToolsAdded)
+			o.Set("toolsAdded", m.ToolsAdded)
 		}
 		if m.ToolsRemoved != nil {
-			o.set("toolsRemoved", m.ToolsRemoved)
+			o.Set("toolsRemoved", m.ToolsRemoved)
 		}
 	case RoleUser:
-		o.set("content", m.Content).set("timestamp", m.Timestamp)
+		o.Set("content", m.Content).Set("timestamp", m.Timestamp)
 	case RoleAssistant:
-		o.set("content", m.Content).set("api", m.API).set("provider", m.Provider).set("model", m.Model)
+		o.Set("content", m.Content).Set("api", m.API).Set("provider", m.Provider).Set("model", m.Model)
 		if m.ProviderThinkingLevelFirst {
-			o.opt("providerThinkingLevel", m.ProviderThinkingLevel)
+			o.Opt("providerThinkingLevel", m.ProviderThinkingLevel)
 		}
-		o.set("usage", m.Usage).set("stopReason", m.StopReason)
+		o.Set("usage", m.Usage).Set("stopReason", m.StopReason)
 		if m.ErrorFirst {
-			o.opt("errorMessage", m.ErrorMessage)
+			o.Opt("errorMessage", m.ErrorMessage)
 		}
-		o.set("timestamp", m.Timestamp)
+		o.Set("timestamp", m.Timestamp)
 		if m.ErrorBeforeResponseID && !m.ErrorFirst {
-			o.opt("errorMessage", m.ErrorMessage)
+			o.Opt("errorMessage", m.ErrorMessage)
 		}
-		o.opt("responseId", m.ResponseID)
+		o.Opt("responseId", m.ResponseID)
 		if m.EndTurn != nil {
-			o.set("endTurn", *m.EndTurn)
+			o.Set("endTurn", *m.EndTurn)
 		}
 		if m.ErrorBeforeResponseID && !m.ErrorFirst {
-			o.opt("rawStopReason", m.RawStopReason)
+			o.Opt("rawStopReason", m.RawStopReason)
 		} else if m.ErrorFirst {
-			o.opt("rawStopReason", m.RawStopReason)
+			o.Opt("rawStopReason", m.RawStopReason)
 		} else if m.RawStopFirst {
-			o.opt("rawStopReason", m.RawStopReason).opt("errorMessage", m.ErrorMessage)
+			o.Opt("rawStopReason", m.RawStopReason).Opt("errorMessage", m.ErrorMessage)
 		} else {
-			o.opt("errorMessage", m.ErrorMessage).opt("rawStopReason", m.RawStopReason)
+			o.Opt("errorMessage", m.ErrorMessage).Opt("rawStopReason", m.RawStopReason)
 		}
 		if m.DiagnosticsAfterError {
-			o.opt("diagnostics", m.Diagnostics)
+			o.Opt("diagnostics", m.Diagnostics)
 		}
 		if m.MetaBeforeDuration {
-			o.opt("responseModel", m.ResponseModel)
+			o.Opt("responseModel", m.ResponseModel)
 			if !m.ProviderThinkingLevelFirst {
-				o.opt("providerThinkingLevel", m.ProviderThinkingLevel)
+				o.Opt("providerThinkingLevel", m.ProviderThinkingLevel)
 			}
 			if !m.DiagnosticsAfterError {
-				o.opt("diagnostics", m.Diagnostics)
+				o.Opt("diagnostics", m.Diagnostics)
 			}
 		}
-		o.opt("durationMs", m.DurationMs).opt("thinkingLevel", m.ThinkingLevel)
+		o.Opt("durationMs", m.DurationMs).Opt("thinkingLevel", m.ThinkingLevel)
 		if !m.MetaBeforeDuration {
-			o.opt("responseModel", m.ResponseModel)
+			o.Opt("responseModel", m.ResponseModel)
 			if !m.ProviderThinkingLevelFirst {
-				o.opt("providerThinkingLevel", m.ProviderThinkingLevel)
+				o.Opt("providerThinkingLevel", m.ProviderThinkingLevel)
 			}
 			if !m.DiagnosticsAfterError {
-				o.opt("diagnostics", m.Diagnostics)
+				o.Opt("diagnostics", m.Diagnostics)
 			}
 		}
 	case RoleToolResult:
-		o.set("toolCallId", m.ToolCallID).set("toolName", m.ToolName).set("content", m.Content).
-			opt("details", m.Details).opt("usage", m.ToolUsage).opt("nestedCalls", m.NestedCalls).
-			set("isError", m.IsError).opt("durationMs", m.DurationMs).set("timestamp", m.Timestamp)
+		o.Set("toolCallId", m.ToolCallID).Set("toolName", m.ToolName).Set("content", m.Content).
+			Opt("details", m.Details).Opt("usage", m.ToolUsage).Opt("nestedCalls", m.NestedCalls).
+			Set("isError", m.IsError).Opt("durationMs", m.DurationMs).Set("timestamp", m.Timestamp)
 	case RoleBashExecution:
-		o.set("command", m.Command).set("output", m.Output).opt("exitCode", m.ExitCode).
-			set("cancelled", m.Cancelled).set("truncated", m.Truncated).opt("fullOutputPath", m.FullOutputPath).
-			set("timestamp", m.Timestamp)
+		o.Set("command", m.Command).Set("output", m.Output).Opt("exitCode", m.ExitCode).
+			Set("cancelled", m.Cancelled).Set("truncated", m.Truncated).Opt("fullOutputPath", m.FullOutputPath).
+			Set("timestamp", m.Timestamp)
 		if m.ExcludeFromContext {
-			o.set("excludeFromContext", true)
+			o.Set("excludeFromContext", true)
 		}
 	case RoleCustom:
-		o.set("customType", m.CustomType).set("content", m.Content)
+		o.Set("customType", m.CustomType).Set("content", m.Content)
 		if !m.DisplayOmitted {
-			o.set("display", m.Display)
+			o.Set("display", m.Display)
 		}
-		o.opt("details", m.Details).set("timestamp", m.Timestamp)
+		o.Opt("details", m.Details).Set("timestamp", m.Timestamp)
 	case RoleBranchSummary:
-		o.set("summary", m.Summary).set("fromId", m.FromID).set("timestamp", m.Timestamp)
+		o.Set("summary", m.Summary).Set("fromId", m.FromID).Set("timestamp", m.Timestamp)
 	case RoleCompactionSummary:
-		o.set("summary", m.Summary).set("tokensBefore", m.TokensBefore).set("timestamp", m.Timestamp)
+		o.Set("summary", m.Summary).Set("tokensBefore", m.TokensBefore).Set("timestamp", m.Timestamp)
 	default:
-		o.set("content", m.Content).set("timestamp", m.Timestamp)
+		o.Set("content", m.Content).Set("timestamp", m.Timestamp)
 	}
-	return o.bytes()
+	return o.Bytes()
 }
 
 // UnmarshalJSON reads a message of any role. The legacy role "hookMessage"
@@ -510,34 +512,5 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 
 // SplitObject splits a JSON object into its keys and raw values, in
 // order, so code that edits a record (migration, payload hooks) can keep
-// the key order JSON.stringify gave it.
-func SplitObject(b []byte) ([]string, []json.RawMessage, error) {
-	dec := json.NewDecoder(bytesReader(b))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, nil, fmt.Errorf("expected a JSON object")
-	}
-	var keys []string
-	var vals []json.RawMessage
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return nil, nil, err
-		}
-		k, _ := kt.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, nil, err
-		}
-		keys = append(keys, k)
-		vals = append(vals, v)
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, nil, err
-	}
-	return keys, vals, nil
-}
+// the key order JSON.stringify gave it (see jsonx.Split).
+func SplitObject(b []byte) ([]string, []json.RawMessage, error) { return jsonx.Split(b) }

@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/pi-go/pi/internal/jsonx"
+
 // MarshalJSON writes a model with the reference's key order, which depends
 // on where the model came from. A models.json model is built field by field:
 // id, name, api, provider, baseUrl, reasoning, thinkingLevelMap, input,
@@ -11,43 +13,43 @@ func (m Model) MarshalJSON() ([]byte, error) {
 	if len(m.Raw) > 0 {
 		return m.Raw, nil
 	}
-	o := newObject().
-		set("id", m.ID).
-		set("name", m.Name).
-		set("api", m.API).
-		set("provider", m.Provider).
-		set("baseUrl", m.BaseURL).
-		set("reasoning", m.Reasoning)
+	o := jsonx.NewBuilder().
+		Set("id", m.ID).
+		Set("name", m.Name).
+		Set("api", m.API).
+		Set("provider", m.Provider).
+		Set("baseUrl", m.BaseURL).
+		Set("reasoning", m.Reasoning)
 	input := m.Input
 	if input == nil {
 		input = []string{}
 	}
 	if m.Catalog {
-		o.set("input", input).
-			set("cost", m.Cost).
-			set("contextWindow", m.ContextWindow).
-			set("maxTokens", m.MaxTokens)
+		o.Set("input", input).
+			Set("cost", m.Cost).
+			Set("contextWindow", m.ContextWindow).
+			Set("maxTokens", m.MaxTokens)
 		if len(m.Headers) > 0 {
-			o.set("headers", m.Headers)
+			o.Set("headers", m.Headers)
 		}
-		return o.opt("thinkingLevelMap", m.ThinkingLevelMap).
-			opt("compat", m.Compat).
-			opt("promptCache", m.PromptCache).
-			opt("inputLimits", m.InputLimits).
-			set("type", "chat").
-			bytes()
+		return o.Opt("thinkingLevelMap", m.ThinkingLevelMap).
+			Opt("compat", m.Compat).
+			Opt("promptCache", m.PromptCache).
+			Opt("inputLimits", m.InputLimits).
+			Set("type", "chat").
+			Bytes()
 	}
-	o.opt("thinkingLevelMap", m.ThinkingLevelMap).
-		set("input", input).
-		opt("inputLimits", m.InputLimits).
-		set("cost", m.Cost).
-		opt("promptCache", m.PromptCache).
-		set("contextWindow", m.ContextWindow).
-		set("maxTokens", m.MaxTokens).
-		opt("samplingParams", m.SamplingParams).
-		opt("samplingParamsByThinkingLevel", m.SamplingParamsByThinkingLevel)
+	o.Opt("thinkingLevelMap", m.ThinkingLevelMap).
+		Set("input", input).
+		Opt("inputLimits", m.InputLimits).
+		Set("cost", m.Cost).
+		Opt("promptCache", m.PromptCache).
+		Set("contextWindow", m.ContextWindow).
+		Set("maxTokens", m.MaxTokens).
+		Opt("samplingParams", m.SamplingParams).
+		Opt("samplingParamsByThinkingLevel", m.SamplingParamsByThinkingLevel)
 	if len(m.Headers) > 0 {
-		o.set("headers", m.Headers)
+		o.Set("headers", m.Headers)
 	}
-	return o.opt("compat", m.Compat).bytes()
+	return o.Opt("compat", m.Compat).Bytes()
 }

@@ -1,6 +1,10 @@
 package engine
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/pi-go/pi/internal/jsonx"
+)
 
 // Assistant stream event types.
 const (
@@ -38,28 +42,28 @@ type AssistantEvent struct {
 
 // MarshalJSON writes the wire form: the fields of the event's type, no
 // partial message.
-func (e AssistantEvent) MarshalJSON() ([]byte, error) { return e.appendJSON(nil) }
+func (e AssistantEvent) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil) }
 
-// appendJSON writes the event into dst (see jsonAppender).
-func (e AssistantEvent) appendJSON(dst []byte) ([]byte, error) {
-	o := newObjectAt(dst).set("type", e.Type)
+// AppendJSON writes the event into dst (see jsonx.Appender).
+func (e AssistantEvent) AppendJSON(dst []byte) ([]byte, error) {
+	o := jsonx.NewBuilderAt(dst).Set("type", e.Type)
 	switch e.Type {
 	case AETextStart, AEThinkingStart:
-		o.set("contentIndex", e.ContentIndex)
+		o.Set("contentIndex", e.ContentIndex)
 	case AETextDelta, AEThinkingDelta, AEToolCallDelta:
-		o.set("contentIndex", e.ContentIndex).set("delta", e.Delta)
+		o.Set("contentIndex", e.ContentIndex).Set("delta", e.Delta)
 	case AETextEnd, AEThinkingEnd:
-		o.set("contentIndex", e.ContentIndex).set("content", e.Content).opt("contentSignature", e.ContentSignature)
+		o.Set("contentIndex", e.ContentIndex).Set("content", e.Content).Opt("contentSignature", e.ContentSignature)
 	case AEToolCallStart:
-		o.set("contentIndex", e.ContentIndex).set("id", e.ID).set("toolName", e.ToolName)
+		o.Set("contentIndex", e.ContentIndex).Set("id", e.ID).Set("toolName", e.ToolName)
 	case AEToolCallEnd:
 		var tc any = json.RawMessage("null")
 		if e.ToolCall != nil {
 			tc = *e.ToolCall
 		}
-		o.set("contentIndex", e.ContentIndex).set("toolCall", tc)
+		o.Set("contentIndex", e.ContentIndex).Set("toolCall", tc)
 	case AEDone, AEError:
-		o.set("reason", e.Reason)
+		o.Set("reason", e.Reason)
 	}
-	return o.bytes()
+	return o.Bytes()
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // ToolInfo describes a tool to the model and to the system prompt.
@@ -62,11 +64,11 @@ func (r ToolResult) MarshalJSON() ([]byte, error) {
 	if content == nil {
 		content = []Content{}
 	}
-	o := newObject().set("content", content).opt("details", r.Details).opt("structuredContent", r.StructuredContent)
+	o := jsonx.NewBuilder().Set("content", content).Opt("details", r.Details).Opt("structuredContent", r.StructuredContent)
 	if r.IsError && !r.thrown {
-		o.set("isError", true)
+		o.Set("isError", true)
 	}
-	return o.bytes()
+	return o.Bytes()
 }
 
 // UnmarshalJSON reads {content, details?, structuredContent?, isError?}.

@@ -1,12 +1,6 @@
 package engine
 
-import (
-	"bytes"
-	"io"
-	"time"
-)
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+import "time"
 
 // NowMillis is the message timestamp for now.
 func NowMillis() int64 { return time.Now().UnixMilli() }

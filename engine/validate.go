@@ -3,11 +3,14 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // jv is a JSON value that keeps object key order, so coerced tool
@@ -25,61 +28,42 @@ type jv struct {
 }
 
 func parseJV(b []byte) (*jv, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	v, err := decodeJV(dec)
-	if err != nil {
-		return nil, err
-	}
-	if dec.More() {
+	t, err := jsonx.Decode(b)
+	if errors.Is(err, jsonx.ErrTrailingData) {
 		return nil, fmt.Errorf("unexpected data after JSON value")
 	}
-	return v, nil
-}
-
-func decodeJV(dec *json.Decoder) (*jv, error) {
-	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
 	}
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '{' {
-			v := &jv{kind: "object"}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, _ := kt.(string)
-				child, err := decodeJV(dec)
-				if err != nil {
-					return nil, err
-				}
-				v.set(k, child)
-			}
-			_, err := dec.Token()
-			return v, err
+	return toJV(t), nil
+}
+
+// toJV converts a jsonx.Decode tree, whose objects already keep their key
+// order and the last value of a repeated key.
+func toJV(t any) *jv {
+	switch x := t.(type) {
+	case jsonx.Object:
+		v := &jv{kind: "object"}
+		for _, f := range x {
+			v.keys = append(v.keys, f.Key)
+			v.vals = append(v.vals, toJV(f.Value))
 		}
-		v := &jv{kind: "array", arr: []*jv{}}
-		for dec.More() {
-			child, err := decodeJV(dec)
-			if err != nil {
-				return nil, err
-			}
-			v.arr = append(v.arr, child)
+		return v
+	case []any:
+		v := &jv{kind: "array", arr: make([]*jv, 0, len(x))}
+		for _, e := range x {
+			v.arr = append(v.arr, toJV(e))
 		}
-		_, err := dec.Token()
-		return v, err
+		return v
 	case string:
-		return &jv{kind: "string", str: t}, nil
+		return &jv{kind: "string", str: x}
 	case json.Number:
-		f, _ := t.Float64()
-		return &jv{kind: "number", num: f, raw: t.String()}, nil
+		f, _ := x.Float64()
+		return &jv{kind: "number", num: f, raw: x.String()}
 	case bool:
-		return &jv{kind: "bool", b: t}, nil
+		return &jv{kind: "bool", b: x}
 	default:
-		return &jv{kind: "null"}, nil
+		return &jv{kind: "null"}
 	}
 }
 

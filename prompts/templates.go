@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/utf16x"
 )
 
 // Template is a prompt template: a Markdown file whose name (without .md)
@@ -305,8 +306,9 @@ func loadTemplateFile(cache *FileCache, path string) (Template, error) {
 			if TrimJS(line) == "" {
 				continue
 			}
-			t.Description = utf16Prefix(line, 60)
-			if utf16Len(line) > 60 {
+			var cut bool
+			t.Description, cut = utf16x.Cut(line, 60)
+			if cut {
 				t.Description += "..."
 			}
 			break

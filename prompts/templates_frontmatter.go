@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -134,29 +133,6 @@ func TrimJS(s string) string {
 // isJSSpace reports whether r matches JavaScript's \s.
 func isJSSpace(r rune) bool {
 	return r == '\uFEFF' || unicode.IsSpace(r) && r != '\u0085'
-}
-
-// utf16Len is the length JavaScript reports for s (UTF-16 code units).
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
-}
-
-// utf16Prefix returns the longest prefix of s of at most n UTF-16 code
-// units. A surrogate pair is never split (JavaScript would leave half of
-// it; a lone surrogate cannot be written as UTF-8).
-func utf16Prefix(s string, n int) string {
-	units := 0
-	for i, r := range s {
-		units += utf16.RuneLen(r)
-		if units > n {
-			return s[:i]
-		}
-	}
-	return s
 }
 
 // parseSimpleYAML handles the common frontmatter shape, one "key: plain

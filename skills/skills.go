@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pi-go/pi/internal/utf16x"
 	"github.com/pi-go/pi/prompts"
 )
 
@@ -383,7 +384,7 @@ func loadFileInto(s *Skill, path, source string, data []byte) (bool, []Diagnosti
 	warn := func(msg string) { diags = append(diags, Diagnostic{Type: "warning", Message: msg, Path: path}) }
 	if !hasDesc {
 		warn("description is required")
-	} else if n := jsLen(desc); n > maxDescriptionLength {
+	} else if n := utf16x.Len(desc); n > maxDescriptionLength {
 		warn(fmt.Sprintf("description exceeds %d characters (%d)", maxDescriptionLength, n))
 	}
 	dir := filepath.Dir(path)
@@ -410,7 +411,7 @@ func loadFileInto(s *Skill, path, source string, data []byte) (bool, []Diagnosti
 // validateName returns the reference's warnings for a skill name.
 func validateName(name string) []string {
 	var out []string
-	if n := jsLen(name); n > maxNameLength {
+	if n := utf16x.Len(name); n > maxNameLength {
 		out = append(out, fmt.Sprintf("name exceeds %d characters (%d)", maxNameLength, n))
 	}
 	valid := name != ""
@@ -431,17 +432,4 @@ func validateName(name string) []string {
 		out = append(out, "name must not contain consecutive hyphens")
 	}
 	return out
-}
-
-// jsLen is a string's length in UTF-16 code units, as the reference counts.
-func jsLen(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
 }

@@ -2,39 +2,27 @@ package compaction
 
 import (
 	"encoding/json"
-	"unicode/utf16"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/utf16x"
 )
 
 // estimatedImageChars is what one image counts for, in characters.
 const estimatedImageChars = 4800
 
-// jsLen is the length of s as JavaScript counts it (UTF-16 code units),
-// which is what the reference's chars/4 heuristic divides.
-func jsLen(s string) int {
-	n := 0
-	for _, r := range s {
-		if utf16.IsSurrogate(r) || r > 0xFFFF {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
-}
-
+// Every length below is in UTF-16 code units (utf16x.Len), as JavaScript
+// counts them: that is what the reference's chars/4 heuristic divides.
 func ceilDiv4(n int) int { return (n + 3) / 4 }
 
 func contentChars(c engine.Contents) int {
 	if c.IsString {
-		return jsLen(c.Text())
+		return utf16x.Len(c.Text())
 	}
 	n := 0
 	for _, b := range c.Blocks {
 		switch b.Type {
 		case engine.ContentText:
-			n += jsLen(b.Text)
+			n += utf16x.Len(b.Text)
 		case engine.ContentImage:
 			n += estimatedImageChars
 		}
@@ -70,12 +58,12 @@ func EstimateTokens(m *engine.Message) int {
 		n := contentChars(m.Content)
 		for _, s := range m.Sections {
 			if s.Value != nil {
-				n += jsLen(*s.Value)
+				n += utf16x.Len(*s.Value)
 			}
 		}
 		if len(m.ToolsAdded) > 0 {
 			if b, err := engine.MarshalJSON(m.ToolsAdded); err == nil {
-				n += jsLen(string(b))
+				n += utf16x.Len(string(b))
 			}
 		}
 		return ceilDiv4(n)
@@ -86,18 +74,18 @@ func EstimateTokens(m *engine.Message) int {
 		for _, b := range m.Content.Blocks {
 			switch b.Type {
 			case engine.ContentText:
-				n += jsLen(b.Text)
+				n += utf16x.Len(b.Text)
 			case engine.ContentThinking:
-				n += jsLen(b.Thinking)
+				n += utf16x.Len(b.Thinking)
 			case engine.ContentToolCall:
-				n += jsLen(b.Name) + jsLen(compactJSON(b.Arguments))
+				n += utf16x.Len(b.Name) + utf16x.Len(compactJSON(b.Arguments))
 			}
 		}
 		return ceilDiv4(n)
 	case engine.RoleBashExecution:
-		return ceilDiv4(jsLen(m.Command) + jsLen(m.Output))
+		return ceilDiv4(utf16x.Len(m.Command) + utf16x.Len(m.Output))
 	case engine.RoleBranchSummary, engine.RoleCompactionSummary:
-		return ceilDiv4(jsLen(m.Summary))
+		return ceilDiv4(utf16x.Len(m.Summary))
 	}
 	return 0
 }

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf16"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/jsonx"
+	"github.com/pi-go/pi/internal/utf16x"
 )
 
 // toolResultMaxChars caps each tool result in a serialised conversation:
@@ -32,37 +33,22 @@ func textOf(c engine.Contents, sep string) string {
 // truncateForSummary keeps the first max UTF-16 units of s (never half a
 // surrogate pair) and says how many were dropped.
 func truncateForSummary(s string, max int) string {
-	u := utf16.Encode([]rune(s))
-	if len(u) <= max {
+	kept, dropped, cut := utf16x.Truncate(s, max)
+	if !cut {
 		return s
 	}
-	end := max
-	if end > 0 && utf16.IsSurrogate(rune(u[end-1])) && u[end-1] < 0xDC00 {
-		end--
-	}
-	return fmt.Sprintf("%s\n\n[... %d more characters truncated]", string(utf16.Decode(u[:end])), len(u)-max)
+	return fmt.Sprintf("%s\n\n[... %d more characters truncated]", kept, dropped)
 }
 
 // argsText renders tool-call arguments as k=<JSON value> pairs in the
 // order the model wrote them.
 func argsText(raw json.RawMessage) string {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return ""
-	}
 	var parts []string
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			break
-		}
-		key, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			break
-		}
+	// A broken object shows the members before the break.
+	_ = jsonx.EachMember(raw, func(key string, v json.RawMessage) error {
 		parts = append(parts, key+"="+jsValue(v))
-	}
+		return nil
+	})
 	return strings.Join(parts, ", ")
 }
 

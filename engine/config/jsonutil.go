@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/tidwall/gjson"
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // stripJSONComments removes // and /* */ comments outside strings, since
@@ -65,65 +65,44 @@ func mergeRawObjects(base, override json.RawMessage, nested ...string) json.RawM
 	if len(base) == 0 && len(nested) == 0 {
 		return override
 	}
-	type kv struct {
-		k string
-		v json.RawMessage
+	// What is not an object contributes no keys, as a spread of it would
+	// (a string's characters aside: compat values are objects).
+	bf, _ := jsonx.Members(base)
+	of, _ := jsonx.Members(override)
+	var out jsonx.Object
+	for _, f := range bf {
+		out = out.Put(f.Key, f.Value)
 	}
-	var keys []kv
-	idx := map[string]int{}
-	add := func(src json.RawMessage) {
-		gjson.ParseBytes(src).ForEach(func(k, v gjson.Result) bool {
-			raw := json.RawMessage(v.Raw)
-			if i, ok := idx[k.String()]; ok {
-				keys[i].v = raw
-			} else {
-				idx[k.String()] = len(keys)
-				keys = append(keys, kv{k.String(), raw})
-			}
-			return true
-		})
+	for _, f := range of {
+		out = out.Put(f.Key, f.Value)
 	}
-	add(base)
-	add(override)
 	for _, n := range nested {
-		bv := gjson.GetBytes(base, escapeGJSON(n))
-		ov := gjson.GetBytes(override, escapeGJSON(n))
-		if (bv.IsObject() || ov.IsObject()) && (bv.Exists() || ov.Exists()) {
-			var b, o json.RawMessage
-			if bv.IsObject() {
-				b = json.RawMessage(bv.Raw)
-			}
-			if ov.IsObject() {
-				o = json.RawMessage(ov.Raw)
-			}
-			m := mergeRawObjects(b, o)
-			if len(m) == 0 {
-				m = json.RawMessage("{}")
-			}
-			keys[idx[n]].v = m
+		b, o := objectMember(bf, n), objectMember(of, n)
+		if b == nil && o == nil {
+			continue
 		}
+		m := mergeRawObjects(b, o)
+		if len(m) == 0 {
+			m = json.RawMessage("{}")
+		}
+		out = out.Put(n, m)
 	}
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, e := range keys {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		kb, _ := json.Marshal(e.k)
-		buf.Write(kb)
-		buf.WriteByte(':')
-		var c bytes.Buffer
-		if json.Compact(&c, e.v) == nil {
-			buf.Write(c.Bytes())
-		} else {
-			buf.Write(e.v)
-		}
+	for i, f := range out {
+		out[i].Value = compactRaw(f.Value.(json.RawMessage))
 	}
-	buf.WriteByte('}')
-	return buf.Bytes()
+	b, _ := out.MarshalJSON()
+	return b
 }
 
-func escapeGJSON(k string) string { return sjsonPath([]string{k}) }
+// objectMember is the first member k of fields when it is a JSON object.
+func objectMember(fields jsonx.Object, k string) json.RawMessage {
+	v, _ := fields.Get(k)
+	raw, _ := v.(json.RawMessage)
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+		return nil
+	}
+	return raw
+}
 
 // compactRaw returns v compacted, or v itself if it is not valid JSON.
 func compactRaw(v json.RawMessage) json.RawMessage {

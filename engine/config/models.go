@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // anthropicBearerEnv is a token sent as "Authorization: Bearer", not as an
@@ -489,23 +490,12 @@ func objectKeyOrder(b []byte, k string) []string {
 	if dec.Decode(&top) != nil {
 		return nil
 	}
-	raw := top[k]
-	d := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
-		return nil
-	}
 	var keys []string
-	for d.More() {
-		t, err := d.Token()
-		if err != nil {
-			return keys
-		}
-		keys = append(keys, t.(string))
-		var skip json.RawMessage
-		if d.Decode(&skip) != nil {
-			return keys
-		}
-	}
+	// A broken object gives the keys before the break.
+	_ = jsonx.EachMember(top[k], func(key string, _ json.RawMessage) error {
+		keys = append(keys, key)
+		return nil
+	})
 	return keys
 }
 

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // ExtProviderConfig is the configuration form of pi.registerProvider, as
@@ -337,45 +337,24 @@ func composeExt(name string, base []*engine.Model, cfg ExtProviderConfig) ([]*en
 // existing key keeps its place and takes the new value, a new key goes at
 // the end, and a nil value (undefined) drops the key.
 func setRawKeys(raw json.RawMessage, kvs [][2]any) json.RawMessage {
-	keys, vals, err := engine.SplitObject(raw)
+	fields, err := jsonx.Members(raw)
 	if err != nil {
 		return nil
 	}
 	for _, kv := range kvs {
 		k := kv[0].(string)
-		var v json.RawMessage
-		if kv[1] != nil {
-			b, err := engine.MarshalJSON(kv[1])
-			if err != nil {
-				return nil
-			}
-			v = b
+		if kv[1] == nil {
+			fields = fields.Delete(k)
+			continue
 		}
-		i := slices.Index(keys, k)
-		switch {
-		case i >= 0 && v == nil:
-			keys = slices.Delete(keys, i, i+1)
-			vals = slices.Delete(vals, i, i+1)
-		case i >= 0:
-			vals[i] = v
-		case v != nil:
-			keys = append(keys, k)
-			vals = append(vals, v)
+		v, err := engine.MarshalJSON(kv[1])
+		if err != nil {
+			return nil
 		}
+		fields = fields.Put(k, json.RawMessage(v))
 	}
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		kb, _ := engine.MarshalJSON(k)
-		buf.Write(kb)
-		buf.WriteByte(':')
-		buf.Write(vals[i])
-	}
-	buf.WriteByte('}')
-	return buf.Bytes()
+	b, _ := fields.MarshalJSON()
+	return b
 }
 
 // AuthStatus is modelRegistry.getProviderAuthStatus(provider): whether

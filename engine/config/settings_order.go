@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // keyOrder records the key order of a settings file's objects: Go maps
@@ -20,53 +21,38 @@ type keyOrder struct {
 }
 
 // decodeKeyOrder reads the key order of a JSON document; nil when it is
-// not valid JSON.
+// not valid JSON. A repeated key keeps its first position and its last
+// value's order, as in JSON.parse (jsonx.Decode does both).
 func decodeKeyOrder(b []byte) *keyOrder {
-	d := json.NewDecoder(bytes.NewReader(b))
-	o, err := decodeOrderValue(d)
+	v, err := jsonx.Decode(b)
 	if err != nil {
 		return nil
 	}
-	return o
+	return orderOf(v)
 }
 
-func decodeOrderValue(d *json.Decoder) (*keyOrder, error) {
-	tok, err := d.Token()
-	if err != nil {
-		return nil, err
-	}
-	delim, ok := tok.(json.Delim)
-	if !ok {
-		return nil, nil
-	}
-	o := &keyOrder{kids: map[string]*keyOrder{}}
-	i := 0
-	for d.More() {
-		key := strconv.Itoa(i)
-		if delim == '{' {
-			kt, err := d.Token()
-			if err != nil {
-				return nil, err
-			}
-			key, _ = kt.(string)
-			// A repeated key keeps its first position, as in JSON.parse.
-			if !slices.Contains(o.keys, key) {
-				o.keys = append(o.keys, key)
+// orderOf is the key order of a decoded value, nil for a scalar. Array
+// elements are recorded under their index.
+func orderOf(v any) *keyOrder {
+	var o *keyOrder
+	switch x := v.(type) {
+	case jsonx.Object:
+		o = &keyOrder{keys: make([]string, 0, len(x)), kids: map[string]*keyOrder{}}
+		for _, f := range x {
+			o.keys = append(o.keys, f.Key)
+			if kid := orderOf(f.Value); kid != nil {
+				o.kids[f.Key] = kid
 			}
 		}
-		kid, err := decodeOrderValue(d)
-		if err != nil {
-			return nil, err
+	case []any:
+		o = &keyOrder{kids: map[string]*keyOrder{}}
+		for i, e := range x {
+			if kid := orderOf(e); kid != nil {
+				o.kids[strconv.Itoa(i)] = kid
+			}
 		}
-		if kid != nil {
-			o.kids[key] = kid
-		}
-		i++
 	}
-	if _, err := d.Token(); err != nil {
-		return nil, err
-	}
-	return o, nil
+	return o
 }
 
 // kid returns the order of the value under key, nil when unknown.

@@ -9,10 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
-
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // SetGlobal writes one setting to the global settings.json, as the RPC
@@ -20,7 +18,9 @@ import (
 // ("retry.enabled"). The file is edited in place: the current contents are
 // re-read, only the one value changes, and the file's own key spelling,
 // key order and unknown keys survive; a new key is appended at the end of
-// its object. The result is written as two-space-indented JSON without a
+// its object. Strings are written back as JSON.stringify writes them (the
+// reference parses and re-serialises the file), number literals as the
+// file has them. The result is written as two-space-indented JSON without a
 // trailing newline (the reference's format) through a temporary file and a
 // rename, so a crash never leaves half a file. A settings.json that does not
 // parse is not overwritten: that would destroy the user's file.
@@ -70,25 +70,16 @@ func editJSONFile(file, path string, value any) error {
 	if len(bytes.TrimSpace(b)) == 0 {
 		b = []byte("{}")
 	}
-	if !json.Valid(b) || !gjson.ParseBytes(b).IsObject() {
+	tree, err := jsonx.Decode(b)
+	root, isObject := tree.(jsonx.Object)
+	if err != nil || !isObject {
 		return fmt.Errorf("not updating %s: the file is not a valid JSON object", file)
 	}
 	raw, err := engine.MarshalJSON(value)
 	if err != nil {
 		return fmt.Errorf("encode setting %s: %w", path, err)
 	}
-	segs := strings.Split(path, ".")
-	// Objects on the way down must be objects: a scalar in the way is
-	// replaced, as assigning into a spread of it would in JavaScript.
-	for i := 1; i < len(segs); i++ {
-		p := sjsonPath(segs[:i])
-		if r := gjson.GetBytes(b, p); r.Exists() && !r.IsObject() {
-			if b, err = sjson.SetRawBytes(b, p, []byte("{}")); err != nil {
-				return fmt.Errorf("edit %s: %w", file, err)
-			}
-		}
-	}
-	out, err := sjson.SetRawBytes(b, sjsonPath(segs), raw)
+	out, err := setIn(root, strings.Split(path, "."), raw).MarshalJSON()
 	if err != nil {
 		return fmt.Errorf("edit %s: %w", file, err)
 	}
@@ -102,22 +93,20 @@ func editJSONFile(file, path string, value any) error {
 	return writeFileAtomic(file, pretty.Bytes())
 }
 
-// sjsonPath escapes each key so dots, wildcards and the like inside a key
-// are taken literally.
-func sjsonPath(segs []string) string {
-	esc := make([]string, len(segs))
-	for i, s := range segs {
-		var b strings.Builder
-		for _, r := range s {
-			switch r {
-			case '.', '*', '?', '|', '#', '@', '\\', ':', '!', '=', '<', '>', '%':
-				b.WriteByte('\\')
-			}
-			b.WriteRune(r)
-		}
-		esc[i] = b.String()
+// setIn sets the value at the path segs in o, as the reference's nested
+// assignment into its parsed settings does: an existing key keeps its
+// place, a new one goes last in its object, and a missing object on the
+// way, or a scalar in its place, becomes an object.
+func setIn(o jsonx.Object, segs []string, raw json.RawMessage) jsonx.Object {
+	if len(segs) == 1 {
+		return o.Put(segs[0], raw)
 	}
-	return strings.Join(esc, ".")
+	child, _ := o.Get(segs[0])
+	inner, isObject := child.(jsonx.Object)
+	if !isObject {
+		inner = jsonx.Object{}
+	}
+	return o.Put(segs[0], setIn(inner, segs[1:], raw))
 }
 
 // writeFileAtomic writes data to a temporary file next to path and renames

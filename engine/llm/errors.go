@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"unicode/utf16"
+
+	"github.com/pi-go/pi/internal/utf16x"
 )
 
 // MaxErrorBodyChars caps the body part of an error message, as the
@@ -69,16 +70,9 @@ func FormatHTTPError(status int, body []byte) string {
 // "... [truncated N chars]", N counted in the same units. A surrogate pair
 // at the cut is kept whole, as a Go string cannot hold half of one.
 func TruncateText(s string, max int) string {
-	if len(s) <= max {
-		return s // Never more UTF-16 units than bytes.
-	}
-	units := utf16.Encode([]rune(s))
-	if len(units) <= max {
+	kept, dropped, cut := utf16x.Truncate(s, max)
+	if !cut {
 		return s
 	}
-	cut := max
-	if cut > 0 && utf16.IsSurrogate(rune(units[cut-1])) && units[cut-1] < 0xDC00 {
-		cut--
-	}
-	return string(utf16.Decode(units[:cut])) + "... [truncated " + strconv.Itoa(len(units)-max) + " chars]"
+	return kept + "... [truncated " + strconv.Itoa(dropped) + " chars]"
 }

@@ -1,10 +1,10 @@
 package llm
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // MergeSamplingParams merges the model's models.json samplingParams, then
@@ -29,44 +29,20 @@ func MergeSamplingParams(body Object, m *engine.Model, level engine.ThinkingLeve
 	return Object(mergeFields([]Field(body), params))
 }
 
-// mergeFields sets each of add on base: replaced in place when present,
-// appended otherwise.
+// mergeFields sets each of add on a copy of base: replaced in place when
+// present, appended otherwise.
 func mergeFields(base, add []Field) []Field {
-	out := append([]Field(nil), base...)
+	out := append(Object(nil), base...)
 	for _, f := range add {
-		found := false
-		for i := range out {
-			if out[i].Key == f.Key {
-				out[i].Value, found = f.Value, true
-				break
-			}
-		}
-		if !found {
-			out = append(out, f)
-		}
+		out = out.Put(f.Key, f.Value)
 	}
 	return out
 }
 
 // orderedFields reads a JSON object's members in order, values raw; any
-// other JSON yields none.
+// other JSON yields none, and a broken object the members before the
+// break.
 func orderedFields(raw json.RawMessage) []Field {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil
-	}
-	var out []Field
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return out
-		}
-		k, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return out
-		}
-		out = append(out, Field{k, v})
-	}
+	out, _ := jsonx.Members(raw)
 	return out
 }

@@ -1,13 +1,12 @@
 package llm
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // defaultSampling is the constrained sampling of a tool that does not
@@ -80,7 +79,7 @@ func MakeStrictSchema(raw json.RawMessage) (json.RawMessage, error) {
 	if obj, err = strictNode(obj); err != nil {
 		return nil, err
 	}
-	if t, _ := lookup(obj, "type"); t != "object" {
+	if t, _ := obj.Get("type"); t != "object" {
 		return nil, notStrict("root schema must have type object")
 	}
 	return obj.MarshalJSON()
@@ -88,13 +87,13 @@ func MakeStrictSchema(raw json.RawMessage) (json.RawMessage, error) {
 
 func strictNode(obj Object) (Object, error) {
 	for _, k := range strictUnsupported {
-		if _, ok := lookup(obj, k); ok {
+		if _, ok := obj.Get(k); ok {
 			return nil, notStrict("%s schemas are unsupported", k)
 		}
 	}
-	typ, hasType := lookup(obj, "type")
-	anyOf, hasAnyOf := lookup(obj, "anyOf")
-	if _, hasEnum := lookup(obj, "enum"); !hasType && !hasAnyOf && !hasEnum {
+	typ, hasType := obj.Get("type")
+	anyOf, hasAnyOf := obj.Get("anyOf")
+	if _, hasEnum := obj.Get("enum"); !hasType && !hasAnyOf && !hasEnum {
 		return nil, notStrict("schemas without a type are unsupported")
 	}
 	if hasAnyOf {
@@ -117,7 +116,7 @@ func strictNode(obj Object) (Object, error) {
 			arr[i] = s
 		}
 	}
-	if items, ok := lookup(obj, "items"); ok {
+	if items, ok := obj.Get("items"); ok {
 		if _, tuple := items.([]any); tuple {
 			return nil, notStrict("tuple schemas are unsupported")
 		}
@@ -129,17 +128,17 @@ func strictNode(obj Object) (Object, error) {
 		if err != nil {
 			return nil, err
 		}
-		obj = replace(obj, "items", s)
+		obj = obj.Put("items", s)
 	}
 	isObject := typ == "object"
-	props, hasProps := lookup(obj, "properties")
+	props, hasProps := obj.Get("properties")
 	if hasProps && !isObject {
 		return nil, notStrict("properties require type object")
 	}
 	if !isObject {
 		return obj, nil
 	}
-	if ap, ok := lookup(obj, "additionalProperties"); ok && ap != false {
+	if ap, ok := obj.Get("additionalProperties"); ok && ap != false {
 		return nil, notStrict("schema-valued or true additionalProperties is unsupported")
 	}
 	var pobj Object
@@ -150,7 +149,7 @@ func strictNode(obj Object) (Object, error) {
 		}
 	}
 	required := map[string]bool{}
-	if r, ok := lookup(obj, "required"); ok {
+	if r, ok := obj.Get("required"); ok {
 		arr, ok := r.([]any)
 		if !ok {
 			return nil, notStrict("object required must be a string array")
@@ -189,10 +188,10 @@ func strictNode(obj Object) (Object, error) {
 		}
 	}
 	if hasProps {
-		obj = replace(obj, "properties", pobj)
+		obj = obj.Put("properties", pobj)
 	}
-	obj = replace(obj, "required", names)
-	return replace(obj, "additionalProperties", false), nil
+	obj = obj.Put("required", names)
+	return obj.Put("additionalProperties", false), nil
 }
 
 func structured(v any) bool {
@@ -203,13 +202,13 @@ func structured(v any) bool {
 	if typeHas(o, "object") || typeHas(o, "array") {
 		return true
 	}
-	_, p := lookup(o, "properties")
-	_, i := lookup(o, "items")
+	_, p := o.Get("properties")
+	_, i := o.Get("items")
 	return p || i
 }
 
 func typeHas(o Object, name string) bool {
-	t, _ := lookup(o, "type")
+	t, _ := o.Get("type")
 	if arr, ok := t.([]any); ok {
 		for _, e := range arr {
 			if e == name {
@@ -229,10 +228,10 @@ func allowsNull(v any) bool {
 	if typeHas(o, "null") {
 		return true
 	}
-	if c, ok := lookup(o, "const"); ok && c == nil {
+	if c, ok := o.Get("const"); ok && c == nil {
 		return true
 	}
-	if e, ok := lookup(o, "enum"); ok {
+	if e, ok := o.Get("enum"); ok {
 		if arr, ok := e.([]any); ok {
 			for _, x := range arr {
 				if x == nil {
@@ -241,7 +240,7 @@ func allowsNull(v any) bool {
 			}
 		}
 	}
-	if a, ok := lookup(o, "anyOf"); ok {
+	if a, ok := o.Get("anyOf"); ok {
 		if arr, ok := a.([]any); ok {
 			for _, x := range arr {
 				if allowsNull(x) {
@@ -253,83 +252,9 @@ func allowsNull(v any) bool {
 	return false
 }
 
-func lookup(o Object, k string) (any, bool) {
-	for _, f := range o {
-		if f.Key == k {
-			return f.Value, true
-		}
-	}
-	return nil, false
-}
-
-// replace sets k in place when present, last otherwise, as a JavaScript
-// assignment does.
-func replace(o Object, k string, v any) Object {
-	for i := range o {
-		if o[i].Key == k {
-			o[i].Value = v
-			return o
-		}
-	}
-	return o.Set(k, v)
-}
-
-// DecodeOrdered decodes one JSON value keeping object key order: objects
-// become Object (a repeated key keeps its first place and last value, as
-// JSON.parse does), arrays []any, numbers json.Number so that they print
-// as they came, other scalars string, bool or nil. Anything after the
-// value is an error.
-func DecodeOrdered(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	v, err := decodeValue(dec)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after JSON value")
-	}
-	return v, nil
-}
-
-func decodeValue(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			obj := Object{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, _ := kt.(string)
-				v, err := decodeValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				// A repeated key keeps its first position and last value,
-				// as JSON.parse does.
-				obj = replace(obj, k, v)
-			}
-			_, err := dec.Token()
-			return obj, err
-		case '[':
-			arr := []any{}
-			for dec.More() {
-				v, err := decodeValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				arr = append(arr, v)
-			}
-			_, err := dec.Token()
-			return arr, err
-		}
-	}
-	return tok, nil
-}
+// DecodeOrdered decodes one JSON value keeping object key order
+// (jsonx.Decode): objects become Object (a repeated key keeps its first
+// place and last value, as JSON.parse does), arrays []any, numbers
+// json.Number so that they print as they came, other scalars string, bool
+// or nil. Anything after the value is an error.
+func DecodeOrdered(raw []byte) (any, error) { return jsonx.Decode(raw) }

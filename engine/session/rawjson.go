@@ -4,40 +4,27 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // object is a JSON object that keeps its key order and raw values. The
 // migration edits files written by other versions in place, and the
 // reference appends new keys after the existing ones; a Go struct or map
-// would reorder them.
-type object struct {
-	keys []string
-	vals []json.RawMessage
-}
+// would reorder them. Every value is a json.RawMessage.
+type object struct{ fields jsonx.Object }
 
 func parseObject(b []byte) (*object, error) {
-	keys, vals, err := engine.SplitObject(b)
+	f, err := jsonx.Members(b)
 	if err != nil {
 		return nil, err
 	}
-	return &object{keys: keys, vals: vals}, nil
-}
-
-func (o *object) index(k string) int {
-	for i, key := range o.keys {
-		if key == k {
-			return i
-		}
-	}
-	return -1
+	return &object{fields: f}, nil
 }
 
 func (o *object) get(k string) (json.RawMessage, bool) {
-	if i := o.index(k); i >= 0 {
-		return o.vals[i], true
-	}
-	return nil, false
+	v, ok := o.fields.Get(k)
+	r, _ := v.(json.RawMessage)
+	return r, ok
 }
 
 // getString returns the value of k if it is a JSON string.
@@ -63,40 +50,23 @@ func (o *object) set(k string, v any) {
 	case []byte:
 		raw = x
 	default:
-		raw, _ = json.Marshal(x)
+		raw, _ = jsonx.Marshal(x)
 	}
-	if i := o.index(k); i >= 0 {
-		o.vals[i] = raw
-		return
-	}
-	o.keys = append(o.keys, k)
-	o.vals = append(o.vals, raw)
+	o.fields = o.fields.Put(k, raw)
 }
 
-func (o *object) del(k string) {
-	if i := o.index(k); i >= 0 {
-		o.keys = append(o.keys[:i], o.keys[i+1:]...)
-		o.vals = append(o.vals[:i], o.vals[i+1:]...)
-	}
-}
+func (o *object) del(k string) { o.fields = o.fields.Delete(k) }
 
+// bytes writes the object back compact, keys in order.
 func (o *object) bytes() []byte {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range o.keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
+	out := make(jsonx.Object, len(o.fields))
+	for i, f := range o.fields {
+		out[i] = f
 		var c bytes.Buffer
-		if json.Compact(&c, o.vals[i]) == nil {
-			b.Write(c.Bytes())
-		} else {
-			b.Write(o.vals[i])
+		if json.Compact(&c, f.Value.(json.RawMessage)) == nil {
+			out[i].Value = json.RawMessage(c.Bytes())
 		}
 	}
-	b.WriteByte('}')
-	return b.Bytes()
+	b, _ := out.MarshalJSON()
+	return b
 }

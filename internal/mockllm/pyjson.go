@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // The Python mock writes JSON with json.dumps: ", " and ": " separators,
@@ -12,7 +14,8 @@ import (
 // or \uXXXX escapes (the default, used for fault and whole bodies). These
 // helpers reproduce those bytes so streams match the Python mock exactly.
 
-// obj is a JSON object with ordered keys.
+// obj is a JSON object with ordered keys, spelled short for the event
+// literals (a jsonx.Object would need keyed fields there).
 type obj []kv
 
 type kv struct {
@@ -63,6 +66,14 @@ func writePy(b *bytes.Buffer, v any, ascii bool) {
 			writePy(b, e, ascii)
 		}
 		b.WriteByte(']')
+	case jsonx.Object:
+		o := make(obj, len(x))
+		for i, f := range x {
+			o[i] = kv{f.Key, f.Value}
+		}
+		writePy(b, o, ascii)
+	case json.Number:
+		b.WriteString(x.String())
 	case raw:
 		writeRawPy(b, json.RawMessage(x), ascii)
 	default:
@@ -71,65 +82,16 @@ func writePy(b *bytes.Buffer, v any, ascii bool) {
 }
 
 // writeRawPy re-emits arbitrary JSON text with Python's separators,
-// keeping key order and number literals.
+// keeping key order and number literals. A repeated key is written once,
+// in its first place with its last value, as json.loads would leave it.
+// Text that is not JSON is written as it is.
 func writeRawPy(b *bytes.Buffer, r json.RawMessage, ascii bool) {
-	dec := json.NewDecoder(bytes.NewReader(r))
-	dec.UseNumber()
-	var walk func() bool
-	walk = func() bool {
-		tok, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			if t == '{' {
-				b.WriteByte('{')
-				first := true
-				for dec.More() {
-					kt, err := dec.Token()
-					if err != nil {
-						return false
-					}
-					if !first {
-						b.WriteString(", ")
-					}
-					first = false
-					writePyString(b, kt.(string), ascii)
-					b.WriteString(": ")
-					if !walk() {
-						return false
-					}
-				}
-				_, _ = dec.Token()
-				b.WriteByte('}')
-			} else {
-				b.WriteByte('[')
-				first := true
-				for dec.More() {
-					if !first {
-						b.WriteString(", ")
-					}
-					first = false
-					if !walk() {
-						return false
-					}
-				}
-				_, _ = dec.Token()
-				b.WriteByte(']')
-			}
-		case string:
-			writePyString(b, t, ascii)
-		case json.Number:
-			b.WriteString(t.String())
-		case bool:
-			writePy(b, t, ascii)
-		case nil:
-			b.WriteString("null")
-		}
-		return true
+	v, err := jsonx.Decode(r)
+	if err != nil {
+		b.Write(r)
+		return
 	}
-	walk()
+	writePy(b, v, ascii)
 }
 
 func writePyString(b *bytes.Buffer, s string, ascii bool) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/pi-go/pi/engine/llm"
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // The reference builds its payload with the Mistral SDK's camelCase names
@@ -121,28 +122,15 @@ func wireMessage(mr json.RawMessage) json.RawMessage {
 // property remap does: assigning the target then deleting the source.
 func rename(fields []llm.Field, pairs [][2]string) []llm.Field {
 	for _, p := range pairs {
-		src := -1
-		for i, f := range fields {
-			if f.Key == p[0] {
-				src = i
-				break
-			}
-		}
+		src := llm.Object(fields).Index(p[0])
 		if src < 0 {
 			continue
 		}
 		v := fields[src].Value
+		// fields[:src:src] makes append copy, so the caller's slice keeps its
+		// members and the target is looked up without the source.
 		fields = append(fields[:src:src], fields[src+1:]...)
-		replaced := false
-		for i := range fields {
-			if fields[i].Key == p[1] {
-				fields[i].Value, replaced = v, true
-				break
-			}
-		}
-		if !replaced {
-			fields = append(fields, llm.Field{Key: p[1], Value: v})
-		}
+		fields = llm.Object(fields).Put(p[1], v)
 	}
 	return fields
 }
@@ -154,25 +142,8 @@ func raw(v any) json.RawMessage {
 
 // objectFields reads a JSON object's members in order, values raw.
 func objectFields(data json.RawMessage) ([]llm.Field, bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, false
-	}
-	fields := []llm.Field{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		k, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
-		}
-		fields = append(fields, llm.Field{Key: k, Value: v})
-	}
-	return fields, true
+	fields, err := jsonx.Members(data)
+	return fields, err == nil
 }
 
 func arrayItems(data json.RawMessage) ([]json.RawMessage, bool) {

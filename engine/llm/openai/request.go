@@ -1,13 +1,13 @@
 package openai
 
 import (
-	"bytes"
 	"encoding/json"
 	"regexp"
 	"strings"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm"
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // promptCacheKeyMax is the longest prompt_cache_key OpenAI accepts, in
@@ -188,24 +188,11 @@ func truthy(r json.RawMessage) bool {
 }
 
 // fieldsOf decodes a JSON object into its fields in order, each value
-// raw; nil for anything else.
+// raw; nil for anything else, not nil for {}.
 func fieldsOf(raw json.RawMessage) llm.Object {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	out, err := jsonx.Members(raw)
+	if err != nil {
 		return nil
-	}
-	out := llm.Object{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		k, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil
-		}
-		out = out.Set(k, v)
 	}
 	return out
 }

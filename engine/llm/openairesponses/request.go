@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm"
+	"github.com/pi-go/pi/internal/utf16x"
 )
 
 // minOutputTokens is the smallest max_output_tokens the Responses API
@@ -462,7 +462,7 @@ func assistantItems(m *engine.Model, msg *engine.Message, msgIndex int, grammar 
 				} else {
 					id = "msg_pi_" + strconv.Itoa(msgIndex) + "_" + strconv.Itoa(textIndex)
 				}
-			case utf16Len(id) > 64:
+			case utf16x.Len(id) > 64:
 				id = "msg_" + llm.ShortHash(id)
 			}
 			textIndex++
@@ -568,6 +568,3 @@ func normalizeToolCallID(m *engine.Model, providers map[string]bool, source *eng
 	}
 	return normalizeIDPart(callID) + "|" + itemID
 }
-
-// utf16Len is the length JavaScript reports for s.
-func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }

@@ -12,10 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf16"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm"
+	"github.com/pi-go/pi/internal/utf16x"
 )
 
 // Texts the reference's failures carry; the retry logic matches some of
@@ -257,19 +257,11 @@ func (p *Provider) responseFailure(m *engine.Model, u string, res *http.Response
 // truncateDiagnostic cuts a body kept in a diagnostic at 8192 UTF-16
 // units, marking the cut with an ellipsis.
 func truncateDiagnostic(s string) string {
-	const max = 8192
-	if len(s) <= max {
+	kept, _, cut := utf16x.Truncate(s, 8192)
+	if !cut {
 		return s
 	}
-	units := utf16.Encode([]rune(s))
-	if len(units) <= max {
-		return s
-	}
-	cut := max
-	if utf16.IsSurrogate(rune(units[cut-1])) && units[cut-1] < 0xDC00 {
-		cut--
-	}
-	return string(utf16.Decode(units[:cut])) + "…"
+	return kept + "…"
 }
 
 // readError words a failure while reading the response body as Node does.
