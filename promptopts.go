@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-go/pi/builtins"
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/jsonx"
 	"github.com/pi-go/pi/prompts"
 )
 
@@ -26,64 +27,57 @@ func promptOptionsJSON(o prompts.Options, tools []engine.ToolInfo, registry ...e
 	if registry == nil {
 		registry = tools
 	}
-	w := &jsonObj{}
+	var w jsonx.Object
 	if o.CustomPrompt != "" {
-		w.field("customPrompt", o.CustomPrompt)
+		w = w.Set("customPrompt", o.CustomPrompt)
 	}
 	names := make([]string, 0, len(tools))
 	for _, t := range tools {
 		names = append(names, t.Name)
 	}
-	w.field("selectedTools", names)
-	w.field("hiddenTools", []string{})
-	snippets := &jsonObj{}
-	guidelines := &jsonObj{}
+	w = w.Set("selectedTools", names).Set("hiddenTools", []string{})
+	snippets, guidelines := jsonx.Object{}, jsonx.Object{}
 	for _, t := range registry {
 		if t.PromptSnippet != "" {
-			snippets.field(t.Name, t.PromptSnippet)
+			snippets = snippets.Set(t.Name, t.PromptSnippet)
 		}
 		if len(t.PromptGuidelines) > 0 {
-			guidelines.field(t.Name, t.PromptGuidelines)
+			guidelines = guidelines.Set(t.Name, t.PromptGuidelines)
 		}
 	}
-	w.raw("toolSnippets", snippets.bytes())
-	w.raw("toolGuidelines", guidelines.bytes())
 	g := o.Guidelines
 	if g == nil {
 		g = []string{}
 	}
-	w.field("promptGuidelines", g)
-	w.field("appendSystemPrompt", strings.Join(o.Append, "\n\n"))
-	sections := &jsonObj{}
+	w = w.Set("toolSnippets", snippets).Set("toolGuidelines", guidelines).
+		Set("promptGuidelines", g).Set("appendSystemPrompt", strings.Join(o.Append, "\n\n"))
+	sections := jsonx.Object{}
 	for _, s := range o.Extra {
 		if s.Value != nil {
-			sections.field(s.Name, *s.Value)
+			sections = sections.Set(s.Name, *s.Value)
 		}
 	}
-	w.raw("sections", sections.bytes())
-	w.field("cwd", o.Cwd)
-	files := make([]json.RawMessage, 0, len(o.ContextFiles))
+	w = w.Set("sections", sections).Set("cwd", o.Cwd)
+	files := make([]jsonx.Object, 0, len(o.ContextFiles))
 	if !o.NoContextFiles {
 		for _, f := range o.ContextFiles {
-			fo := &jsonObj{}
-			fo.field("path", f.Path)
-			fo.field("content", f.Content)
-			files = append(files, fo.bytes())
+			files = append(files, jsonx.Object{}.Set("path", f.Path).Set("content", f.Content))
 		}
 	}
-	w.field("contextFiles", files)
-	skills := make([]json.RawMessage, 0, len(o.Skills))
+	w = w.Set("contextFiles", files)
+	skills := make([]jsonx.Object, 0, len(o.Skills))
 	for _, s := range o.Skills {
-		so := &jsonObj{}
-		so.field("name", s.Name)
-		so.field("description", s.Description)
-		so.field("filePath", s.Location)
-		so.field("baseDir", filepath.Dir(s.Location))
-		so.field("disableModelInvocation", s.DisableModelInvocation)
-		skills = append(skills, so.bytes())
+		skills = append(skills, jsonx.Object{}.Set("name", s.Name).Set("description", s.Description).
+			Set("filePath", s.Location).Set("baseDir", filepath.Dir(s.Location)).
+			Set("disableModelInvocation", s.DisableModelInvocation))
 	}
-	w.field("skills", skills)
-	return w.bytes()
+	w = w.Set("skills", skills)
+	b, err := w.MarshalJSON()
+	if err != nil {
+		// Strings, lists and objects of them cannot fail to encode.
+		return json.RawMessage("{}")
+	}
+	return b
 }
 
 // promptOptionsWire is systemPromptOptions as handlers may leave it.
@@ -154,60 +148,24 @@ func renderPromptOptions(base prompts.Options, raw json.RawMessage) (engine.Sect
 }
 
 // orderedStrings decodes a JSON object of strings keeping its key order;
-// non-string values are skipped.
+// non-string values are skipped, and anything but an object gives none.
 func orderedStrings(raw json.RawMessage) ([]engine.Section, error) {
-	if len(raw) == 0 || string(raw) == "null" {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
 		return nil, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
 	var out []engine.Section
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			return nil, err
+	err := jsonx.EachMember(raw, func(k string, v json.RawMessage) error {
+		// Decoded as any, not string: null must not pass as "".
+		var x any
+		if err := json.Unmarshal(v, &x); err != nil {
+			return err
 		}
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
+		if s, ok := x.(string); ok {
+			out = append(out, engine.Section{Name: k, Value: &s})
 		}
-		if s, ok := v.(string); ok {
-			out = append(out, engine.Section{Name: k.(string), Value: &s})
-		}
-	}
-	return out, nil
-}
-
-// jsonObj writes a JSON object with keys in insertion order.
-type jsonObj struct{ buf bytes.Buffer }
-
-func (o *jsonObj) raw(key string, v []byte) {
-	if o.buf.Len() == 0 {
-		o.buf.WriteByte('{')
-	} else {
-		o.buf.WriteByte(',')
-	}
-	k, _ := engine.MarshalJSON(key)
-	o.buf.Write(k)
-	o.buf.WriteByte(':')
-	o.buf.Write(v)
-}
-
-func (o *jsonObj) field(key string, v any) {
-	b, err := engine.MarshalJSON(v)
-	if err != nil {
-		b = []byte("null")
-	}
-	o.raw(key, b)
-}
-
-func (o *jsonObj) bytes() json.RawMessage {
-	if o.buf.Len() == 0 {
-		return json.RawMessage("{}")
-	}
-	return append(append(json.RawMessage(nil), o.buf.Bytes()...), '}')
+		return nil
+	})
+	return out, err
 }
 
 // registryToolInfos lists the tools a session could use, in the
