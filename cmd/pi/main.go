@@ -34,6 +34,9 @@ func isTerminal(f *os.File) bool {
 func run(argv []string) int {
 	starttrace.Step("main")
 	stderr := io.Writer(os.Stderr)
+	if code, ok := runSubcommand(argv, os.Stdout, stderr); ok {
+		return code
+	}
 	a := ParseArgs(argv)
 	for _, d := range a.Diagnostics {
 		fmt.Fprintln(stderr, d.String())
