@@ -13,6 +13,9 @@
     mock writes the whole SSE body in one burst, so the time from sending
     the prompt to agent_settled measures the agent's own parsing, event
     building and JSON writing. Reported as deltas per second.
+(c) tool turn: the time from tool_execution_end to the next assistant
+    message_start on the client's side, for a bash tool call that the
+    mock answers at once.
 
 Only the Python standard library is used; the mock's SSE frames come from
 the conformance mockllm.py so both binaries see the wire format the
@@ -55,6 +58,37 @@ def burst_server(body: bytes) -> ThreadingHTTPServer:
 
         def do_GET(self):  # noqa: N802
             self.send_error(404)
+
+        def log_message(self, *args):
+            pass
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv
+
+
+def tool_server() -> ThreadingHTTPServer:
+    """An OpenAI-compatible endpoint for the tool-turn gap: a request that
+    carries no tool result gets one bash tool call, one that does gets a
+    short text reply, both written at once."""
+    call = b"".join(mockllm.openai_events({"tool_calls": [{"name": "bash", "arguments": {"command": "true"}}]},
+                                          0, "mock-model", True))
+    done = b"".join(mockllm.openai_events({"text": "done"}, 1, "mock-model", True))
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self):  # noqa: N802
+            n = int(self.headers.get("Content-Length") or 0)
+            req = json.loads(self.rfile.read(n) or b"{}")
+            last = (req.get("messages") or [{}])[-1]
+            body = done if last.get("role") == "tool" else call
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
 
         def log_message(self, *args):
             pass
@@ -164,6 +198,33 @@ def bench_stream(argv: list[str], env: dict, cwd: str, runs: int, deltas: int) -
             "rss_mib": statistics.median(rss) / 1024}
 
 
+def bench_tool_gap(argv: list[str], env: dict, cwd: str, runs: int, prompts: int = 5) -> dict:
+    """(c) tool turn: from reading tool_execution_end to reading the next
+    assistant message_start (the tool result's events, turn_end,
+    turn_start, the request and the reply's first bytes), median over
+    runs x prompts tool turns."""
+    gaps = []
+    for _ in range(runs):
+        c = Child(argv + ["--mode", "rpc", "--no-session", "--provider", "mock", "--model", "mock-model"], env, cwd)
+        it = c.records()
+        for i in range(prompts):
+            c.send({"id": f"p{i}", "type": "prompt", "message": "run the tool"})
+            t_end = None
+            for r in it:
+                t = r.get("type")
+                if t == "tool_execution_end":
+                    t_end = time.perf_counter()
+                elif t == "message_start" and t_end is not None and r["message"].get("role") == "assistant":
+                    gaps.append(time.perf_counter() - t_end)
+                    t_end = None
+                elif t == "agent_settled":
+                    break
+        c.close_and_wait()
+    if not gaps:
+        return {"error": "no tool turn seen"}
+    return {"gap_ms": statistics.median(gaps) * 1000, "n": len(gaps)}
+
+
 def bench_floor(path: str, runs: int) -> float:
     """Median spawn -> first line of a floor binary (bench/floor.sh), ms."""
     ts = []
@@ -188,13 +249,16 @@ def main() -> int:
     ap.add_argument("--stream-runs", type=int, default=5)
     ap.add_argument("--deltas", type=int, default=10000)
     ap.add_argument("--floor", help="directory with the hello and deps binaries of bench/floor.sh")
+    ap.add_argument("--gap-runs", type=int, default=5, help="processes of the tool-turn gap case (5 prompts each)")
     args = ap.parse_args()
 
     text = "".join(chr(ord("a") + i % 26) for i in range(args.deltas))
     frames = mockllm.openai_events({"text": text, "chunk_size": 1}, 0, "mock-model", True)
     srv = burst_server(b"".join(frames))
+    tsrv = tool_server()
     work = tempfile.mkdtemp(prefix="pi-rpcbench-")
     env = make_home(srv.server_address[1], os.path.join(work, "home"))
+    tenv = make_home(tsrv.server_address[1], os.path.join(work, "toolhome"))
     proj = os.path.join(work, "proj")
     os.makedirs(proj)
 
@@ -205,8 +269,10 @@ def main() -> int:
     for name, argv in targets:
         argv[0] = os.path.abspath(argv[0]) if os.path.exists(argv[0]) else argv[0]
         res[name] = {"ready": bench_ready(argv, env, proj, args.runs),
-                     "stream": bench_stream(argv, env, proj, args.stream_runs, args.deltas)}
+                     "stream": bench_stream(argv, env, proj, args.stream_runs, args.deltas),
+                     "gap": bench_tool_gap(argv, tenv, proj, args.gap_runs)}
     srv.shutdown()
+    tsrv.shutdown()
 
     def row(label, key, sub, spec="{:.1f}", higher_better=False):
         o = res["ours"][key].get(sub, res["ours"][key].get("error"))
@@ -230,6 +296,7 @@ def main() -> int:
     row("(b) text deltas per second (median)", "stream", "deltas_per_s", "{:.0f}", higher_better=True)
     row("(b) prompt -> agent_settled (ms)", "stream", "ms")
     row("(b) peak RSS while streaming (MiB)", "stream", "rss_mib")
+    row("(c) tool_execution_end -> next message_start (ms)", "gap", "gap_ms", "{:.2f}")
     ours = res["ours"]["ready"]
     if isinstance(ours.get("ready_ms"), float):
         ok = ours["ready_ms"] <= 15 and ours["rss_max_mib"] <= 20
