@@ -33,7 +33,7 @@ var atomicsMu sync.Mutex
 // atomicWaiters are the agents blocked in Atomics.wait or waitAsync, by the
 // address of the element they wait on, in arrival order (notify wakes the
 // oldest first).
-var atomicWaiters = map[uintptr][]*atomicWaiter{}
+var atomicWaiters map[uintptr][]*atomicWaiter
 
 type atomicWaiter struct {
 	wake func() // called once, under atomicsMu, by notify
@@ -48,16 +48,30 @@ type elemKind struct {
 	waitable bool
 }
 
-var atomicKinds = map[string]elemKind{
-	"Int8Array":         {size: 1, signed: true},
-	"Uint8Array":        {size: 1},
-	"Int16Array":        {size: 2, signed: true},
-	"Uint16Array":       {size: 2},
-	"Int32Array":        {size: 4, signed: true, waitable: true},
-	"Uint32Array":       {size: 4},
-	"BigInt64Array":     {size: 8, signed: true, bigint: true, waitable: true},
-	"BigUint64Array":    {size: 8, bigint: true},
-	"Uint8ClampedArray": {}, // an integer array, but not one Atomics accepts
+// atomicKind is the element type of an integer typed array by its
+// toStringTag; ok is false for the other typed arrays (Uint8ClampedArray
+// is an integer array Atomics refuses). A switch rather than a map keeps
+// package init free of allocations.
+func atomicKind(tag string) (k elemKind, ok bool) {
+	switch tag {
+	case "Int8Array":
+		return elemKind{size: 1, signed: true}, true
+	case "Uint8Array":
+		return elemKind{size: 1}, true
+	case "Int16Array":
+		return elemKind{size: 2, signed: true}, true
+	case "Uint16Array":
+		return elemKind{size: 2}, true
+	case "Int32Array":
+		return elemKind{size: 4, signed: true, waitable: true}, true
+	case "Uint32Array":
+		return elemKind{size: 4}, true
+	case "BigInt64Array":
+		return elemKind{size: 8, signed: true, bigint: true, waitable: true}, true
+	case "BigUint64Array":
+		return elemKind{size: 8, bigint: true}, true
+	}
+	return elemKind{}, false
 }
 
 // atomicsEnv holds what the Atomics functions of one runtime read the
@@ -342,8 +356,7 @@ func (e *atomicsEnv) access(c goja.FunctionCall, waitable bool) (view, int64) {
 	ok := false
 	if o, isObj := ta.(*goja.Object); isObj {
 		if t, err := e.tag(o); err == nil {
-			kind, ok = atomicKinds[t.String()]
-			ok = ok && kind.size > 0
+			kind, ok = atomicKind(t.String())
 		}
 	}
 	if !ok {
@@ -385,7 +398,7 @@ func (e *atomicsEnv) index(arg goja.Value, n int64) int64 {
 func (e *atomicsEnv) operand(kind elemKind, v goja.Value, wantRet bool) (bits uint64, ret goja.Value) {
 	if kind.bigint {
 		x := toBigInt(e.vm, v)
-		bits = new(big.Int).And(x, maxUint64).Uint64()
+		bits = bigIntBits(x)
 		if wantRet {
 			ret = e.vm.ToValue(x)
 		}
@@ -398,7 +411,10 @@ func (e *atomicsEnv) operand(kind elemKind, v goja.Value, wantRet bool) (bits ui
 	return modular64(f), ret
 }
 
-var maxUint64 = new(big.Int).SetUint64(math.MaxUint64)
+// bigIntBits is x modulo 2^64 (BigInt.asUintN(64, x)).
+func bigIntBits(x *big.Int) uint64 {
+	return new(big.Int).And(x, new(big.Int).SetUint64(math.MaxUint64)).Uint64()
+}
 
 // toBigInt is the spec's ToBigInt: BigInts, booleans and numeric strings
 // convert; a Number is a TypeError, as in V8.
@@ -453,12 +469,13 @@ func modular64(f float64) uint64 {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0
 	}
-	f = math.Mod(math.Trunc(f), 1<<64)
-	if f < 0 {
-		f += 1 << 64
+	f = math.Trunc(f)
+	if f >= -(1<<63) && f < 1<<63 {
+		return uint64(int64(f)) // exact, and two's complement for negatives
 	}
-	if f >= 1<<64 {
-		return 0
+	f = math.Mod(f, 1<<64)
+	if f < 0 {
+		f += 1 << 64 // exact: f is a multiple of 2^11 at this magnitude
 	}
 	if f >= 1<<63 {
 		return uint64(f-(1<<63)) | 1<<63
@@ -570,6 +587,9 @@ func (e *atomicsEnv) wait(c goja.FunctionCall, async bool) goja.Value {
 	} else {
 		woken = make(chan struct{})
 		w.wake = func() { close(woken) }
+	}
+	if atomicWaiters == nil {
+		atomicWaiters = map[uintptr][]*atomicWaiter{}
 	}
 	atomicWaiters[addr] = append(atomicWaiters[addr], w)
 	atomicsMu.Unlock()

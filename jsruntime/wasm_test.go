@@ -1,0 +1,169 @@
+package jsruntime
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/dop251/goja"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// TestWasmValueConversions checks ToWebAssemblyValue and ToJSValue of the
+// JS API for each number type: i32 wraps modulo 2^32, i64 takes only
+// BigInts and wraps modulo 2^64, f32 rounds to single precision.
+func TestWasmValueConversions(t *testing.T) {
+	t.Parallel()
+	vm := goja.New()
+	noExtern := func(goja.Value) uint64 { t.Fatal("externref conversion not expected"); return 0 }
+	tests := []struct {
+		name   string
+		typ    api.ValueType
+		js     string // a JS expression
+		bits   uint64
+		backJS string // what the bits convert back to, as JS source; "" = same as js
+	}{
+		{"i32 small", api.ValueTypeI32, "5", 5, ""},
+		{"i32 negative", api.ValueTypeI32, "-1", math.MaxUint32, ""},
+		{"i32 wraps", api.ValueTypeI32, "2**31", 1 << 31, "-2147483648"},
+		{"i32 wraps 2^32+3", api.ValueTypeI32, "2**32 + 3", 3, "3"},
+		{"i32 truncates", api.ValueTypeI32, "-7.9", uint64(uint32(0xfffffff9)), "-7"},
+		{"i32 NaN", api.ValueTypeI32, "NaN", 0, "0"},
+		{"i32 string", api.ValueTypeI32, "'12'", 12, "12"},
+		{"i32 huge negative", api.ValueTypeI32, "-(2**64) - 2**12", uint64(uint32(0xfffff000)), "-4096"},
+		{"i64", api.ValueTypeI64, "-2n", math.MaxUint64 - 1, ""},
+		{"i64 wraps", api.ValueTypeI64, "2n**64n + 5n", 5, "5n"},
+		{"i64 max", api.ValueTypeI64, "2n**63n - 1n", math.MaxInt64, ""},
+		{"i64 wraps to min", api.ValueTypeI64, "2n**63n", 1 << 63, "-9223372036854775808n"},
+		{"i64 boolean", api.ValueTypeI64, "true", 1, "1n"},
+		{"f32 rounds", api.ValueTypeF32, "0.1", api.EncodeF32(0.1), "0.10000000149011612"},
+		{"f32 overflow", api.ValueTypeF32, "2**130", api.EncodeF32(float32(math.Inf(1))), "Infinity"},
+		{"f64", api.ValueTypeF64, "0.1", api.EncodeF64(0.1), ""},
+		{"f64 negative zero", api.ValueTypeF64, "-0", api.EncodeF64(math.Copysign(0, -1)), ""},
+	}
+	for _, tt := range tests {
+		v, err := vm.RunString(tt.js)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := wasmFromJS(vm, tt.typ, v, noExtern); got != tt.bits {
+			t.Errorf("%s: to wasm = %#x, want %#x", tt.name, got, tt.bits)
+		}
+		back := tt.backJS
+		if back == "" {
+			back = tt.js
+		}
+		want, err := vm.RunString(back)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := wasmToJS(vm, tt.typ, tt.bits); !got.SameAs(want) && !(got.Equals(want) && got.ExportType() == want.ExportType()) {
+			t.Errorf("%s: to JS = %v (%T), want %v", tt.name, got, got.Export(), want)
+		}
+	}
+}
+
+// TestWasmValueConversionErrors checks the TypeErrors of the JS API: a
+// BigInt is no i32 and a Number no i64.
+func TestWasmValueConversionErrors(t *testing.T) {
+	t.Parallel()
+	vm := goja.New()
+	for _, tt := range []struct {
+		typ  api.ValueType
+		js   string
+		want string
+	}{
+		{api.ValueTypeI32, "1n", "TypeError: Cannot convert a BigInt value to a number"},
+		{api.ValueTypeI64, "1", "TypeError: Cannot convert 1 to a BigInt"},
+		{api.ValueTypeF64, "2n", "TypeError: Cannot convert a BigInt value to a number"},
+		{wasmValueTypeFuncref, "() => 1", "TypeError: type incompatibility when transforming from/to JS: only null is supported as a funcref here"},
+	} {
+		v, err := vm.RunString(tt.js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := func() (msg string) {
+			defer func() {
+				if p := recover(); p != nil {
+					if o, ok := p.(*goja.Object); ok {
+						msg = o.String()
+					} else {
+						// goja panics with its own error types
+						// here; the VM makes them TypeErrors.
+						msg = "TypeError: " + fmt.Sprint(p)
+					}
+				}
+			}()
+			wasmFromJS(vm, tt.typ, v, nil)
+			return ""
+		}()
+		if got != tt.want {
+			t.Errorf("%s as %#x: got %q, want %q", tt.js, tt.typ, got, tt.want)
+		}
+	}
+}
+
+// TestModular64 checks the integer wrapping the i32 conversion and the
+// Atomics operands share, at the edges where float64 loses precision.
+func TestModular64(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		f    float64
+		want uint64
+	}{
+		{0, 0},
+		{-1, math.MaxUint64},
+		{-0.5, 0},
+		{1 << 63, 1 << 63},
+		{-(1 << 63), 1 << 63},
+		{1 << 64, 0},
+		{1<<64 + 4096, 4096},
+		{-(1 << 64) - 4096, math.MaxUint64 - 4095},
+		{math.Inf(1), 0},
+		{math.NaN(), 0},
+	} {
+		if got := modular64(tt.f); got != tt.want {
+			t.Errorf("modular64(%v) = %#x, want %#x", tt.f, got, tt.want)
+		}
+	}
+}
+
+// TestWasmBinaryInterface parses the imports and exports of a module the
+// writer made, so the two halves of wasm_binary.go agree.
+func TestWasmBinaryInterface(t *testing.T) {
+	t.Parallel()
+	b := glueModuleWasm([]glueItem{
+		{name: "f", src: "h", field: "f0", kind: wasmKindFunc, params: []byte{0x7f}, results: []byte{0x7e}},
+		{name: "memory", src: "o1", field: "m", kind: wasmKindMemory},
+		{name: "g", src: "o2", field: "g", kind: wasmKindGlobal, valType: 0x7c, mutable: true},
+	})
+	imports, exports, err := parseWasmInterface(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantImports := []wasmImport{
+		{module: "h", name: "f0", kind: wasmKindFunc},
+		{module: "o1", name: "m", kind: wasmKindMemory},
+		{module: "o2", name: "g", kind: wasmKindGlobal, valType: 0x7c, mutable: true},
+	}
+	if len(imports) != len(wantImports) {
+		t.Fatalf("imports = %+v", imports)
+	}
+	for i := range imports {
+		if imports[i] != wantImports[i] {
+			t.Errorf("import %d = %+v, want %+v", i, imports[i], wantImports[i])
+		}
+	}
+	wantExports := []wasmExport{{"f", wasmKindFunc, 0}, {"memory", wasmKindMemory, 0}, {"g", wasmKindGlobal, 0}}
+	if len(exports) != len(wantExports) {
+		t.Fatalf("exports = %+v", exports)
+	}
+	for i := range exports {
+		if exports[i] != wantExports[i] {
+			t.Errorf("export %d = %+v, want %+v", i, exports[i], wantExports[i])
+		}
+	}
+	if _, _, err := parseWasmInterface(b[:len(b)-2]); err == nil {
+		t.Error("a truncated module parsed")
+	}
+}
