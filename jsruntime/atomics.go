@@ -628,19 +628,29 @@ func (e *atomicsEnv) wait(c goja.FunctionCall, async bool) goja.Value {
 		}
 		return result(true, promise)
 	}
-	if math.IsInf(timeout, 1) {
-		<-woken
-		return vm.ToValue("ok")
+	// A blocked wait is outside goja, where the loop's watchdog cannot
+	// interrupt it, and with no other thread to notify, a long wait would
+	// hang the host. So it blocks at most one watchdog period (the task
+	// began before the wait, so by then the watchdog has fired) and then
+	// ends as a runaway script does: interrupted on its next instruction.
+	limit := e.r.loop.watchdog
+	d := time.Duration(limit)
+	capped := true
+	if ms := timeout * float64(time.Millisecond); ms < float64(limit) {
+		d, capped = time.Duration(ms), false
 	}
-	t := time.NewTimer(time.Duration(timeout * float64(time.Millisecond)))
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-woken:
 		return vm.ToValue("ok")
 	case <-t.C:
-		if timedOut() {
-			return vm.ToValue("timed-out")
+		if !timedOut() {
+			return vm.ToValue("ok")
 		}
-		return vm.ToValue("ok")
+		if capped {
+			vm.Interrupt(&WatchdogError{Limit: limit})
+		}
+		return vm.ToValue("timed-out")
 	}
 }

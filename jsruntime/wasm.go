@@ -54,6 +54,10 @@ type wasmEnv struct {
 	// a call): wazero turns it into an error, and the call that started
 	// the wasm rethrows the original.
 	pending any
+	// depth counts the wasm calls on the stack (JS → wasm → JS → wasm …);
+	// callCtx is the outermost one's context, bounded by the watchdog.
+	depth   int
+	callCtx context.Context
 	// externs holds the JS values passed to wasm as externref; the
 	// reference is the index plus one, 0 being null.
 	externs []goja.Value
@@ -232,7 +236,7 @@ func (r *Runtime) newWebAssemblyGlobal() (goja.Value, error) {
 // runtime starts wazero on first use.
 func (w *wasmEnv) runtime() wazero.Runtime {
 	if w.rt == nil {
-		w.rt = wazero.NewRuntimeWithConfig(w.ctx, wazero.NewRuntimeConfig().WithCustomSections(true))
+		w.rt = wazero.NewRuntimeWithConfig(w.ctx, wazero.NewRuntimeConfig().WithCustomSections(true).WithCloseOnContextDone(true))
 	}
 	return w.rt
 }
@@ -639,7 +643,28 @@ func (w *wasmEnv) exportFunc(inst api.Module, name string, def api.FunctionDefin
 		for i, t := range params {
 			stack[i] = w.toWasm(t, c.Argument(i))
 		}
-		if err := f.CallWithStack(w.ctx, stack); err != nil {
+		ctx := w.ctx
+		if w.depth == 0 {
+			// The loop's watchdog cannot interrupt wasm, which never
+			// returns to goja while it loops; wazero stops a call whose
+			// context ends (closing the instance, as a runaway deserves).
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, w.r.loop.watchdog)
+			defer cancel()
+			w.callCtx = ctx
+		} else {
+			ctx = w.callCtx
+		}
+		w.depth++
+		err := f.CallWithStack(ctx, stack)
+		w.depth--
+		if err != nil {
+			if ctx.Err() != nil && w.depth == 0 {
+				w.pending = nil
+				limit := w.r.loop.watchdog
+				vm.Interrupt(&WatchdogError{Limit: limit})
+				panic(w.newError(w.runtimeError, (&WatchdogError{Limit: limit}).Error()))
+			}
 			if p := w.pending; p != nil {
 				w.pending = nil
 				panic(p)

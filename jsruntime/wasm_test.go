@@ -3,7 +3,9 @@ package jsruntime
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/dop251/goja"
 	"github.com/tetratelabs/wazero/api"
@@ -165,5 +167,42 @@ func TestWasmBinaryInterface(t *testing.T) {
 	}
 	if _, _, err := parseWasmInterface(b[:len(b)-2]); err == nil {
 		t.Error("a truncated module parsed")
+	}
+}
+
+// TestWatchdogStopsBlockingCalls checks that a wasm loop and an endless
+// Atomics.wait, which the watchdog's goja interrupt cannot reach, still end
+// within the watchdog and leave the loop serving the next task.
+func TestWatchdogStopsBlockingCalls(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ name, body string }{
+		{"wasm loop", `const spin = new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
+    0x01, 0x04, 0x01, 0x60, 0x00, 0x00,
+    0x03, 0x02, 0x01, 0x00,
+    0x07, 0x08, 0x01, 0x04, 0x73, 0x70, 0x69, 0x6e, 0x00, 0x00,
+    0x0a, 0x09, 0x01, 0x07, 0x00, 0x03, 0x40, 0x0c, 0x00, 0x0b, 0x0b,
+  ]))).exports.spin;
+  setTimeout(() => { try { spin(); } catch (e) { console.log("caught", e.message); } console.log("not reached"); }, 1);`},
+		{"Atomics.wait forever", `setTimeout(() => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); console.log("not reached"); }, 1);`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := runTS(t, map[string]string{"ext.ts": "export default function () {\n  " + tt.body + `
+  setTimeout(() => console.log("next task runs"), 5);
+}`}, func(o *LoadOptions) { o.Watchdog = 200 * time.Millisecond })
+			if len(h.loadErrs) > 0 {
+				t.Fatal(h.loadErrs)
+			}
+			h.settle(t)
+			errs := h.extErrors()
+			if len(errs) != 1 || !strings.Contains(errs[0].Error, "interrupted") {
+				t.Errorf("errors = %+v", errs)
+			}
+			out := h.stderr.String()
+			if strings.Contains(out, "not reached") || !strings.Contains(out, "next task runs") {
+				t.Errorf("output = %q", out)
+			}
+		})
 	}
 }

@@ -112,6 +112,34 @@ show("missing imports", () => new WebAssembly.Instance(importModule));
 show("missing module", () => new WebAssembly.Instance(importModule, { env: { log() {}, twice() {} } }));
 show("not callable", () => new WebAssembly.Instance(importModule, { env: { log: 1, twice() {} }, math: { neg() {} } }));
 
+// Re-entry: wasm calls JS, which calls the same export again.
+const recBytes = wasm(
+  section(1, [fnType([i32], [i32])]),
+  section(2, [[...str("env"), ...str("cb"), 0, 0]]),
+  section(3, [[0]]),
+  section(7, [exp("rec", 0, 1)]),
+  // rec(x) = x == 0 ? 0 : cb(x - 1) + 1
+  section(10, [code(get(0), 0x45, 0x04, i32, 0x41, 0, 0x05, get(0), 0x41, 1, 0x6b, 0x10, 0, 0x41, 1, 0x6a, 0x0b)]),
+);
+const depths = [];
+const rec = new WebAssembly.Instance(new WebAssembly.Module(recBytes), {
+  env: {
+    cb: (x) => {
+      depths.push(x);
+      if (x === 2) {
+        try {
+          rec(-100); // throws below, caught here
+        } catch (e) {
+          depths.push(e.message);
+        }
+      }
+      if (x < -50) throw new Error("deep throw");
+      return rec(x);
+    },
+  },
+}).exports.rec;
+console.log("re-entry", rec(5), depths.join(","));
+
 // Memory: exported, read and written from both sides, grown.
 const memBytes = wasm(
   section(1, [fnType([i32, i32], []), fnType([i32], [i32]), fnType([], [i32])]),
