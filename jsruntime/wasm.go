@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/dop251/goja"
@@ -54,10 +56,18 @@ type wasmEnv struct {
 	// a call): wazero turns it into an error, and the call that started
 	// the wasm rethrows the original.
 	pending any
-	// depth counts the wasm calls on the stack (JS → wasm → JS → wasm …);
-	// callCtx is the outermost one's context, bounded by the watchdog.
-	depth   int
-	callCtx context.Context
+	// depth counts the wasm calls on the stack (JS → wasm → JS → wasm …).
+	// All run under callCtx, which the watchdog timer cancels when the
+	// outermost one outlives the loop's watchdog period: wazero then stops
+	// the call (closing the instance, as a runaway deserves). One timer
+	// and one context serve every call, so a call costs a timer reset, not
+	// a new context and timer.
+	depth    int
+	callCtx  context.Context
+	wdMu     sync.Mutex // guards cancel and wdGen against the timer
+	cancel   context.CancelFunc
+	wdGen    uint64
+	watchdog *time.Timer
 	// externs holds the JS values passed to wasm as externref; the
 	// reference is the index plus one, 0 being null.
 	externs []goja.Value
@@ -231,6 +241,40 @@ func (r *Runtime) newWebAssemblyGlobal() (goja.Value, error) {
 		return nil, errors.New("wasm.js does not evaluate to a function")
 	}
 	return build(nil, prim)
+}
+
+// armWatchdog starts the watchdog period of an outermost wasm call.
+func (w *wasmEnv) armWatchdog() {
+	w.wdMu.Lock()
+	defer w.wdMu.Unlock()
+	w.wdGen++
+	if w.callCtx == nil || w.callCtx.Err() != nil {
+		w.callCtx, w.cancel = context.WithCancel(w.ctx)
+	}
+	gen := w.wdGen
+	if w.watchdog == nil {
+		w.watchdog = time.AfterFunc(w.r.loop.watchdog, func() { w.fireWatchdog(gen) })
+		return
+	}
+	w.watchdog.Stop()
+	w.watchdog = time.AfterFunc(w.r.loop.watchdog, func() { w.fireWatchdog(gen) })
+}
+
+// disarmWatchdog ends the period; a timer already firing sees a newer
+// generation and leaves the context alone.
+func (w *wasmEnv) disarmWatchdog() {
+	w.wdMu.Lock()
+	defer w.wdMu.Unlock()
+	w.wdGen++
+	w.watchdog.Stop()
+}
+
+func (w *wasmEnv) fireWatchdog(gen uint64) {
+	w.wdMu.Lock()
+	defer w.wdMu.Unlock()
+	if w.wdGen == gen {
+		w.cancel()
+	}
 }
 
 // runtime starts wazero on first use.
@@ -643,23 +687,21 @@ func (w *wasmEnv) exportFunc(inst api.Module, name string, def api.FunctionDefin
 		for i, t := range params {
 			stack[i] = w.toWasm(t, c.Argument(i))
 		}
-		ctx := w.ctx
 		if w.depth == 0 {
-			// The loop's watchdog cannot interrupt wasm, which never
-			// returns to goja while it loops; wazero stops a call whose
-			// context ends (closing the instance, as a runaway deserves).
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, w.r.loop.watchdog)
-			defer cancel()
-			w.callCtx = ctx
-		} else {
-			ctx = w.callCtx
+			w.armWatchdog()
 		}
+		ctx := w.callCtx
 		w.depth++
 		err := f.CallWithStack(ctx, stack)
 		w.depth--
+		if w.depth == 0 {
+			w.disarmWatchdog()
+		}
 		if err != nil {
-			if ctx.Err() != nil && w.depth == 0 {
+			if ctx.Err() != nil {
+				// The watchdog ended the call: the script is interrupted,
+				// as a runaway JS loop is (the next call gets a fresh
+				// context).
 				w.pending = nil
 				limit := w.r.loop.watchdog
 				vm.Interrupt(&WatchdogError{Limit: limit})

@@ -1,7 +1,9 @@
 package jsruntime
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -202,6 +204,58 @@ func TestWatchdogStopsBlockingCalls(t *testing.T) {
 			out := h.stderr.String()
 			if strings.Contains(out, "not reached") || !strings.Contains(out, "next task runs") {
 				t.Errorf("output = %q", out)
+			}
+		})
+	}
+}
+
+// BenchmarkWasmCall measures one JS → wasm call (add) and one wasm → JS
+// import call (run → log, twice): the per-call cost undici's parser pays
+// for each chunk and each callback.
+func BenchmarkWasmCall(b *testing.B) {
+	rt, err := New(LoadOptions{Stderr: io.Discard})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rt.Close()
+	err = rt.Loop().Do(context.Background(), func(vm *goja.Runtime) error {
+		_, err := vm.RunString(`
+const add = new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
+  0x01, 0x07, 0x01, 0x60, 0x02, 0x7f, 0x7f, 0x01, 0x7f,
+  0x03, 0x02, 0x01, 0x00,
+  0x07, 0x07, 0x01, 0x03, 0x61, 0x64, 0x64, 0x00, 0x00,
+  0x0a, 0x09, 0x01, 0x07, 0x00, 0x20, 0x00, 0x20, 0x01, 0x6a, 0x0b,
+]))).exports.add;
+// (import "env" "f" (func (param i32) (result i32))) (func (export "g") (param i32) (result i32) local.get 0 call 0)
+const g = new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
+  0x01, 0x06, 0x01, 0x60, 0x01, 0x7f, 0x01, 0x7f,
+  0x02, 0x09, 0x01, 0x03, 0x65, 0x6e, 0x76, 0x01, 0x66, 0x00, 0x00,
+  0x03, 0x02, 0x01, 0x00,
+  0x07, 0x05, 0x01, 0x01, 0x67, 0x00, 0x01,
+  0x0a, 0x08, 0x01, 0x06, 0x00, 0x20, 0x00, 0x10, 0x00, 0x0b,
+])), { env: { f: (x) => x + 1 } }).exports.g;
+globalThis.benchAdd = (n) => { let s = 0; for (let i = 0; i < n; i++) s = add(s, 1); return s; };
+globalThis.benchImport = (n) => { let s = 0; for (let i = 0; i < n; i++) s = g(s); return s; };`)
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"benchAdd", "benchImport"} {
+		b.Run(name, func(b *testing.B) {
+			err := rt.Loop().Do(context.Background(), func(vm *goja.Runtime) error {
+				fn, _ := goja.AssertFunction(vm.Get(name))
+				b.ResetTimer()
+				v, err := fn(nil, vm.ToValue(b.N))
+				if err == nil && v.ToInteger() != int64(b.N) {
+					err = fmt.Errorf("%s(%d) = %v", name, b.N, v)
+				}
+				return err
+			})
+			if err != nil {
+				b.Fatal(err)
 			}
 		})
 	}
