@@ -243,6 +243,16 @@ func (r *Runtime) newWebAssemblyGlobal() (goja.Value, error) {
 	return build(nil, prim)
 }
 
+// watchdogError ends a wasm call the watchdog stopped: the script is
+// interrupted, as a runaway JS loop is, and the next call gets a fresh
+// context.
+func (w *wasmEnv) watchdogError() *goja.Object {
+	w.pending = nil
+	limit := w.r.loop.watchdog
+	w.vm.Interrupt(&WatchdogError{Limit: limit})
+	return w.newError(w.runtimeError, (&WatchdogError{Limit: limit}).Error())
+}
+
 // armWatchdog starts the watchdog period of an outermost wasm call.
 func (w *wasmEnv) armWatchdog() {
 	w.wdMu.Lock()
@@ -568,9 +578,21 @@ func (w *wasmEnv) instantiate(m *wasmModule, importObject goja.Value, apiName st
 			resolved[name] = g
 		}
 	}
-	ictx := experimental.WithImportResolver(ctx, func(name string) api.Module { return resolved[name] })
+	// The start function runs here, under the watchdog like any call.
+	if w.depth == 0 {
+		w.armWatchdog()
+	}
+	ictx := experimental.WithImportResolver(w.callCtx, func(name string) api.Module { return resolved[name] })
+	w.depth++
 	inst, err := w.instantiateAnon(ictx, m.compiled)
+	w.depth--
+	if w.depth == 0 {
+		w.disarmWatchdog()
+	}
 	if err != nil {
+		if ictx.Err() != nil {
+			panic(w.watchdogError())
+		}
 		if p := w.pending; p != nil {
 			w.pending = nil
 			panic(p)
@@ -699,13 +721,7 @@ func (w *wasmEnv) exportFunc(inst api.Module, name string, def api.FunctionDefin
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				// The watchdog ended the call: the script is interrupted,
-				// as a runaway JS loop is (the next call gets a fresh
-				// context).
-				w.pending = nil
-				limit := w.r.loop.watchdog
-				vm.Interrupt(&WatchdogError{Limit: limit})
-				panic(w.newError(w.runtimeError, (&WatchdogError{Limit: limit}).Error()))
+				panic(w.watchdogError())
 			}
 			if p := w.pending; p != nil {
 				w.pending = nil

@@ -186,6 +186,13 @@ func TestWatchdogStopsBlockingCalls(t *testing.T) {
     0x0a, 0x09, 0x01, 0x07, 0x00, 0x03, 0x40, 0x0c, 0x00, 0x0b, 0x0b,
   ]))).exports.spin;
   setTimeout(() => { try { spin(); } catch (e) { console.log("caught", e.message); } console.log("not reached"); }, 1);`},
+		{"wasm start function loop", `setTimeout(() => { new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
+    0x01, 0x04, 0x01, 0x60, 0x00, 0x00,
+    0x03, 0x02, 0x01, 0x00,
+    0x08, 0x01, 0x00,
+    0x0a, 0x09, 0x01, 0x07, 0x00, 0x03, 0x40, 0x0c, 0x00, 0x0b, 0x0b,
+  ]))); console.log("not reached"); }, 1);`},
 		{"Atomics.wait forever", `setTimeout(() => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); console.log("not reached"); }, 1);`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -205,6 +205,24 @@ const jsGlobal = new WebAssembly.Global({ value: "f64", mutable: true }, 1.5);
 jsGlobal.value = 2.25;
 console.log("js global", jsGlobal.value, new WebAssembly.Global({ value: "i32" }).value);
 
+// Custom sections, an exported table, an empty memory.
+const tableBytes = wasm(
+  section(1, [fnType([], [])]),
+  section(3, [[0]]),
+  section(4, [[0x70, 0, 3]]), // table: funcref, min 3
+  section(7, [exp("tbl", 1, 0), exp("nop", 0, 0)]),
+  section(10, [code()]),
+  [0, ...leb(str("note").length + 2), ...str("note"), 0x68, 0x69], // custom section "note" = "hi"
+);
+const tableModule = new WebAssembly.Module(tableBytes);
+const sections = WebAssembly.Module.customSections(tableModule, "note");
+console.log("custom sections", sections.length, sections[0] instanceof ArrayBuffer, String.fromCharCode(...new Uint8Array(sections[0])), WebAssembly.Module.customSections(tableModule, "other").length);
+console.log("table export", JSON.stringify(WebAssembly.Module.exports(tableModule)));
+const tbl = new WebAssembly.Instance(tableModule).exports.tbl;
+console.log("table", tbl instanceof WebAssembly.Table, tbl.length, Object.prototype.toString.call(tbl));
+const empty = new WebAssembly.Memory({ initial: 0 });
+console.log("empty memory", empty.buffer.byteLength, empty.grow(1), empty.buffer.byteLength);
+
 // Errors.
 show("compile bad magic", () => new WebAssembly.Module(new Uint8Array([1, 2, 3, 4])));
 show("compile bad body", () => new WebAssembly.Module(wasm(section(1, [fnType([], [i32])]), section(3, [[0]]), section(10, [code()]))));
