@@ -59,9 +59,9 @@ type wasmEnv struct {
 	// depth counts the wasm calls on the stack (JS → wasm → JS → wasm …).
 	// All run under callCtx, which the watchdog timer cancels when the
 	// outermost one outlives the loop's watchdog period: wazero then stops
-	// the call (closing the instance, as a runaway deserves). One timer
-	// and one context serve every call, so a call costs a timer reset, not
-	// a new context and timer.
+	// the call (closing the instance, as a runaway deserves). One context
+	// serves every call until it is cancelled, so a call costs arming a
+	// timer, not a new context.
 	depth    int
 	callCtx  context.Context
 	wdMu     sync.Mutex // guards cancel and wdGen against the timer
