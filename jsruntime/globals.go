@@ -202,6 +202,8 @@ func (r *Runtime) installGlobals() error {
 	r.installDOMExceptionCode()
 	r.lazyGlobals(webStreamGlobals, func() (goja.Value, error) { return r.require("stream/web"), nil })
 	r.lazyGlobals([]string{"navigator"}, func() (goja.Value, error) { return r.newNavigator(), nil })
+	r.lazyGlobals([]string{"SharedArrayBuffer", "Atomics"}, r.newAtomicsGlobals)
+	r.lazyGlobals([]string{"WebAssembly"}, r.newWebAssemblyGlobal)
 	r.installWellFormed()
 	r.patchTypedArrayFrom()
 	r.installProcessExtras()
