@@ -2,7 +2,6 @@ package pi
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"slices"
@@ -348,6 +347,3 @@ func (app *Agent) closeStore() {
 		_ = app.store.Close()
 	}
 }
-
-// errNoSession is returned by calls that need a started session.
-var errNoSession = errors.New("pi: no session (ListModelsOnly)")

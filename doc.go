@@ -20,7 +20,7 @@
 //	}
 //
 // The Agent is the session controller every face of pi uses (print, JSON
-// and RPC modes, and the interactive terminal UI): it owns the active
+// and RPC modes; the terminal UI will be one more): it owns the active
 // session and replaces it (NewSession, SwitchSession, Fork, Clone,
 // Reload), queues messages (Steer, FollowUp), runs user shell commands
 // (RunBash), and exports HTML (ExportHTML). Subscribe follows the active
