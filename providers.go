@@ -6,55 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/config"
-	"github.com/pi-go/pi/engine/llm/anthropic"
-	"github.com/pi-go/pi/engine/llm/bedrock"
-	"github.com/pi-go/pi/engine/llm/google"
-	"github.com/pi-go/pi/engine/llm/mistral"
-	"github.com/pi-go/pi/engine/llm/openai"
-	"github.com/pi-go/pi/engine/llm/openairesponses"
-	"github.com/pi-go/pi/engine/llm/pimessages"
+	"github.com/pi-go/pi/engine/llm"
+	"github.com/pi-go/pi/engine/llm/providers"
 	"github.com/pi-go/pi/engine/rpc"
 	"github.com/pi-go/pi/internal/starttrace"
 	"github.com/pi-go/pi/jsruntime"
 )
 
-// providerFor returns the adapter for a wire API.
-func providerFor(api string) (engine.Provider, error) {
-	switch api {
-	case engine.APIAnthropicMessages:
-		return anthropic.New(), nil
-	case engine.APIOpenAICompletions:
-		return openai.New(), nil
-	case engine.APIOpenAIResponses:
-		return openairesponses.New(), nil
-	case engine.APIAzureOpenAIResponses:
-		return openairesponses.NewAzure(), nil
-	case engine.APIOpenAICodexResponses:
-		return openairesponses.NewCodex(), nil
-	case engine.APIGoogleGenerativeAI:
-		return google.New(), nil
-	case engine.APIGoogleVertex:
-		return google.NewVertex(), nil
-	case engine.APIMistralConversations:
-		return mistral.New(), nil
-	case engine.APIBedrockConverseStream:
-		return bedrock.New(), nil
-	case engine.APIPiMessages:
-		return pimessages.New(), nil
-	}
-	// A model whose wire API we lack (a models.json typo)
-	// fails each request, as the reference's API
-	// registry does, instead of stopping the prompt before it runs.
-	return engine.ProviderFunc(func(_ context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
-		return failedRequest(req, fmt.Errorf("No API provider registered for api: %s", api), emit)
-	}), nil
-}
-
-// providerFor is providerFor, or an extension's custom stream, with the
+// providerFor is providers.For, or an extension's custom stream, with the
 // registry's headers on every request: provider and model headers from models.json or an extension's
 // registerProvider, resolved per request as the reference does.
 func (app *Agent) providerFor(api string) (engine.Provider, error) {
@@ -87,9 +49,9 @@ func (app *Agent) providerFor(api string) (engine.Provider, error) {
 			}), nil
 		}
 	}
-	p, err := providerFor(api)
-	if err != nil || app.registry == nil {
-		return p, err
+	p := providers.For(api)
+	if app.registry == nil {
+		return p, nil
 	}
 	reg := app.registry
 	return engine.ProviderFunc(func(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
@@ -131,24 +93,9 @@ func mergeHeaders(registry, own map[string]string) map[string]string {
 	return out
 }
 
-// failedRequest ends a request that failed before it was sent with an
-// error message, as providers report failures.
+// failedRequest ends a request that failed before it was sent.
 func failedRequest(req *engine.LLMRequest, err error, emit func(engine.AssistantEvent)) *engine.Message {
-	return failRequest(req, err, emit, true)
-}
-
-// failRequest is failedRequest with the message's key layout chosen:
-// errorFirst puts errorMessage where a failure before the request puts it
-// in the reference's session lines; an extension's complete() failure
-// has the ordinary layout.
-func failRequest(req *engine.LLMRequest, err error, emit func(engine.AssistantEvent), errorFirst bool) *engine.Message {
-	msg := &engine.Message{
-		Role: engine.RoleAssistant, API: req.Model.API, Provider: req.Model.Provider, Model: req.Model.ID,
-		StopReason: engine.StopError, ErrorMessage: err.Error(), Content: engine.Contents{Blocks: []engine.Content{}},
-		Timestamp: time.Now().UnixMilli(), ErrorFirst: errorFirst,
-	}
-	emit(engine.AssistantEvent{Type: "error", Reason: engine.StopError, Partial: msg})
-	return msg
+	return llm.FailRequest(req, err, emit, true)
 }
 
 // resolveModel applies the providers extensions registered while loading,
@@ -236,14 +183,11 @@ func (m registryModels) HeaderOrder(provider string, names []string) []string {
 // Complete runs one request for ctx.modelRegistry.complete and stream,
 // with the registry's key and headers unless the extension gave a key.
 func (m registryModels) Complete(ctx context.Context, req *engine.LLMRequest, emit func(engine.AssistantEvent)) *engine.Message {
-	fail := func(err error) *engine.Message { return failRequest(req, err, emit, false) }
+	fail := func(err error) *engine.Message { return llm.FailRequest(req, err, emit, false) }
 	if !m.r.HasProvider(req.Model.Provider) {
 		return fail(fmt.Errorf("Unknown provider: %s", req.Model.Provider))
 	}
-	p, err := providerFor(req.Model.API)
-	if err != nil {
-		return fail(err)
-	}
+	p := providers.For(req.Model.API)
 	key, hdrs, err := m.r.RequestAuthContext(ctx, req.Model)
 	if err != nil {
 		return fail(err)

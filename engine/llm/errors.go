@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
+	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/internal/utf16x"
 )
 
@@ -75,4 +77,19 @@ func TruncateText(s string, max int) string {
 		return s
 	}
 	return kept + "... [truncated " + strconv.Itoa(dropped) + " chars]"
+}
+
+// FailRequest ends a request that failed before it was sent (no key, no
+// provider, a refused credential): it emits the error event and returns
+// the error message. errorFirst puts errorMessage where a failure before
+// the request puts it in the reference's session lines; an extension's
+// complete() failure has the ordinary layout.
+func FailRequest(req *engine.LLMRequest, err error, emit func(engine.AssistantEvent), errorFirst bool) *engine.Message {
+	msg := &engine.Message{
+		Role: engine.RoleAssistant, API: req.Model.API, Provider: req.Model.Provider, Model: req.Model.ID,
+		StopReason: engine.StopError, ErrorMessage: err.Error(), Content: engine.Contents{Blocks: []engine.Content{}},
+		Timestamp: time.Now().UnixMilli(), ErrorFirst: errorFirst,
+	}
+	emit(engine.AssistantEvent{Type: "error", Reason: engine.StopError, Partial: msg})
+	return msg
 }
