@@ -20,7 +20,9 @@ func (app *Agent) reloadSettings(sess *engine.Session) {
 	if s == nil {
 		return
 	}
-	if err := s.Reload(app.agentDir, app.cwd, app.trusted); err != nil {
+	if app.opts.Settings != nil {
+		// An embedder's in-memory settings have no files to read again.
+	} else if err := s.Reload(app.agentDir, app.cwd, app.trusted); err != nil {
 		if app.ext != nil {
 			app.ext.Report(jsruntime.ExtensionError{Event: "reload", Error: err.Error()})
 		}
