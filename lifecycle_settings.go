@@ -20,7 +20,7 @@ func (app *Agent) reloadSettings(sess *engine.Session) {
 	if s == nil {
 		return
 	}
-	if app.opts.Settings != nil {
+	if app.opts != nil && app.opts.Settings != nil {
 		// An embedder's in-memory settings have no files to read again.
 	} else if err := s.Reload(app.agentDir, app.cwd, app.trusted); err != nil {
 		if app.ext != nil {
