@@ -42,29 +42,72 @@ func TestValidateToolArgsGolden(t *testing.T) {
 		if want.Name != tc.Name {
 			t.Fatalf("case %d is %q, golden has %q: rerun testdata/validate-golden.mjs", i, tc.Name, want.Name)
 		}
-		tool := tc.Tool
-		if tool == "" {
-			tool = "t"
+		// Parallel subtests share the schema and pattern caches, so the
+		// race detector sees concurrent validations.
+		t.Run(tc.Name, func(t *testing.T) {
+			t.Parallel()
+			checkGoldenCase(t, tc.Tool, tc.Schema, tc.Args, want.Value, want.Error)
+		})
+	}
+}
+
+// checkGoldenCase validates args against schema and compares the result
+// with the reference's: its error text, or its coerced value.
+func checkGoldenCase(t *testing.T, tool string, schema, args json.RawMessage, wantValue, wantError *string) {
+	t.Helper()
+	if tool == "" {
+		tool = "t"
+	}
+	got, err := ValidateToolArgs(tool, schema, args)
+	switch {
+	case wantError != nil:
+		if err == nil {
+			t.Errorf("accepted as %s, want error\n%s", got, *wantError)
+		} else if err.Error() != *wantError {
+			t.Errorf("error\n%s\nwant\n%s", err, *wantError)
 		}
-		got, err := ValidateToolArgs(tool, tc.Schema, tc.Args)
-		switch {
-		case want.Error != nil:
-			if err == nil {
-				t.Errorf("%s: accepted as %s, want error\n%s", tc.Name, got, *want.Error)
-			} else if err.Error() != *want.Error {
-				t.Errorf("%s: error\n%s\nwant\n%s", tc.Name, err, *want.Error)
-			}
-		case err != nil:
-			t.Errorf("%s: error\n%s\nwant value %s", tc.Name, err, *want.Value)
-		default:
-			// Our arguments keep each unchanged number's text as the model
-			// wrote it; compare them as JSON.stringify would print them.
-			v, perr := parseJV(got)
-			if perr != nil {
-				t.Fatalf("%s: result %s: %v", tc.Name, got, perr)
-			}
-			if s := v.stringify(""); s != *want.Value {
-				t.Errorf("%s: got %s, want %s", tc.Name, s, *want.Value)
+	case err != nil:
+		t.Errorf("error\n%s\nwant value %s", err, *wantValue)
+	default:
+		// Our arguments keep each unchanged number's text as the model
+		// wrote it; compare them as JSON.stringify would print them.
+		v, perr := parseJV(got)
+		if perr != nil {
+			t.Fatalf("result %s: %v", got, perr)
+		}
+		if s := v.stringify(""); s != *wantValue {
+			t.Errorf("got %s, want %s", s, *wantValue)
+		}
+	}
+}
+
+// TestSchemaFormatsGolden checks each format on the strings of
+// testdata/validate_formats.json against the reference's format checks'
+// answers (validate_formats_golden.json, recorded by validate-golden.mjs).
+func TestSchemaFormatsGolden(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("testdata/validate_formats_golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var golden map[string][][2]any
+	if err := json.Unmarshal(b, &golden); err != nil {
+		t.Fatal(err)
+	}
+	if len(golden) != len(schemaFormats) {
+		t.Errorf("golden has %d formats, we check %d", len(golden), len(schemaFormats))
+	}
+	for name, rows := range golden {
+		check := schemaFormats[name]
+		if check == nil {
+			t.Errorf("format %s: not checked", name)
+			continue
+		}
+		for _, row := range rows {
+			s, _ := row[0].(string)
+			want, _ := row[1].(bool)
+			if got := check(s); got != want {
+				t.Errorf("format %s %q: got %v, want %v", name, s, got, want)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dlclark/regexp2/v2"
 )
@@ -27,8 +28,16 @@ type schemaDoc struct {
 }
 
 // schemaCache holds the parsed schema of each distinct schema text: tool
-// schemas live as long as their tools and repeat on every call.
-var schemaCache sync.Map // string -> *schemaDoc
+// schemas live as long as their tools and repeat on every call. It stops
+// growing at maxCachedSchemas, so a process whose tools keep changing
+// their schemas (an MCP server listing new ones) parses the rest per call
+// instead of holding them all.
+var (
+	schemaCache   sync.Map // string -> *schemaDoc
+	cachedSchemas atomic.Int32
+)
+
+const maxCachedSchemas = 1024
 
 func loadSchemaDoc(schema []byte) (*schemaDoc, error) {
 	if d, ok := schemaCache.Load(string(schema)); ok {
@@ -39,7 +48,13 @@ func loadSchemaDoc(schema []byte) (*schemaDoc, error) {
 		return nil, err
 	}
 	d := &schemaDoc{root: root}
-	actual, _ := schemaCache.LoadOrStore(string(schema), d)
+	if cachedSchemas.Load() >= maxCachedSchemas {
+		return d, nil
+	}
+	actual, loaded := schemaCache.LoadOrStore(string(schema), d)
+	if !loaded {
+		cachedSchemas.Add(1)
+	}
 	return actual.(*schemaDoc), nil
 }
 
