@@ -36,10 +36,10 @@ func ValidateToolArgs(toolName string, schema, args json.RawMessage) (json.RawMe
 	if err != nil {
 		return args, nil //nolint:nilerr // an unreadable schema accepts anything, like an empty one
 	}
-	c := &coercer{d: doc}
-	coerced := c.coerce(v)
+	run := newSchemaRun(doc)
+	coerced := (&coercer{d: run}).coerce(v)
 	var errs []schemaErr
-	doc.walk(doc.root, defaultSchemaBase, coerced, "", &errs)
+	run.walk(doc.root, defaultSchemaBase, coerced, "", &errs)
 	if len(errs) == 0 {
 		return coerced.bytes(), nil
 	}

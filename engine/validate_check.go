@@ -10,12 +10,36 @@ import (
 // and the message the model reads.
 type schemaErr struct{ path, msg string }
 
+// schemaRun is one validation of one value: the schema, and the answers
+// of ok so far. Values never change once built (coercion copies what it
+// changes), so an answer for a (schema node, base, value) stays true for
+// the whole call; without it, coercion's union checks at every level of a
+// nested value would re-walk the levels below, quadratic in the depth.
+type schemaRun struct {
+	*schemaDoc
+	memo map[okKey]bool
+}
+
+type okKey struct {
+	node, value *jv
+	base        string
+}
+
+func newSchemaRun(d *schemaDoc) *schemaRun {
+	return &schemaRun{schemaDoc: d, memo: map[okKey]bool{}}
+}
+
 // ok reports whether v is valid against node. Validity is defined by the
 // error walk itself (a value is valid when no keyword fails), so the check
 // and the explanation can never disagree.
-func (d *schemaDoc) ok(node *jv, base string, v *jv) bool {
+func (d *schemaRun) ok(node *jv, base string, v *jv) bool {
+	key := okKey{node, v, base}
+	if r, hit := d.memo[key]; hit {
+		return r
+	}
 	var out []schemaErr
 	d.walk(node, base, v, "", &out)
+	d.memo[key] = len(out) == 0
 	return len(out) == 0
 }
 
@@ -24,7 +48,7 @@ func (d *schemaDoc) ok(node *jv, base string, v *jv) bool {
 // keywords of v's own type, allOf, anyOf, oneOf, not, if/then/else, $ref,
 // then unevaluatedProperties/unevaluatedItems and $dynamicRef when nothing
 // else failed.
-func (d *schemaDoc) walk(node *jv, base string, v *jv, path string, out *[]schemaErr) {
+func (d *schemaRun) walk(node *jv, base string, v *jv, path string, out *[]schemaErr) {
 	if node == nil {
 		return
 	}
@@ -133,7 +157,7 @@ func (d *schemaDoc) walk(node *jv, base string, v *jv, path string, out *[]schem
 	}
 }
 
-func (d *schemaDoc) walkString(node *jv, s, path string, push func(string, string)) {
+func (d *schemaRun) walkString(node *jv, s, path string, push func(string, string)) {
 	n := -1
 	if min, ok := numKw(node, "minLength"); ok {
 		n = codePoints(s)
@@ -177,7 +201,7 @@ func walkNumber(node *jv, f float64, path string, push func(string, string)) {
 	}
 }
 
-func (d *schemaDoc) walkObject(node *jv, b string, v *jv, path string, out *[]schemaErr, push func(string, string)) {
+func (d *schemaRun) walkObject(node *jv, b string, v *jv, path string, out *[]schemaErr, push func(string, string)) {
 	props := node.get("properties")
 	if !props.isObj() {
 		props = nil
@@ -271,7 +295,7 @@ func itemSchemas(node *jv) (prefix []*jv, rest *jv) {
 	return listKw(node, "prefixItems"), node.get("items")
 }
 
-func (d *schemaDoc) walkArray(node *jv, b string, v *jv, path string, out *[]schemaErr, push func(string, string)) {
+func (d *schemaRun) walkArray(node *jv, b string, v *jv, path string, out *[]schemaErr, push func(string, string)) {
 	prefix, rest := itemSchemas(node)
 	for i, c := range v.arr {
 		s := rest
@@ -344,7 +368,7 @@ func containsMessage(min, max float64) string {
 // the tag itself); otherwise an object is blamed on the branch declaring
 // most of its keys, then on the branch whose first error is deepest, so
 // the model hears about the alternative it most likely meant.
-func (d *schemaDoc) walkUnion(branches []*jv, b string, v *jv, path string, out *[]schemaErr, exactlyOne bool) {
+func (d *schemaRun) walkUnion(branches []*jv, b string, v *jv, path string, out *[]schemaErr, exactlyOne bool) {
 	matches := 0
 	for _, s := range branches {
 		if d.ok(s, b, v) {
@@ -392,7 +416,7 @@ func (d *schemaDoc) walkUnion(branches []*jv, b string, v *jv, path string, out 
 }
 
 // throughRef is a union branch with its $ref followed (one level).
-func (d *schemaDoc) throughRef(s *jv, b string) *jv {
+func (d *schemaRun) throughRef(s *jv, b string) *jv {
 	if ref, ok := strKw(s, "$ref"); ok {
 		t, _, _ := d.resolve(ref, d.baseFor(s, b))
 		return t
@@ -400,7 +424,7 @@ func (d *schemaDoc) throughRef(s *jv, b string) *jv {
 	return s
 }
 
-func (d *schemaDoc) declaredKeys(s *jv, b string, v *jv) int {
+func (d *schemaRun) declaredKeys(s *jv, b string, v *jv) int {
 	props := d.throughRef(s, b).get("properties")
 	if !props.isObj() {
 		return 0
@@ -416,7 +440,7 @@ func (d *schemaDoc) declaredKeys(s *jv, b string, v *jv) int {
 
 // unionTag finds the tag of a tagged union: the first property of the
 // first branch whose const is a distinct primitive in every branch.
-func (d *schemaDoc) unionTag(branches []*jv, b string) (string, []*jv, bool) {
+func (d *schemaRun) unionTag(branches []*jv, b string) (string, []*jv, bool) {
 	resolved := make([]*jv, len(branches))
 	for i, s := range branches {
 		resolved[i] = d.throughRef(s, b)
@@ -447,7 +471,7 @@ next:
 
 // walkUnevaluated reports the properties (items) that no keyword of node
 // evaluated, once every other keyword of node passed.
-func (d *schemaDoc) walkUnevaluated(node *jv, b string, v *jv, path string, out *[]schemaErr) {
+func (d *schemaRun) walkUnevaluated(node *jv, b string, v *jv, path string, out *[]schemaErr) {
 	if up := node.get("unevaluatedProperties"); up != nil && v.isObj() {
 		seen, all := d.evaluatedProps(node, b, v)
 		if !all {
@@ -484,7 +508,7 @@ func (d *schemaDoc) walkUnevaluated(node *jv, b string, v *jv, path string, out 
 // inPlace calls f with each subschema of node that applies to the value
 // itself and passed (allOf, anyOf/oneOf branches, if with then or else,
 // dependentSchemas of present keys, $ref), the sources of annotations.
-func (d *schemaDoc) inPlace(node *jv, b string, v *jv, f func(s *jv, base string)) {
+func (d *schemaRun) inPlace(node *jv, b string, v *jv, f func(s *jv, base string)) {
 	for _, s := range listKw(node, "allOf") {
 		f(s, b)
 	}
@@ -521,7 +545,7 @@ func (d *schemaDoc) inPlace(node *jv, b string, v *jv, f func(s *jv, base string
 	}
 }
 
-func (d *schemaDoc) evaluatedProps(node *jv, base string, v *jv) (map[string]bool, bool) {
+func (d *schemaRun) evaluatedProps(node *jv, base string, v *jv) (map[string]bool, bool) {
 	seen := map[string]bool{}
 	all := false
 	var visit func(n *jv, b string, depth int)
@@ -556,7 +580,7 @@ func (d *schemaDoc) evaluatedProps(node *jv, base string, v *jv) (map[string]boo
 	return seen, all
 }
 
-func (d *schemaDoc) evaluatedItems(node *jv, base string, v *jv) (int, map[int]bool, bool) {
+func (d *schemaRun) evaluatedItems(node *jv, base string, v *jv) (int, map[int]bool, bool) {
 	upTo, seen, all := 0, map[int]bool{}, false
 	var visit func(n *jv, b string, depth int)
 	visit = func(n *jv, b string, depth int) {

@@ -20,7 +20,7 @@ import (
 // Every pass copies only what it changes, so a pass that changes nothing
 // returns the very value it got.
 type coercer struct {
-	d *schemaDoc
+	d *schemaRun
 	// entered holds the (node, value) pairs pass 2 is converting through
 	// a $ref or a wrap into an array: meeting one again (a recursive
 	// schema and a value no branch takes) leaves the value as it is
