@@ -177,7 +177,7 @@ func (d *schemaRun) walkString(node *jv, s, path string, push func(string, strin
 		push(path, "expected to match "+p)
 	}
 	if f, ok := strKw(node, "format"); ok {
-		if check := schemaFormats[f]; check != nil && !check(s) {
+		if check := formatCheck(f); check != nil && !check(s) {
 			push(path, "expected format "+f)
 		}
 	}

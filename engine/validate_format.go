@@ -6,54 +6,94 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
 )
 
-// schemaFormats are the format checks: every format JSON Schema 2020-12
+// formatNames are the formats checked: every format JSON Schema 2020-12
 // defines, plus url and json-pointer-uri-fragment, as the reference's
 // validator asserts them for tool arguments. A format not listed is an
 // annotation. The checks are written from the RFCs; where the reference
 // defers to a WHATWG URL parser (url, iri) ours is Go's net/url with the
 // same preconditions, which agrees on the URLs models send.
-var schemaFormats = map[string]func(string) bool{
-	"date":                      isDate,
-	"date-time":                 isDateTime,
-	"time":                      isTime,
-	"duration":                  durationRe.MatchString,
-	"email":                     isEmail,
-	"idn-email":                 isIdnEmail,
-	"hostname":                  isHostname,
-	"idn-hostname":              isIdnHostname,
-	"ipv4":                      isIPv4,
-	"ipv6":                      isIPv6,
-	"uri":                       func(s string) bool { return isURIRef(s, true) },
-	"uri-reference":             func(s string) bool { return isURIRef(s, false) },
-	"iri":                       isIRI,
-	"iri-reference":             isIRIRef,
-	"url":                       isURL,
-	"uuid":                      uuidRe.MatchString,
-	"regex":                     isECMARegex,
-	"json-pointer":              isJSONPointer,
-	"relative-json-pointer":     isRelativeJSONPointer,
-	"json-pointer-uri-fragment": isJSONPointerFragment,
-	"uri-template":              isURITemplate,
+var formatNames = []string{
+	"date", "date-time", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
+	"ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "url", "uuid", "regex",
+	"json-pointer", "relative-json-pointer", "json-pointer-uri-fragment", "uri-template",
 }
 
+// formatCheck is the check of a format name, nil for an unknown format. A
+// switch rather than a map, so that nothing of it runs at start.
+func formatCheck(name string) func(string) bool {
+	switch name {
+	case "date":
+		return isDate
+	case "date-time":
+		return isDateTime
+	case "time":
+		return isTime
+	case "duration":
+		return func(s string) bool { return durationRe().MatchString(s) }
+	case "email":
+		return isEmail
+	case "idn-email":
+		return isIdnEmail
+	case "hostname":
+		return isHostname
+	case "idn-hostname":
+		return isIdnHostname
+	case "ipv4":
+		return isIPv4
+	case "ipv6":
+		return isIPv6
+	case "uri":
+		return func(s string) bool { return isURIRef(s, true) }
+	case "uri-reference":
+		return func(s string) bool { return isURIRef(s, false) }
+	case "iri":
+		return isIRI
+	case "iri-reference":
+		return isIRIRef
+	case "url":
+		return isURL
+	case "uuid":
+		return func(s string) bool { return uuidRe().MatchString(s) }
+	case "regex":
+		return isECMARegex
+	case "json-pointer":
+		return isJSONPointer
+	case "relative-json-pointer":
+		return isRelativeJSONPointer
+	case "json-pointer-uri-fragment":
+		return isJSONPointerFragment
+	case "uri-template":
+		return isURITemplate
+	}
+	return nil
+}
+
+// The regular expressions compile on first use: package-level
+// MustCompile calls would run at every start of pi.
 var (
 	// RFC 3339 appendix A: P followed by a date part (years, months, days
 	// in that order, each optional after the first present) and/or a
 	// time part (T then hours, minutes, seconds), or weeks alone.
-	durationRe = regexp.MustCompile(`^P(?:(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)(?:T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))?|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S)|\d+W)$`)
-	uuidRe     = regexp.MustCompile(`^(?i)[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}$`)
-	dateRe     = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})$`)
-	timeRe     = regexp.MustCompile(`^(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))?$`)
+	durationRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^P(?:(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)(?:T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))?|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S)|\d+W)$`)
+	})
+	uuidRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i)[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}$`) })
+	dateRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})$`) })
+	timeRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))?$`)
+	})
+	schemeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*:`) })
 )
 
 func isDate(s string) bool {
-	m := dateRe.FindStringSubmatch(s)
+	m := dateRe().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
@@ -73,7 +113,7 @@ func isDate(s string) bool {
 // isTime is an RFC 3339 full-time: the offset is required, and a leap
 // second (:60) is valid only at 23:59 UTC.
 func isTime(s string) bool {
-	m := timeRe.FindStringSubmatch(s)
+	m := timeRe().FindStringSubmatch(s)
 	if m == nil || (m[4] == "" && m[5] == "") {
 		return false
 	}
@@ -284,13 +324,11 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-var schemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*:`)
-
 // isURIRef checks an RFC 3986 URI (absolute, with a scheme) or, when
 // absolute is false, a URI reference: only URI characters and escapes,
 // one fragment, brackets only around the host, and a port of digits.
 func isURIRef(s string, absolute bool) bool {
-	if absolute && !schemeRe.MatchString(s) {
+	if absolute && !schemeRe().MatchString(s) {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -302,7 +340,7 @@ func isURIRef(s string, absolute bool) bool {
 		return false
 	}
 	rest := s
-	if m := schemeRe.FindString(s); m != "" {
+	if m := schemeRe().FindString(s); m != "" {
 		rest = s[len(m):]
 	} else {
 		// A relative reference's first segment cannot hold a colon.
@@ -373,7 +411,7 @@ func invalidIRIChar(r rune) bool {
 }
 
 func isIRI(s string) bool {
-	if strings.IndexFunc(s, invalidIRIChar) >= 0 || !validPercents(s) || !schemeRe.MatchString(s) {
+	if strings.IndexFunc(s, invalidIRIChar) >= 0 || !validPercents(s) || !schemeRe().MatchString(s) {
 		return false
 	}
 	_, err := url.Parse(s)
@@ -392,7 +430,7 @@ func isIRIRef(s string) bool {
 // schemes a host.
 func isURL(s string) bool {
 	s = strings.Trim(s, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")
-	if !schemeRe.MatchString(s) {
+	if !schemeRe().MatchString(s) {
 		return false
 	}
 	u, err := url.Parse(s)
