@@ -36,7 +36,7 @@ func formatCheck(name string) func(string) bool {
 	case "time":
 		return isTime
 	case "duration":
-		return func(s string) bool { return durationRe().MatchString(s) }
+		return func(s string) bool { return durationRe.get().MatchString(s) }
 	case "email":
 		return isEmail
 	case "idn-email":
@@ -60,7 +60,7 @@ func formatCheck(name string) func(string) bool {
 	case "url":
 		return isURL
 	case "uuid":
-		return func(s string) bool { return uuidRe().MatchString(s) }
+		return func(s string) bool { return uuidRe.get().MatchString(s) }
 	case "regex":
 		return isECMARegex
 	case "json-pointer":
@@ -75,25 +75,32 @@ func formatCheck(name string) func(string) bool {
 	return nil
 }
 
-// The regular expressions compile on first use: package-level
-// MustCompile calls would run at every start of pi.
+// lazyRegexp compiles on first use: a package-level MustCompile (or a
+// sync.OnceValue closure) would run or allocate at every start of pi.
+type lazyRegexp struct {
+	once sync.Once
+	src  string
+	re   *regexp.Regexp
+}
+
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
+	return l.re
+}
+
 var (
 	// RFC 3339 appendix A: P followed by a date part (years, months, days
 	// in that order, each optional after the first present) and/or a
 	// time part (T then hours, minutes, seconds), or weeks alone.
-	durationRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^P(?:(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)(?:T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))?|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S)|\d+W)$`)
-	})
-	uuidRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i)[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}$`) })
-	dateRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})$`) })
-	timeRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))?$`)
-	})
-	schemeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*:`) })
+	durationRe = lazyRegexp{src: `^P(?:(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)(?:T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))?|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S)|\d+W)$`}
+	uuidRe     = lazyRegexp{src: `^(?i)[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}$`}
+	dateRe     = lazyRegexp{src: `^(\d{4})-(\d{2})-(\d{2})$`}
+	timeRe     = lazyRegexp{src: `^(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))?$`}
+	schemeRe   = lazyRegexp{src: `^[A-Za-z][A-Za-z0-9+.\-]*:`}
 )
 
 func isDate(s string) bool {
-	m := dateRe().FindStringSubmatch(s)
+	m := dateRe.get().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
@@ -113,7 +120,7 @@ func isDate(s string) bool {
 // isTime is an RFC 3339 full-time: the offset is required, and a leap
 // second (:60) is valid only at 23:59 UTC.
 func isTime(s string) bool {
-	m := timeRe().FindStringSubmatch(s)
+	m := timeRe.get().FindStringSubmatch(s)
 	if m == nil || (m[4] == "" && m[5] == "") {
 		return false
 	}
@@ -328,7 +335,7 @@ func isHex(c byte) bool {
 // absolute is false, a URI reference: only URI characters and escapes,
 // one fragment, brackets only around the host, and a port of digits.
 func isURIRef(s string, absolute bool) bool {
-	if absolute && !schemeRe().MatchString(s) {
+	if absolute && !schemeRe.get().MatchString(s) {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -340,7 +347,7 @@ func isURIRef(s string, absolute bool) bool {
 		return false
 	}
 	rest := s
-	if m := schemeRe().FindString(s); m != "" {
+	if m := schemeRe.get().FindString(s); m != "" {
 		rest = s[len(m):]
 	} else {
 		// A relative reference's first segment cannot hold a colon.
@@ -411,7 +418,7 @@ func invalidIRIChar(r rune) bool {
 }
 
 func isIRI(s string) bool {
-	if strings.IndexFunc(s, invalidIRIChar) >= 0 || !validPercents(s) || !schemeRe().MatchString(s) {
+	if strings.IndexFunc(s, invalidIRIChar) >= 0 || !validPercents(s) || !schemeRe.get().MatchString(s) {
 		return false
 	}
 	_, err := url.Parse(s)
@@ -430,7 +437,7 @@ func isIRIRef(s string) bool {
 // schemes a host.
 func isURL(s string) bool {
 	s = strings.Trim(s, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")
-	if !schemeRe().MatchString(s) {
+	if !schemeRe.get().MatchString(s) {
 		return false
 	}
 	u, err := url.Parse(s)
