@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/dlclark/regexp2/v2"
 )
@@ -313,10 +314,18 @@ func schemaRegex(src string) *regexp2.Regexp {
 	}
 	if err != nil {
 		re = nil
+	} else {
+		// regexp2 backtracks like JavaScript's engine, so a pathological
+		// pattern could run for minutes; the session must keep serving.
+		re.MatchTimeout = patternTimeout
 	}
 	patternCache.Store(src, re)
 	return re
 }
+
+// patternTimeout bounds one pattern match; a match that runs out of time
+// counts as a match, like an invalid pattern.
+const patternTimeout = 2 * time.Second
 
 // patternMatches tests s against src; an invalid pattern matches.
 func patternMatches(src, s string) bool {
