@@ -63,3 +63,19 @@ func TestRetryClassification(t *testing.T) {
 		t.Errorf("clamp = %d", got)
 	}
 }
+
+// TestValidateToolArgsBooleanRoot covers a tool whose whole parameter
+// schema is a boolean, which the golden corpus leaves out: the reference
+// fails there with a JavaScript TypeError ("Invalid value used as weak map
+// key", its validator cache wants an object), while we treat the schema as
+// JSON Schema defines it.
+func TestValidateToolArgsBooleanRoot(t *testing.T) {
+	t.Parallel()
+	if got, err := ValidateToolArgs("t", json.RawMessage(`true`), json.RawMessage(`{"a":1}`)); err != nil || string(got) != `{"a":1}` {
+		t.Errorf("true schema: %s, %v", got, err)
+	}
+	want := "Validation failed for tool \"t\":\n  - root: no value is allowed here\n\nReceived arguments:\n{\n  \"a\": 1\n}"
+	if _, err := ValidateToolArgs("t", json.RawMessage(`false`), json.RawMessage(`{"a":1}`)); err == nil || err.Error() != want {
+		t.Errorf("false schema: %v", err)
+	}
+}

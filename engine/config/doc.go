@@ -12,8 +12,9 @@
 // defaultProjectTrust, httpProxy, cacheWarming and selfUpdateCommand come
 // from the global file only. A malformed file becomes a warning
 // ("Invalid settings file <path>: <reason>") and counts as empty. Typed
-// getters apply the reference's defaults through viper; case-sensitive map
-// keys ("provider/id") are read from the case-preserving merged map.
+// getters read the case-preserving merged map (map keys such as
+// "provider/id" are case-sensitive) and fall back to the reference's
+// defaults, a plain table in settings.go.
 // SetGlobal edits one key of the global file in place, keeping its own key
 // spelling, order and unknown keys, and writes it atomically.
 //

@@ -50,15 +50,22 @@ func (s *Settings) nonEmptyOr(key, def string) string {
 	return def
 }
 
-// intOr reads a number set in the files, else the viper default.
+// intOr reads a number set in the files, else the key's default. A numeric
+// string counts as its number: the reference's arithmetic on the value
+// converts it the same way (and viper, which this replaced, cast it too).
 func (s *Settings) intOr(key string) int {
-	if f, ok := s.Raw(key).(float64); ok {
-		return int(f)
+	switch v := s.Raw(key).(type) {
+	case float64:
+		return int(v)
+	case string:
+		if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			return int(f)
+		}
 	}
-	return s.viper().GetInt(key)
+	return mustDefault[int](key)
 }
 
-// boolOr reads a boolean set in the files, else the viper default. A value
+// boolOr reads a boolean set in the files, else the key's default. A value
 // of the wrong type counts as unset, as `?? default` would not (the
 // reference passes it through); booleans of any other type are rare enough
 // that taking the default is the safer reading.
@@ -66,7 +73,18 @@ func (s *Settings) boolOr(key string) bool {
 	if b, ok := s.Raw(key).(bool); ok {
 		return b
 	}
-	return s.viper().GetBool(key)
+	return mustDefault[bool](key)
+}
+
+// mustDefault is key's entry in settingDefaults. A getter asking for a key
+// the table lacks, or with another type, is a programming error that every
+// test of that getter reaches, so it panics rather than answering zero.
+func mustDefault[T any](key string) T {
+	v, ok := settingDefaults[key].(T)
+	if !ok {
+		panic("config: no default of this type for setting " + key)
+	}
+	return v
 }
 
 // DefaultProvider is the saved startup provider, or "".

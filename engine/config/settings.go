@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-
-	"github.com/spf13/viper"
 )
 
 // Setting defaults, as the reference publishes them.
@@ -34,18 +32,39 @@ var DefaultToolNames = []string{"read", "bash", "edit", "write"}
 // not be able to change its own trust, proxy or update command.
 var globalOnlyKeys = []string{"defaultProjectTrust", "httpProxy", "cacheWarming", "selfUpdateCommand"}
 
+// settingDefaults are the values intOr and boolOr fall back to when no file
+// sets a key (or sets it with the wrong type), by the dotted path they read;
+// string getters name their default constant directly. It is a plain table
+// rather than viper: the layering (global file, trusted project file) is
+// ours because it must keep the files' key case and order, the reference
+// reads no environment overrides of settings.json, and linking viper made
+// every start run its packages' inits.
+var settingDefaults = map[string]any{
+	"compaction.enabled":             true,
+	"compaction.reserveTokens":       DefaultCompactionReserve,
+	"compaction.keepRecentTokens":    DefaultCompactionKeep,
+	"branchSummary.reserveTokens":    DefaultCompactionReserve,
+	"branchSummary.skipPrompt":       false,
+	"retry.enabled":                  true,
+	"retry.maxRetries":               DefaultRetryMaxRetries,
+	"retry.baseDelayMs":              DefaultRetryBaseDelayMs,
+	"retry.maxAgentDelayMs":          DefaultRetryMaxAgentDelay,
+	"retry.provider.maxRetryDelayMs": DefaultProviderMaxDelayMs,
+	"images.autoResize":              true,
+	"images.blockImages":             false,
+	"enableSkillCommands":            true,
+}
+
 // Settings is the merged view of the global and (trusted) project settings.
-// Reads go through viper for typed scalar access with defaults; map-valued
-// settings whose keys are case-sensitive identifiers ("provider/id") and the
-// raw getter read the case-preserving merged map instead, because viper
-// folds keys to lower case and splits them on dots.
+// Typed getters read the case-preserving merged map and fall back to
+// settingDefaults; map-valued settings whose keys are case-sensitive
+// identifiers ("provider/id") are read from the same map.
 type Settings struct {
 	mu         sync.Mutex
 	globalPath string
 	global     map[string]any
 	project    map[string]any
 	merged     map[string]any
-	v          *viper.Viper
 	globalBad  error
 	warnings   []string
 	// globalOrder and projectOrder are the files' key orders (MergedJSON).
@@ -168,33 +187,9 @@ func migrate(m map[string]any) {
 	}
 }
 
-// rebuild recomputes the merged map and the viper view. Callers hold mu or
-// own s exclusively.
+// rebuild recomputes the merged map. Callers hold mu or own s exclusively.
 func (s *Settings) rebuild() {
 	s.merged = mergeSettings(s.global, s.project)
-	v := viper.New()
-	v.SetDefault("defaultThinkingLevel", DefaultThinkingLevel)
-	v.SetDefault("steeringMode", DefaultQueueMode)
-	v.SetDefault("followUpMode", DefaultQueueMode)
-	v.SetDefault("transport", DefaultTransport)
-	v.SetDefault("compaction.enabled", true)
-	v.SetDefault("compaction.reserveTokens", DefaultCompactionReserve)
-	v.SetDefault("compaction.keepRecentTokens", DefaultCompactionKeep)
-	v.SetDefault("branchSummary.reserveTokens", DefaultCompactionReserve)
-	v.SetDefault("branchSummary.skipPrompt", false)
-	v.SetDefault("retry.enabled", true)
-	v.SetDefault("retry.maxRetries", DefaultRetryMaxRetries)
-	v.SetDefault("retry.baseDelayMs", DefaultRetryBaseDelayMs)
-	v.SetDefault("retry.maxAgentDelayMs", DefaultRetryMaxAgentDelay)
-	v.SetDefault("retry.provider.maxRetryDelayMs", DefaultProviderMaxDelayMs)
-	v.SetDefault("images.autoResize", true)
-	v.SetDefault("images.blockImages", false)
-	v.SetDefault("enableSkillCommands", true)
-	v.SetDefault("hideThinkingBlock", false)
-	v.SetDefault("quietStartup", false)
-	// MergeConfigMap cannot fail for an in-memory map.
-	_ = v.MergeConfigMap(deepCopy(s.merged).(map[string]any))
-	s.v = v
 }
 
 // Warnings returns the problems found while loading, one line each, without
@@ -225,12 +220,6 @@ func (s *Settings) Merged() map[string]any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return deepCopy(s.merged).(map[string]any)
-}
-
-func (s *Settings) viper() *viper.Viper {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.v
 }
 
 // mergeSettings deep-merges override into base: nested objects merge key by
