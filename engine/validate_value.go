@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // jv is a JSON value that keeps object key order, so coerced tool
@@ -32,64 +33,42 @@ type jv struct {
 }
 
 func parseJV(b []byte) (*jv, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	v, err := decodeJV(dec)
-	if err != nil {
-		return nil, err
-	}
-	// Anything but space after the value (a stray bracket included, which
-	// dec.More does not see at the top level) is an error, as in
-	// JSON.parse.
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	t, err := jsonx.Decode(b)
+	if errors.Is(err, jsonx.ErrTrailingData) {
 		return nil, fmt.Errorf("unexpected data after JSON value")
 	}
-	return v, nil
-}
-
-func decodeJV(dec *json.Decoder) (*jv, error) {
-	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
 	}
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '{' {
-			v := &jv{kind: "object"}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, _ := kt.(string)
-				child, err := decodeJV(dec)
-				if err != nil {
-					return nil, err
-				}
-				v.put(k, child)
-			}
-			_, err := dec.Token()
-			return v, err
+	return toJV(t), nil
+}
+
+// toJV converts a jsonx.Decode tree, whose objects already keep their key
+// order and the last value of a repeated key (the one ordered-JSON
+// reader, internal/jsonx).
+func toJV(t any) *jv {
+	switch x := t.(type) {
+	case jsonx.Object:
+		v := &jv{kind: "object"}
+		for _, f := range x {
+			v.put(f.Key, toJV(f.Value))
 		}
-		v := &jv{kind: "array", arr: []*jv{}}
-		for dec.More() {
-			child, err := decodeJV(dec)
-			if err != nil {
-				return nil, err
-			}
-			v.arr = append(v.arr, child)
+		return v
+	case []any:
+		v := &jv{kind: "array", arr: make([]*jv, 0, len(x))}
+		for _, e := range x {
+			v.arr = append(v.arr, toJV(e))
 		}
-		_, err := dec.Token()
-		return v, err
+		return v
 	case string:
-		return &jv{kind: "string", str: t}, nil
+		return &jv{kind: "string", str: x}
 	case json.Number:
-		f, _ := t.Float64()
-		return &jv{kind: "number", num: f, raw: t.String()}, nil
+		f, _ := x.Float64()
+		return &jv{kind: "number", num: f, raw: x.String()}
 	case bool:
-		return &jv{kind: "bool", b: t}, nil
+		return &jv{kind: "bool", b: x}
 	default:
-		return &jv{kind: "null"}, nil
+		return jvNull
 	}
 }
 
