@@ -101,6 +101,19 @@ func opensslTime(t time.Time) string {
 	return t.UTC().Format("Jan _2 15:04:05 2006 GMT")
 }
 
+// opensslIP spells an address as OpenSSL prints a certificate's IP
+// names: IPv6 as eight uppercase hex groups, never compressed.
+func opensslIP(ip net.IP) string {
+	if v4 := ip.To4(); v4 != nil {
+		return v4.String()
+	}
+	parts := make([]string, 8)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("%X", int(ip[2*i])<<8|int(ip[2*i+1]))
+	}
+	return strings.Join(parts, ":")
+}
+
 func colonHex(b []byte) string {
 	parts := make([]string, len(b))
 	for i, c := range b {
@@ -119,7 +132,7 @@ func peerCertificate(vm *goja.Runtime, c *x509.Certificate) goja.Value {
 		alt = append(alt, "DNS:"+d)
 	}
 	for _, ip := range c.IPAddresses {
-		alt = append(alt, "IP Address:"+ip.String())
+		alt = append(alt, "IP Address:"+opensslIP(ip))
 	}
 	for _, e := range c.EmailAddresses {
 		alt = append(alt, "email:"+e)
@@ -180,7 +193,7 @@ func classifyVerify(err error, chain []*x509.Certificate, host string) *verifyEr
 			names = append(names, "DNS:"+d)
 		}
 		for _, ip := range he.Certificate.IPAddresses {
-			names = append(names, "IP Address:"+ip.String())
+			names = append(names, "IP Address:"+opensslIP(ip))
 		}
 		return &verifyErr{"ERR_TLS_CERT_ALTNAME_INVALID", "Hostname/IP does not match certificate's altnames: " + kind + strings.Join(names, ", ")}
 	case errors.As(err, &ci) && ci.Reason == x509.Expired:

@@ -17,7 +17,7 @@ class TLSSocket extends net.Socket {
     super(opts);
     this.encrypted = true;
     this.authorized = false;
-    this.authorizationError = undefined;
+    this.authorizationError = null;
     this.alpnProtocol = false;
     this.servername = undefined;
     Object.defineProperty(this, "_tls", { value: null, writable: true });
@@ -27,7 +27,7 @@ class TLSSocket extends net.Socket {
   _secured(info) {
     this._tls = info;
     this.authorized = info.authorized;
-    this.authorizationError = info.authorizationError;
+    this.authorizationError = info.authorizationError === undefined ? null : info.authorizationError;
     this.alpnProtocol = info.alpnProtocol || false;
     this.emit("secureConnect");
     this.emit("secure");
