@@ -1,9 +1,9 @@
 package jsruntime
 
 import (
+	"encoding/pem"
 	"io"
 	"log"
-	"encoding/pem"
 	"net/http"
 	"net/http/httptest"
 	"os"
