@@ -70,6 +70,8 @@ var nodeBuiltins = map[string]moduleLoader{
 	"net":                 loadNet,
 	"tls":                 loadTLS,
 	"tty":                 stubModule("tty"),
+	"dns":                 loadDNS,
+	"dns/promises":        func(r *Runtime) (goja.Value, error) { return r.requireProp("dns", "promises") },
 	"async_hooks":         stubModule("async_hooks"),
 	"diagnostics_channel": stubModule("diagnostics_channel"),
 	"worker_threads":      stubModule("worker_threads"),

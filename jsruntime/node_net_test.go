@@ -4,6 +4,7 @@ import (
 	"encoding/pem"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/dns/dnsmessage"
 )
 
 // compatWithEnv runs testdata/<name>.js as TestNodeCompat does, with env
@@ -68,4 +71,84 @@ func TestTLSCompat(t *testing.T) {
 	port := srv.Listener.Addr().(interface{ String() string }).String()
 	port = port[strings.LastIndex(port, ":")+1:]
 	compatWithEnv(t, "tls_compat", map[string]string{"PI_TLS_PORT": port, "PI_TLS_CA": string(ca)})
+}
+
+// fakeDNS answers a fixed zone over UDP on 127.0.0.1 (a.test and its
+// neighbours; missing.test is NXDOMAIN, other types of a.test are empty).
+func fakeDNS(t *testing.T) string {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = pc.Close() })
+	name := func(s string) dnsmessage.Name { return dnsmessage.MustNewName(s) }
+	hdr := func(n string, typ dnsmessage.Type) dnsmessage.ResourceHeader {
+		return dnsmessage.ResourceHeader{Name: name(n), Type: typ, Class: dnsmessage.ClassINET, TTL: 300}
+	}
+	caa := []byte{0, 5}
+	caa = append(append(caa, "issue"...), "letsencrypt.org"...)
+	zone := map[string][]dnsmessage.Resource{
+		"a.test.": {
+			{Header: hdr("a.test.", dnsmessage.TypeA), Body: &dnsmessage.AResource{A: [4]byte{192, 0, 2, 1}}},
+			{Header: hdr("a.test.", dnsmessage.TypeA), Body: &dnsmessage.AResource{A: [4]byte{192, 0, 2, 2}}},
+			{Header: hdr("a.test.", dnsmessage.TypeAAAA), Body: &dnsmessage.AAAAResource{AAAA: [16]byte{0x20, 0x01, 0x0d, 0xb8, 15: 1}}},
+			{Header: hdr("a.test.", dnsmessage.TypeTXT), Body: &dnsmessage.TXTResource{TXT: []string{"v=spf1", " -all"}}},
+			{Header: hdr("a.test.", dnsmessage.TypeTXT), Body: &dnsmessage.TXTResource{TXT: []string{"hello"}}},
+			{Header: hdr("a.test.", dnsmessage.TypeMX), Body: &dnsmessage.MXResource{Pref: 10, MX: name("mx1.a.test.")}},
+			{Header: hdr("a.test.", dnsmessage.TypeMX), Body: &dnsmessage.MXResource{Pref: 20, MX: name("mx2.a.test.")}},
+			{Header: hdr("a.test.", dnsmessage.TypeNS), Body: &dnsmessage.NSResource{NS: name("ns1.a.test.")}},
+			{Header: hdr("a.test.", dnsmessage.TypeSOA), Body: &dnsmessage.SOAResource{NS: name("ns1.a.test."), MBox: name("admin.a.test."), Serial: 2024010101, Refresh: 7200, Retry: 3600, Expire: 1209600, MinTTL: 300}},
+			{Header: hdr("a.test.", 257), Body: &dnsmessage.UnknownResource{Type: 257, Data: caa}},
+		},
+		"_sip._tcp.a.test.": {{Header: hdr("_sip._tcp.a.test.", dnsmessage.TypeSRV), Body: &dnsmessage.SRVResource{Priority: 1, Weight: 2, Port: 5060, Target: name("sip.a.test.")}}},
+		"www.a.test.": {
+			{Header: hdr("www.a.test.", dnsmessage.TypeCNAME), Body: &dnsmessage.CNAMEResource{CNAME: name("a.test.")}},
+		},
+		"1.2.0.192.in-addr.arpa.": {{Header: hdr("1.2.0.192.in-addr.arpa.", dnsmessage.TypePTR), Body: &dnsmessage.PTRResource{PTR: name("host.a.test.")}}},
+	}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, from, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			var q dnsmessage.Message
+			if q.Unpack(buf[:n]) != nil || len(q.Questions) != 1 {
+				continue
+			}
+			qq := q.Questions[0]
+			resp := dnsmessage.Message{Header: dnsmessage.Header{ID: q.ID, Response: true, Authoritative: true, RecursionDesired: q.RecursionDesired, RecursionAvailable: true}, Questions: q.Questions}
+			key := strings.ToLower(qq.Name.String())
+			rrs, ok := zone[key]
+			if !ok {
+				resp.RCode = dnsmessage.RCodeNameError
+			}
+			for _, rr := range rrs {
+				if rr.Header.Type == qq.Type || qq.Type == dnsmessage.TypeALL || rr.Header.Type == dnsmessage.TypeCNAME {
+					resp.Answers = append(resp.Answers, rr)
+					if rr.Header.Type == dnsmessage.TypeCNAME && qq.Type != dnsmessage.TypeCNAME {
+						for _, t := range zone[strings.ToLower(rr.Body.(*dnsmessage.CNAMEResource).CNAME.String())] {
+							if t.Header.Type == qq.Type {
+								resp.Answers = append(resp.Answers, t)
+							}
+						}
+					}
+				}
+			}
+			out, err := resp.Pack()
+			if err == nil {
+				_, _ = pc.WriteTo(out, from)
+			}
+		}
+	}()
+	return pc.LocalAddr().String()
+}
+
+// TestDNSCompat resolves localhost and literals, and every resolve* form
+// against fakeDNS, as Node 22 does.
+func TestDNSCompat(t *testing.T) {
+	t.Parallel()
+	compatWithEnv(t, "dns_compat", map[string]string{"PI_DNS_SERVER": fakeDNS(t)})
 }
