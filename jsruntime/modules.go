@@ -71,6 +71,8 @@ var nodeBuiltins = map[string]moduleLoader{
 	"tls":                 loadTLS,
 	"tty":                 stubModule("tty"),
 	"dns":                 loadDNS,
+	"punycode":            hostJSModule("punycode"),
+	"console":             hostJSModule("console"),
 	"dns/promises":        func(r *Runtime) (goja.Value, error) { return r.requireProp("dns", "promises") },
 	"async_hooks":         stubModule("async_hooks"),
 	"diagnostics_channel": stubModule("diagnostics_channel"),
