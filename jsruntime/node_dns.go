@@ -17,15 +17,14 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
-	"golang.org/x/net/dns/dnsmessage"
 )
 
 // dns.lookup goes through Go's resolver (hosts file, then DNS, as
 // getaddrinfo does). The dns.resolve* family, like Node's c-ares, sends
 // one question to the configured servers without the hosts file or the
 // search list; that needs the answer's rcode and TTLs, which Go's
-// resolver does not expose, so those queries are built here with
-// dnsmessage (the message package Go's own resolver uses).
+// resolver does not expose, so those queries are built here (see
+// node_dns_wire.go).
 
 // jsField is one key of an object built in order (Node's key order is
 // what JSON.stringify of a result shows).
@@ -113,13 +112,6 @@ func dnsServers() []string {
 	return out
 }
 
-var dnsTypes = map[string]dnsmessage.Type{
-	"A": dnsmessage.TypeA, "AAAA": dnsmessage.TypeAAAA, "ANY": dnsmessage.TypeALL, "CAA": dnsmessage.Type(257),
-	"CNAME": dnsmessage.TypeCNAME, "MX": dnsmessage.TypeMX, "NAPTR": dnsmessage.Type(35), "NS": dnsmessage.TypeNS,
-	"PTR": dnsmessage.TypePTR, "SOA": dnsmessage.TypeSOA, "SRV": dnsmessage.TypeSRV, "TXT": dnsmessage.TypeTXT,
-	"TLSA": dnsmessage.Type(52),
-}
-
 // dnsQueryErr is a failed query in c-ares's terms (no errno, as Node).
 type dnsQueryErr struct{ code string }
 
@@ -128,25 +120,13 @@ func (e *dnsQueryErr) Error() string { return e.code }
 // dnsExchange asks the servers (host:port) one question, trying each in
 // turn, tries times, over UDP and again over TCP when the answer was
 // truncated.
-func dnsExchange(ctx context.Context, servers []string, name string, qt dnsmessage.Type, timeout time.Duration, tries int) (*dnsmessage.Message, error) {
-	fqdn := name
-	if !strings.HasSuffix(fqdn, ".") {
-		fqdn += "."
-	}
-	qn, err := dnsmessage.NewName(fqdn)
-	if err != nil {
-		return nil, &dnsQueryErr{"EBADNAME"}
-	}
+func dnsExchange(ctx context.Context, servers []string, name string, qt uint16, timeout time.Duration, tries int) (*dnsMsg, error) {
 	var idb [2]byte
 	_, _ = rand.Read(idb[:])
 	id := binary.BigEndian.Uint16(idb[:])
-	q := dnsmessage.Message{
-		Header:    dnsmessage.Header{ID: id, RecursionDesired: true},
-		Questions: []dnsmessage.Question{{Name: qn, Type: qt, Class: dnsmessage.ClassINET}},
-	}
-	packed, err := q.Pack()
+	packed, err := packQuery(id, name, qt)
 	if err != nil {
-		return nil, &dnsQueryErr{"EBADQUERY"}
+		return nil, &dnsQueryErr{"EBADNAME"}
 	}
 	var last error = &dnsQueryErr{"ECONNREFUSED"}
 	for range max(tries, 1) {
@@ -155,7 +135,7 @@ func dnsExchange(ctx context.Context, servers []string, name string, qt dnsmessa
 				return nil, &dnsQueryErr{"ECANCELLED"}
 			}
 			m, err := dnsAsk(ctx, "udp", srv, packed, id, timeout)
-			if err == nil && m.Truncated {
+			if err == nil && m.truncated {
 				m, err = dnsAsk(ctx, "tcp", srv, packed, id, timeout)
 			}
 			if err == nil {
@@ -170,7 +150,7 @@ func dnsExchange(ctx context.Context, servers []string, name string, qt dnsmessa
 	return nil, last
 }
 
-func dnsAsk(ctx context.Context, network, srv string, packed []byte, id uint16, timeout time.Duration) (*dnsmessage.Message, error) {
+func dnsAsk(ctx context.Context, network, srv string, packed []byte, id uint16, timeout time.Duration) (*dnsMsg, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var d net.Dialer
@@ -216,11 +196,11 @@ func dnsAsk(ctx context.Context, network, srv string, packed []byte, id uint16, 
 			}
 		}
 	}
-	var m dnsmessage.Message
-	if err := m.Unpack(buf); err != nil || m.ID != id || !m.Response {
+	m, err := parseMsg(buf)
+	if err != nil || m.id != id || !m.response {
 		return nil, &dnsQueryErr{"EBADRESP"}
 	}
-	return &m, nil
+	return m, nil
 }
 
 func classifyDNSNet(err error) error {
@@ -237,10 +217,8 @@ func classifyDNSNet(err error) error {
 	return &dnsQueryErr{"ECONNREFUSED"}
 }
 
-func trimDot(n dnsmessage.Name) string { return strings.TrimSuffix(n.String(), ".") }
-
-// charStrings splits RDATA made of length-prefixed strings (NAPTR's
-// fields).
+// charString reads one length-prefixed string of RDATA (TXT's chunks,
+// NAPTR's fields).
 func charString(b []byte) (string, []byte, bool) {
 	if len(b) < 1 || len(b) < 1+int(b[0]) {
 		return "", nil, false
@@ -248,114 +226,104 @@ func charString(b []byte) (string, []byte, bool) {
 	return string(b[1 : 1+b[0]]), b[1+b[0]:], true
 }
 
-// wireName reads an uncompressed domain name (NAPTR's replacement).
-func wireName(b []byte) (string, bool) {
-	var labels []string
-	for len(b) > 0 {
-		n := int(b[0])
-		if n == 0 {
-			return strings.Join(labels, "."), true
-		}
-		if len(b) < 1+n {
-			return "", false
-		}
-		labels = append(labels, string(b[1:1+n]))
-		b = b[1+n:]
-	}
-	return "", false
-}
-
-// anyOrder is the order in which Node lists resolveAny's records: by
-// type, in its parsers' order, then as the server sent them.
-var anyOrder = map[dnsmessage.Type]int{dnsmessage.TypeA: 0, dnsmessage.TypeCNAME: 1, dnsmessage.TypeAAAA: 2, dnsmessage.TypeMX: 3, dnsmessage.TypeNS: 4, dnsmessage.TypeTXT: 5, dnsmessage.TypeSRV: 6, dnsmessage.TypePTR: 7, 35: 8, dnsmessage.TypeSOA: 9, 257: 10, 52: 11}
-
-var dnsTypeNames = map[dnsmessage.Type]string{dnsmessage.TypeA: "A", dnsmessage.TypeCNAME: "CNAME", dnsmessage.TypeAAAA: "AAAA", dnsmessage.TypeMX: "MX", dnsmessage.TypeNS: "NS", dnsmessage.TypeTXT: "TXT", dnsmessage.TypeSRV: "SRV", dnsmessage.TypePTR: "PTR", 35: "NAPTR", dnsmessage.TypeSOA: "SOA", 257: "CAA", 52: "TLSA"}
-
-// dnsRecord turns one answer into Node's shape for rrtype; withType adds
-// resolveAny's type key, ttl the TTL where Node reports it. ok is false
-// for a record of another type.
-func dnsRecord(rr dnsmessage.Resource, want dnsmessage.Type, withType, ttl bool) (any, bool) {
-	if want != dnsmessage.TypeALL && rr.Header.Type != want {
+// dnsRecord turns one answer into Node's shape; withType adds
+// resolveAny's type key (last, after the record's own fields), ttl the
+// TTL where Node reports it. ok is false for a record of another type or
+// one that does not parse.
+func dnsRecord(rr dnsRR, want uint16, withType, ttl bool) (any, bool) {
+	if want != dnsANY && rr.typ != want {
 		return nil, false
 	}
-	t := rr.Header.TTL
-	// resolveAny's type key comes last, after the record's own fields
-	// (tagged below, see typed).
-	head := func(string) jsObj { return jsObj{} }
-	switch b := rr.Body.(type) {
-	case *dnsmessage.AResource:
-		ip := net.IP(b.A[:]).String()
-		if withType || ttl {
-			return append(head("A"), jsField{"address", ip}, jsField{"ttl", t}), true
+	rec, ok := dnsFields(rr, withType || ttl)
+	if !ok {
+		return nil, false
+	}
+	if withType {
+		obj, isObj := rec.(jsObj)
+		if !isObj {
+			key := "value"
+			if rr.typ == dnsTXT {
+				key = "entries"
+			}
+			obj = jsObj{{key, rec}}
+		}
+		return append(obj, jsField{"type", dnsTypeName(rr.typ)}), true
+	}
+	return rec, true
+}
+
+func dnsFields(rr dnsRR, addrObj bool) (any, bool) {
+	d := rr.data
+	u16 := func(i int) int { return int(binary.BigEndian.Uint16(d[i:])) }
+	switch rr.typ {
+	case dnsA, dnsAAAA:
+		if (rr.typ == dnsA && len(d) != 4) || (rr.typ == dnsAAAA && len(d) != 16) {
+			return nil, false
+		}
+		ip := net.IP(append([]byte(nil), d...)).String()
+		if addrObj {
+			return jsObj{{"address", ip}, {"ttl", rr.ttl}}, true
 		}
 		return ip, true
-	case *dnsmessage.AAAAResource:
-		ip := net.IP(b.AAAA[:]).String()
-		if withType || ttl {
-			return append(head("AAAA"), jsField{"address", ip}, jsField{"ttl", t}), true
+	case dnsCNAME, dnsNS, dnsPTR:
+		n, _, err := rr.name(0)
+		return n, err == nil
+	case dnsMX:
+		if len(d) < 3 {
+			return nil, false
 		}
-		return ip, true
-	case *dnsmessage.CNAMEResource:
-		if withType {
-			return append(head("CNAME"), jsField{"value", trimDot(b.CNAME)}), true
+		n, _, err := rr.name(2)
+		return jsObj{{"exchange", n}, {"priority", u16(0)}}, err == nil
+	case dnsSRV:
+		if len(d) < 7 {
+			return nil, false
 		}
-		return trimDot(b.CNAME), true
-	case *dnsmessage.NSResource:
-		if withType {
-			return append(head("NS"), jsField{"value", trimDot(b.NS)}), true
-		}
-		return trimDot(b.NS), true
-	case *dnsmessage.PTRResource:
-		if withType {
-			return append(head("PTR"), jsField{"value", trimDot(b.PTR)}), true
-		}
-		return trimDot(b.PTR), true
-	case *dnsmessage.MXResource:
-		return append(head("MX"), jsField{"exchange", trimDot(b.MX)}, jsField{"priority", int(b.Pref)}), true
-	case *dnsmessage.SRVResource:
-		return append(head("SRV"), jsField{"name", trimDot(b.Target)}, jsField{"port", int(b.Port)}, jsField{"priority", int(b.Priority)}, jsField{"weight", int(b.Weight)}), true
-	case *dnsmessage.TXTResource:
-		chunks := make([]any, len(b.TXT))
-		for i, s := range b.TXT {
-			chunks[i] = s
-		}
-		if withType {
-			return append(head("TXT"), jsField{"entries", chunks}), true
+		n, _, err := rr.name(6)
+		return jsObj{{"name", n}, {"port", u16(4)}, {"priority", u16(0)}, {"weight", u16(2)}}, err == nil
+	case dnsTXT:
+		var chunks []any
+		for rest := d; len(rest) > 0; {
+			s, next, ok := charString(rest)
+			if !ok {
+				return nil, false
+			}
+			chunks = append(chunks, s)
+			rest = next
 		}
 		return chunks, true
-	case *dnsmessage.SOAResource:
-		o := append(head("SOA"), jsField{"nsname", trimDot(b.NS)}, jsField{"hostmaster", trimDot(b.MBox)}, jsField{"serial", b.Serial},
-			jsField{"refresh", b.Refresh}, jsField{"retry", b.Retry}, jsField{"expire", b.Expire}, jsField{"minttl", b.MinTTL})
-		return o, true
-	case *dnsmessage.UnknownResource:
-		d := b.Data
-		switch rr.Header.Type {
-		case 257: // CAA: flags, tag length, tag, value
-			if len(d) < 2 || len(d) < 2+int(d[1]) {
-				return nil, false
-			}
-			tag := string(d[2 : 2+d[1]])
-			return append(head("CAA"), jsField{"critical", int(d[0])}, jsField{tag, string(d[2+d[1]:])}), true
-		case 35: // NAPTR
-			if len(d) < 4 {
-				return nil, false
-			}
-			order, pref := binary.BigEndian.Uint16(d), binary.BigEndian.Uint16(d[2:])
-			flags, rest, ok1 := charString(d[4:])
-			service, rest, ok2 := charString(rest)
-			regexp, rest, ok3 := charString(rest)
-			repl, ok4 := wireName(rest)
-			if !ok1 || !ok2 || !ok3 || !ok4 {
-				return nil, false
-			}
-			return append(head("NAPTR"), jsField{"flags", flags}, jsField{"service", service}, jsField{"regexp", regexp},
-				jsField{"replacement", repl}, jsField{"order", int(order)}, jsField{"preference", int(pref)}), true
-		case 52: // TLSA
-			if len(d) < 3 {
-				return nil, false
-			}
-			return append(head("TLSA"), jsField{"certUsage", int(d[0])}, jsField{"selector", int(d[1])}, jsField{"match", int(d[2])}, jsField{"data", d[3:]}), true
+	case dnsSOA:
+		ns, next, err := rr.name(0)
+		if err != nil {
+			return nil, false
 		}
+		mbox, next, err := rr.name(next)
+		if err != nil || len(d) < next+20 {
+			return nil, false
+		}
+		u32 := func(i int) uint32 { return binary.BigEndian.Uint32(d[next+i:]) }
+		return jsObj{{"nsname", ns}, {"hostmaster", mbox}, {"serial", u32(0)}, {"refresh", u32(4)}, {"retry", u32(8)}, {"expire", u32(12)}, {"minttl", u32(16)}}, true
+	case dnsCAA: // flags, tag length, tag, value
+		if len(d) < 2 || len(d) < 2+int(d[1]) {
+			return nil, false
+		}
+		return jsObj{{"critical", int(d[0])}, {string(d[2 : 2+d[1]]), string(d[2+d[1]:])}}, true
+	case dnsNAPTR:
+		if len(d) < 4 {
+			return nil, false
+		}
+		flags, rest, ok1 := charString(d[4:])
+		service, rest, ok2 := charString(rest)
+		regexp, rest, ok3 := charString(rest)
+		if !ok1 || !ok2 || !ok3 {
+			return nil, false
+		}
+		repl, _, err := rr.name(len(d) - len(rest))
+		return jsObj{{"flags", flags}, {"service", service}, {"regexp", regexp}, {"replacement", repl}, {"order", u16(0)}, {"preference", u16(2)}}, err == nil
+	case dnsTLSA:
+		if len(d) < 3 {
+			return nil, false
+		}
+		return jsObj{{"certUsage", int(d[0])}, {"selector", int(d[1])}, {"match", int(d[2])}, {"data", append([]byte(nil), d[3:]...)}}, true
 	}
 	return nil, false
 }
@@ -413,7 +381,7 @@ func (r *Runtime) dnsHandle(timeoutMs int64, tries int) goja.Value {
 	d := newDNSResolver(timeoutMs, tries)
 	h := vm.NewObject()
 	_ = h.Set("query", func(name, rrtype string, ttl bool, cb goja.Callable) {
-		qt := dnsTypes[rrtype]
+		qt, _ := dnsTypeOf(rrtype)
 		ctx := d.currentCtx()
 		done := r.loop.Reserve()
 		go func() {
@@ -451,7 +419,7 @@ func (d *dnsResolver) currentCtx() context.Context {
 }
 
 // dnsAnswer calls cb(code|null, records) on the loop.
-func dnsAnswer(vm *goja.Runtime, cb goja.Callable, m *dnsmessage.Message, err error, qt dnsmessage.Type, isAny, ttl bool) {
+func dnsAnswer(vm *goja.Runtime, cb goja.Callable, m *dnsMsg, err error, qt uint16, isAny, ttl bool) {
 	fail := func(code string) {
 		if _, err := cb(goja.Undefined(), vm.ToValue(code)); err != nil {
 			panic(err)
@@ -466,21 +434,21 @@ func dnsAnswer(vm *goja.Runtime, cb goja.Callable, m *dnsmessage.Message, err er
 		}
 		return
 	}
-	switch m.RCode {
-	case dnsmessage.RCodeSuccess:
-	case dnsmessage.RCodeNameError:
+	switch m.rcode {
+	case 0:
+	case 3:
 		fail("ENOTFOUND")
 		return
-	case dnsmessage.RCodeServerFailure:
+	case 2:
 		fail("ESERVFAIL")
 		return
-	case dnsmessage.RCodeRefused:
+	case 5:
 		fail("EREFUSED")
 		return
-	case dnsmessage.RCodeFormatError:
+	case 1:
 		fail("EFORMERR")
 		return
-	case dnsmessage.RCodeNotImplemented:
+	case 4:
 		fail("ENOTIMP")
 		return
 	default:
@@ -488,16 +456,13 @@ func dnsAnswer(vm *goja.Runtime, cb goja.Callable, m *dnsmessage.Message, err er
 		return
 	}
 	var out []any
-	answers := m.Answers
+	answers := m.answers
 	if isAny {
-		answers = append([]dnsmessage.Resource(nil), answers...)
-		sort.SliceStable(answers, func(i, j int) bool { return anyOrder[answers[i].Header.Type] < anyOrder[answers[j].Header.Type] })
+		answers = append([]dnsRR(nil), answers...)
+		sort.SliceStable(answers, func(i, j int) bool { return dnsAnyRank(answers[i].typ) < dnsAnyRank(answers[j].typ) })
 	}
 	for _, rr := range answers {
 		if rec, ok := dnsRecord(rr, qt, isAny, ttl); ok {
-			if isAny {
-				rec = append(rec.(jsObj), jsField{"type", dnsTypeNames[rr.Header.Type]})
-			}
 			out = append(out, rec)
 		}
 	}
@@ -506,7 +471,7 @@ func dnsAnswer(vm *goja.Runtime, cb goja.Callable, m *dnsmessage.Message, err er
 		return
 	}
 	var res goja.Value
-	if qt == dnsmessage.TypeSOA {
+	if qt == dnsSOA {
 		res = toJS(vm, out[0])
 	} else {
 		res = toJS(vm, out)

@@ -51,26 +51,47 @@ func (e *netErr) value(vm *goja.Runtime) goja.Value {
 	return o
 }
 
-// netErrnos are libuv's names and descriptions of the errors sockets
-// report (the descriptions appear in Node's listen messages).
-var netErrnos = map[syscall.Errno]struct{ code, desc string }{
-	syscall.ECONNREFUSED:  {"ECONNREFUSED", "connection refused"},
-	syscall.ECONNRESET:    {"ECONNRESET", "connection reset by peer"},
-	syscall.ECONNABORTED:  {"ECONNABORTED", "software caused connection abort"},
-	syscall.EADDRINUSE:    {"EADDRINUSE", "address already in use"},
-	syscall.EADDRNOTAVAIL: {"EADDRNOTAVAIL", "address not available"},
-	syscall.EPIPE:         {"EPIPE", "broken pipe"},
-	syscall.ETIMEDOUT:     {"ETIMEDOUT", "connection timed out"},
-	syscall.EHOSTUNREACH:  {"EHOSTUNREACH", "host is unreachable"},
-	syscall.ENETUNREACH:   {"ENETUNREACH", "network is unreachable"},
-	syscall.ENOENT:        {"ENOENT", "no such file or directory"},
-	syscall.EACCES:        {"EACCES", "permission denied"},
-	syscall.EPERM:         {"EPERM", "operation not permitted"},
-	syscall.EINVAL:        {"EINVAL", "invalid argument"},
-	syscall.ENOTSOCK:      {"ENOTSOCK", "socket operation on non-socket"},
-	syscall.ENAMETOOLONG:  {"ENAMETOOLONG", "name too long"},
-	syscall.ENOTDIR:       {"ENOTDIR", "not a directory"},
-	syscall.EAFNOSUPPORT:  {"EAFNOSUPPORT", "address family not supported"},
+// netErrno gives libuv's name and description of the errors sockets
+// report (the descriptions appear in Node's listen messages). A switch,
+// not a map, so that nothing is built at start.
+func netErrno(e syscall.Errno) (code, desc string, ok bool) {
+	switch e {
+	case syscall.ECONNREFUSED:
+		return "ECONNREFUSED", "connection refused", true
+	case syscall.ECONNRESET:
+		return "ECONNRESET", "connection reset by peer", true
+	case syscall.ECONNABORTED:
+		return "ECONNABORTED", "software caused connection abort", true
+	case syscall.EADDRINUSE:
+		return "EADDRINUSE", "address already in use", true
+	case syscall.EADDRNOTAVAIL:
+		return "EADDRNOTAVAIL", "address not available", true
+	case syscall.EPIPE:
+		return "EPIPE", "broken pipe", true
+	case syscall.ETIMEDOUT:
+		return "ETIMEDOUT", "connection timed out", true
+	case syscall.EHOSTUNREACH:
+		return "EHOSTUNREACH", "host is unreachable", true
+	case syscall.ENETUNREACH:
+		return "ENETUNREACH", "network is unreachable", true
+	case syscall.ENOENT:
+		return "ENOENT", "no such file or directory", true
+	case syscall.EACCES:
+		return "EACCES", "permission denied", true
+	case syscall.EPERM:
+		return "EPERM", "operation not permitted", true
+	case syscall.EINVAL:
+		return "EINVAL", "invalid argument", true
+	case syscall.ENOTSOCK:
+		return "ENOTSOCK", "socket operation on non-socket", true
+	case syscall.ENAMETOOLONG:
+		return "ENAMETOOLONG", "name too long", true
+	case syscall.ENOTDIR:
+		return "ENOTDIR", "not a directory", true
+	case syscall.EAFNOSUPPORT:
+		return "EAFNOSUPPORT", "address family not supported", true
+	}
+	return "", "", false
 }
 
 // netErrOf classifies a Go socket error. address and port name the peer
@@ -83,8 +104,8 @@ func netErrOf(err error, sys, address string, port int) *netErr {
 	case errors.As(err, &dnsErr):
 		return dnsLookupErr(dnsErr, dnsErr.Name)
 	case errors.As(err, &errno):
-		if c, ok := netErrnos[errno]; ok {
-			e.code, e.desc = c.code, c.desc
+		if code, desc, ok := netErrno(errno); ok {
+			e.code, e.desc = code, desc
 		} else {
 			e.code, e.desc = "E"+strconv.Itoa(int(errno)), errno.Error()
 		}

@@ -73,7 +73,14 @@ func tlsVersionName(v uint16) string {
 	return "unknown"
 }
 
-var tlsVersions = map[string]uint16{"TLSv1": tls.VersionTLS10, "TLSv1.1": tls.VersionTLS11, "TLSv1.2": tls.VersionTLS12, "TLSv1.3": tls.VersionTLS13}
+func tlsVersionOf(name string) (uint16, bool) {
+	for _, v := range []uint16{tls.VersionTLS10, tls.VersionTLS11, tls.VersionTLS12, tls.VersionTLS13} {
+		if tlsVersionName(v) == name {
+			return v, true
+		}
+	}
+	return 0, false
+}
 
 // nameObject is an X.509 name as Node's certificate objects spell it.
 func nameObject(vm *goja.Runtime, n pkix.Name) goja.Value {
@@ -338,9 +345,13 @@ func (r *Runtime) parseTLSOpts(o *goja.Object) (*tlsOpts, error) {
 			}
 		}
 	}
-	for k, dst := range map[string]*uint16{"minVersion": &t.minVersion, "maxVersion": &t.maxVersion} {
+	for _, kv := range []struct {
+		k   string
+		dst *uint16
+	}{{"minVersion", &t.minVersion}, {"maxVersion", &t.maxVersion}} {
+		k, dst := kv.k, kv.dst
 		if v := o.Get(k); v != nil && !goja.IsUndefined(v) {
-			ver, ok := tlsVersions[v.String()]
+			ver, ok := tlsVersionOf(v.String())
 			if !ok {
 				return nil, fmt.Errorf("unknown TLS version %q for %s", v.String(), k)
 			}
