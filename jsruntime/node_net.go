@@ -162,6 +162,7 @@ type netSock struct {
 	noDelay   *bool
 	keepAlive *time.Duration // 0 disables; nil leaves Go's default
 	closeOnce sync.Once
+	gonech    chan struct{} // closed by finish
 }
 
 type sockWrite struct {
@@ -170,9 +171,18 @@ type sockWrite struct {
 }
 
 func newSock(r *Runtime) *netSock {
-	s := &netSock{r: r, owner: r.loop.owner}
+	s := &netSock{r: r, owner: r.loop.owner, gonech: make(chan struct{})}
 	s.cond = sync.NewCond(&s.mu)
 	s.setRef(true)
+	// A runtime that closes (pi exits, extensions reload) takes its
+	// sockets with it: nobody is left to read them.
+	go func() {
+		select {
+		case <-r.loop.done:
+			s.finish(nil)
+		case <-s.gonech:
+		}
+	}()
 	return s
 }
 
@@ -249,6 +259,7 @@ func (s *netSock) finish(e *netErr) {
 		}
 		s.cond.Broadcast()
 		s.mu.Unlock()
+		close(s.gonech)
 		s.r.loop.enqueue(task{owner: s.owner, event: "net", fn: func(vm *goja.Runtime) {
 			s.setRef(false)
 			s.gone = true
@@ -736,6 +747,16 @@ func (r *Runtime) netListen(optsV goja.Value, on goja.Callable) goja.Value {
 		}
 		v.ln = ln
 		v.mu.Unlock()
+		// The listener goes when the runtime does (see newSock).
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			select {
+			case <-r.loop.done:
+				_ = ln.Close()
+			case <-stop:
+			}
+		}()
 		v.post(func(vm *goja.Runtime) []goja.Value {
 			a := vm.NewObject()
 			addr, p, fam := addrInfo(ln.Addr())

@@ -1,6 +1,8 @@
 package jsruntime
 
 import (
+	"bufio"
+	"context"
 	"encoding/pem"
 	"io"
 	"log"
@@ -9,9 +11,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/net/dns/dnsmessage"
 )
@@ -151,4 +155,145 @@ func fakeDNS(t *testing.T) string {
 func TestDNSCompat(t *testing.T) {
 	t.Parallel()
 	compatWithEnv(t, "dns_compat", map[string]string{"PI_DNS_SERVER": fakeDNS(t)})
+}
+
+// TestNetForeignPeer talks to a Go server over a Unix socket, as an
+// editor bridge does: lines both ways, the peer closing first, and the
+// loop settling once the socket has closed.
+func TestNetForeignPeer(t *testing.T) {
+	t.Parallel()
+	sock := filepath.Join(t.TempDir(), "editor.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer func() { _ = c.Close() }()
+		line, err := bufio.NewReader(c).ReadString('\n')
+		if err != nil {
+			return
+		}
+		_, _ = c.Write([]byte("reply to " + line))
+	}()
+	got := logOf(t, `import * as net from "node:net";
+export default function () {
+  const c = net.createConnection(`+strconv.Quote(sock)+`);
+  c.setEncoding("utf8");
+  c.on("connect", () => c.write("get_buffer\n"));
+  let buf = "";
+  c.on("data", (d) => { buf += d; });
+  c.on("end", () => console.log("end", JSON.stringify(buf)));
+  c.on("close", (hadErr) => console.log("close", hadErr, c.bytesRead, c.bytesWritten));
+}
+`)
+	if want := "end \"reply to get_buffer\\n\"\nclose false 20 11\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestNetUnrefLetsLoopIdle holds an idle connection open: ref'd it keeps
+// the loop busy, unref'd the loop settles while the socket stays open.
+func TestNetUnrefLetsLoopIdle(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			// Held open: the test's end closes the listener and the
+			// runtime its own ends.
+			defer func() { _ = c.Close() }()
+		}
+	}()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	got := logOf(t, `import * as net from "node:net";
+export default function () {
+  const c = net.connect(`+port+`, "127.0.0.1", () => { console.log("connected"); c.unref(); });
+}
+`)
+	if got != "connected\n" {
+		t.Errorf("got %q", got)
+	}
+	h := runTS(t, map[string]string{"ext.ts": `import * as net from "node:net";
+export default function () { net.connect(` + port + `, "127.0.0.1", () => console.log("connected")); }
+`})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if err := h.rt.Loop().WaitIdle(ctx); err == nil {
+		t.Errorf("loop went idle with a ref'd socket open")
+	}
+}
+
+// TestNetBackpressure writes to a peer that starts reading late until
+// write() reports false (the kernel's buffers take the first megabytes):
+// 'drain' follows, every callback runs in order and every byte arrives.
+func TestNetBackpressure(t *testing.T) {
+	t.Parallel()
+	got := logOf(t, `import * as net from "node:net";
+export default function () {
+  let total = 0;
+  const srv = net.createServer((s) => {
+    s.pause();
+    let n = 0;
+    setTimeout(() => { s.on("data", (d) => { n += d.length; }); s.resume(); }, 50);
+    s.on("end", () => { console.log("server got all", n === total); srv.close(); });
+  });
+  srv.listen(0, "127.0.0.1", () => {
+    const c = net.connect(srv.address().port, "127.0.0.1", () => {
+      const chunk = Buffer.alloc(1 << 20, 120);
+      const order = [];
+      let i = 0, ok = true;
+      while (ok && i < 512) { const k = i++; total += chunk.length; ok = c.write(chunk, () => order.push(k)); }
+      console.log("write reported full", !ok, c.writableLength > 0, c.writableNeedDrain);
+      c.once("drain", () => {
+        console.log("drain", c.writableLength, order.length === i && order.every((v, j) => v === j));
+        c.end();
+      });
+    });
+  });
+}
+`)
+	if want := "write reported full true true true\ndrain 0 true\nserver got all true\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestNodeNotSupported checks that what goja cannot do throws
+// ERR_NOT_SUPPORTED instead of answering wrongly.
+func TestNodeNotSupported(t *testing.T) {
+	t.Parallel()
+	got := logOf(t, `import * as v8 from "node:v8";
+import * as vm from "node:vm";
+import * as tls from "node:tls";
+import * as tty from "node:tty";
+export default function () {
+  for (const [what, f] of [
+    ["v8.serialize", () => v8.serialize({})],
+    ["v8.setFlagsFromString", () => v8.setFlagsFromString("--expose-gc")],
+    ["v8.Serializer", () => new v8.Serializer()],
+    ["createCachedData", () => new vm.Script("1").createCachedData()],
+    ["tls.createServer", () => tls.createServer()],
+    ["tls over socket", () => tls.connect({ socket: {} })],
+  ]) {
+    try { f(); console.log(what, "returned"); } catch (e) { console.log(what, e.code); }
+  }
+  try { tls.connect({ port: 1, ca: "not pem" }); } catch (e) { console.log("bad ca", e.code); }
+  vm.measureMemory().catch((e) => console.log("measureMemory", e.code));
+}
+`)
+	want := "v8.serialize ERR_NOT_SUPPORTED\nv8.setFlagsFromString ERR_NOT_SUPPORTED\nv8.Serializer ERR_NOT_SUPPORTED\ncreateCachedData ERR_NOT_SUPPORTED\ntls.createServer ERR_NOT_SUPPORTED\ntls over socket ERR_NOT_SUPPORTED\nbad ca ERR_INVALID_ARG_VALUE\nmeasureMemory ERR_NOT_SUPPORTED\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
 }
