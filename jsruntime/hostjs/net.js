@@ -87,7 +87,6 @@ class Socket extends Duplex {
     this.localAddress = undefined; this.localPort = undefined; this.localFamily = undefined;
     this.timeout = undefined;
     this.writableEnded = false; this.writableFinished = false; this.writableLength = 0; this.writableNeedDrain = false;
-    this.readyState = "closed";
     this.closed = false;
     this._writableHighWaterMark = HWM;
     Object.defineProperty(this, "_h", { value: null, writable: true });
@@ -97,13 +96,20 @@ class Socket extends Duplex {
     Object.defineProperty(this, "_unref", { value: false, writable: true });
     if (opts.handle) this._attach(opts.handle, opts.addrs);
   }
+  // readyState is derived as in Node: opening while connecting, then
+  // which sides are still open.
+  get readyState() {
+    if (this.connecting) return "opening";
+    const r = !this._ended && !this.destroyed, w = !this.writableEnded && !this.destroyed;
+    return r && w ? "open" : r ? "readOnly" : w ? "writeOnly" : "closed";
+  }
   get writableHighWaterMark() { return this._writableHighWaterMark; }
   get readableHighWaterMark() { return HWM; }
   get _secure() { return false; }
   // _attach adopts a handle the server accepted; it is connected already.
   _attach(h, addrs) {
     this._h = h;
-    this.pending = false; this.readyState = "open";
+    this.pending = false;
     Object.assign(this, addrs || {});
     if (this._unref) h.unref();
     h.start((type, a, b, c, d) => this._event(type, a, b, c, d));
@@ -118,7 +124,7 @@ class Socket extends Duplex {
     } else if (typeof opts.path !== "string") throw invalidArg("options.path", "of type string", opts.path);
     if (cb) this.once(this._secure ? "secureConnect" : "connect", cb);
     if (opts.timeout) this.setTimeout(opts.timeout);
-    this.connecting = true; this.readyState = "opening";
+    this.connecting = true;
     this.destroyed = false; this.closed = false;
     const onEvent = (type, a, b, c, d) => this._event(type, a, b, c, d);
     if (typeof opts.lookup === "function" && opts.path == null && !isIP(opts.host || "localhost")) {
@@ -143,7 +149,7 @@ class Socket extends Duplex {
     switch (type) {
       case "lookup": this.emit("lookup", a ? sysError(a) : null, b === null ? undefined : b, c === null ? undefined : c, d); break;
       case "connect":
-        this.connecting = false; this.pending = false; this.readyState = "open";
+        this.connecting = false; this.pending = false;
         Object.assign(this, a);
         this._touch();
         this.emit("connect"); this.emit("ready");
@@ -155,7 +161,6 @@ class Socket extends Duplex {
         this.push(a);
         break;
       case "end":
-        this.readyState = this.writableEnded ? "closed" : "writeOnly";
         this.push(null);
         if (!this.allowHalfOpen && !this.writableEnded) queueMicrotask(() => this.end());
         break;
@@ -174,7 +179,7 @@ class Socket extends Duplex {
   }
   _closed(info, err) {
     if (this.closed) return;
-    this.closed = true; this.destroyed = true; this.connecting = false; this.readyState = "closed";
+    this.closed = true; this.destroyed = true; this.connecting = false;
     this._clearTimer();
     const e = err || (info ? sysError(info) : null);
     const dead = codeErr(Error, "ERR_STREAM_DESTROYED", "Cannot call write after a stream was destroyed");
@@ -226,7 +231,6 @@ class Socket extends Duplex {
     if (cb) this.once("finish", cb);
     if (this.writableEnded) return this;
     this.writableEnded = true;
-    if (this.readyState === "open") this.readyState = "readOnly";
     if (this._h && !this.destroyed) this._h.end();
     return this;
   }
@@ -369,9 +373,10 @@ class SocketAddress {
 let autoSelect = true, attemptTimeout = 250;
 
 module.exports = {
-  Socket, Stream: Socket, Server, BlockList, SocketAddress,
+  BlockList, SocketAddress,
   connect: createConnection, createConnection, createServer,
   isIP, isIPv4, isIPv6,
+  Server, Socket, Stream: Socket,
   getDefaultAutoSelectFamily: () => autoSelect,
   setDefaultAutoSelectFamily: (v) => { autoSelect = !!v; },
   getDefaultAutoSelectFamilyAttemptTimeout: () => attemptTimeout,

@@ -56,6 +56,13 @@ function connect(...args) {
   }
   if (opts.socket) throw notSupported("tls.connect({ socket })");
   if (opts.secureContext && opts.secureContext.context) opts = Object.assign({}, opts.secureContext.context, opts);
+  if (opts.ca === undefined && defaultCA) opts.ca = defaultCA;
+  if (Buffer.isBuffer(opts.ALPNProtocols)) {
+    // The wire form: split it back into names for Go.
+    const names = [];
+    for (let i = 0; i < opts.ALPNProtocols.length; i += 1 + opts.ALPNProtocols[i]) names.push(opts.ALPNProtocols.slice(i + 1, i + 1 + opts.ALPNProtocols[i]).toString());
+    opts.ALPNProtocols = names;
+  }
   if ((opts.host === undefined || opts.host === null) && opts.path === undefined) opts.host = "localhost";
   if (opts.servername === undefined && opts.host) opts.servername = opts.host;
   const s = new TLSSocket(null, opts);
@@ -82,13 +89,47 @@ function checkServerIdentity(host, cert) {
   return e;
 }
 
-let roots;
+let roots, defaultCA = null;
+const systemRoots = () => roots || (roots = Object.freeze(__host.rootCertificates()));
+
+// getCACertificates: this runtime verifies against the system store, so
+// "default", "system" and "bundled" are all that store; "extra" is
+// NODE_EXTRA_CA_CERTS's file.
+function getCACertificates(type = "default") {
+  if (type === "default") return defaultCA ? defaultCA.slice() : systemRoots().slice();
+  if (type === "system" || type === "bundled") return systemRoots().slice();
+  if (type === "extra") {
+    const file = process.env.NODE_EXTRA_CA_CERTS;
+    if (!file) return [];
+    const text = require("fs").readFileSync(file, "utf8");
+    return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) || [];
+  }
+  throw codeErr(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'type' must be one of: 'default', 'system', 'bundled', 'extra'. Received '" + type + "'");
+}
+function setDefaultCACertificates(certs) {
+  if (!Array.isArray(certs)) throw net._invalidArg("certs", "an instance of Array", certs);
+  defaultCA = certs.map((c) => String(c));
+}
+// convertALPNProtocols writes the wire form (length-prefixed names) of
+// protocols into out.ALPNProtocols.
+function convertALPNProtocols(protocols, out) {
+  if (Array.isArray(protocols)) {
+    const parts = [];
+    for (const p of protocols) { const b = Buffer.from(p); if (b.length > 255) throw codeErr(RangeError, "ERR_OUT_OF_RANGE", 'The byte length of the protocol at index 0 exceeds the maximum length. It must be <= 255. Received ' + b.length); parts.push(Buffer.from([b.length]), b); }
+    out.ALPNProtocols = Buffer.concat(parts);
+  } else if (protocols instanceof Uint8Array) out.ALPNProtocols = Buffer.from(protocols);
+}
+
 module.exports = {
-  connect, TLSSocket, SecureContext, createSecureContext, checkServerIdentity,
-  createServer() { throw notSupported("tls.createServer"); },
-  Server: function Server() { throw notSupported("tls.Server"); },
-  getCiphers: () => ["aes128-gcm-sha256", "aes256-gcm-sha384", "chacha20-poly1305", "ecdhe-ecdsa-aes128-gcm-sha256", "ecdhe-ecdsa-aes256-gcm-sha384", "ecdhe-ecdsa-chacha20-poly1305", "ecdhe-rsa-aes128-gcm-sha256", "ecdhe-rsa-aes256-gcm-sha384", "ecdhe-rsa-chacha20-poly1305", "tls_aes_128_gcm_sha256", "tls_aes_256_gcm_sha384", "tls_chacha20_poly1305_sha256"],
-  DEFAULT_MIN_VERSION: "TLSv1.2", DEFAULT_MAX_VERSION: "TLSv1.3", DEFAULT_ECDH_CURVE: "auto", DEFAULT_CIPHERS: "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256",
   CLIENT_RENEG_LIMIT: 3, CLIENT_RENEG_WINDOW: 600,
+  DEFAULT_CIPHERS: "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256", DEFAULT_ECDH_CURVE: "auto", DEFAULT_MIN_VERSION: "TLSv1.2", DEFAULT_MAX_VERSION: "TLSv1.3",
+  getCiphers: () => ["aes128-gcm-sha256", "aes256-gcm-sha384", "chacha20-poly1305", "ecdhe-ecdsa-aes128-gcm-sha256", "ecdhe-ecdsa-aes256-gcm-sha384", "ecdhe-ecdsa-chacha20-poly1305", "ecdhe-rsa-aes128-gcm-sha256", "ecdhe-rsa-aes256-gcm-sha384", "ecdhe-rsa-chacha20-poly1305", "tls_aes_128_gcm_sha256", "tls_aes_256_gcm_sha384", "tls_chacha20_poly1305_sha256"],
 };
-Object.defineProperty(module.exports, "rootCertificates", { enumerable: true, get: () => roots || (roots = Object.freeze(__host.rootCertificates())) });
+Object.defineProperty(module.exports, "rootCertificates", { enumerable: true, get: systemRoots });
+Object.assign(module.exports, {
+  getCACertificates, setDefaultCACertificates, convertALPNProtocols, checkServerIdentity, createSecureContext, SecureContext, TLSSocket,
+  Server: function Server() { throw notSupported("tls.Server"); },
+  createServer() { throw notSupported("tls.createServer"); },
+  connect,
+  createSecurePair() { throw notSupported("tls.createSecurePair"); },
+});

@@ -83,7 +83,6 @@ class WriteStream extends net.Socket {
     Object.defineProperty(this, "_fd", { value: fd });
     this._type = "tty";
     this.isTTY = true;
-    this.readyState = "open";
     Object.defineProperty(this, "_out", { value: fd === 1 ? process.stdout : fd === 2 ? process.stderr : null });
     // As in Node, fd, columns and rows are there only on a terminal (a
     // WriteStream over a pipe has none of them).
