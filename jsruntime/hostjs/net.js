@@ -161,6 +161,7 @@ class Socket extends Duplex {
         this.push(a);
         break;
       case "end":
+        this.readable = false;
         this.push(null);
         if (!this.allowHalfOpen && !this.writableEnded) queueMicrotask(() => this.end());
         break;
@@ -180,6 +181,7 @@ class Socket extends Duplex {
   _closed(info, err) {
     if (this.closed) return;
     this.closed = true; this.destroyed = true; this.connecting = false;
+    this.readable = false; this.writable = false;
     this._clearTimer();
     const e = err || (info ? sysError(info) : null);
     const dead = codeErr(Error, "ERR_STREAM_DESTROYED", "Cannot call write after a stream was destroyed");
@@ -224,6 +226,10 @@ class Socket extends Duplex {
     return ok;
   }
   setDefaultEncoding(enc) { this._defaultEncoding = enc; return this; }
+  // Writes go to the kernel as they come (small ones at once), so there
+  // is no buffer for cork to hold back; the calls keep their counting.
+  cork() { this.writableCorked = (this.writableCorked || 0) + 1; }
+  uncork() { if (this.writableCorked) this.writableCorked--; }
   end(chunk, enc, cb) {
     if (typeof chunk === "function") { cb = chunk; chunk = undefined; }
     if (typeof enc === "function") { cb = enc; enc = undefined; }
@@ -231,6 +237,7 @@ class Socket extends Duplex {
     if (cb) this.once("finish", cb);
     if (this.writableEnded) return this;
     this.writableEnded = true;
+    this.writable = false;
     if (this._h && !this.destroyed) this._h.end();
     return this;
   }
