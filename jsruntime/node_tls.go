@@ -53,9 +53,11 @@ func (i *tlsInfo) value(vm *goja.Runtime) goja.Value {
 	_ = o.Set("alpnProtocol", i.state.NegotiatedProtocol)
 	_ = o.Set("protocol", tlsVersionName(i.state.Version))
 	_ = o.Set("cipher", tls.CipherSuiteName(i.state.CipherSuite))
-	if len(i.state.PeerCertificates) > 0 {
-		_ = o.Set("peerCertificate", peerCertificate(vm, i.state.PeerCertificates[0]))
+	chain := make([]any, len(i.state.PeerCertificates))
+	for k, c := range i.state.PeerCertificates {
+		chain[k] = peerCertificate(vm, c)
 	}
+	_ = o.Set("peerChain", vm.NewArray(chain...))
 	return o
 }
 

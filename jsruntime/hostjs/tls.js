@@ -32,7 +32,17 @@ class TLSSocket extends net.Socket {
     this.emit("secureConnect");
     this.emit("secure");
   }
-  getPeerCertificate() { return this._tls && this._tls.peerCertificate ? Object.assign({}, this._tls.peerCertificate) : {}; }
+  // getPeerCertificate(true) links each certificate to its issuer
+  // (issuerCertificate), the last one, as in Node, to itself.
+  getPeerCertificate(detailed) {
+    const chain = this._tls ? this._tls.peerChain : [];
+    if (!chain.length) return {};
+    if (!detailed) return Object.assign({}, chain[0]);
+    const copies = chain.map((c) => Object.assign({}, c));
+    copies.forEach((c, i) => { c.issuerCertificate = copies[i + 1] || c; });
+    return copies[0];
+  }
+  getPeerX509Certificate() { throw notSupported("tlsSocket.getPeerX509Certificate (crypto.X509Certificate)"); }
   getProtocol() { return this._tls ? this._tls.protocol : null; }
   getCipher() { return this._tls ? { name: this._tls.cipher, standardName: this._tls.cipher, version: this._tls.protocol } : undefined; }
   getSession() { return undefined; }

@@ -12,6 +12,8 @@ function trusted(next) {
     log("secureConnect", s.authorized, s.authorizationError, s.encrypted, s.getProtocol());
     const c = s.getPeerCertificate();
     log("peer", JSON.stringify(c.subject), JSON.stringify(c.issuer), c.subjectaltname, c.ca, typeof c.fingerprint256, c.fingerprint256.split(":").length, Buffer.isBuffer(c.raw), typeof c.valid_to);
+    const d = s.getPeerCertificate(true);
+    log("detailed", d.issuerCertificate === d.issuerCertificate.issuerCertificate, JSON.stringify(d.issuerCertificate.subject));
     s.write("GET / HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n");
   });
   s.on("connect", () => log("connect before secure", s.authorized));
