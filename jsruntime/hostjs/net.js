@@ -390,4 +390,4 @@ module.exports = {
   setDefaultAutoSelectFamilyAttemptTimeout: (v) => { attemptTimeout = Math.max(10, +v); },
 };
 // Helpers tls.js and dns.js share; not enumerable, so net's keys are Node's.
-for (const [k, v] of Object.entries({ _sysError: sysError, _codeErr: codeErr, _validPort: validPort, _normalizeConnect: normalizeConnect, _invalidArg: invalidArg })) Object.defineProperty(module.exports, k, { value: v });
+for (const [k, v] of Object.entries({ _sysError: sysError, _codeErr: codeErr, _validPort: validPort, _invalidArg: invalidArg })) Object.defineProperty(module.exports, k, { value: v });

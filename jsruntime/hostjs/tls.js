@@ -3,7 +3,7 @@
 // 'connect'; servers are not available (createServer throws).
 "use strict";
 const net = require("net");
-const { _codeErr: codeErr, _normalizeConnect: normalizeConnect } = net;
+const { _codeErr: codeErr } = net;
 const notSupported = (what) => codeErr(Error, "ERR_NOT_SUPPORTED", what + " is not supported in extensions by this runtime");
 
 class SecureContext {
