@@ -75,6 +75,9 @@ function normalizeConnect(args) {
 
 const HWM = 16384;
 
+const abortError = (signal) => Object.assign(new Error("The operation was aborted"), { name: "AbortError", code: "ABORT_ERR", cause: signal.reason });
+const onAbort = (signal, fn) => { if (signal.aborted) queueMicrotask(fn); else signal.addEventListener("abort", fn, { once: true }); };
+
 class Socket extends Duplex {
   constructor(opts) {
     super();
@@ -95,6 +98,7 @@ class Socket extends Duplex {
     Object.defineProperty(this, "_decoder", { value: null, writable: true });
     Object.defineProperty(this, "_unref", { value: false, writable: true });
     if (opts.handle) this._attach(opts.handle, opts.addrs);
+    if (opts.signal) onAbort(opts.signal, () => this.destroy(abortError(opts.signal)));
   }
   // readyState is derived as in Node: opening while connecting, then
   // which sides are still open.
@@ -304,6 +308,7 @@ class Server extends EventEmitter {
     if (a !== null && typeof a === "object") {
       if (a.fd !== undefined || a._handle) throw notSupported("server.listen(handle)");
       opts = { port: a.port, host: a.host, path: a.path };
+      if (a.signal) onAbort(a.signal, () => { if (this._h && !this._closing) this.close(); });
     } else if (typeof a === "string" && !/^\d+$/.test(a)) opts = { path: a };
     else opts = { port: a, host: typeof args[1] === "string" ? args[1] : undefined };
     if (opts.path === undefined || opts.path === null) {

@@ -115,4 +115,17 @@ function destroyAndTimeout(next) {
   });
 }
 
-tcp(() => refused(() => inUse(() => unix(() => destroyAndTimeout(() => log("done"))))));
+function aborted(next) {
+  const ac = new AbortController();
+  const srv = net.createServer();
+  srv.on("close", () => { log("server closed by signal", srv.listening); next(); });
+  srv.listen({ port: 0, host: "127.0.0.1", signal: ac.signal }, () => {
+    const ac2 = new AbortController();
+    const c = new net.Socket({ signal: ac2.signal });
+    c.on("error", (e) => log("socket error", e.name, e.code));
+    c.on("close", (h) => { log("socket close", h); ac.abort(); });
+    c.connect(srv.address().port, "127.0.0.1", () => ac2.abort());
+  });
+}
+
+tcp(() => refused(() => inUse(() => unix(() => destroyAndTimeout(() => aborted(() => log("done")))))));
