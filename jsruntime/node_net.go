@@ -774,8 +774,9 @@ func (r *Runtime) netListen(optsV goja.Value, on goja.Callable) goja.Value {
 				break
 			}
 			v.post(func(vm *goja.Runtime) []goja.Value {
+				// The task runs as the server's owner, so the socket is
+				// the same extension's.
 				s := newSock(r)
-				s.owner = v.owner
 				s.attach(c)
 				return []goja.Value{vm.ToValue("connection"), s.handle(vm), sockAddrs(vm, c)}
 			}, false)
