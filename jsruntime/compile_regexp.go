@@ -29,27 +29,54 @@ func lowerClassPropertyEscapes(code string) string {
 	if err != nil {
 		return code
 	}
-	var lits []*ast.RegExpLiteral
-	collectRegExps(reflect.ValueOf(prog), map[uintptr]bool{}, &lits)
-	sort.Slice(lits, func(i, j int) bool { return lits[i].Idx < lits[j].Idx })
-	var b strings.Builder
-	last := 0
+	var n bundleNodes
+	n.collect(reflect.ValueOf(prog), map[uintptr]bool{})
+	return applyEdits(code, regExpEdits(code, n.regexps))
+}
+
+// edit replaces code[start:end] with text (an insertion when end == start).
+type edit struct {
+	start, end int
+	text       string
+}
+
+// regExpEdits expands the property escapes of the u-flag literals.
+func regExpEdits(code string, lits []*ast.RegExpLiteral) []edit {
+	var out []edit
 	for _, lit := range lits {
+		if !strings.Contains(lit.Flags, "u") || !strings.Contains(lit.Pattern, `\p{`) && !strings.Contains(lit.Pattern, `\P{`) {
+			continue
+		}
 		// The literal's text is rebuilt from its parts: goja's Literal
 		// leaves out the flags of a literal that ends the input.
 		text := "/" + lit.Pattern + "/" + lit.Flags
 		start := int(lit.Idx) - 1 // file.Idx counts from 1
 		end := start + len(text)
-		if start < last || end > len(code) || code[start:end] != text ||
-			!strings.Contains(lit.Flags, "u") || !strings.Contains(lit.Pattern, `\p{`) && !strings.Contains(lit.Pattern, `\P{`) {
+		if start < 0 || end > len(code) || code[start:end] != text {
 			continue
 		}
-		b.WriteString(code[last:start])
-		b.WriteString("/" + expandUnicodeProps(lit.Pattern) + "/" + lit.Flags)
-		last = end
+		out = append(out, edit{start, end, "/" + expandUnicodeProps(lit.Pattern) + "/" + lit.Flags})
 	}
-	if last == 0 {
+	return out
+}
+
+// applyEdits applies non-overlapping edits in offset order; an edit that
+// overlaps the one before it is dropped.
+func applyEdits(code string, edits []edit) string {
+	if len(edits) == 0 {
 		return code
+	}
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	var b strings.Builder
+	b.Grow(len(code) + 64*len(edits))
+	last := 0
+	for _, e := range edits {
+		if e.start < last {
+			continue
+		}
+		b.WriteString(code[last:e.start])
+		b.WriteString(e.text)
+		last = e.end
 	}
 	b.WriteString(code[last:])
 	return b.String()
@@ -81,38 +108,48 @@ func hasBarePropertyEscape(code string) bool {
 }
 
 var (
-	regExpLiteralType = reflect.TypeOf((*ast.RegExpLiteral)(nil))
-	fileType          = reflect.TypeOf((*file.File)(nil))
+	regExpLiteralType  = reflect.TypeOf((*ast.RegExpLiteral)(nil))
+	catchStatementType = reflect.TypeOf((*ast.CatchStatement)(nil))
+	fileType           = reflect.TypeOf((*file.File)(nil))
 )
 
-// collectRegExps walks a goja AST, which has no visitor of its own, and
-// appends each regex literal once (declaration lists point into the body,
-// so a node can be reached twice).
-func collectRegExps(v reflect.Value, seen map[uintptr]bool, out *[]*ast.RegExpLiteral) {
+// bundleNodes are the nodes of a bundle the compile step rewrites.
+type bundleNodes struct {
+	regexps []*ast.RegExpLiteral
+	catches []*ast.CatchStatement
+}
+
+// collect walks a goja AST, which has no visitor of its own, and records
+// each node of interest once (declaration lists point into the body, so a
+// node can be reached twice). Nodes are taken through UnsafePointer, since
+// the walk may reach them through an unexported field, where Interface
+// panics.
+func (n *bundleNodes) collect(v reflect.Value, seen map[uintptr]bool) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() || v.Type() == fileType || seen[v.Pointer()] {
 			return
 		}
 		seen[v.Pointer()] = true
-		if v.Type() == regExpLiteralType {
-			// Through UnsafePointer, since the walk may have reached the
-			// node through an unexported field, where Interface panics.
-			*out = append(*out, (*ast.RegExpLiteral)(v.UnsafePointer()))
+		switch v.Type() {
+		case regExpLiteralType:
+			n.regexps = append(n.regexps, (*ast.RegExpLiteral)(v.UnsafePointer()))
 			return
+		case catchStatementType:
+			n.catches = append(n.catches, (*ast.CatchStatement)(v.UnsafePointer()))
 		}
-		collectRegExps(v.Elem(), seen, out)
+		n.collect(v.Elem(), seen)
 	case reflect.Interface:
 		if !v.IsNil() {
-			collectRegExps(v.Elem(), seen, out)
+			n.collect(v.Elem(), seen)
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
-			collectRegExps(v.Field(i), seen, out)
+			n.collect(v.Field(i), seen)
 		}
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
-			collectRegExps(v.Index(i), seen, out)
+			n.collect(v.Index(i), seen)
 		}
 	}
 }

@@ -86,6 +86,7 @@ func newLoop(vm *goja.Runtime, watchdog time.Duration, onError func(ExtensionErr
 		rejections: map[*goja.Promise]string{},
 		timers:     map[int64]*timer{},
 	}
+	installV8Errors(vm)
 	vm.SetPromiseRejectionTracker(func(p *goja.Promise, op goja.PromiseRejectionOperation) {
 		if op == goja.PromiseRejectionReject {
 			l.rejections[p] = l.owner
@@ -370,6 +371,7 @@ func valueMessage(v goja.Value) string {
 		return "undefined"
 	}
 	if o, ok := v.(*goja.Object); ok {
+		fixV8Error(o)
 		if m := o.Get("message"); m != nil && !goja.IsUndefined(m) {
 			return m.String()
 		}
