@@ -24,7 +24,7 @@ func rewriteBundle(code string) string {
 		return code
 	}
 	var n bundleNodes
-	n.collect(reflect.ValueOf(prog), map[uintptr]bool{})
+	n.collect(reflect.ValueOf(prog))
 	edits := regExpEdits(code, n.regexps)
 	for _, c := range n.catches {
 		id, ok := c.Parameter.(*ast.Identifier)

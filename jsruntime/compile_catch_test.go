@@ -7,6 +7,7 @@ func TestRewriteBundleCatches(t *testing.T) {
 	cases := []struct{ name, in, want string }{
 		{"named binding", "try { f(); } catch (e) { g(e); }", "try { f(); } catch (e) {__pi_v8error(e); g(e); }"},
 		{"nested and on one line", "try { try {} catch (a) {} } catch (b) {}", "try { try {} catch (a) {__pi_v8error(a);} } catch (b) {__pi_v8error(b);}"},
+		{"inside var-declared functions, once", "var f = function () { var g = function () { try {} catch (e) {} }; };", "var f = function () { var g = function () { try {} catch (e) {__pi_v8error(e);} }; };"},
 		{"no binding", "try { f(); } catch { g(); }", "try { f(); } catch { g(); }"},
 		{"pattern binding", "try { f(); } catch ({ message }) { g(message); }", "try { f(); } catch ({ message }) { g(message); }"},
 		{"catch in a string", `const s = "try {} catch (e) {}";`, `const s = "try {} catch (e) {}";`},

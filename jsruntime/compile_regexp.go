@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
@@ -30,7 +31,7 @@ func lowerClassPropertyEscapes(code string) string {
 		return code
 	}
 	var n bundleNodes
-	n.collect(reflect.ValueOf(prog), map[uintptr]bool{})
+	n.collect(reflect.ValueOf(prog))
 	return applyEdits(code, regExpEdits(code, n.regexps))
 }
 
@@ -119,18 +120,42 @@ type bundleNodes struct {
 	catches []*ast.CatchStatement
 }
 
+// walkFields caches, per struct type of the AST, the fields that can hold
+// nodes: strings, numbers and positions are skipped, and so is
+// DeclarationList, which repeats declarations of the body (walking it too
+// would visit a nested function once per enclosing declaration list).
+var walkFields sync.Map // reflect.Type → []int
+
+func fieldsToWalk(t reflect.Type) []int {
+	if v, ok := walkFields.Load(t); ok {
+		return v.([]int)
+	}
+	var idx []int
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Name == "DeclarationList" {
+			continue
+		}
+		switch f.Type.Kind() {
+		case reflect.Pointer, reflect.Interface, reflect.Struct, reflect.Slice, reflect.Array:
+			if f.Type != fileType {
+				idx = append(idx, i)
+			}
+		}
+	}
+	walkFields.Store(t, idx)
+	return idx
+}
+
 // collect walks a goja AST, which has no visitor of its own, and records
-// each node of interest once (declaration lists point into the body, so a
-// node can be reached twice). Nodes are taken through UnsafePointer, since
-// the walk may reach them through an unexported field, where Interface
-// panics.
-func (n *bundleNodes) collect(v reflect.Value, seen map[uintptr]bool) {
+// the nodes of interest. Nodes are taken through UnsafePointer, since the
+// walk may reach them through an unexported field, where Interface panics.
+func (n *bundleNodes) collect(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Pointer:
-		if v.IsNil() || v.Type() == fileType || seen[v.Pointer()] {
+		if v.IsNil() {
 			return
 		}
-		seen[v.Pointer()] = true
 		switch v.Type() {
 		case regExpLiteralType:
 			n.regexps = append(n.regexps, (*ast.RegExpLiteral)(v.UnsafePointer()))
@@ -138,18 +163,18 @@ func (n *bundleNodes) collect(v reflect.Value, seen map[uintptr]bool) {
 		case catchStatementType:
 			n.catches = append(n.catches, (*ast.CatchStatement)(v.UnsafePointer()))
 		}
-		n.collect(v.Elem(), seen)
+		n.collect(v.Elem())
 	case reflect.Interface:
 		if !v.IsNil() {
-			n.collect(v.Elem(), seen)
+			n.collect(v.Elem())
 		}
 	case reflect.Struct:
-		for i := range v.NumField() {
-			n.collect(v.Field(i), seen)
+		for _, i := range fieldsToWalk(v.Type()) {
+			n.collect(v.Field(i))
 		}
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
-			n.collect(v.Index(i), seen)
+			n.collect(v.Index(i))
 		}
 	}
 }
