@@ -57,6 +57,11 @@ func TestNodeCompat(t *testing.T) {
 					t.Errorf("line %d:\n got: %s\nwant: %s", i+1, g, w)
 				}
 			}
+			if t.Failed() {
+				// A throw outside the script's own catches (the watchdog
+				// on a slow machine, say) explains missing lines.
+				t.Logf("extension errors: %v", h.extErrors())
+			}
 		})
 	}
 }

@@ -30,6 +30,7 @@ func (e *WatchdogError) Error() string {
 	return fmt.Sprintf("script ran for more than %s without yielding and was interrupted", e.Limit)
 }
 
+// errLoopClosed is what a closed loop answers Do and WaitIdle with.
 var errLoopClosed = errors.New("jsruntime: loop is closed")
 
 type task struct {
