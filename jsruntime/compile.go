@@ -21,7 +21,7 @@ import (
 
 // compilerVersion is part of every cache key: bump it whenever the esbuild
 // options, the plugins or the wrapper change the produced code.
-const compilerVersion = "jsruntime-bundle-6"
+const compilerVersion = "jsruntime-bundle-8"
 
 // LoadFailureHint is printed on stderr after fatal extension load errors,
 // as the reference does.
@@ -334,7 +334,7 @@ func (c *Compiler) Compile(ctx context.Context, entry string) (*Bundle, error) {
 		}
 	}
 	inputs := metafileInputs(res.Metafile, filepath.Dir(entry))
-	code = markStrict(code, inputs, inputFormats(res.Metafile, filepath.Dir(entry)))
+	code = markStrict(rewriteBundle(code), inputs, inputFormats(res.Metafile, filepath.Dir(entry)))
 	b := &Bundle{Entry: entry, Code: code, Inputs: inputs}
 	c.store(b)
 	return b, nil
@@ -487,7 +487,7 @@ func (c *Compiler) buildTogether(entries []string) ([]*Bundle, bool) {
 		if !ok || !ok2 {
 			return nil, false
 		}
-		bundles[k] = &Bundle{Entry: e, Code: markStrict(src, in, formats), Inputs: in}
+		bundles[k] = &Bundle{Entry: e, Code: markStrict(rewriteBundle(src), in, formats), Inputs: in}
 		c.store(bundles[k])
 	}
 	return bundles, true

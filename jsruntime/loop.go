@@ -30,6 +30,9 @@ func (e *WatchdogError) Error() string {
 	return fmt.Sprintf("script ran for more than %s without yielding and was interrupted", e.Limit)
 }
 
+// errLoopClosed is what a closed loop answers Do and WaitIdle with.
+var errLoopClosed = errors.New("jsruntime: loop is closed")
+
 type task struct {
 	fn    func(*goja.Runtime)
 	owner string // extension the work belongs to, for error reports
@@ -45,9 +48,15 @@ type Loop struct {
 	watchdog time.Duration
 	onError  func(ExtensionError)
 
+	// mu guards the loop's busy state. The loop is idle exactly when no
+	// task is queued, none is running and no reservation is outstanding;
+	// every change to those three happens under mu, and a reservation is
+	// released in the same locked step that queues its task (settle), so
+	// no observer can see the loop idle while work is still on its way.
 	mu      sync.Mutex
 	queue   []task
-	pending int // reserved callbacks not yet completed
+	pending int  // reserved callbacks and ref'd timers not yet completed
+	running bool // the loop goroutine is executing a task
 	closed  bool
 	wake    chan struct{}
 	idle    chan struct{} // closed and replaced whenever the loop goes idle
@@ -78,6 +87,7 @@ func newLoop(vm *goja.Runtime, watchdog time.Duration, onError func(ExtensionErr
 		rejections: map[*goja.Promise]string{},
 		timers:     map[int64]*timer{},
 	}
+	installV8Errors(vm)
 	vm.SetPromiseRejectionTracker(func(p *goja.Promise, op goja.PromiseRejectionOperation) {
 		if op == goja.PromiseRejectionReject {
 			l.rejections[p] = l.owner
@@ -96,9 +106,25 @@ func (l *Loop) RunOnLoop(fn func(*goja.Runtime)) bool {
 }
 
 func (l *Loop) enqueue(t task) bool {
+	return l.push(t, false)
+}
+
+// settle queues the task of a completed reservation and releases the
+// reservation in one locked step. Done as two steps (lower pending, then
+// queue), an observer between them sees nothing queued and nothing
+// pending and reports the loop idle while the callback is still to run.
+func (l *Loop) settle(t task) bool {
+	return l.push(t, true)
+}
+
+// push is the one funnel through which work reaches the loop goroutine.
+func (l *Loop) push(t task, release bool) bool {
 	l.mu.Lock()
+	defer l.mu.Unlock()
+	if release {
+		l.pending--
+	}
 	if l.closed {
-		l.mu.Unlock()
 		return false
 	}
 	l.queue = append(l.queue, t)
@@ -108,30 +134,35 @@ func (l *Loop) enqueue(t task) bool {
 	case l.wake <- struct{}{}:
 	default:
 	}
-	l.mu.Unlock()
 	return true
+}
+
+// hold adds n (positive or negative) to the loop's outstanding work. Only
+// the loop goroutine calls it, while it runs a task, so a release here is
+// seen together with the running flag and cannot make the loop look idle
+// before the task that released it has finished.
+func (l *Loop) hold(n int) {
+	l.mu.Lock()
+	l.pending += n
+	l.mu.Unlock()
 }
 
 // Reserve announces async work that will come back to the loop later
 // (a timer, a child process, an HTTP response, a UI answer). The returned
 // function must be called exactly once, from any goroutine, with the code
-// that settles the work on the loop; until then the loop is not idle. The
-// extension that was running when Reserve was called owns the callback.
-// Reserve itself is called on the loop goroutine, by host functions.
+// that settles the work on the loop; until that code has run the loop is
+// not idle. The extension that was running when Reserve was called owns
+// the callback. Reserve itself is called on the loop goroutine, by host
+// functions.
 func (l *Loop) Reserve() func(func(*goja.Runtime)) {
-	l.mu.Lock()
-	l.pending++
-	l.mu.Unlock()
+	l.hold(1)
 	owner, event := l.owner, l.event
 	var once sync.Once
 	return func(fn func(*goja.Runtime)) {
 		done := false
 		once.Do(func() {
 			done = true
-			l.mu.Lock()
-			l.pending--
-			l.mu.Unlock()
-			l.enqueue(task{fn: fn, owner: owner, event: event})
+			l.settle(task{fn: fn, owner: owner, event: event})
 		})
 		if !done {
 			panic("jsruntime: reserved callback completed twice")
@@ -159,7 +190,7 @@ func (l *Loop) do(ctx context.Context, fn func(*goja.Runtime) error, trusted boo
 		err = fn(vm)
 	}
 	if !l.enqueue(task{fn: run, trusted: trusted}) {
-		return errors.New("jsruntime: loop is closed")
+		return errLoopClosed
 	}
 	select {
 	case err := <-errc:
@@ -169,33 +200,34 @@ func (l *Loop) do(ctx context.Context, fn func(*goja.Runtime) error, trusted boo
 	}
 }
 
-// WaitIdle blocks until no task is queued and no reserved callback is
-// outstanding, or ctx ends.
+// WaitIdle blocks until no task is queued or running and no reserved
+// callback is outstanding, or ctx ends. It must not be called from the
+// loop goroutine (the task calling it would keep the loop busy). On a
+// closed loop, which will never run its work, it returns errLoopClosed.
 func (l *Loop) WaitIdle(ctx context.Context) error {
 	for {
 		l.mu.Lock()
-		idle := len(l.queue) == 0 && l.pending == 0
+		idle, closed := l.isIdle(), l.closed
 		ch := l.idle
 		l.mu.Unlock()
-		if idle {
-			// A task may still be executing; wait for the loop to pass by.
-			if err := l.Do(ctx, func(*goja.Runtime) error { return nil }); err != nil {
-				return err
-			}
-			l.mu.Lock()
-			idle = len(l.queue) == 0 && l.pending == 0
-			l.mu.Unlock()
-			if idle {
-				return nil
-			}
-			continue
+		switch {
+		case closed:
+			return errLoopClosed
+		case idle:
+			return nil
 		}
 		select {
 		case <-ch:
+		case <-l.done:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
 	}
+}
+
+// isIdle reports whether the loop has nothing to do; l.mu must be held.
+func (l *Loop) isIdle() bool {
+	return len(l.queue) == 0 && !l.running && l.pending == 0
 }
 
 // Close stops the loop after the task running now; queued work is dropped
@@ -217,6 +249,7 @@ func (l *Loop) run() {
 	defer close(l.done)
 	for {
 		l.mu.Lock()
+		l.running = false
 		if len(l.queue) == 0 {
 			if l.pending == 0 {
 				close(l.idle)
@@ -232,6 +265,9 @@ func (l *Loop) run() {
 		t := l.queue[0]
 		l.queue[0] = task{}
 		l.queue = l.queue[1:]
+		// The task counts as work until it has finished: what it queues
+		// or reserves is seen before running drops, at the next turn.
+		l.running = true
 		l.mu.Unlock()
 		l.exec(t)
 	}
@@ -336,6 +372,7 @@ func valueMessage(v goja.Value) string {
 		return "undefined"
 	}
 	if o, ok := v.(*goja.Object); ok {
+		fixV8Error(o)
 		if m := o.Get("message"); m != nil && !goja.IsUndefined(m) {
 			return m.String()
 		}

@@ -39,9 +39,7 @@ func (l *Loop) setTimer(vm *goja.Runtime, call goja.FunctionCall, repeat bool) g
 	}
 	tm.obj = l.timerObject(vm, tm)
 	l.timers[tm.id] = tm
-	l.mu.Lock()
-	l.pending++
-	l.mu.Unlock()
+	l.hold(1)
 	l.arm(tm)
 	return tm.obj
 }
@@ -115,13 +113,11 @@ func (l *Loop) setRef(tm *timer, ref bool) {
 		return
 	}
 	tm.ref = ref
-	l.mu.Lock()
 	if ref {
-		l.pending++
+		l.hold(1)
 	} else {
-		l.pending--
+		l.hold(-1)
 	}
-	l.mu.Unlock()
 }
 
 func (l *Loop) timerObject(vm *goja.Runtime, tm *timer) *goja.Object {

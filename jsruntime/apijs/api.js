@@ -38,7 +38,8 @@
   };
   const callAsync = (name, args) =>
     new Promise((resolve, reject) => G.callAsync(name, enc(args), (s) => resolve(parse(s)), (m) => reject(new Error(m))));
-  const errMsg = (e) => (e instanceof Error ? e.message : String(e));
+  // __pi_v8error puts goja's wording of a TypeError in V8's (errors_v8.go).
+  const errMsg = (e) => (e instanceof Error ? (__pi_v8error(e), e.message) : String(e));
   const report = (path, event, e) => { if (!stale) G.reportError(path || "", event, errMsg(e)); };
 
   function snapshot(event) {
