@@ -14,6 +14,9 @@ import (
 // escaping of <, > and &, and U+2028/U+2029 written as raw UTF-8. Go's
 // encoder escapes those two unconditionally; clients that compare bytes
 // with the reference would see a difference, so they are un-escaped here.
+// The result is always valid UTF-8: invalid bytes in a string (or in a raw
+// message passed through) become U+FFFD, written raw, and escapes inside
+// raw messages are rewritten to the ones JSON.stringify writes.
 //
 // Scalars and values with their own MarshalJSON (every union type of this
 // package) skip encoding/json: it would re-validate and re-compact each
@@ -25,7 +28,7 @@ func MarshalJSON(v any) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return unescapeLineSeparators(b), nil
+		return canonicalStrings(b), nil
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -35,7 +38,7 @@ func MarshalJSON(v any) ([]byte, error) {
 	}
 	b := buf.Bytes()
 	b = b[:len(b)-1] // Encode appends a newline.
-	return unescapeLineSeparators(b), nil
+	return canonicalStrings(b), nil
 }
 
 // appendValue appends the JSON of v to dst when v is a scalar, a raw
@@ -150,9 +153,10 @@ func appendCompact(dst, b []byte) ([]byte, bool, error) {
 	if !json.Valid(b) {
 		return dst, false, nil
 	}
-	// Raw messages (tool arguments, details) may carry \u2028 escapes that
-	// MarshalJSON always turned into raw characters at every level.
-	b = unescapeLineSeparators(b)
+	// Raw messages (tool arguments, details) may carry escapes that
+	// JSON.stringify would not write (\u2028, \u00e9, \/) and invalid
+	// UTF-8, which json.Valid accepts.
+	b = canonicalStrings(b)
 	if !hasInsignificantSpace(b) {
 		return append(dst, b...), true, nil
 	}
@@ -192,8 +196,9 @@ const hexDigits = "0123456789abcdef"
 
 // appendString appends s as a JSON string the way encoding/json does with
 // HTML escaping off (short escapes for \b \f \n \r \t, \u00xx for other
-// control bytes, U+FFFD for invalid UTF-8), except that U+2028 and U+2029
-// stay raw, as MarshalJSON's un-escaping would leave them.
+// control bytes), except that U+2028 and U+2029 stay raw, as JSON.stringify
+// writes them, and invalid UTF-8 becomes a raw U+FFFD for each ill-formed
+// sequence, as Node's UTF-8 decoder replaces them.
 func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -227,9 +232,11 @@ func appendString(dst []byte, s string) []byte {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
+			// Written as the raw character, as JSON.stringify writes the
+			// U+FFFD that Node's UTF-8 decoding put there.
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
+			dst = append(dst, replacementChar...)
+			i += invalidLen(s[i:])
 			start = i
 			continue
 		}
