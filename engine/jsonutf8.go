@@ -339,3 +339,61 @@ func arrayIndex(lit []byte) (uint64, bool) {
 	}
 	return n, true
 }
+
+// objectKeys lists the top-level keys of the valid JSON object b in
+// document order (a repeated key each time), unescaped.
+func objectKeys(b []byte) []string {
+	var keys []string
+	i := skipJSONSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return nil
+	}
+	i = skipJSONSpace(b, i+1)
+	for i < len(b) && b[i] == '"' {
+		end := endOfString(b, i)
+		var k string
+		if json.Unmarshal(b[i:end], &k) != nil {
+			return keys
+		}
+		keys = append(keys, k)
+		i = skipJSONSpace(b, end)
+		i = skipJSONSpace(b, i+1) // the colon
+		i = skipJSONSpace(b, skipJSONValue(b, i))
+		if i < len(b) && b[i] == ',' {
+			i = skipJSONSpace(b, i+1)
+		}
+	}
+	return keys
+}
+
+// skipJSONValue returns the offset after the JSON value at b[i]; b is
+// valid JSON, so only strings and nesting need tracking.
+func skipJSONValue(b []byte, i int) int {
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			i = endOfString(b, i)
+			if depth == 0 {
+				return i
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i
+			}
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case ',', ':', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return i
+			}
+		}
+		i++
+	}
+	return i
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"slices"
 )
 
 // ToolInfo describes a tool to the model and to the system prompt.
@@ -52,6 +53,11 @@ type ToolResult struct {
 	// that returned isError itself (bash on a non-zero exit, an
 	// extension's tool) keeps the key in the object clients see.
 	thrown bool
+	// keys, for a result decoded from a tool's JSON (an extension tool),
+	// lists its known keys in the order the tool wrote them: the
+	// reference passes the tool's object through, so isError keeps its
+	// place, and its value even when false.
+	keys []string
 }
 
 // MarshalJSON writes {content, details?, structuredContent?, isError?};
@@ -61,6 +67,25 @@ func (r ToolResult) MarshalJSON() ([]byte, error) {
 	content := r.Content
 	if content == nil {
 		content = []Content{}
+	}
+	if r.keys != nil {
+		o := newObject()
+		if !slices.Contains(r.keys, "content") {
+			o.set("content", content)
+		}
+		for _, k := range r.keys {
+			switch k {
+			case "content":
+				o.set("content", content)
+			case "details":
+				o.opt("details", r.Details)
+			case "structuredContent":
+				o.opt("structuredContent", r.StructuredContent)
+			case "isError":
+				o.set("isError", r.IsError)
+			}
+		}
+		return o.bytes()
 	}
 	o := newObject().set("content", content).opt("details", r.Details).opt("structuredContent", r.StructuredContent)
 	if r.IsError && !r.thrown {
@@ -82,6 +107,14 @@ func (r *ToolResult) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*r = ToolResult{Content: w.Content, Details: w.Details, StructuredContent: w.StructuredContent, IsError: w.IsError, Terminate: w.Terminate}
+	for _, k := range objectKeys(b) {
+		switch k {
+		case "content", "details", "structuredContent", "isError":
+			if !slices.Contains(r.keys, k) {
+				r.keys = append(r.keys, k)
+			}
+		}
+	}
 	return nil
 }
 
