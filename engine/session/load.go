@@ -1,10 +1,12 @@
 package session
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/pi-go/pi/engine"
@@ -16,6 +18,12 @@ var ErrNotSession = errors.New("Session file is not a valid pi session")
 
 // parsed is the content of a session file after reading and migration.
 type parsed struct {
+	// size is the number of bytes read.
+	size int64
+	// legacy means the header is of a version before
+	// engine.SessionVersion: parseStream stopped there, and the whole
+	// file goes through parseFile, which migrates it.
+	legacy bool
 	headerRaw []byte
 	header    engine.Header
 	recs      []*record
@@ -167,11 +175,12 @@ func migrate(objs []*object) bool {
 // read-only uses such as discovery and --fork sources. It returns the
 // header and the entries in file order.
 func Load(path string) (engine.Header, []*engine.Entry, error) {
-	data, err := os.ReadFile(path)
+	fd, err := os.Open(path)
 	if err != nil {
 		return engine.Header{}, nil, fmt.Errorf("read session: %w", err)
 	}
-	p, err := parseFile(data)
+	defer fd.Close()
+	p, err := readSession(fd)
 	if err != nil {
 		return engine.Header{}, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -234,4 +243,128 @@ func headerCandidate(line []byte) (h engine.Header, done, ok bool) {
 		return h, true, false
 	}
 	return h, true, true
+}
+
+// readSession parses the session file open in fd: streamed record by
+// record for current files, whole through parseFile for the old versions
+// that migration rewrites.
+func readSession(fd *os.File) (*parsed, error) {
+	p, err := parseStream(io.NewSectionReader(fd, 0, 1<<62))
+	if err != nil || !p.legacy {
+		return p, err
+	}
+	data, err := io.ReadAll(io.NewSectionReader(fd, 0, 1<<62))
+	if err != nil {
+		return nil, fmt.Errorf("read session: %w", err)
+	}
+	p, err = parseFile(data)
+	if p != nil {
+		p.size = int64(len(data))
+	}
+	return p, err
+}
+
+// parseStream reads a current session file line by line through a bounded
+// buffer, decoding each line once, and keeps no line in memory: records
+// remember where their line is in the file (off, n), and the file is read
+// again on the rare occasions the exact line is needed. A 200 MB session
+// used to be read whole, split, decoded twice and held as raw lines next
+// to the decoded entries. It gives up with legacy set at a header of an
+// older version. Blank and malformed lines are skipped as parseFile does.
+func parseStream(r io.Reader) (*parsed, error) {
+	p := &parsed{tornAt: -1}
+	br := bufio.NewReaderSize(r, 256*1024)
+	var buf []byte
+	var pos int64
+	haveHeader := false
+	for {
+		buf = buf[:0]
+		line, err := br.ReadSlice('\n')
+		for err == bufio.ErrBufferFull {
+			buf = append(buf, line...)
+			line, err = br.ReadSlice('\n')
+		}
+		if len(buf) > 0 {
+			buf = append(buf, line...)
+			line = buf
+		}
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("read session: %w", err)
+		}
+		start := pos
+		pos += int64(len(line))
+		last := err == io.EOF
+		if !last {
+			line = line[:len(line)-1]
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			trimmed := bytes.TrimRight(line, "\r")
+			if !haveHeader {
+				o, perr := parseObject(line)
+				switch {
+				case perr != nil:
+					if last {
+						p.tornAt = start
+					}
+				default:
+					haveHeader = true
+					if t, _ := o.getString("type"); t != "session" {
+						p.size = pos
+						return p, nil
+					}
+					if _, ok := o.getString("id"); !ok {
+						p.size = pos
+						return p, nil
+					}
+					if headerVersion(o) < engine.SessionVersion {
+						p.legacy = true
+						return p, nil
+					}
+					p.headerRaw = bytes.Clone(trimmed)
+					if err := json.Unmarshal(trimmed, &p.header); err != nil {
+						return nil, fmt.Errorf("session header: %w", err)
+					}
+					if last {
+						p.needLF = true
+					}
+				}
+			} else {
+				e, uerr := decodeEntry(line)
+				if uerr != nil {
+					// A line that is a JSON object the types cannot
+					// represent is skipped like a malformed one; only an
+					// unparsable last line is a torn write.
+					if _, perr := parseObject(line); perr != nil && last {
+						p.tornAt = start
+					} else if perr == nil && last {
+						p.needLF = true
+					}
+				} else {
+					if last {
+						p.needLF = true
+					}
+					if e.Type != "session" {
+						p.recs = append(p.recs, &record{e: e, off: start, n: len(trimmed)})
+					}
+				}
+			}
+		}
+		if last {
+			break
+		}
+	}
+	p.size = pos
+	return p, nil
+}
+
+// headerVersion is the header's version, 1 when it has none.
+func headerVersion(header *object) int {
+	version := 1
+	if v, ok := header.get("version"); ok {
+		var n float64
+		if json.Unmarshal(v, &n) == nil {
+			version = int(n)
+		}
+	}
+	return version
 }
