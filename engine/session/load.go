@@ -23,7 +23,7 @@ type parsed struct {
 	// legacy means the header is of a version before
 	// engine.SessionVersion: parseStream stopped there, and the whole
 	// file goes through parseFile, which migrates it.
-	legacy bool
+	legacy    bool
 	headerRaw []byte
 	header    engine.Header
 	recs      []*record
