@@ -3,8 +3,10 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"reflect"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -16,11 +18,13 @@ import (
 // out of a line before encoding/json sees it.
 const longString = 256
 
-// placeholderPrefix starts the stand-in for a lifted literal, as written
-// in JSON and as decoded.
-const (
-	placeholderJSON = `\u0000pl`
-	placeholderText = "\x00pl"
+// The stand-in for lifted literal N is "\u0000pl<nonce>.<N>\u0000": NUL
+// can only be written escaped in JSON, and the nonce, drawn per process,
+// keeps a line's own text from passing for a stand-in.
+var (
+	standInNonce    = strconv.FormatUint(rand.Uint64(), 36)
+	placeholderJSON = `\u0000pl` + standInNonce + "."
+	placeholderText = "\x00pl" + standInNonce + "."
 )
 
 // decodeEntry decodes one session line exactly as json.Unmarshal into an
@@ -55,22 +59,15 @@ func decodeEntry(line []byte) (*engine.Entry, error) {
 // replaced; lits is nil when there is nothing to replace or the line
 // cannot be scanned (the caller then decodes it the plain way).
 func elideLongStrings(line []byte) (short []byte, lits [][]byte) {
-	if bytes.Contains(line, []byte(placeholderJSON)) {
-		return nil, nil
-	}
 	last := 0
 	for i := 0; i < len(line); i++ {
-		if line[i] != '"' {
-			continue
+		q := bytes.IndexByte(line[i:], '"')
+		if q < 0 {
+			break
 		}
-		end := i + 1
-		for end < len(line) && line[end] != '"' {
-			if line[end] == '\\' {
-				end++
-			}
-			end++
-		}
-		if end >= len(line) {
+		i += q
+		end := closingQuote(line, i+1)
+		if end < 0 {
 			return nil, nil
 		}
 		end++ // past the closing quote
@@ -100,6 +97,27 @@ func elideLongStrings(line []byte) (short []byte, lits [][]byte) {
 	return append(short, line[last:]...), lits
 }
 
+// closingQuote returns the index of the quote that ends the string whose
+// body starts at b[i], or -1: the first quote not escaped by an odd run
+// of backslashes.
+func closingQuote(b []byte, i int) int {
+	for {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			return -1
+		}
+		j := i + q
+		n := 0
+		for k := j - 1; k >= i && b[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return j
+		}
+		i = j + 1
+	}
+}
+
 // restorer swaps stand-ins back in a decoded value.
 type restorer struct {
 	lits [][]byte
@@ -117,10 +135,10 @@ func (r *restorer) complete() bool {
 
 // index parses a decoded stand-in ("\x00pl<N>\x00"), or returns -1.
 func (r *restorer) index(s string) int {
-	if len(s) < 5 || s[:3] != placeholderText || s[len(s)-1] != 0 {
+	if len(s) < len(placeholderText)+2 || s[:len(placeholderText)] != placeholderText || s[len(s)-1] != 0 {
 		return -1
 	}
-	n, err := strconv.Atoi(s[3 : len(s)-1])
+	n, err := strconv.Atoi(s[len(placeholderText) : len(s)-1])
 	if err != nil || n < 0 || n >= len(r.lits) {
 		return -1
 	}
@@ -166,6 +184,21 @@ func unquote(lit []byte) (string, bool) {
 	copy(out, body[:i])
 	for i < len(body) {
 		c := body[i]
+		if c >= 0x20 && c < utf8.RuneSelf && c != '\\' && c != '"' {
+			// Copy the run up to the next escape at once when it is
+			// plain ASCII, the common case between escapes.
+			j := i + 1
+			for j < len(body) {
+				d := body[j]
+				if d < 0x20 || d >= utf8.RuneSelf || d == '\\' || d == '"' {
+					break
+				}
+				j++
+			}
+			out = append(out, body[i:j]...)
+			i = j
+			continue
+		}
 		switch {
 		case c == '\\':
 			if i+1 >= len(body) {
@@ -352,7 +385,7 @@ func (r *restorer) walk(v reflect.Value) bool {
 }
 
 func containsStandIn(s string) bool {
-	return len(s) >= 5 && bytes.Contains([]byte(s), []byte(placeholderText))
+	return len(s) >= len(placeholderText) && strings.Contains(s, placeholderText)
 }
 
 // restoreRaw puts the original literals back into raw JSON.

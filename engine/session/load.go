@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"sync"
 
 	"github.com/pi-go/pi/engine"
 )
@@ -269,24 +271,25 @@ func readSession(fd *os.File) (*parsed, error) {
 // remember where their line is in the file (off, n), and the file is read
 // again on the rare occasions the exact line is needed. A 200 MB session
 // used to be read whole, split, decoded twice and held as raw lines next
-// to the decoded entries. It gives up with legacy set at a header of an
-// older version. Blank and malformed lines are skipped as parseFile does.
+// to the decoded entries. Lines are decoded in batches of a few MB on
+// every processor, then taken in file order. It gives up with legacy set
+// at a header of an older version. Blank and malformed lines are skipped
+// as parseFile does.
 func parseStream(r io.Reader) (*parsed, error) {
 	p := &parsed{tornAt: -1}
 	br := bufio.NewReaderSize(r, 256*1024)
-	var buf []byte
 	var pos int64
-	haveHeader := false
+	st := &streamState{p: p}
+	var batch lineBatch
 	for {
-		buf = buf[:0]
 		line, err := br.ReadSlice('\n')
-		for err == bufio.ErrBufferFull {
-			buf = append(buf, line...)
-			line, err = br.ReadSlice('\n')
-		}
-		if len(buf) > 0 {
-			buf = append(buf, line...)
-			line = buf
+		if err == bufio.ErrBufferFull {
+			long := bytes.Clone(line)
+			for err == bufio.ErrBufferFull {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
 		}
 		if err != nil && err != io.EOF {
 			return nil, fmt.Errorf("read session: %w", err)
@@ -298,56 +301,17 @@ func parseStream(r io.Reader) (*parsed, error) {
 			line = line[:len(line)-1]
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
-			trimmed := bytes.TrimRight(line, "\r")
-			if !haveHeader {
-				o, perr := parseObject(line)
-				switch {
-				case perr != nil:
-					if last {
-						p.tornAt = start
-					}
-				default:
-					haveHeader = true
-					if t, _ := o.getString("type"); t != "session" {
-						p.size = pos
-						return p, nil
-					}
-					if _, ok := o.getString("id"); !ok {
-						p.size = pos
-						return p, nil
-					}
-					if headerVersion(o) < engine.SessionVersion {
-						p.legacy = true
-						return p, nil
-					}
-					p.headerRaw = bytes.Clone(trimmed)
-					if err := json.Unmarshal(trimmed, &p.header); err != nil {
-						return nil, fmt.Errorf("session header: %w", err)
-					}
-					if last {
-						p.needLF = true
-					}
+			batch.add(line, start, last)
+		}
+		if last || batch.size >= batchBytes {
+			done, err := st.take(&batch)
+			if err != nil || done {
+				if p.size == 0 {
+					p.size = pos
 				}
-			} else {
-				e, uerr := decodeEntry(line)
-				if uerr != nil {
-					// A line that is a JSON object the types cannot
-					// represent is skipped like a malformed one; only an
-					// unparsable last line is a torn write.
-					if _, perr := parseObject(line); perr != nil && last {
-						p.tornAt = start
-					} else if perr == nil && last {
-						p.needLF = true
-					}
-				} else {
-					if last {
-						p.needLF = true
-					}
-					if e.Type != "session" {
-						p.recs = append(p.recs, &record{e: e, off: start, n: len(trimmed)})
-					}
-				}
+				return p, err
 			}
+			batch.reset()
 		}
 		if last {
 			break
@@ -355,6 +319,117 @@ func parseStream(r io.Reader) (*parsed, error) {
 	}
 	p.size = pos
 	return p, nil
+}
+
+// batchBytes is how many bytes of lines are decoded together.
+const batchBytes = 4 << 20
+
+// lineBatch holds copies of lines waiting to be decoded.
+type lineBatch struct {
+	data   []byte
+	ends   []int
+	starts []int64
+	last   []bool
+	size   int
+}
+
+func (b *lineBatch) add(line []byte, start int64, last bool) {
+	b.data = append(b.data, line...)
+	b.ends = append(b.ends, len(b.data))
+	b.starts = append(b.starts, start)
+	b.last = append(b.last, last)
+	b.size += len(line)
+}
+
+func (b *lineBatch) line(i int) []byte {
+	from := 0
+	if i > 0 {
+		from = b.ends[i-1]
+	}
+	return b.data[from:b.ends[i]]
+}
+
+func (b *lineBatch) reset() {
+	b.data, b.ends, b.starts, b.last, b.size = b.data[:0], b.ends[:0], b.starts[:0], b.last[:0], 0
+}
+
+// streamState is parseStream's progress across batches.
+type streamState struct {
+	p          *parsed
+	haveHeader bool
+}
+
+// take decodes a batch in parallel and applies its lines in order; done
+// means the file is not a current session and reading stops.
+func (st *streamState) take(b *lineBatch) (done bool, err error) {
+	n := len(b.ends)
+	entries := make([]*engine.Entry, n)
+	errs := make([]error, n)
+	workers := min(runtime.GOMAXPROCS(0), max(1, n/8))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				entries[i], errs[i] = decodeEntry(b.line(i))
+			}
+		}(w)
+	}
+	wg.Wait()
+	p := st.p
+	for i := 0; i < n; i++ {
+		line, start, last := b.line(i), b.starts[i], b.last[i]
+		trimmed := bytes.TrimRight(line, "\r")
+		if !st.haveHeader {
+			o, perr := parseObject(line)
+			if perr != nil {
+				if last {
+					p.tornAt = start
+				}
+				continue
+			}
+			st.haveHeader = true
+			if t, _ := o.getString("type"); t != "session" {
+				return true, nil
+			}
+			if _, ok := o.getString("id"); !ok {
+				return true, nil
+			}
+			if headerVersion(o) < engine.SessionVersion {
+				p.legacy = true
+				return true, nil
+			}
+			p.headerRaw = bytes.Clone(trimmed)
+			if err := json.Unmarshal(trimmed, &p.header); err != nil {
+				return true, fmt.Errorf("session header: %w", err)
+			}
+			if last {
+				p.needLF = true
+			}
+			continue
+		}
+		if errs[i] != nil {
+			// A line that is a JSON object the types cannot represent is
+			// skipped like a malformed one; only an unparsable last line
+			// is a torn write.
+			if last {
+				if _, perr := parseObject(line); perr != nil {
+					p.tornAt = start
+				} else {
+					p.needLF = true
+				}
+			}
+			continue
+		}
+		if last {
+			p.needLF = true
+		}
+		if entries[i].Type != "session" {
+			p.recs = append(p.recs, &record{e: entries[i], off: start, n: len(trimmed)})
+		}
+	}
+	return false, nil
 }
 
 // headerVersion is the header's version, 1 when it has none.
