@@ -180,8 +180,11 @@ func unquote(lit []byte) (string, bool) {
 	if i == len(body) {
 		return string(body), true
 	}
-	out := make([]byte, i, len(body))
-	copy(out, body[:i])
+	// A Builder grown once hands its bytes over as the string without a
+	// second copy.
+	var out strings.Builder
+	out.Grow(len(body))
+	out.Write(body[:i])
 	for i < len(body) {
 		c := body[i]
 		if c >= 0x20 && c < utf8.RuneSelf && c != '\\' && c != '"' {
@@ -195,7 +198,7 @@ func unquote(lit []byte) (string, bool) {
 				}
 				j++
 			}
-			out = append(out, body[i:j]...)
+			out.Write(body[i:j])
 			i = j
 			continue
 		}
@@ -206,17 +209,17 @@ func unquote(lit []byte) (string, bool) {
 			}
 			switch body[i+1] {
 			case '"', '\\', '/':
-				out = append(out, body[i+1])
+				out.WriteByte(body[i+1])
 			case 'b':
-				out = append(out, '\b')
+				out.WriteByte('\b')
 			case 'f':
-				out = append(out, '\f')
+				out.WriteByte('\f')
 			case 'n':
-				out = append(out, '\n')
+				out.WriteByte('\n')
 			case 'r':
-				out = append(out, '\r')
+				out.WriteByte('\r')
 			case 't':
-				out = append(out, '\t')
+				out.WriteByte('\t')
 			case 'u':
 				r1, ok := hex4(body[i+2:])
 				if !ok {
@@ -227,7 +230,7 @@ func unquote(lit []byte) (string, bool) {
 					if len(body) >= i+6 && body[i] == '\\' && body[i+1] == 'u' {
 						if r2, ok := hex4(body[i+2:]); ok {
 							if d := utf16.DecodeRune(r1, r2); d != unicode.ReplacementChar {
-								out = utf8.AppendRune(out, d)
+								out.WriteRune(d)
 								i += 6
 								continue
 							}
@@ -235,7 +238,7 @@ func unquote(lit []byte) (string, bool) {
 					}
 					r1 = unicode.ReplacementChar
 				}
-				out = utf8.AppendRune(out, r1)
+				out.WriteRune(r1)
 				continue
 			default:
 				return "", false
@@ -244,19 +247,19 @@ func unquote(lit []byte) (string, bool) {
 		case c < 0x20 || c == '"':
 			return "", false
 		case c < utf8.RuneSelf:
-			out = append(out, c)
+			out.WriteByte(c)
 			i++
 		default:
 			r, size := utf8.DecodeRune(body[i:])
 			if r == utf8.RuneError && size == 1 {
-				out = utf8.AppendRune(out, unicode.ReplacementChar)
+				out.WriteRune(unicode.ReplacementChar)
 			} else {
-				out = append(out, body[i:i+size]...)
+				out.Write(body[i : i+size])
 			}
 			i += size
 		}
 	}
-	return string(out), true
+	return out.String(), true
 }
 
 func hex4(b []byte) (rune, bool) {
