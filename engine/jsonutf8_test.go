@@ -118,3 +118,14 @@ func appendGoString(s string) []byte {
 	}
 	return append(out, '"')
 }
+
+// BenchmarkCanonicalStrings is the cost MarshalJSON's UTF-8 and escape
+// check adds to every record on the fast path (valid UTF-8, no \u or \/):
+// one validity scan and two substring searches.
+func BenchmarkCanonicalStrings(b *testing.B) {
+	rec, _ := MarshalJSON(MessageUpdate{AssistantMessageEvent: AssistantEvent{Type: AETextDelta, Delta: "some streamed text, é 世界"}})
+	b.SetBytes(int64(len(rec)))
+	for b.Loop() {
+		_ = canonicalStrings(rec)
+	}
+}
