@@ -7,7 +7,18 @@ import "github.com/pi-go/pi/internal/jsonx"
 // jsonx.Marshal, which it is). This package's wire types build their
 // objects with jsonx.Builder and implement jsonx.Appender, so nested ones
 // are written into their parent's buffer.
-func MarshalJSON(v any) ([]byte, error) { return jsonx.Marshal(v) }
+//
+// The result is always valid UTF-8: invalid bytes in a string (or in a raw
+// message passed through) become U+FFFD, written raw, and escapes inside
+// raw messages are rewritten to the ones JSON.stringify writes
+// (canonicalStrings).
+func MarshalJSON(v any) ([]byte, error) {
+	b, err := jsonx.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return canonicalStrings(b), nil
+}
 
 // appendString appends s as a JSON string with JSON.stringify's escaping.
 func appendString(dst []byte, s string) []byte { return jsonx.AppendString(dst, s) }
@@ -29,3 +40,9 @@ func withType(t string, b []byte) []byte {
 	}
 	return out
 }
+
+// hexDigits are the digits of \u escapes.
+const hexDigits = "0123456789abcdef"
+
+// appendFloat appends f as JSON.stringify writes a number.
+func appendFloat(dst []byte, f float64) []byte { return jsonx.AppendFloat(dst, f) }

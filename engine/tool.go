@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/pi-go/pi/internal/jsonx"
 )
@@ -54,6 +55,11 @@ type ToolResult struct {
 	// that returned isError itself (bash on a non-zero exit, an
 	// extension's tool) keeps the key in the object clients see.
 	thrown bool
+	// keys, for a result decoded from a tool's JSON (an extension tool),
+	// lists its known keys in the order the tool wrote them: the
+	// reference passes the tool's object through, so isError keeps its
+	// place, and its value even when false.
+	keys []string
 }
 
 // MarshalJSON writes {content, details?, structuredContent?, isError?};
@@ -63,6 +69,25 @@ func (r ToolResult) MarshalJSON() ([]byte, error) {
 	content := r.Content
 	if content == nil {
 		content = []Content{}
+	}
+	if r.keys != nil {
+		o := jsonx.NewBuilder()
+		if !slices.Contains(r.keys, "content") {
+			o.Set("content", content)
+		}
+		for _, k := range r.keys {
+			switch k {
+			case "content":
+				o.Set("content", content)
+			case "details":
+				o.Opt("details", r.Details)
+			case "structuredContent":
+				o.Opt("structuredContent", r.StructuredContent)
+			case "isError":
+				o.Set("isError", r.IsError)
+			}
+		}
+		return o.Bytes()
 	}
 	o := jsonx.NewBuilder().Set("content", content).Opt("details", r.Details).Opt("structuredContent", r.StructuredContent)
 	if r.IsError && !r.thrown {
@@ -84,6 +109,14 @@ func (r *ToolResult) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*r = ToolResult{Content: w.Content, Details: w.Details, StructuredContent: w.StructuredContent, IsError: w.IsError, Terminate: w.Terminate}
+	for _, k := range objectKeys(b) {
+		switch k {
+		case "content", "details", "structuredContent", "isError":
+			if !slices.Contains(r.keys, k) {
+				r.keys = append(r.keys, k)
+			}
+		}
+	}
 	return nil
 }
 

@@ -1,8 +1,11 @@
 package rpc
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/stretchr/testify/require"
@@ -87,6 +90,9 @@ func FuzzDecode(f *testing.F) {
 	for _, s := range []string{"", "null", "42", "[]", `{"type":"prompt","message":"hi"}`, `{"id":1,"type":{}}`, "{\"type\":\"x\u2028\"}", `{"type":"prompt","images":[{"type":"image","data":"AA==","mimeType":"image/png"}]}`, "\xff\xfe", `{"id":"a","type":"get_state"`} {
 		f.Add([]byte(s))
 	}
+	for _, s := range []string{`{"type":"get_state","TYPE":"bash"}`, `{"TYPE":"bash"}`, `{"type":["get_state"]}`, `{"type":"a","type":"b"}`, `{"\u0074ype":"abort"}`, "{\"id\":\"a\xffb\",\"type\":\"x\xe2\x82\"}", `{"id":"\ud800","type":"x"}`} {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		cmd, err := Decode(line)
 		var resp Response
@@ -103,8 +109,37 @@ func FuzzDecode(f *testing.F) {
 		if merr != nil {
 			t.Fatalf("marshal: %v", merr)
 		}
-		if !jsonValid(b) {
-			t.Fatalf("invalid response JSON: %s", b)
+		// json.Valid accepts invalid UTF-8 inside strings; JSON.parse on
+		// the client's side would not see the same text.
+		if !jsonValid(b) || !utf8.Valid(b) {
+			t.Fatalf("invalid response JSON: %q", b)
 		}
+		checkExactDispatch(t, line, cmd, err)
 	})
+}
+
+// checkExactDispatch compares Decode's verdict with the object JSON.parse
+// builds (encoding/json into a map matches keys exactly and keeps a
+// repeated key's last value): only a string under the exact key "type"
+// dispatches, and to that string.
+func checkExactDispatch(t *testing.T, line []byte, cmd *Command, err error) {
+	t.Helper()
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(engine.ToValidUTF8(bytes.TrimSpace(line)), &obj) != nil || obj == nil {
+		if err == nil {
+			t.Fatalf("%q is not an object but dispatched %q", line, cmd.Type)
+		}
+		return
+	}
+	raw, has := obj["type"]
+	var want string
+	isString := has && len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &want) == nil
+	switch {
+	case isString && err != nil:
+		t.Fatalf("%q has type %q but was refused: %v", line, want, err)
+	case isString && cmd.Type != want:
+		t.Fatalf("%q dispatched %q, want %q", line, cmd.Type, want)
+	case !isString && err == nil:
+		t.Fatalf("%q has no string type but dispatched %q", line, cmd.Type)
+	}
 }

@@ -322,10 +322,11 @@ func fail(cmd *Command, err error) *Response {
 	return &r
 }
 
-// fields decodes the command's own fields into v. A field of the wrong
-// JSON type becomes a failure message naming it, instead of a crash.
+// fields decodes the command's own fields into v (a pointer), with keys
+// matched exactly as JSON.parse reads them. A field of the wrong JSON type
+// becomes a failure message naming it, instead of a crash.
 func fields(cmd *Command, v any) error {
-	if err := json.Unmarshal(cmd.Raw, v); err != nil {
+	if err := decodeExact(cmd.Raw, reflect.ValueOf(v).Elem(), nil); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return fmt.Errorf("Invalid %s: expected %s, got %s", te.Field, jsonKind(te.Type), te.Value)

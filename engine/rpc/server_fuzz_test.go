@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/pi-go/pi/engine/llm/faux"
 	"github.com/pi-go/pi/engine/session"
@@ -49,6 +50,8 @@ var fuzzSeeds = []string{
 	`{"type":"set_session_name","name":"\u2028x"}`,
 	`{"type":"get_commands"}`,
 	`{"type":"extension_ui_response","id":"x","cancelled":true}`,
+	`{"id":"c","type":"get_state","TYPE":"bash","command":"echo x"}`, `{"type":"bash","command":"a","COMMAND":"b"}`, `{"type":["get_state"]}`,
+	"{\"id\":\"\xff\",\"type\":\"set_session_name\",\"name\":\"\xe2\x82\"}",
 	`null`, `42`, `[]`, `"str"`, ``, `{`, `{"type":null}`, `{"type":12}`, `{"id":null,"type":"nope"}`,
 }
 
@@ -82,8 +85,8 @@ func FuzzServerHandleLine(f *testing.F) {
 		defer sink.mu.Unlock()
 		for _, l := range sink.lines {
 			var rec map[string]any
-			if err := json.Unmarshal([]byte(l), &rec); err != nil {
-				t.Fatalf("output is not JSON: %q", l)
+			if err := json.Unmarshal([]byte(l), &rec); err != nil || !utf8.ValidString(l) {
+				t.Fatalf("output is not UTF-8 JSON: %q", l)
 			}
 			if rec["type"] == "response" {
 				responses++

@@ -16,9 +16,42 @@ import (
 
 // record is one entry with the exact line it was read from or written as,
 // so that copies (--fork) and wire dumps keep fields our types do not know.
+// A record loaded from the file does not hold its line: raw is nil and the
+// line is the n bytes at off in the file (see rawLocked), which keeps a
+// resumed session's memory to its decoded entries.
 type record struct {
 	e   *engine.Entry
 	raw []byte
+	off int64
+	n   int
+}
+
+// rawLocked returns the record's line, reading it from the file when only
+// its place is known. Should the file no longer hold it (changed behind
+// our back), the entry is encoded afresh.
+func (f *File) rawLocked(r *record) []byte {
+	if r.raw != nil || r.n == 0 {
+		return r.raw
+	}
+	buf := make([]byte, r.n)
+	var err error
+	if f.fd != nil {
+		_, err = f.fd.ReadAt(buf, r.off)
+	} else {
+		var fd *os.File
+		if fd, err = os.Open(f.path); err == nil {
+			_, err = fd.ReadAt(buf, r.off)
+			fd.Close()
+		}
+	}
+	if err != nil || !json.Valid(buf) {
+		b, merr := engine.MarshalJSON(r.e)
+		if merr != nil {
+			return nil
+		}
+		return b
+	}
+	return buf
 }
 
 type labelInfo struct {
@@ -145,17 +178,13 @@ func Open(path string) (*File, error) {
 }
 
 func openLocked(path string, fd *os.File) (*File, error) {
-	data, err := io.ReadAll(io.NewSectionReader(fd, 0, 1<<62))
-	if err != nil {
-		return nil, fmt.Errorf("read session: %w", err)
-	}
-	p, err := parseFile(data)
+	p, err := readSession(fd)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	cwd, _ := os.Getwd()
 	if p.headerRaw == nil {
-		if len(data) > 0 {
+		if p.size > 0 {
 			return nil, fmt.Errorf("%w: %s", ErrNotSession, path)
 		}
 		// An empty file is initialised with a fresh header, as the
@@ -220,7 +249,7 @@ func (f *File) content() []byte {
 	b.Write(f.headerRaw)
 	b.WriteByte('\n')
 	for _, r := range f.recs {
-		b.Write(r.raw)
+		b.Write(f.rawLocked(r))
 		b.WriteByte('\n')
 	}
 	return b.Bytes()
@@ -267,6 +296,18 @@ func (f *File) rewrite() error {
 		f.fd.Close()
 	}
 	f.fd = fd
+	// The new file holds the records in order after the header; records
+	// without their line in memory now find it there.
+	off := int64(len(f.headerRaw) + 1)
+	for _, r := range f.recs {
+		n := r.n
+		if r.raw != nil {
+			n = len(r.raw)
+		} else {
+			r.off = off
+		}
+		off += int64(n + 1)
+	}
 	return nil
 }
 

@@ -1,11 +1,15 @@
 package session
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"runtime"
+	"sync"
 
 	"github.com/pi-go/pi/engine"
 )
@@ -16,6 +20,12 @@ var ErrNotSession = errors.New("Session file is not a valid pi session")
 
 // parsed is the content of a session file after reading and migration.
 type parsed struct {
+	// size is the number of bytes read.
+	size int64
+	// legacy means the header is of a version before
+	// engine.SessionVersion: parseStream stopped there, and the whole
+	// file goes through parseFile, which migrates it.
+	legacy    bool
 	headerRaw []byte
 	header    engine.Header
 	recs      []*record
@@ -167,11 +177,12 @@ func migrate(objs []*object) bool {
 // read-only uses such as discovery and --fork sources. It returns the
 // header and the entries in file order.
 func Load(path string) (engine.Header, []*engine.Entry, error) {
-	data, err := os.ReadFile(path)
+	fd, err := os.Open(path)
 	if err != nil {
 		return engine.Header{}, nil, fmt.Errorf("read session: %w", err)
 	}
-	p, err := parseFile(data)
+	defer fd.Close()
+	p, err := readSession(fd)
 	if err != nil {
 		return engine.Header{}, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -234,4 +245,201 @@ func headerCandidate(line []byte) (h engine.Header, done, ok bool) {
 		return h, true, false
 	}
 	return h, true, true
+}
+
+// readSession parses the session file open in fd: streamed record by
+// record for current files, whole through parseFile for the old versions
+// that migration rewrites.
+func readSession(fd *os.File) (*parsed, error) {
+	p, err := parseStream(io.NewSectionReader(fd, 0, 1<<62))
+	if err != nil || !p.legacy {
+		return p, err
+	}
+	data, err := io.ReadAll(io.NewSectionReader(fd, 0, 1<<62))
+	if err != nil {
+		return nil, fmt.Errorf("read session: %w", err)
+	}
+	p, err = parseFile(data)
+	if p != nil {
+		p.size = int64(len(data))
+	}
+	return p, err
+}
+
+// parseStream reads a current session file line by line through a bounded
+// buffer, decoding each line once, and keeps no line in memory: records
+// remember where their line is in the file (off, n), and the file is read
+// again on the rare occasions the exact line is needed. A 200 MB session
+// used to be read whole, split, decoded twice and held as raw lines next
+// to the decoded entries. Lines are decoded in batches of a few MB on
+// every processor, then taken in file order. It gives up with legacy set
+// at a header of an older version. Blank and malformed lines are skipped
+// as parseFile does.
+func parseStream(r io.Reader) (*parsed, error) {
+	p := &parsed{tornAt: -1}
+	br := bufio.NewReaderSize(r, 256*1024)
+	var pos int64
+	st := &streamState{p: p}
+	var batch lineBatch
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long := bytes.Clone(line)
+			for err == bufio.ErrBufferFull {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("read session: %w", err)
+		}
+		start := pos
+		pos += int64(len(line))
+		last := err == io.EOF
+		if !last {
+			line = line[:len(line)-1]
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			batch.add(line, start, last)
+		}
+		if last || batch.size >= batchBytes {
+			done, err := st.take(&batch)
+			if err != nil || done {
+				if p.size == 0 {
+					p.size = pos
+				}
+				return p, err
+			}
+			batch.reset()
+		}
+		if last {
+			break
+		}
+	}
+	p.size = pos
+	return p, nil
+}
+
+// batchBytes is how many bytes of lines are decoded together.
+const batchBytes = 4 << 20
+
+// lineBatch holds copies of lines waiting to be decoded.
+type lineBatch struct {
+	data   []byte
+	ends   []int
+	starts []int64
+	last   []bool
+	size   int
+}
+
+func (b *lineBatch) add(line []byte, start int64, last bool) {
+	b.data = append(b.data, line...)
+	b.ends = append(b.ends, len(b.data))
+	b.starts = append(b.starts, start)
+	b.last = append(b.last, last)
+	b.size += len(line)
+}
+
+func (b *lineBatch) line(i int) []byte {
+	from := 0
+	if i > 0 {
+		from = b.ends[i-1]
+	}
+	return b.data[from:b.ends[i]]
+}
+
+func (b *lineBatch) reset() {
+	b.data, b.ends, b.starts, b.last, b.size = b.data[:0], b.ends[:0], b.starts[:0], b.last[:0], 0
+}
+
+// streamState is parseStream's progress across batches.
+type streamState struct {
+	p          *parsed
+	haveHeader bool
+}
+
+// take decodes a batch in parallel and applies its lines in order; done
+// means the file is not a current session and reading stops.
+func (st *streamState) take(b *lineBatch) (done bool, err error) {
+	n := len(b.ends)
+	entries := make([]*engine.Entry, n)
+	errs := make([]error, n)
+	workers := min(runtime.GOMAXPROCS(0), max(1, n/8))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				entries[i], errs[i] = decodeEntry(b.line(i))
+			}
+		}(w)
+	}
+	wg.Wait()
+	p := st.p
+	for i := 0; i < n; i++ {
+		line, start, last := b.line(i), b.starts[i], b.last[i]
+		trimmed := bytes.TrimRight(line, "\r")
+		if !st.haveHeader {
+			o, perr := parseObject(line)
+			if perr != nil {
+				if last {
+					p.tornAt = start
+				}
+				continue
+			}
+			st.haveHeader = true
+			if t, _ := o.getString("type"); t != "session" {
+				return true, nil
+			}
+			if _, ok := o.getString("id"); !ok {
+				return true, nil
+			}
+			if headerVersion(o) < engine.SessionVersion {
+				p.legacy = true
+				return true, nil
+			}
+			p.headerRaw = bytes.Clone(trimmed)
+			if err := json.Unmarshal(trimmed, &p.header); err != nil {
+				return true, fmt.Errorf("session header: %w", err)
+			}
+			if last {
+				p.needLF = true
+			}
+			continue
+		}
+		if errs[i] != nil {
+			// A line that is a JSON object the types cannot represent is
+			// skipped like a malformed one; only an unparsable last line
+			// is a torn write.
+			if last {
+				if _, perr := parseObject(line); perr != nil {
+					p.tornAt = start
+				} else {
+					p.needLF = true
+				}
+			}
+			continue
+		}
+		if last {
+			p.needLF = true
+		}
+		if entries[i].Type != "session" {
+			p.recs = append(p.recs, &record{e: entries[i], off: start, n: len(trimmed)})
+		}
+	}
+	return false, nil
+}
+
+// headerVersion is the header's version, 1 when it has none.
+func headerVersion(header *object) int {
+	version := 1
+	if v, ok := header.get("version"); ok {
+		var n float64
+		if json.Unmarshal(v, &n) == nil {
+			version = int(n)
+		}
+	}
+	return version
 }

@@ -35,7 +35,7 @@ func (f *File) EntryJSON(id string) json.RawMessage {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if r, ok := f.byID[id]; ok {
-		return r.raw
+		return f.rawLocked(r)
 	}
 	return nil
 }
@@ -250,7 +250,7 @@ func (f *File) Tree() []*TreeNode {
 	defer f.mu.Unlock()
 	nodes := make(map[string]*TreeNode, len(f.recs))
 	for _, r := range f.recs {
-		n := &TreeNode{Entry: r.raw, Children: []*TreeNode{}, entry: r.e}
+		n := &TreeNode{Entry: f.rawLocked(r), Children: []*TreeNode{}, entry: r.e}
 		if l, ok := f.labels[r.e.ID]; ok {
 			n.Label, n.LabelTimestamp = l.label, l.timestamp
 		}
@@ -340,7 +340,7 @@ func (f *File) BranchedSession(leafID string) (*File, error) {
 	}
 	raws := make(map[string][]byte, len(path))
 	for _, e := range path {
-		raws[e.ID] = f.byID[e.ID].raw
+		raws[e.ID] = f.rawLocked(f.byID[e.ID])
 	}
 	f.mu.Unlock()
 	if len(path) == 0 {

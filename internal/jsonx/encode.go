@@ -194,8 +194,9 @@ const hexDigits = "0123456789abcdef"
 
 // AppendString appends s as a JSON string the way encoding/json does with
 // HTML escaping off (short escapes for \b \f \n \r \t, \u00xx for other
-// control bytes, \ufffd for each invalid UTF-8 byte), except that U+2028
-// and U+2029 stay raw, as JSON.stringify writes them.
+// control bytes), except that U+2028 and U+2029 stay raw, as
+// JSON.stringify writes them, and each ill-formed UTF-8 sequence becomes a
+// raw U+FFFD (InvalidLen).
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -229,9 +230,12 @@ func AppendString(dst []byte, s string) []byte {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
+			// Written as the raw character, one for each ill-formed
+			// sequence, as JSON.stringify writes the U+FFFD that Node's
+			// UTF-8 decoding put there.
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
+			dst = append(dst, "\uFFFD"...)
+			i += InvalidLen(s[i:])
 			start = i
 			continue
 		}
@@ -290,4 +294,43 @@ func UnescapeLineSeparators(b []byte) []byte {
 		out = append(out, c)
 	}
 	return out
+}
+
+// InvalidLen returns the length of the ill-formed sequence at the start of
+// s (which does not start with a valid character): the maximal subpart of
+// the WHATWG Encoding Standard's UTF-8 decoder, the bytes that Node turns
+// into one U+FFFD. "\xe2\x82" is one sequence; "\xc0\xaf" and a
+// surrogate's "\xed\xa0\x80" are one per byte.
+func InvalidLen[T string | []byte](s T) int {
+	c := s[0]
+	n, lo, hi := 0, byte(0x80), byte(0xBF)
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		n = 1
+	case c == 0xE0:
+		n, lo = 2, 0xA0
+	case c == 0xED:
+		n, hi = 2, 0x9F
+	case c >= 0xE1 && c <= 0xEF:
+		n = 2
+	case c == 0xF0:
+		n, lo = 3, 0x90
+	case c == 0xF4:
+		n, hi = 3, 0x8F
+	case c >= 0xF1 && c <= 0xF3:
+		n = 3
+	default:
+		return 1
+	}
+	j := 1
+	for k := 0; k < n; k++ {
+		if j >= len(s) || s[j] < lo || s[j] > hi {
+			return j
+		}
+		lo, hi = 0x80, 0xBF
+		j++
+	}
+	// A complete well-formed sequence: the caller only asks when the
+	// decoder rejected it, so this is not reached for valid input.
+	return j
 }

@@ -7,7 +7,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // stdlibMarshal is encoding/json with HTML escaping off and U+2028/9
@@ -37,7 +39,10 @@ func TestMarshal(t *testing.T) {
 		{"escaped separators in raw JSON", json.RawMessage(`"\u2028"`), "\"\u2028\""},
 		{"escaped backslash before u2028 kept", json.RawMessage(`"\\u2028"`), `"\\u2028"`},
 		{"control bytes", "\x00\x1f\b\f\n\r\t\"\\", `"\u0000\u001f\b\f\n\r\t\"\\"`},
-		{"invalid UTF-8", "a\xffb", `"a\ufffdb"`},
+		// Raw U+FFFD, one per ill-formed sequence, as JSON.stringify
+		// writes Node's decoding (encoding/json escapes one per byte).
+		{"invalid UTF-8", "a\xffb", "\"a\uFFFDb\""},
+		{"invalid UTF-8 sequence", "a\xe2\x82b", "\"a\uFFFDb\""},
 		{"emoji", "😀", `"😀"`},
 		{"empty string", "", `""`},
 		{"floats", []float64{0, 1, 0.1, 1e-7, 1e21, 1e20, -2.5e25}, `[0,1,0.1,1e-7,1e+21,100000000000000000000,-2.5e+25]`},
@@ -57,7 +62,7 @@ func TestMarshal(t *testing.T) {
 			if string(got) != tt.want {
 				t.Errorf("Marshal = %s, want %s", got, tt.want)
 			}
-			if _, isObj := tt.v.(Object); isObj {
+			if _, isObj := tt.v.(Object); isObj || strings.HasPrefix(tt.name, "invalid UTF-8") {
 				return
 			}
 			if ref, _ := stdlibMarshal(tt.v); !bytes.Equal(got, ref) {
@@ -86,11 +91,30 @@ func TestAppendStringRandom(t *testing.T) {
 			sb.WriteString(alphabet[r.IntN(len(alphabet))])
 		}
 		s := sb.String()
-		want, _ := stdlibMarshal(s)
+		// Ill-formed sequences become one raw U+FFFD each (Node's
+		// decoding); the rest is encoding/json's bytes.
+		want, _ := stdlibMarshal(nodeDecoded(s))
 		if got := AppendString(nil, s); !bytes.Equal(got, want) {
 			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
 		}
 	}
+}
+
+// nodeDecoded replaces each ill-formed UTF-8 sequence of s with U+FFFD,
+// as Node's decoder does.
+func nodeDecoded(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteRune(utf8.RuneError)
+			i += InvalidLen(s[i:])
+			continue
+		}
+		b.WriteString(s[i : i+size])
+		i += size
+	}
+	return b.String()
 }
 
 // appender is a wire type that writes itself into the parent's buffer.

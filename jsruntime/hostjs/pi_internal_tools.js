@@ -5,11 +5,20 @@
 "use strict";
 module.exports = function (h) {
   const { G, call, parse, errMsg, exts, makeCtx, live } = h;
+  // normalizeResult keeps the tool's own keys in the tool's order: the
+  // reference passes the returned object through, so isError keeps its
+  // place and its value (false included), and an absent details stays
+  // absent.
   function normalizeResult(r) {
     r = r || {};
-    const out = { content: Array.isArray(r.content) ? r.content : [], details: r.details === undefined ? {} : r.details };
-    if (r.structuredContent !== undefined) out.structuredContent = r.structuredContent;
-    if (r.isError) out.isError = true;
+    const out = {};
+    if (!Array.isArray(r.content)) out.content = [];
+    for (const k of Object.keys(r)) {
+      if (k === "content" && Array.isArray(r.content)) out.content = r.content;
+      else if (k === "details" && r.details !== undefined) out.details = r.details;
+      else if (k === "structuredContent" && r.structuredContent !== undefined) out.structuredContent = r.structuredContent;
+      else if (k === "isError" && r.isError !== undefined) out.isError = !!r.isError;
+    }
     if (r.terminate) out.terminate = true;
     return out;
   }
