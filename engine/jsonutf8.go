@@ -92,7 +92,7 @@ func appendEscape(out *[]byte, b []byte) int {
 		*out = append(*out, b[0], b[1])
 		return 2
 	}
-	r, ok := hex4(b[2:])
+	r, ok := jsonx.Hex4(b[2:])
 	if !ok {
 		*out = append(*out, b[0], b[1])
 		return 2
@@ -100,7 +100,7 @@ func appendEscape(out *[]byte, b []byte) int {
 	n := 6
 	if utf16.IsSurrogate(r) {
 		if r < 0xDC00 && len(b) >= 12 && b[6] == '\\' && b[7] == 'u' {
-			if r2, ok2 := hex4(b[8:]); ok2 && r2 >= 0xDC00 && r2 <= 0xDFFF {
+			if r2, ok2 := jsonx.Hex4(b[8:]); ok2 && r2 >= 0xDC00 && r2 <= 0xDFFF {
 				*out = utf8.AppendRune(*out, utf16.DecodeRune(r, r2))
 				return 12
 			}
@@ -134,26 +134,6 @@ func appendControl(out []byte, c byte) []byte {
 		return append(out, '\\', 't')
 	}
 	return append(out, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-}
-
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }
 
 // CanonicalJSON re-serialises the valid JSON value raw exactly as

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"github.com/pi-go/pi/internal/jsonx"
+
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
@@ -221,14 +223,14 @@ func unquote(lit []byte) (string, bool) {
 			case 't':
 				out.WriteByte('\t')
 			case 'u':
-				r1, ok := hex4(body[i+2:])
+				r1, ok := jsonx.Hex4(body[i+2:])
 				if !ok {
 					return "", false
 				}
 				i += 6
 				if utf16.IsSurrogate(r1) {
 					if len(body) >= i+6 && body[i] == '\\' && body[i+1] == 'u' {
-						if r2, ok := hex4(body[i+2:]); ok {
+						if r2, ok := jsonx.Hex4(body[i+2:]); ok {
 							if d := utf16.DecodeRune(r1, r2); d != unicode.ReplacementChar {
 								out.WriteRune(d)
 								i += 6
@@ -260,26 +262,6 @@ func unquote(lit []byte) (string, bool) {
 		}
 	}
 	return out.String(), true
-}
-
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }
 
 var rawType = reflect.TypeOf(json.RawMessage(nil))
