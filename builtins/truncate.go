@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/jsonx"
 	"github.com/pi-go/pi/internal/utf16x"
 )
 
@@ -221,41 +221,21 @@ func jsFixed1(f float64) string {
 	return fmt.Sprintf("%d.%d", tenths/10, tenths%10)
 }
 
-// marshalOrdered writes a JSON object from key/value pairs in order. Nil
-// values are written as null; use omit to drop a key.
+// marshalOrdered writes a JSON object from key/value pairs in order (the
+// one ordered-JSON writer, jsonx.Object). Nil values are written as null;
+// use omit to drop a key.
 func marshalOrdered(kv ...any) ([]byte, error) {
-	var b strings.Builder
-	b.WriteByte('{')
-	first := true
+	var o jsonx.Object
 	for i := 0; i+1 < len(kv); i += 2 {
-		v := kv[i+1]
-		if _, skip := v.(omitted); skip {
+		if _, skip := kv[i+1].(omitted); skip {
 			continue
 		}
-		if !first {
-			b.WriteByte(',')
-		}
-		first = false
-		k, err := engine.MarshalJSON(kv[i].(string))
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		var vb []byte
-		switch x := v.(type) {
-		case json.RawMessage:
-			vb = x
-		default:
-			vb, err = engine.MarshalJSON(v)
-			if err != nil {
-				return nil, err
-			}
-		}
-		b.Write(vb)
+		o = o.Set(kv[i].(string), kv[i+1])
 	}
-	b.WriteByte('}')
-	return []byte(b.String()), nil
+	if o == nil {
+		return []byte("{}"), nil
+	}
+	return o.MarshalJSON()
 }
 
 // omitted marks a key marshalOrdered leaves out, like an undefined value.
