@@ -91,8 +91,11 @@ func anthropicBrowser(ctx context.Context, ui Interaction, ep *Endpoints) (json.
 		host = "127.0.0.1"
 	}
 	port := ep.AnthropicCallbackPort
-	if port == 0 {
+	switch {
+	case port == 0:
 		port = anthropicCallbackPort
+	case port < 0:
+		port = 0
 	}
 	// A busy port falls back to any free one; without a server at all the
 	// sign-in goes on with the pasted redirect URL.

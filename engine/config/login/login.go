@@ -51,7 +51,7 @@ type Endpoints struct {
 	AnthropicAuthorize string
 	AnthropicToken     string
 	// AnthropicCallbackPort is the local callback port tried first; 0
-	// means the reference's 53692. A busy port falls back to any free one.
+	// means the reference's 53692, a negative one any free port. A busy port falls back to any free one.
 	AnthropicCallbackPort int
 	// GitHubDomain replaces github.com (and api.github.com) for the
 	// Copilot device flow; GitHubBase, when set, is the base URL of both

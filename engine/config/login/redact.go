@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// secretPattern matches what a token server may echo back: bearer tokens,
+// The patterns match what a token server may echo back: bearer tokens,
 // JSON token fields and long opaque strings.
 var (
 	bearerPattern = regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9._~+/=-]+`)
-	fieldPattern  = regexp.MustCompile(`(?i)("(?:access_token|refresh_token|id_token|token|code|code_verifier|device_code|api_key|key)"\s*:\s*")[^"]*(")`)
+	fieldPattern  = regexp.MustCompile(`(?i)("(?:access_token|refresh_token|id_token|token|code|code_verifier|device_code|api_key|key)"\s*:\s*")[^"]*`)
 	opaquePattern = regexp.MustCompile(`[A-Za-z0-9_~+=-]{24,}`)
 )
 
@@ -22,6 +22,6 @@ func Redact(text string, secrets ...string) string {
 		}
 	}
 	text = bearerPattern.ReplaceAllString(text, "${1}[redacted]")
-	text = fieldPattern.ReplaceAllString(text, "${1}[redacted]${2}")
+	text = fieldPattern.ReplaceAllString(text, "${1}[redacted]")
 	return opaquePattern.ReplaceAllString(text, "[redacted]")
 }
