@@ -16,6 +16,9 @@ type env struct {
 	agentDir       string
 	term           terminal
 	endpoints      *login.Endpoints
+	// setup adjusts each loaded registry (tests install OAuth handlers
+	// whose token endpoints are local servers).
+	setup func(*config.Registry)
 }
 
 // Run runs `pi auth <args…>` and returns the exit code.
@@ -58,6 +61,9 @@ func loadRegistryMode(e *env, writable bool) (*config.Registry, []error) {
 		return nil, errs
 	}
 	reg.EnableBuiltinOAuth()
+	if e.setup != nil {
+		e.setup(reg)
+	}
 	if writable {
 		if err := reg.EnsureAuthFile(); err != nil {
 			errs = append(errs, err)
