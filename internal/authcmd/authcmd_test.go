@@ -21,13 +21,13 @@ import (
 
 // fakeTerm is a scripted terminal.
 type fakeTerm struct {
-	mu       sync.Mutex
-	tty      bool
-	answers  []string
-	prompts  []string
-	secrets  []string
-	opened   []string
-	onAsk    func(prompt string) (string, error)
+	mu      sync.Mutex
+	tty     bool
+	answers []string
+	prompts []string
+	secrets []string
+	opened  []string
+	onAsk   func(prompt string) (string, error)
 }
 
 func (f *fakeTerm) interactive() bool { return f.tty }
