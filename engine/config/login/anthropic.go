@@ -238,20 +238,41 @@ func postJSON(ctx context.Context, ep *Endpoints, u string, body []byte, secrets
 }
 
 func send(ep *Endpoints, req *http.Request, secrets []string) (string, error) {
+	status, text, err := fetch(ep, req, secrets)
+	if err != nil {
+		return "", err
+	}
+	if status < 200 || status > 299 {
+		return "", fmt.Errorf("HTTP request failed. status=%d; url=%s; body=%s", status, req.URL.Redacted(), Redact(text, secrets...))
+	}
+	return text, nil
+}
+
+// fetch sends req and returns the status and body; a transport error has
+// its secrets removed, a stopped context is ErrCancelled.
+func fetch(ep *Endpoints, req *http.Request, secrets []string) (int, string, error) {
 	resp, err := ep.client().Do(req)
 	if err != nil {
 		if req.Context().Err() != nil {
-			return "", ErrCancelled
+			return 0, "", ErrCancelled
 		}
-		return "", fmt.Errorf("request failed: %s", Redact(err.Error(), secrets...))
+		return 0, "", fmt.Errorf("request failed: %s", Redact(err.Error(), secrets...))
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return "", fmt.Errorf("reading the response: %w", err)
+		return 0, "", fmt.Errorf("reading the response: %w", err)
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return "", fmt.Errorf("HTTP request failed. status=%d; url=%s; body=%s", resp.StatusCode, req.URL.Redacted(), Redact(string(b), secrets...))
+	return resp.StatusCode, string(b), nil
+}
+
+// postJSONStatus posts a JSON body and returns status and body as they
+// are, for flows that read error replies.
+func postJSONStatus(ctx context.Context, ep *Endpoints, u string, body []byte, secrets []string) (int, string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
+	if err != nil {
+		return 0, "", err
 	}
-	return string(b), nil
+	req.Header.Set("Content-Type", "application/json")
+	return fetch(ep, req, secrets)
 }

@@ -4,29 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"math"
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/pi-go/pi/engine/config"
 )
 
 // Facts of the reference's GitHub Copilot device-code sign-in.
 const (
-	copilotClientID   = "Iv1.b507a08c87ecfe98"
-	copilotUserAgent  = "GitHubCopilotChat/0.35.0"
-	deviceGrantType   = "urn:ietf:params:oauth:grant-type:device_code"
-	minPollInterval   = time.Second
-	defaultPoll       = 5 * time.Second
-	slowDownIncrement = 5 * time.Second
-)
-
-var (
-	errDeviceTimeout  = errors.New("Device flow timed out")
-	errSlowDownExpiry = errors.New("Device flow timed out after one or more slow_down responses. This is often caused by clock drift in WSL or VM environments. Please sync or restart the VM clock and try again.")
+	copilotClientID  = "Iv1.b507a08c87ecfe98"
+	copilotUserAgent = "GitHubCopilotChat/0.35.0"
+	deviceGrantType  = "urn:ietf:params:oauth:grant-type:device_code"
 )
 
 // normalizeDomain turns "company.ghe.com" or a URL into its host name;
@@ -122,27 +111,14 @@ func startDeviceFlow(ctx context.Context, ep *Endpoints, base string) (deviceCod
 }
 
 // pollDeviceToken polls for the GitHub token at the server's interval,
-// waiting before the first poll, slowing down when told to, until the
-// device code expires.
+// waiting before the first poll, until the device code expires.
 func pollDeviceToken(ctx context.Context, ep *Endpoints, base string, d deviceCode) (string, error) {
-	deadline := ep.now().Add(time.Duration(*d.ExpiresIn * float64(time.Second)))
-	interval := defaultPoll
-	if d.Interval != nil {
-		interval = time.Duration(math.Floor(*d.Interval*1000)) * time.Millisecond
-	}
-	interval = max(interval, minPollInterval)
-	slowDowns := 0
 	form := orderedQuery("client_id", copilotClientID, "device_code", d.DeviceCode, "grant_type", deviceGrantType)
-	if err := ep.sleep(ctx, min(interval, deadline.Sub(ep.now()))); err != nil {
-		return "", err
-	}
-	for ep.now().Before(deadline) {
-		if ctx.Err() != nil {
-			return "", ErrCancelled
-		}
+	return pollDevice(ctx, ep, d.Interval, seconds(*d.ExpiresIn), true, func() (pollOutcome[string], error) {
+		var out pollOutcome[string]
 		text, err := formPost(ctx, ep, base+"/login/oauth/access_token", form, []string{d.DeviceCode})
 		if err != nil {
-			return "", err
+			return out, err
 		}
 		var r struct {
 			AccessToken *string  `json:"access_token"`
@@ -151,38 +127,23 @@ func pollDeviceToken(ctx context.Context, ep *Endpoints, base string, d deviceCo
 			Interval    *float64 `json:"interval"`
 		}
 		if json.Unmarshal([]byte(text), &r) != nil {
-			return "", errors.New("Invalid device token response")
+			return out, errors.New("Invalid device token response")
 		}
 		switch {
 		case r.AccessToken != nil:
-			return *r.AccessToken, nil
+			out.done, out.value = true, *r.AccessToken
 		case r.Error == nil:
-			return "", errors.New("Invalid device token response")
+			return out, errors.New("Invalid device token response")
 		case *r.Error == "authorization_pending":
 		case *r.Error == "slow_down":
-			slowDowns++
-			if r.Interval != nil && *r.Interval > 0 {
-				interval = max(minPollInterval, time.Duration(math.Floor(*r.Interval*1000))*time.Millisecond)
-			} else {
-				interval = max(minPollInterval, interval+slowDownIncrement)
-			}
+			out.slowDown, out.interval = true, r.Interval
 		default:
 			msg := "Device flow failed: " + *r.Error
 			if r.Description != "" {
 				msg += ": " + r.Description
 			}
-			return "", fmt.Errorf("%s", msg)
+			return out, errors.New(msg)
 		}
-		remaining := deadline.Sub(ep.now())
-		if remaining <= 0 {
-			break
-		}
-		if err := ep.sleep(ctx, min(interval, remaining)); err != nil {
-			return "", err
-		}
-	}
-	if slowDowns > 0 {
-		return "", errSlowDownExpiry
-	}
-	return "", errDeviceTimeout
+		return out, nil
+	})
 }

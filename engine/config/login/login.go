@@ -61,6 +61,11 @@ type Endpoints struct {
 	// exchange and models listing that follow the device flow.
 	CopilotTokenURL   string
 	CopilotModelsBase string
+	// CodexAuthBase replaces https://auth.openai.com for the OpenAI
+	// Codex sign-in; CodexCallbackPort is its local callback port (0: the
+	// reference's 1455, negative: any free port).
+	CodexAuthBase     string
+	CodexCallbackPort int
 	// Client sends the requests; nil uses a client with a 30s timeout.
 	Client *http.Client
 	// Now is the clock the stored expiry is computed from; nil is time.Now.
@@ -112,6 +117,8 @@ func OAuthFlow(provider string) (Flow, bool) {
 	switch provider {
 	case "anthropic":
 		return Flow{Name: "Anthropic (Claude Pro/Max)", Run: loginAnthropic}, true
+	case "openai-codex":
+		return Flow{Name: "OpenAI (ChatGPT Plus/Pro)", Run: loginCodex}, true
 	case "github-copilot":
 		return Flow{Name: "GitHub Copilot", Run: loginCopilot}, true
 	}
