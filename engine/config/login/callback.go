@@ -58,7 +58,7 @@ func (c *callbackServer) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	if q.Get("state") != c.state {
+	if c.state != "" && q.Get("state") != c.state {
 		page(w, http.StatusBadRequest, "State mismatch.", "")
 		return
 	}

@@ -66,6 +66,10 @@ type Endpoints struct {
 	// reference's 1455, negative: any free port).
 	CodexAuthBase     string
 	CodexCallbackPort int
+	// OpenRouterAuthorize and OpenRouterKeys replace OpenRouter's sign-in
+	// page and key exchange.
+	OpenRouterAuthorize string
+	OpenRouterKeys      string
 	// Client sends the requests; nil uses a client with a 30s timeout.
 	Client *http.Client
 	// Now is the clock the stored expiry is computed from; nil is time.Now.
@@ -121,6 +125,8 @@ func OAuthFlow(provider string) (Flow, bool) {
 		return Flow{Name: "OpenAI (ChatGPT Plus/Pro)", Run: loginCodex}, true
 	case "github-copilot":
 		return Flow{Name: "GitHub Copilot", Run: loginCopilot}, true
+	case "openrouter":
+		return Flow{Name: "OpenRouter OAuth", Run: loginOpenRouter}, true
 	}
 	return Flow{}, false
 }
