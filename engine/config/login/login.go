@@ -70,6 +70,8 @@ type Endpoints struct {
 	// page and key exchange.
 	OpenRouterAuthorize string
 	OpenRouterKeys      string
+	// XAIAuthBase replaces https://auth.x.ai for the xAI device flow.
+	XAIAuthBase string
 	// Client sends the requests; nil uses a client with a 30s timeout.
 	Client *http.Client
 	// Now is the clock the stored expiry is computed from; nil is time.Now.
@@ -125,6 +127,8 @@ func OAuthFlow(provider string) (Flow, bool) {
 		return Flow{Name: "OpenAI (ChatGPT Plus/Pro)", Run: loginCodex}, true
 	case "github-copilot":
 		return Flow{Name: "GitHub Copilot", Run: loginCopilot}, true
+	case "xai":
+		return Flow{Name: "xAI (Grok/X subscription)", Run: loginXAI}, true
 	case "openrouter":
 		return Flow{Name: "OpenRouter OAuth", Run: loginOpenRouter}, true
 	}
