@@ -72,6 +72,9 @@ type Endpoints struct {
 	OpenRouterKeys      string
 	// XAIAuthBase replaces https://auth.x.ai for the xAI device flow.
 	XAIAuthBase string
+	// KimiHost replaces the Kimi Code OAuth host (after the
+	// KIMI_CODE_OAUTH_HOST and KIMI_OAUTH_HOST variables).
+	KimiHost string
 	// Client sends the requests; nil uses a client with a 30s timeout.
 	Client *http.Client
 	// Now is the clock the stored expiry is computed from; nil is time.Now.
@@ -129,6 +132,8 @@ func OAuthFlow(provider string) (Flow, bool) {
 		return Flow{Name: "GitHub Copilot", Run: loginCopilot}, true
 	case "xai":
 		return Flow{Name: "xAI (Grok/X subscription)", Run: loginXAI}, true
+	case "kimi-coding":
+		return Flow{Name: "Kimi Code (subscription)", Run: loginKimi}, true
 	case "openrouter":
 		return Flow{Name: "OpenRouter OAuth", Run: loginOpenRouter}, true
 	}
