@@ -75,6 +75,10 @@ type Endpoints struct {
 	// KimiHost replaces the Kimi Code OAuth host (after the
 	// KIMI_CODE_OAUTH_HOST and KIMI_OAUTH_HOST variables).
 	KimiHost string
+	// MetaAuthBase replaces https://auth.meta.com and MetaMintURL the
+	// Model API key endpoint of the Meta sign-in.
+	MetaAuthBase string
+	MetaMintURL  string
 	// Client sends the requests; nil uses a client with a 30s timeout.
 	Client *http.Client
 	// Now is the clock the stored expiry is computed from; nil is time.Now.
@@ -134,6 +138,8 @@ func OAuthFlow(provider string) (Flow, bool) {
 		return Flow{Name: "xAI (Grok/X subscription)", Run: loginXAI}, true
 	case "kimi-coding":
 		return Flow{Name: "Kimi Code (subscription)", Run: loginKimi}, true
+	case "meta":
+		return Flow{Name: "Meta (Muse subscription)", Run: loginMeta}, true
 	case "openrouter":
 		return Flow{Name: "OpenRouter OAuth", Run: loginOpenRouter}, true
 	}
