@@ -23,11 +23,12 @@ type env struct {
 
 // Run runs `pi auth <args…>` and returns the exit code.
 func Run(args []string, stdout, stderr io.Writer) int {
+	dir := config.AgentDir()
 	return run(args, &env{
 		stdout: stdout, stderr: stderr,
-		agentDir:  config.AgentDir(),
+		agentDir:  dir,
 		term:      newProcessTerminal(stdout),
-		endpoints: &login.Endpoints{},
+		endpoints: &login.Endpoints{DeviceID: deviceID(dir)},
 	})
 }
 

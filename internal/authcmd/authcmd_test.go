@@ -250,3 +250,20 @@ func TestHelp(t *testing.T) {
 		}
 	}
 }
+
+func TestDeviceIDIsCreatedOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	id, err := deviceID(dir)()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := deviceID(dir)()
+	if err != nil || again != id || len(id) != 36 || id[14] != '4' {
+		t.Errorf("ids %q %q (%v)", id, again, err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "settings.json"))
+	if !strings.Contains(string(b), `"deviceId": "`+id+`"`) {
+		t.Errorf("settings.json %s", b)
+	}
+}

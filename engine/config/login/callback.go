@@ -7,6 +7,7 @@ import (
 	"html"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 )
@@ -20,8 +21,13 @@ type callbackServer struct {
 	srv         *http.Server
 	redirectURI string
 
+	// check, when set, vets a callback's query beyond the code (an
+	// error is shown on the page and the callback is not taken).
+	check func(q url.Values) error
+
 	mu      sync.Mutex
 	claimed bool
+	query   url.Values
 	done    chan struct{}
 	code    string
 	err     error
@@ -82,6 +88,13 @@ func (c *callbackServer) serve(w http.ResponseWriter, r *http.Request) {
 		page(w, http.StatusBadRequest, "Missing authorization code.", "")
 		return
 	}
+	if c.check != nil {
+		if err := c.check(q); err != nil {
+			page(w, http.StatusBadRequest, err.Error(), "")
+			return
+		}
+	}
+	c.query = q
 	page(w, http.StatusOK, "Signed in to "+c.provider+". You may now close this page.", "")
 	c.finish(code, nil)
 }

@@ -79,6 +79,14 @@ type Endpoints struct {
 	// Model API key endpoint of the Meta sign-in.
 	MetaAuthBase string
 	MetaMintURL  string
+	// OpenAIAuthBase replaces https://auth.openai.com for the ChatGPT
+	// sign-in of the openai provider, OpenAICallbackPort its callback port
+	// (0: 1455, negative: any free one).
+	OpenAIAuthBase     string
+	OpenAICallbackPort int
+	// DeviceID returns this installation's device id (a UUID kept in
+	// settings.json), which the ChatGPT sign-in names the agent host by.
+	DeviceID func() (string, error)
 	// Client sends the requests; nil uses a client with a 30s timeout.
 	Client *http.Client
 	// Now is the clock the stored expiry is computed from; nil is time.Now.
@@ -140,6 +148,8 @@ func OAuthFlow(provider string) (Flow, bool) {
 		return Flow{Name: "Kimi Code (subscription)", Run: loginKimi}, true
 	case "meta":
 		return Flow{Name: "Meta (Muse subscription)", Run: loginMeta}, true
+	case "openai":
+		return Flow{Name: "OpenAI (ChatGPT subscription)", Run: loginChatGPT}, true
 	case "openrouter":
 		return Flow{Name: "OpenRouter OAuth", Run: loginOpenRouter}, true
 	}
