@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/config/login"
 )
 
@@ -61,7 +62,9 @@ func runLogin(args []string, e *env) int {
 		// A login provider whose models this build's catalog lacks.
 		id = req.ref
 	}
-	if _, known := login.APIKeyName(id); id == "" || !(known || login.HasOAuth(id)) {
+	// A provider of models.json (not in the catalog) logs in with a key.
+	custom := id != "" && config.CatalogProviderName(id) == ""
+	if _, known := login.APIKeyName(id); id == "" || !(known || custom || login.HasOAuth(id)) {
 		ids := login.LoginProviders()
 		slices.Sort(ids)
 		errorf(e, "Unknown provider %q.", sanitize(req.ref))
@@ -74,6 +77,7 @@ func runLogin(args []string, e *env) int {
 	}
 	name := providerName(reg, id)
 	_, hasKeyLogin := login.APIKeyName(id)
+	hasKeyLogin = hasKeyLogin || custom
 	useOAuth := false
 	switch {
 	case !req.apiKey && login.HasOAuth(id):
@@ -99,6 +103,8 @@ func runLogin(args []string, e *env) int {
 			return 1
 		}
 		cred, err = flow.Run(ctx, ui, e.endpoints)
+	} else if custom {
+		cred, err = login.NamedAPIKeyLogin(ctx, "API key", ui)
 	} else {
 		cred, err = login.APIKeyLogin(ctx, id, ui)
 	}

@@ -181,3 +181,21 @@ func TestLoginFailureHidesSecrets(t *testing.T) {
 		t.Errorf("the verifier is printed beyond the URL:\n%s", out.String())
 	}
 }
+
+// TestCustomProviderLogin: a models.json provider takes a plain API key.
+func TestCustomProviderLogin(t *testing.T) {
+	t.Parallel()
+	dir := home(t, "", cmdModels)
+	term := &fakeTerm{tty: true, answers: []string{"k-mock"}}
+	got := runIn(dir, term, nil, nil, "login", "mock")
+	if got.code != 0 || fmt.Sprint(term.secrets) != "[Enter API key: ]" {
+		t.Fatalf("%+v %q", got, term.secrets)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "auth.json"))
+	if string(b) != "{\n  \"mock\": {\n    \"type\": \"api_key\",\n    \"key\": \"k-mock\"\n  }\n}" {
+		t.Errorf("auth.json %q", b)
+	}
+	if got := runIn(dir, nil, nil, nil, "print-api-key", "--provider", "mock"); got.stdout != "k-mock\n" {
+		t.Errorf("the stored key wins over models.json: %+v", got)
+	}
+}

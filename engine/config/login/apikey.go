@@ -77,6 +77,12 @@ func APIKeyLogin(ctx context.Context, provider string, ui Interaction) (json.Raw
 		}
 		return nil, errors.New("no API key login for " + provider)
 	}
+	return NamedAPIKeyLogin(ctx, name, ui)
+}
+
+// NamedAPIKeyLogin asks for a key called name ("API key" for a provider
+// of models.json) and returns the credential to store.
+func NamedAPIKeyLogin(ctx context.Context, name string, ui Interaction) (json.RawMessage, error) {
 	key, err := ui.Ask(ctx, Prompt{Kind: "secret", Message: "Enter " + name})
 	if err != nil {
 		return nil, err
