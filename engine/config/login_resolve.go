@@ -9,9 +9,11 @@ import (
 // ResolveAuthModel resolves `pi auth … --model` as the startup --model
 // does (every model counts, a bad thinking suffix stays part of the id),
 // with --provider narrowing it. The error's text is the reference's
-// message without the "Error: " prefix.
-func ResolveAuthModel(reg *Registry, cliProvider, cliModel string) (*engine.Model, error) {
-	m, _, _, err := resolveCLIModel(reg, cliProvider, cliModel, "", false)
+// message without the "Error: " prefix. Unless byAuth is set, no provider
+// counts as authenticated, so an id several providers share is ambiguous,
+// as in the reference's `pi auth check`.
+func ResolveAuthModel(reg *Registry, cliProvider, cliModel string, byAuth bool) (*engine.Model, error) {
+	m, _, _, err := resolveCLIModel(reg, cliProvider, cliModel, "", !byAuth)
 	var sel *SelectionError
 	if errors.As(err, &sel) {
 		return nil, errors.New(sel.Msg)

@@ -152,6 +152,8 @@ func TestCredentialCommands(t *testing.T) {
 		{"unknown provider", "", "", false, []string{"print-api-key", "--provider", "nosuch"}, result{1, "", "Error: Unknown provider \"nosuch\". Use --list-models to see available providers.\n"}, 0},
 		{"check unknown provider", "", "", false, []string{"check", "--provider", "nosuch", "--json"}, result{1, `{"status":"not_ready","provider":"nosuch","reason":"provider_not_found"}` + "\n", ""}, 0},
 		{"model not found", "", "", false, []string{"print-api-key", "--model", "nosuch"}, result{1, "", "Error: Model \"nosuch\" not found. Use --list-models to see available models.\n"}, 0},
+		{"check model ambiguous", fresh, "", false, []string{"check", "--model", "claude-sonnet-4-5", "--json"}, result{2, `{"status":"invalid","provider":"claude-sonnet-4-5","reason":"invalid_state"}` + "\n", ""}, 0},
+		{"check model with provider", fresh, "", false, []string{"check", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--json"}, result{0, `{"status":"ready","provider":"anthropic","authType":"oauth"}` + "\n", ""}, 0},
 		{"check model not found", "", "", false, []string{"check", "--model", "nosuchmodel", "--json"}, result{2, `{"status":"invalid","provider":"nosuchmodel","reason":"invalid_state"}` + "\n", ""}, 0},
 
 		{"stored key", fresh, "", false, []string{"print-api-key", "--provider", "openai"}, result{0, "sk-stored\n", ""}, 0},

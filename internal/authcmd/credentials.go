@@ -104,7 +104,7 @@ func check(ctx context.Context, e *env, r *request) checkResult {
 	}
 	provider := r.provider
 	if r.model != "" {
-		m, err := config.ResolveAuthModel(reg, r.provider, r.model)
+		m, err := config.ResolveAuthModel(reg, r.provider, r.model, false)
 		if err != nil || m == nil {
 			return invalid(requested)
 		}

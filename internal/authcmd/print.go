@@ -41,7 +41,7 @@ func printCredential(ctx context.Context, e *env, r *request) (string, error) {
 		}
 		t := target{id: id}
 		if r.model != "" {
-			m, err := config.ResolveAuthModel(reg, id, r.model)
+			m, err := config.ResolveAuthModel(reg, id, r.model, true)
 			if err != nil || m == nil {
 				msg := "Unable to resolve the requested provider/model"
 				if err != nil {
