@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pi-go/pi/engine"
@@ -194,12 +195,12 @@ func unresolved(reg *config.Registry, provider, key string) error {
 	return nil
 }
 
-var bearerPattern = regexp.MustCompile(`(?i)^Bearer\s+(.+)$`)
+var bearerPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^Bearer\s+(.+)$`) })
 
 func bearerOf(headers map[string]string) string {
 	for k, v := range headers {
 		if strings.EqualFold(k, "authorization") {
-			if m := bearerPattern.FindStringSubmatch(v); m != nil {
+			if m := bearerPattern().FindStringSubmatch(v); m != nil {
 				return m[1]
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -58,7 +59,7 @@ func (e *cmdError) Error() string { return e.msg }
 
 func fail(msg string) error { return &cmdError{msg} }
 
-var durationPattern = regexp.MustCompile(`(?i)^(\d+)(ms|s|m|h)$`)
+var durationPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(\d+)(ms|s|m|h)$`) })
 
 // valueFlags are pi's options that take a value: as on pi's own command
 // line, a missing value makes them unknown options.
@@ -89,7 +90,7 @@ func parseRequest(args []string) (*request, error) {
 			if i < len(rest) {
 				v = rest[i]
 			}
-			m := durationPattern.FindStringSubmatch(v)
+			m := durationPattern().FindStringSubmatch(v)
 			if m == nil {
 				return nil, fail("--min-expiry must use a duration such as 30m or 1h")
 			}

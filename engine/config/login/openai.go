@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pi-go/pi/engine"
@@ -33,7 +34,9 @@ const (
 	chatGPTExpiryMargin  = 3 * time.Minute
 )
 
-var uuidPattern = regexp.MustCompile(`(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+var uuidPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+})
 
 func randomValue() string {
 	b := make([]byte, 32)
@@ -77,7 +80,7 @@ func chatGPTFlow(ctx context.Context, ui Interaction, ep *Endpoints) (json.RawMe
 			return nil, err
 		}
 	}
-	if !uuidPattern.MatchString(deviceID) {
+	if !uuidPattern().MatchString(deviceID) {
 		return nil, errors.New("Sign in with ChatGPT requires a device ID (UUID) for this installation")
 	}
 	base := ep.OpenAIAuthBase
