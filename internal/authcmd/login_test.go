@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-go/pi/engine/config/login"
 )
@@ -197,5 +198,35 @@ func TestCustomProviderLogin(t *testing.T) {
 	}
 	if got := runIn(dir, nil, nil, nil, "print-api-key", "--provider", "mock"); got.stdout != "k-mock\n" {
 		t.Errorf("the stored key wins over models.json: %+v", got)
+	}
+}
+
+// TestLogoutWaitsForTheReferenceLock: a lock directory another pi (the
+// reference included) holds on auth.json defers the write until it goes.
+func TestLogoutWaitsForTheReferenceLock(t *testing.T) {
+	t.Parallel()
+	dir := home(t, storedOpenAI, "")
+	lock := filepath.Join(dir, "auth.json.lock")
+	if err := os.Mkdir(lock, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan result, 1)
+	go func() { done <- runIn(dir, nil, nil, nil, "logout", "openai") }()
+	select {
+	case r := <-done:
+		t.Fatalf("logout did not wait for the lock: %+v", r)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "auth.json")); string(b) != storedOpenAI {
+		t.Fatalf("auth.json written under another's lock: %s", b)
+	}
+	if err := os.Remove(lock); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-done; r.code != 0 {
+		t.Fatalf("logout: %+v", r)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "auth.json")); string(b) != "{}" {
+		t.Errorf("auth.json after logout %q", b)
 	}
 }
