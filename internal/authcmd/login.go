@@ -97,6 +97,7 @@ func runLogin(args []string, e *env) int {
 		if !req.browser {
 			ui.choice = "other"
 		}
+		e.endpoints.CopilotKnownModel = func(m string) bool { return reg.Find("github-copilot", m) != nil }
 		flow, ok := login.OAuthFlow(id)
 		if !ok {
 			errorf(e, "Failed to log in to %s: account sign-in for %s is not available in this build yet; use --api-key to store an API key", name, name)

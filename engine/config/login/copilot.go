@@ -70,7 +70,7 @@ func loginCopilot(ctx context.Context, ui Interaction, ep *Endpoints) (json.RawM
 	if err != nil {
 		return nil, errors.New(Redact(err.Error(), ghToken))
 	}
-	return cred, nil
+	return enableCopilotModels(ctx, ui, ep, cred, enterprise)
 }
 
 type deviceCode struct {

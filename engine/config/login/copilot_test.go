@@ -20,8 +20,9 @@ type githubServer struct {
 	t     *testing.T
 	mu    sync.Mutex
 	polls []string
-	forms []url.Values
-	srv   *httptest.Server
+	forms   []url.Values
+	enabled []string
+	srv     *httptest.Server
 }
 
 func newGitHubServer(t *testing.T, interval string, polls ...string) *githubServer {
@@ -50,7 +51,17 @@ func newGitHubServer(t *testing.T, interval string, polls ...string) *githubServ
 		_, _ = io.WriteString(w, `{"token":"tid=1;proxy-ep=proxy.enterprise.githubcopilot.com;","expires_at":1800000000}`)
 	})
 	mux.HandleFunc("GET /models", func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.WriteString(w, `{"data":[{"id":"gpt-4o","model_picker_enabled":true,"policy":{"state":"enabled"}}]}`)
+		_, _ = io.WriteString(w, `{"data":[{"id":"gpt-4o","model_picker_enabled":true,"policy":{"state":"enabled"}},{"id":"claude-x","model_picker_enabled":true,"policy":{"state":"unconfigured"}},{"id":"unknown-y","model_picker_enabled":true,"policy":{"state":"unconfigured"}}]}`)
+	})
+	mux.HandleFunc("POST /models/{id}/policy", func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if r.PathValue("id") != "claude-x" || string(b) != `{"state":"enabled"}` || r.Header.Get("openai-intent") != "chat-policy" ||
+			r.Header.Get("x-interaction-type") != "chat-policy" || r.Header.Get("Authorization") != "Bearer tid=1;proxy-ep=proxy.enterprise.githubcopilot.com;" {
+			t.Errorf("policy request %s %s %v", r.URL.Path, b, r.Header)
+		}
+		g.mu.Lock()
+		g.enabled = append(g.enabled, r.PathValue("id"))
+		g.mu.Unlock()
 	})
 	g.srv = httptest.NewServer(mux)
 	t.Cleanup(g.srv.Close)
@@ -89,7 +100,8 @@ func (c *fakeClock) Sleep(_ context.Context, d time.Duration) error {
 
 func copilotEndpoints(g *githubServer, clock *fakeClock) *Endpoints {
 	return &Endpoints{GitHubBase: g.srv.URL, CopilotTokenURL: g.srv.URL + "/copilot_internal/v2/token",
-		CopilotModelsBase: g.srv.URL, Now: clock.Now, Sleep: clock.Sleep}
+		CopilotModelsBase: g.srv.URL, Now: clock.Now, Sleep: clock.Sleep,
+		CopilotKnownModel: func(id string) bool { return id != "unknown-y" }}
 }
 
 func TestCopilotDeviceFlow(t *testing.T) {
@@ -119,8 +131,8 @@ func TestCopilotDeviceFlow(t *testing.T) {
 		c["access"] != "tid=1;proxy-ep=proxy.enterprise.githubcopilot.com;" || c["expires"] != float64(1800000000*1000-5*60*1000) {
 		t.Errorf("credential %s", cred)
 	}
-	if fmt.Sprint(c["availableModelIds"]) != "[gpt-4o]" {
-		t.Errorf("models %v", c["availableModelIds"])
+	if fmt.Sprint(c["availableModelIds"]) != "[gpt-4o claude-x unknown-y]" || fmt.Sprint(g.enabled) != "[claude-x]" {
+		t.Errorf("models %v, enabled %v", c["availableModelIds"], g.enabled)
 	}
 	var dev *Event
 	for i := range ui.events {

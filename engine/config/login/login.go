@@ -61,6 +61,9 @@ type Endpoints struct {
 	// exchange and models listing that follow the device flow.
 	CopilotTokenURL   string
 	CopilotModelsBase string
+	// CopilotKnownModel reports whether the catalog has a Copilot model;
+	// only those are enabled by policy during the sign-in. nil enables none.
+	CopilotKnownModel func(id string) bool
 	// CodexAuthBase replaces https://auth.openai.com for the OpenAI
 	// Codex sign-in; CodexCallbackPort is its local callback port (0: the
 	// reference's 1455, negative: any free port).
