@@ -17,9 +17,9 @@ import (
 // githubServer is a GitHub device-flow server that answers the token
 // polls from polls in turn, plus the Copilot token exchange and models.
 type githubServer struct {
-	t     *testing.T
-	mu    sync.Mutex
-	polls []string
+	t       *testing.T
+	mu      sync.Mutex
+	polls   []string
 	forms   []url.Values
 	enabled []string
 	srv     *httptest.Server
