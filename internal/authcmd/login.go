@@ -242,6 +242,15 @@ func (u *terminalUI) Notify(ev login.Event) {
 			u.e.term.openURL(shown)
 		}
 		u.say("Waiting for authentication...")
+	case "info":
+		u.say(ev.Message)
+		for _, l := range ev.Links {
+			shown, _ := webURL(l.URL)
+			if l.Label != "" {
+				shown = l.Label + ": " + shown
+			}
+			u.say("  " + shown)
+		}
 	default:
 		u.say(ev.Message)
 	}

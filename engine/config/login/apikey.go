@@ -30,8 +30,8 @@ var apiKeyNames = map[string]string{
 }
 
 // otherLogins are the reference's providers whose API-key login asks more
-// than one key (an account id, a profile, a project): listed, so they are
-// known providers, but not served by this build.
+// than a key (an account id, a profile, a project); multiStepLogins runs
+// them.
 var otherLogins = map[string]string{
 	"amazon-bedrock": "AWS credentials", "google-vertex": "Google Cloud credentials",
 	"cloudflare-ai-gateway": "Cloudflare API key", "cloudflare-workers-ai": "Cloudflare API key",
@@ -70,11 +70,11 @@ func LoginProviders() []string {
 // APIKeyLogin asks for the provider's key without echo and returns the
 // auth.json credential {"type":"api_key","key":…}.
 func APIKeyLogin(ctx context.Context, provider string, ui Interaction) (json.RawMessage, error) {
+	if login := multiStepLogins[provider]; login != nil {
+		return login(ctx, ui)
+	}
 	name, ok := apiKeyNames[provider]
 	if !ok {
-		if n, other := otherLogins[provider]; other {
-			return nil, errors.New("signing in with " + n + " is not available in this build yet; set the provider's environment variables instead")
-		}
 		return nil, errors.New("no API key login for " + provider)
 	}
 	return NamedAPIKeyLogin(ctx, name, ui)
@@ -87,8 +87,30 @@ func NamedAPIKeyLogin(ctx context.Context, name string, ui Interaction) (json.Ra
 	if err != nil {
 		return nil, err
 	}
+	return apiKeyCredential(&key, nil)
+}
+
+// apiKeyCredential is {"type":"api_key"} with the key and env when given,
+// in the reference's key order.
+func apiKeyCredential(key *string, env json.RawMessage) (json.RawMessage, error) {
 	return engine.MarshalJSON(struct {
-		Type string `json:"type"`
-		Key  string `json:"key"`
-	}{"api_key", key})
+		Type string          `json:"type"`
+		Key  *string         `json:"key,omitempty"`
+		Env  json.RawMessage `json:"env,omitempty"`
+	}{"api_key", key, env})
+}
+
+// envObject is a JSON object of name/value pairs in the given order.
+func envObject(kv ...string) json.RawMessage {
+	var b []byte
+	b = append(b, '{')
+	for i := 0; i+1 < len(kv); i += 2 {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, _ := engine.MarshalJSON(kv[i])
+		v, _ := engine.MarshalJSON(kv[i+1])
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}')
 }

@@ -27,15 +27,19 @@ type Prompt struct {
 }
 
 // Event is a notice a flow shows. Kind is "auth_url" (URL, Instructions),
-// "device_code" (URL is the verification URI, UserCode) or "progress"
-// (Message).
+// "device_code" (URL is the verification URI, UserCode), "info"
+// (Message, Links) or "progress" (Message).
 type Event struct {
 	Kind         string
 	URL          string
 	Instructions string
 	UserCode     string
 	Message      string
+	Links        []Link
 }
+
+// Link is a labelled URL of an "info" notice.
+type Link struct{ Label, URL string }
 
 // Interaction is the person signing in. Ask blocks until an answer or
 // ctx's end; a flow cancels a pending Ask (a pasted code) by cancelling

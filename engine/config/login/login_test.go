@@ -311,8 +311,43 @@ func TestAPIKeyLogin(t *testing.T) {
 	if string(cred) != `{"type":"api_key","key":"sk-ant-key"}` {
 		t.Errorf("credential %s", cred)
 	}
-	if _, err := APIKeyLogin(context.Background(), "amazon-bedrock", ui); err == nil {
-		t.Error("a multi-field login must fail loudly")
+}
+
+// TestMultiStepAPIKeyLogins: the credentials are those the reference
+// stored for the same answers (compared byte for byte in auth.json).
+func TestMultiStepAPIKeyLogins(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		provider string
+		answers  []string
+		want     string
+	}{
+		{"amazon-bedrock", []string{"aws-profile", "myprof"}, `{"type":"api_key","env":{"AWS_PROFILE":"myprof"}}`},
+		{"amazon-bedrock", []string{"bearer-token", "tok"}, `{"type":"api_key","key":"tok"}`},
+		{"amazon-bedrock", []string{"credential-chain", ""}, `{"type":"api_key"}`},
+		{"google-vertex", []string{"service-account", "proj", "europe-west4", "/tmp/sa.json"}, `{"type":"api_key","env":{"GOOGLE_CLOUD_PROJECT":"proj","GOOGLE_CLOUD_LOCATION":"europe-west4","GOOGLE_APPLICATION_CREDENTIALS":"/tmp/sa.json"}}`},
+		{"google-vertex", []string{"adc", "proj", "us"}, `{"type":"api_key","env":{"GOOGLE_CLOUD_PROJECT":"proj","GOOGLE_CLOUD_LOCATION":"us"}}`},
+		{"cloudflare-ai-gateway", []string{"cfkey", "acct", "gw"}, `{"type":"api_key","key":"cfkey","env":{"CLOUDFLARE_ACCOUNT_ID":"acct","CLOUDFLARE_GATEWAY_ID":"gw"}}`},
+		{"cloudflare-workers-ai", []string{"cfkey", "acct"}, `{"type":"api_key","key":"cfkey","env":{"CLOUDFLARE_ACCOUNT_ID":"acct"}}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.provider+"/"+tc.answers[0], func(t *testing.T) {
+			t.Parallel()
+			answers := tc.answers
+			next := func(context.Context, Prompt) (string, error) {
+				a := answers[0]
+				answers = answers[1:]
+				return a, nil
+			}
+			ui := &fakeUI{answers: map[string]func(context.Context, Prompt) (string, error){"select": next, "secret": next, "text": next}}
+			cred, err := APIKeyLogin(context.Background(), tc.provider, ui)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(cred) != tc.want || len(answers) != 0 {
+				t.Errorf("credential %s (unused answers %v)\nwant %s", cred, answers, tc.want)
+			}
+		})
 	}
 }
 
