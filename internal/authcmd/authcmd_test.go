@@ -227,6 +227,8 @@ func TestEnvKeys(t *testing.T) {
 		t.Errorf("auth.json is created 0600 as the reference does: %v %v", st, err)
 	}
 	t.Setenv("ANTHROPIC_API_KEY", "sk-env")
+	// An AWS profile signs Bedrock requests: ready, but no key to print.
+	t.Setenv("AWS_PROFILE", "test-profile")
 	tests := []struct {
 		args []string
 		want result
@@ -235,6 +237,8 @@ func TestEnvKeys(t *testing.T) {
 		{[]string{"check", "--provider", "anthropic", "--credentials"}, result{0, "sk-env\n", ""}},
 		{[]string{"print-api-key", "--provider", "anthropic"}, result{0, "sk-env\n", ""}},
 		{[]string{"print-bearer-token", "--provider", "anthropic"}, result{1, "", "Error: Provider \"anthropic\" is not configured with an OAuth bearer token\n"}},
+		{[]string{"check", "--provider", "amazon-bedrock", "--json", "--credentials"}, result{1, `{"status":"not_ready","provider":"amazon-bedrock","reason":"credential_not_available"}` + "\n", ""}},
+		{[]string{"print-api-key", "--provider", "amazon-bedrock"}, result{1, "", "Error: No usable API key is configured\n"}},
 	}
 	for _, tc := range tests {
 		if got := runIn(dir, nil, nil, nil, tc.args...); got != tc.want {

@@ -129,7 +129,7 @@ func check(ctx context.Context, e *env, r *request) checkResult {
 		if err != nil {
 			return invalid(provider)
 		}
-		if v == "" {
+		if v == "" && !signsItself(reg, provider) {
 			return checkResult{Status: "not_ready", Provider: provider, Reason: "credentials_not_configured"}
 		}
 	}
@@ -169,6 +169,9 @@ func resolveAuth(ctx context.Context, reg *config.Registry, provider string, m *
 			return key, err
 		}
 		key, _ = reg.APIKey(provider)
+		if key == ambientPlaceholder {
+			return "", nil
+		}
 		return key, unresolved(reg, provider, key)
 	}
 	key, headers, err := reg.RequestAuthContext(ctx, m)
@@ -178,8 +181,25 @@ func resolveAuth(ctx context.Context, reg *config.Registry, provider string, m *
 	if key == "" {
 		key = bearerOf(headers)
 	}
+	if key == ambientPlaceholder {
+		// AWS or Google credentials found in the environment: requests
+		// sign themselves, there is no key to print.
+		return "", nil
+	}
 	return key, unresolved(reg, provider, key)
 }
+
+// signsItself reports whether the provider's requests are signed with
+// ambient cloud credentials: ready, though there is no key to show.
+func signsItself(reg *config.Registry, provider string) bool {
+	k, _ := reg.APIKey(provider)
+	return k == ambientPlaceholder
+}
+
+// ambientPlaceholder is the key the registry reports for a provider whose
+// requests are signed with ambient cloud credentials (catalog_env.go).
+const ambientPlaceholder = "<authenticated>"
+
 
 // unresolved is the error of a configured key (models.json apiKey or a
 // stored one: a "!command" that failed, an unset variable) that yields
