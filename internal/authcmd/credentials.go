@@ -200,7 +200,6 @@ func signsItself(reg *config.Registry, provider string) bool {
 // requests are signed with ambient cloud credentials (catalog_env.go).
 const ambientPlaceholder = "<authenticated>"
 
-
 // unresolved is the error of a configured key (models.json apiKey or a
 // stored one: a "!command" that failed, an unset variable) that yields
 // nothing: the reference reports it as a failure, not as a missing key.
