@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+
+	"github.com/pi-go/pi/internal/authcmd"
 )
 
 // subcommand runs one of pi's command words (`pi auth …`, `pi install …`)
@@ -20,7 +22,7 @@ var subcommands = map[string]subcommand{
 	"list":      notYet("list", "packages"),
 	"config":    notYet("config", "packages"),
 	"mcp":       notYet("mcp", "MCP servers"),
-	"auth":      notYet("auth", "sign-in"),
+	"auth":      authcmd.Run,
 }
 
 // notYet is the stand-in for a command word this build does not serve.

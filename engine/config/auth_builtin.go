@@ -20,8 +20,8 @@ import (
 )
 
 // The built-in OAuth providers are those whose credentials the reference's
-// TUI /login writes to auth.json. A headless pi cannot log in, but it uses
-// and refreshes such credentials as the reference's headless modes do:
+// /login and `pi auth login` write to auth.json (ours: engine/config/login).
+// A running pi uses and refreshes such credentials as the reference does:
 // the handlers here implement OAuthHandler with the reference's token
 // endpoints, request bodies, stored credential shapes and error texts.
 
