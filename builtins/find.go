@@ -66,13 +66,10 @@ func NewFind(cwd string) engine.Tool {
 		var results []string
 		count, outBytes := 0, 0
 		limitReached := false
-		walkTree(root, true, func(e walkEntry) bool {
-			if ctx.Err() != nil {
-				return false
-			}
-			if !match(e.rel) {
-				return true
-			}
+		// The pattern is matched in the workers; only matching entries reach
+		// the consumer, which counts them in walk order.
+		pw := &parallelWalk{useIgnore: true, keep: func(rel string, _ bool) bool { return match(rel) }}
+		err := pw.run(ctx, root, func(e walkEntry, _ any) bool {
 			if count == limit {
 				limitReached = true
 				return false
@@ -88,6 +85,9 @@ func NewFind(cwd string) engine.Tool {
 			outBytes += len(r) + 1
 			return true
 		})
+		if err != nil {
+			return engine.ToolResult{}, errAborted
+		}
 		if ctx.Err() != nil {
 			return engine.ToolResult{}, errAborted
 		}
