@@ -305,27 +305,35 @@ func makeGrepLine(n int, b []byte, match bool) grepLine {
 const rgChunk = 64 << 10
 
 // rgTextEnd returns how much of data ripgrep searches when it meets the
-// file while walking a directory: it reads 64 KiB at a time, keeping the
-// unfinished last line for the next read, and stops at the first read
-// that brings a NUL byte, having searched only the complete lines of the
-// reads before it.
+// file while walking a directory. Its line buffer starts at 64 KiB; each
+// fill reads into the free space (the very first read returns only the 3
+// bytes its BOM sniffer peeked), stops at the first read holding a line
+// end, and the complete lines so far are searched; a buffer with no line
+// end in it grows to three times its size. The first read that brings a
+// NUL byte ends the search, before the lines of its fill are searched.
+// Checked against ripgrep 13 (TestRgTextEnd).
 func rgTextEnd(data []byte) int {
 	nul := bytes.IndexByte(data, 0)
 	if nul < 0 {
 		return len(data)
 	}
-	searched, capacity := 0, rgChunk
+	size, searched, end, first := rgChunk, 0, 0, true
 	for {
-		readEnd := min(searched+capacity, len(data))
-		if nul < readEnd {
+		if end-searched == size {
+			size *= 3
+		}
+		want := searched + size - end
+		if first {
+			want, first = min(want, 3), false
+		}
+		next := min(end+want, len(data))
+		if nul < next {
 			return searched
 		}
-		lt := bytes.LastIndexByte(data[searched:readEnd], '\n')
-		if lt < 0 {
-			capacity *= 2 // a line longer than the buffer grows it
-			continue
+		if lt := bytes.LastIndexByte(data[end:next], '\n'); lt >= 0 {
+			searched = end + lt + 1
 		}
-		searched += lt + 1
+		end = next
 	}
 }
 
@@ -333,8 +341,8 @@ func rgTextEnd(data []byte) int {
 const maxKeptBuf = 8 << 20
 
 // readForGrep reads the part of the file at abs that ripgrep would search
-// while walking a directory (rgTextEnd): nothing when the first 64 KiB hold
-// a NUL byte, and then the rest of the file is never read. The returned
+// while walking a directory (rgTextEnd); when the first 64 KiB hold a NUL
+// byte, the rest of the file is never read. The returned
 // slice is valid until the next call.
 func (w *walkWorker) readForGrep(abs, name string) ([]byte, error) {
 	// Raw system calls: os.File would register each file with the poller
@@ -353,7 +361,9 @@ func (w *walkWorker) readForGrep(abs, name string) ([]byte, error) {
 		return nil, err
 	}
 	if bytes.IndexByte(buf[:n], 0) >= 0 {
-		return nil, nil
+		// The NUL is in ripgrep's first read or the one after: at most a
+		// few bytes before it are searched, and the rest is never read.
+		return buf[:rgTextEnd(buf[:n])], nil
 	}
 	if !eof {
 		var st syscall.Stat_t
