@@ -8,7 +8,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/pi-go/pi/engine"
 )
 
@@ -48,6 +47,7 @@ func NewFind(cwd string) engine.Tool {
 		if fold {
 			pattern = strings.ToLower(pattern)
 		}
+		g := compileGlob(pattern)
 		match := func(rel string) bool {
 			if fold {
 				rel = strings.ToLower(rel)
@@ -57,11 +57,9 @@ func NewFind(cwd string) engine.Tool {
 				if strings.HasSuffix(pattern, "/**") && rel == strings.TrimSuffix(pattern, "/**") {
 					return false
 				}
-				ok, _ := doublestar.Match(pattern, rel)
-				return ok
+				return g.match(rel)
 			}
-			ok, _ := doublestar.Match(pattern, path.Base(rel))
-			return ok
+			return g.match(path.Base(rel))
 		}
 		var results []string
 		count, outBytes := 0, 0

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/pi-go/pi/engine"
 )
 
@@ -509,5 +510,24 @@ func TestLsTypes(t *testing.T) {
 	res, _ = call(t, NewLs(dir), `{"limit":2}`)
 	if got, want := res.Content[0].Text, "a.txt\nBdir/\n\n[2 entries limit reached. Use limit=4 for more]"; got != want {
 		t.Errorf("got %q want %q", got, want)
+	}
+}
+
+// TestGlobMatchesDoublestar: the prepared glob answers as doublestar.Match
+// does, for every shape it special-cases and for invalid patterns.
+func TestGlobMatchesDoublestar(t *testing.T) {
+	t.Parallel()
+	patterns := []string{"*.go", "*", "a.txt", "src/x.ts", "gen_*", "*_test.go", "src/**", "**/*.ts", "*.{ts,js}",
+		"[ab]*", "a?c", `\*lit`, "[", "a[", "*[", "src/*", ".*", "*.", "", "**", "a/*"}
+	names := []string{"a.go", "x/a.go", ".go", "a.txt", "src/x.ts", "src/sub/y.ts", "gen_1", "x/gen_1", "gen_", "a_test.go",
+		"b.js", "abc", "*lit", "[", "a[", ".hidden", "a.", "", "a/b", "src", "src/x"}
+	for _, p := range patterns {
+		g := compileGlob(p)
+		for _, n := range names {
+			want, _ := doublestar.Match(p, n)
+			if got := g.match(n); got != want {
+				t.Errorf("Match(%q, %q): %v, doublestar %v (kind %d)", p, n, got, want, g.kind)
+			}
+		}
 	}
 }

@@ -38,7 +38,7 @@ type walkWorker struct {
 
 type walkDir struct {
 	abs, rel string
-	rules    []ignoreRule // every rule in force inside this directory
+	rules    []ignoreMatcher // every rule in force inside this directory
 	ready    chan struct{}
 	kids     []walkKid // valid once ready is closed
 }
@@ -221,7 +221,7 @@ func (pw *parallelWalk) readDir(d *walkDir) []any {
 		for _, e := range entries {
 			if e.Name() == ".gitignore" {
 				// A full slice expression, so siblings never share appends.
-				rules = append(rules[:len(rules):len(rules)], readIgnoreFile(filepath.Join(d.abs, ".gitignore"), d.rel)...)
+				rules = append(rules[:len(rules):len(rules)], compileIgnore(readIgnoreFile(filepath.Join(d.abs, ".gitignore"), d.rel))...)
 				break
 			}
 		}
@@ -242,7 +242,7 @@ func (pw *parallelWalk) readDir(d *walkDir) []any {
 		if e.Type()&fs.ModeSymlink != 0 {
 			isDir = false // like rg and fd, symlinks are not followed
 		}
-		if pw.useIgnore && len(rules) > 0 && ignored(rules, r, isDir) {
+		if pw.useIgnore && len(rules) > 0 && ignoredBy(rules, r, isDir) {
 			continue
 		}
 		k := walkKid{walkEntry: walkEntry{r, isDir}, keep: pw.keep == nil || pw.keep(r, isDir)}
