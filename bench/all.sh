@@ -10,6 +10,11 @@
 # grep and find find what rg and fd find there, then runs
 # bench/allbench.py: each case once to warm up, then ROUNDS (>= 5) rounds
 # alternating ours and the reference, medians of wall, CPU and peak RSS.
+# Cases: RPC ready; ready with 5 example extensions, cold and warm; print
+# mode with one tool call; 10,000 deltas; PSS of 20 idle RPC processes;
+# resume of a 200 MB session; grep and find over the tree (rg and fd as
+# the limit). --only takes first words of case names (ready, print,
+# resume, grep, find, ...).
 # The machine should be otherwise idle; CPU figures move less under load.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"

@@ -21,6 +21,9 @@ How each case is timed:
                agent_settled (as bench/rpcbench.py)
   idle x20     20 RPC processes started and answering get_state: the sum
                of their proportional set sizes (PSS, shared pages split)
+  resume       `pi --mode rpc --session FILE` on a 200 MB session (about
+               150,000 messages, bench/cmd/searchbench session): spawn to
+               get_state answered with every message counted
   grep, find   one tool call over the generated tree, spawn to exit: ours
                through bench/cmd/searchbench (the builtins tool in a small
                binary), the reference's own tool through bench/reftool.mjs
@@ -76,13 +79,19 @@ def run_once(argv, env=None, cwd=None, expect=None):
     return wall, cpu, rss, text
 
 
-def rpc_once(argv, env, cwd):
-    c = rpcbench.Child(argv + ["--mode", "rpc", "--no-session"], env, cwd)
+def rpc_once(argv, env, cwd, session=None, messages=None):
+    """Spawn -> get_state answered; with session, resumes that file and
+    checks get_state counts the messages expected."""
+    extra = ["--session", session] if session else ["--no-session"]
+    c = rpcbench.Child(argv + ["--mode", "rpc"] + extra, env, cwd)
     c.send({"id": "s", "type": "get_state"})
     ready = None
     for r in c.records():
         if r.get("type") == "response" and r.get("id") == "s":
             ready = (time.perf_counter() - c.t0) * 1000
+            got = r.get("data", {}).get("messageCount")
+            if messages is not None and got != messages:
+                raise SystemExit(f"{argv[0]}: resumed {got} messages, want {messages}")
             break
     _, kib = c.close_and_wait()
     if ready is None:
@@ -232,6 +241,17 @@ def main() -> int:
         have_ref = bool(a.node and a.dist and have_limit)
         return ours_run, (ref_run if have_ref else None), (limit_run if have_limit else None)
 
+    session = os.path.join(work, "session.jsonl")
+
+    def resume(argv):
+        if not os.path.exists(session):
+            subprocess.run([a.searchbench, "session", session, "200", proj], check=True)
+        # Each run gets its own copy: resuming may append to the file.
+        copy = os.path.join(work, "resume.jsonl")
+        shutil.copyfile(session, copy)
+        lines = sum(1 for _ in open(copy, "rb"))
+        return rpc_once(argv, env, proj, session=copy, messages=lines - 2)
+
     cases = [
         ("ready (rpc get_state)", lambda v: rpc_once(v, env, proj), True),
         ("ready, 5 extensions, cold", ext_cold, True),
@@ -239,6 +259,7 @@ def main() -> int:
         ("print, one tool call", printed, True),
         ("10,000 deltas (prompt->settled)", deltas, True),
         ("idle x20: total PSS", lambda v: idle_many(v, env, proj), True),
+        ("resume, 200 MB session", resume, True),
     ]
     grep_args = {"pattern": NEEDLE}
     find_args = {"pattern": "*.json", "limit": 100000}
@@ -248,7 +269,7 @@ def main() -> int:
     rows = []
     print(f"{a.n} rounds + 1 warm-up, alternating; load average {os.getloadavg()[0]:.1f}", flush=True)
     for label, fn, _ in cases:
-        if only and label.split()[0] not in only:
+        if only and label.split()[0].rstrip(",") not in only:
             continue
         o, r = [], []
         for i in range(a.n + 1):
@@ -270,7 +291,7 @@ def main() -> int:
                 l.append(fl(None))
         rows.append((label, o[1:], r[1:], l[1:]))
         print_row(rows[-1], header=len(rows) == 1)
-    for label in ("resume, 200 MB session", "TUI keypress latency"):
+    for label in ("TUI keypress latency",):
         print(f"{label:<33} n/a (not built yet)")
     for m in mocks.values():
         m.close()

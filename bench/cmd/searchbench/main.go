@@ -8,6 +8,7 @@
 //	searchbench find DIR PATTERN [JSON]  our find
 //	searchbench ls DIR                   our ls
 //	searchbench rg-lines                 rg --json on stdin to our line format
+//	searchbench session FILE MB CWD      a session file of about MB megabytes
 //
 // What is timed by the caller is the whole process: start, the tool call,
 // printing. ripgrep and fd pay their own start the same way.
@@ -57,6 +58,11 @@ func main() {
 		run("ls", os.Args[2], map[string]any{})
 	case "rg-lines":
 		rgLines()
+	case "session":
+		mb, _ := strconv.Atoi(os.Args[3])
+		if err := writeSession(os.Args[2], mb, os.Args[4]); err != nil {
+			fail(err.Error())
+		}
 	default:
 		fail("unknown command " + os.Args[1])
 	}
@@ -193,4 +199,41 @@ func generate(root string, files int) error {
 		}
 	}
 	return nil
+}
+
+// writeSession writes a session of about mb megabytes in the reference's
+// version 3 format: turns of a user prompt, a bash tool call, its 4 KB
+// result and an answer, each entry the child of the one before.
+func writeSession(file string, mb int, cwd string) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	fmt.Fprintf(w, `{"type":"session","version":3,"id":"0192a000-0000-7000-8000-000000000001","timestamp":"2026-11-29T18:00:00.000Z","cwd":%q}`+"\n", cwd)
+	fmt.Fprintf(w, `{"type":"model_change","id":"m0000000","parentId":null,"timestamp":"2026-11-29T18:00:00.001Z","provider":"mock","modelId":"mock-model"}`+"\n")
+	usage := `"usage":{"input":120,"output":7,"cacheRead":0,"cacheWrite":0,"totalTokens":127,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}`
+	out := strings.Repeat("output line of the command, long enough to be typical\\n", 75)
+	parent, n := "m0000000", 0
+	id := func() string { n++; return fmt.Sprintf("%08x", n) }
+	for written := 0; written < mb<<20; {
+		ids := [4]string{id(), id(), id(), id()}
+		turn := n / 4
+		lines := []string{
+			fmt.Sprintf(`{"type":"message","id":"%s","parentId":"%s","timestamp":"2026-11-29T18:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"Please run the tool, turn %d"}],"timestamp":1795975940389}}`, ids[0], parent, turn),
+			fmt.Sprintf(`{"type":"message","id":"%s","parentId":"%s","timestamp":"2026-11-29T18:00:01.100Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"call_%d","name":"bash","arguments":{"command":"echo hi"}}],"api":"openai-completions","provider":"mock","model":"mock-model",%s,"stopReason":"toolUse","timestamp":1795975940403}}`, ids[1], ids[0], turn, usage),
+			fmt.Sprintf(`{"type":"message","id":"%s","parentId":"%s","timestamp":"2026-11-29T18:00:01.200Z","message":{"role":"toolResult","toolCallId":"call_%d","toolName":"bash","content":[{"type":"text","text":"%s"}],"isError":false,"timestamp":1795975940523}}`, ids[2], ids[1], turn, out),
+			fmt.Sprintf(`{"type":"message","id":"%s","parentId":"%s","timestamp":"2026-11-29T18:00:01.300Z","message":{"role":"assistant","content":[{"type":"text","text":"Tool said: hi"}],"api":"openai-completions","provider":"mock","model":"mock-model",%s,"stopReason":"stop","timestamp":1795975940525}}`, ids[3], ids[2], usage),
+		}
+		for _, l := range lines {
+			w.WriteString(l)
+			w.WriteByte('\n')
+			written += len(l) + 1
+		}
+		parent = ids[3]
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return f.Close()
 }
