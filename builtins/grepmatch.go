@@ -21,11 +21,12 @@ import (
 //
 // Without any of them re runs line by line.
 type grepMatcher struct {
-	re    *regexp.Regexp
-	exact bool
-	req   []byte
-	fold  bool
-	whole *regexp.Regexp
+	re     *regexp.Regexp
+	exact  bool
+	req    []byte
+	fold   bool
+	anchor int // with fold: the offset in req of its rarest byte, searched first
+	whole  *regexp.Regexp
 }
 
 func newGrepMatcher(expr string, re *regexp.Regexp) *grepMatcher {
@@ -39,12 +40,18 @@ func newGrepMatcher(expr string, re *regexp.Regexp) *grepMatcher {
 		m.exact, m.req = true, []byte(string(tree.Rune))
 		return m
 	}
-	if lit, fold := requiredLiteral(tree); len(lit) > 0 && (!fold || foldPrefilterOK(lit)) {
-		m.req, m.fold = []byte(lit), fold
+	if lit, fold := requiredLiteral(tree); len(lit) > 0 {
 		if fold {
-			m.req = bytes.ToLower(m.req)
+			lit = foldSafeRun(lit)
 		}
-		return m
+		if len(lit) > 0 {
+			m.req, m.fold = []byte(lit), fold
+			if fold {
+				m.req = bytes.ToLower(m.req)
+				m.anchor = rarestByte(m.req)
+			}
+			return m
+		}
 	}
 	if mtree, err := syntax.Parse("(?m)"+expr, syntax.Perl); err == nil && lineLocal(mtree) {
 		if w, err := regexp.Compile("(?m)" + expr); err == nil {
@@ -78,18 +85,45 @@ func requiredLiteral(t *syntax.Regexp) (string, bool) {
 	return "", false
 }
 
-// foldPrefilterOK reports whether an ASCII case-insensitive byte search
-// finds every case-insensitive match of lit: lit must be ASCII and free of
-// k and s, the two ASCII letters whose case folding reaches beyond ASCII
-// (the Kelvin sign and the long s).
-func foldPrefilterOK(lit string) bool {
-	for i := 0; i < len(lit); i++ {
-		c := lit[i] | 0x20
-		if lit[i] >= utf8.RuneSelf || lit[i] == '\n' || c == 'k' || c == 's' {
-			return false
+// foldSafeRun returns the longest run of lit that an ASCII
+// case-insensitive byte search finds in every case-insensitive match of
+// lit: ASCII bytes other than "\n" and the letters k and s, whose case
+// folding reaches beyond ASCII (the Kelvin sign, the long s).
+func foldSafeRun(lit string) string {
+	best, start := "", 0
+	for i := 0; i <= len(lit); i++ {
+		if i < len(lit) {
+			c := lit[i] | 0x20
+			if lit[i] < utf8.RuneSelf && lit[i] != '\n' && c != 'k' && c != 's' {
+				continue
+			}
+		}
+		if i-start > len(best) {
+			best = lit[start:i]
+		}
+		start = i + 1
+	}
+	return best
+}
+
+// byteRank orders bytes from most to least common in source text; bytes
+// not listed count as rare.
+const byteRank = " etaoinsrlcdhupmf\n\t()fg.,;=_ybwv\"{}x0-1/k:*2jq"
+
+// rarestByte returns the offset of the byte of lower least common in
+// source text, so that the byte search stops at few false candidates.
+func rarestByte(lower []byte) int {
+	best, bestRank := 0, -1
+	for i, c := range lower {
+		r := strings.IndexByte(byteRank, c)
+		if r < 0 {
+			r = len(byteRank)
+		}
+		if r > bestRank {
+			best, bestRank = i, r
 		}
 	}
-	return true
+	return best
 }
 
 // lineLocal reports whether no part of t can match "\n" or depend on the
@@ -136,7 +170,7 @@ func (m *grepMatcher) next(data []byte, from int) (start, end int, ok bool) {
 			}
 			hit = from + loc[0]
 		case m.fold:
-			hit = indexFoldASCII(data, from, m.req)
+			hit = indexFoldASCII(data, from, m.req, m.anchor)
 		case m.req != nil:
 			hit = bytes.Index(data[from:], m.req)
 			if hit >= 0 {
@@ -166,33 +200,42 @@ func (m *grepMatcher) next(data []byte, from int) (start, end int, ok bool) {
 
 // indexFoldASCII finds lower (an ASCII-lowercased literal) in data[from:]
 // ignoring ASCII case, returning an index into data or -1. It looks for
-// the literal's first byte in either case with IndexByte and compares the
-// rest, so it runs at memchr speed on text where that byte is rare.
-func indexFoldASCII(data []byte, from int, lower []byte) int {
-	c0 := lower[0]
+// the byte at anchor in either case with IndexByte and compares the rest
+// around it, so it runs at memchr speed where that byte is rare.
+func indexFoldASCII(data []byte, from int, lower []byte, anchor int) int {
+	c0 := lower[anchor]
 	up := c0
 	if 'a' <= c0 && c0 <= 'z' {
 		up = c0 - 0x20
 	}
+	// Candidates are found by their anchor byte, searched from pos on.
+	pos := from + anchor
 	nextLo, nextUp := -2, -2 // -2: not searched yet, -1: none left
 	for {
-		if nextLo != -1 && nextLo < from {
-			nextLo = indexFrom(data, from, c0)
+		if pos > len(data) {
+			return -1
 		}
-		if nextUp != -1 && nextUp < from {
-			nextUp = indexFrom(data, from, up)
+		if nextLo != -1 && nextLo < pos {
+			nextLo = indexFrom(data, pos, c0)
+		}
+		if nextUp != -1 && nextUp < pos {
+			nextUp = indexFrom(data, pos, up)
 		}
 		i := nextLo
 		if i < 0 || (nextUp >= 0 && nextUp < i) {
 			i = nextUp
 		}
-		if i < 0 || i+len(lower) > len(data) {
+		if i < 0 {
 			return -1
 		}
-		if asciiEqualFold(data[i:i+len(lower)], lower) {
-			return i
+		start := i - anchor
+		if start+len(lower) > len(data) {
+			return -1
 		}
-		from = i + 1
+		if asciiEqualFold(data[start:start+len(lower)], lower) {
+			return start
+		}
+		pos = i + 1
 	}
 }
 

@@ -261,7 +261,7 @@ func TestGrepFastPathsAgree(t *testing.T) {
 		mode string // which fast path newGrepMatcher must choose
 	}{
 		{"alpha", "exact"}, {`foo\.bar`, "exact"}, {"beta gamma", "exact"},
-		{"(?i)alpha", "fold"}, {"(?i)kelvin", "whole"}, {"(?i)[a-z]+ k", "whole"}, {"al+pha", "req"}, {"^ALPHA b", "req"},
+		{"(?i)alpha", "fold"}, {"(?i)kelvin", "fold"}, {"(?i)[a-z]+ k", "fold"}, {"(?i)[a-z]+k", "whole"}, {"(?i)ſ", "whole"}, {"al+pha", "req"}, {"^ALPHA b", "req"},
 		{"[a-z]+r", "req"}, {"[a-z]+", "whole"}, {"^$", "whole"}, {"x|y", "whole"}, {`\s`, "line"}, {"[^x]", "line"}, {"(?s).", "line"},
 		{`\Aalpha`, "req"}, {`end\z`, "req"}, {`\z`, "line"},
 	}
@@ -528,6 +528,55 @@ func TestGlobMatchesDoublestar(t *testing.T) {
 			if got := g.match(n); got != want {
 				t.Errorf("Match(%q, %q): %v, doublestar %v (kind %d)", p, n, got, want, g.kind)
 			}
+		}
+	}
+}
+
+// BenchmarkSearchFile measures the matcher alone on 8 MB of code-like text
+// with one hit near the end, per fast path (bytes/s in the output).
+func BenchmarkSearchFile(b *testing.B) {
+	var buf bytes.Buffer
+	for i := 0; buf.Len() < 8<<20; i++ {
+		fmt.Fprintf(&buf, "\tfunc handler%d(ctx context.Context, req *Request) (err error) { return nil }\n", i)
+	}
+	buf.WriteString("\tx := NEEDLE_pi_search(ctx)\n")
+	data := buf.Bytes()
+	for _, expr := range []string{"NEEDLE_pi_search", "(?i)needle_pi_search", `NEEDLE_\w+\(`, `[A-Z]{6}_pi`, `\sNEEDLE_pi`} {
+		b.Run(expr, func(b *testing.B) {
+			m := newGrepMatcher(expr, regexp.MustCompile(expr))
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if got := m.searchFile(data, 0, 101); len(got) != 1 {
+					b.Fatalf("%d matches", len(got))
+				}
+			}
+		})
+	}
+}
+
+// TestFoldSafeRun: the case-insensitive prefilter searches only the
+// longest run without k, s, "\n" or non-ASCII bytes, and finds it around
+// its rarest byte in any ASCII case.
+func TestFoldSafeRun(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ lit, want string }{
+		{"hello", "hello"}, {"needle_pi_search", "needle_pi_"}, {"kelvin", "elvin"}, {"sks", ""}, {"straße", "tra"}, {"a\nbc", "bc"},
+	} {
+		if got := foldSafeRun(tc.lit); got != tc.want {
+			t.Errorf("foldSafeRun(%q) = %q, want %q", tc.lit, got, tc.want)
+		}
+	}
+	data := []byte("xx HeLLo_World hello_world")
+	lower := []byte("hello_world")
+	for anchor := range lower {
+		if got := indexFoldASCII(data, 0, lower, anchor); got != 3 {
+			t.Errorf("anchor %d: %d", anchor, got)
+		}
+		if got := indexFoldASCII(data, 4, lower, anchor); got != 15 {
+			t.Errorf("anchor %d from 4: %d", anchor, got)
+		}
+		if got := indexFoldASCII(data, 16, lower, anchor); got != -1 {
+			t.Errorf("anchor %d from 16: %d", anchor, got)
 		}
 	}
 }
