@@ -159,6 +159,7 @@ func runGrep(ctx context.Context, cwd, pattern, p, glob string, ignoreCase, lite
 	if st.IsDir() {
 		pw := &parallelWalk{
 			useIgnore: insideGitRepo(root),
+			skipLinks: true,
 			keep:      func(rel string, isDir bool) bool { return !isDir && globOK(rel) },
 			work: func(w *walkWorker, _, abs, name string) (res any) {
 				defer w.release()

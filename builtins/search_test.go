@@ -104,6 +104,10 @@ func oracleGrep(t *testing.T, root, pattern string, ignoreCase, literal bool, co
 		if e.isDir {
 			return true
 		}
+		// rg's walk leaves symlinks out (rg 13: a link to a file is not searched).
+		if st, err := os.Lstat(filepath.Join(root, filepath.FromSlash(e.rel))); err != nil || st.Mode()&os.ModeSymlink != 0 {
+			return true
+		}
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.rel)))
 		if err != nil {
 			return true

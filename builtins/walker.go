@@ -27,6 +27,8 @@ type parallelWalk struct {
 	// work, when set, runs in a worker for every kept file; its result is
 	// handed to visit with the entry.
 	work func(w *walkWorker, rel, abs, name string) any
+	// skipLinks leaves symlinks out, as ripgrep's walk does (fd lists them).
+	skipLinks bool
 }
 
 // walkWorker is one worker goroutine's private state.
@@ -240,6 +242,9 @@ func (pw *parallelWalk) readDir(d *walkDir) []any {
 		}
 		isDir := e.IsDir()
 		if e.Type()&fs.ModeSymlink != 0 {
+			if pw.skipLinks {
+				continue
+			}
 			isDir = false // like rg and fd, symlinks are not followed
 		}
 		if pw.useIgnore && len(rules) > 0 && ignoredBy(rules, r, isDir) {
