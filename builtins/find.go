@@ -8,7 +8,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/pi-go/pi/engine"
 )
 
@@ -48,6 +47,7 @@ func NewFind(cwd string) engine.Tool {
 		if fold {
 			pattern = strings.ToLower(pattern)
 		}
+		g := compileGlob(pattern)
 		match := func(rel string) bool {
 			if fold {
 				rel = strings.ToLower(rel)
@@ -57,22 +57,17 @@ func NewFind(cwd string) engine.Tool {
 				if strings.HasSuffix(pattern, "/**") && rel == strings.TrimSuffix(pattern, "/**") {
 					return false
 				}
-				ok, _ := doublestar.Match(pattern, rel)
-				return ok
+				return g.match(rel)
 			}
-			ok, _ := doublestar.Match(pattern, path.Base(rel))
-			return ok
+			return g.match(path.Base(rel))
 		}
 		var results []string
 		count, outBytes := 0, 0
 		limitReached := false
-		walkTree(root, true, func(e walkEntry) bool {
-			if ctx.Err() != nil {
-				return false
-			}
-			if !match(e.rel) {
-				return true
-			}
+		// The pattern is matched in the workers; only matching entries reach
+		// the consumer, which counts them in walk order.
+		pw := &parallelWalk{useIgnore: true, keep: func(rel string, _ bool) bool { return match(rel) }}
+		err := pw.run(ctx, root, func(e walkEntry, _ any) bool {
 			if count == limit {
 				limitReached = true
 				return false
@@ -88,6 +83,9 @@ func NewFind(cwd string) engine.Tool {
 			outBytes += len(r) + 1
 			return true
 		})
+		if err != nil {
+			return engine.ToolResult{}, errAborted
+		}
 		if ctx.Err() != nil {
 			return engine.ToolResult{}, errAborted
 		}

@@ -1,7 +1,6 @@
 package builtins
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -84,33 +84,23 @@ func runGrep(ctx context.Context, cwd, pattern, p, glob string, ignoreCase, lite
 		return ok != negGlob
 	}
 
-	var files []string // slash paths relative to root, or the file itself
-	if st.IsDir() {
-		walkTree(root, insideGitRepo(root), func(e walkEntry) bool {
-			if !e.isDir && globOK(e.rel) {
-				files = append(files, e.rel)
-			}
-			return ctx.Err() == nil
-		})
-	} else {
-		files = []string{filepath.Base(root)}
-		root = filepath.Dir(root)
-	}
+	m := newGrepMatcher(expr, re)
+	// A file never needs more than limit+1 matches: the limit, and one more
+	// to tell "exactly limit" from "more".
+	perFile := limit + 1
 
 	var out []string
 	outBytes, lineCount, matchCount := 0, 0, 0
 	limitHit, matchLimitReached, linesTruncated := false, false, false
-	push := func(file string, n int, text string, isMatch bool) {
-		text = strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
-		tl, cut := TruncateLine(text, GrepMaxLineLength)
-		if cut {
+	push := func(file string, gl grepLine, isMatch bool) {
+		if gl.cut {
 			linesTruncated = true
 		}
 		var line string
 		if isMatch {
-			line = fmt.Sprintf("%s:%d: %s", file, n, tl)
+			line = file + ":" + strconv.Itoa(gl.n) + ": " + gl.text
 		} else {
-			line = fmt.Sprintf("%s-%d- %s", file, n, tl)
+			line = file + "-" + strconv.Itoa(gl.n) + "- " + gl.text
 		}
 		if outBytes-1 <= DefaultMaxBytes {
 			out = append(out, line)
@@ -118,53 +108,90 @@ func runGrep(ctx context.Context, cwd, pattern, p, glob string, ignoreCase, lite
 		outBytes += len(line) + 1
 		lineCount++
 	}
-search:
-	for _, f := range files {
-		if ctx.Err() != nil {
-			return engine.ToolResult{}, errAborted
-		}
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
-		if err != nil || bytes.IndexByte(data, 0) >= 0 {
-			continue // unreadable or binary, as rg skips them
-		}
-		lines := strings.SplitAfter(string(data), "\n")
-		if lines[len(lines)-1] == "" {
-			lines = lines[:len(lines)-1]
-		}
-		isMatch := make([]bool, len(lines))
-		for i, l := range lines {
-			isMatch[i] = re.MatchString(strings.TrimSuffix(l, "\n"))
-		}
-		lastShown := -1
-		for i := range lines {
-			if !isMatch[i] {
+	// take adds one file's lines to the output as ripgrep's event stream
+	// reaches the reference: context merged between matches and, once the
+	// limit is hit, the last match's trailing context shown whole (matches
+	// in it as context) before one more match proves the limit cut results
+	// off. It reports whether the search goes on.
+	take := func(f string, lines []grepLine) bool {
+		lastShown := 0
+		for i := 0; i < len(lines); i++ {
+			gl := lines[i]
+			if !gl.match {
 				continue
 			}
 			if limitHit {
 				matchLimitReached = true
-				break search
+				return false
 			}
-			for j := max(lastShown+1, i-contextN); j < i; j++ {
-				push(f, j+1, lines[j], false)
+			j := i
+			for j > 0 && lines[j-1].n >= max(lastShown+1, gl.n-contextN) {
+				j--
 			}
-			push(f, i+1, lines[i], true)
-			lastShown = i
+			for ; j < i; j++ {
+				push(f, lines[j], false)
+			}
+			push(f, gl, true)
+			lastShown = gl.n
 			matchCount++
-			// Context after this match, up to the next match.
-			for j := i + 1; j < len(lines) && j <= i+contextN && !isMatch[j]; j++ {
-				push(f, j+1, lines[j], false)
-				lastShown = j
-			}
 			if matchCount >= limit {
 				limitHit = true
-				// Is there one more match anywhere? Only then say so.
-				for k := i + 1; k < len(lines); k++ {
-					if isMatch[k] {
+				for j = i + 1; j < len(lines) && lines[j].n <= gl.n+contextN; j++ {
+					push(f, lines[j], false)
+					if lines[j].match {
 						matchLimitReached = true
-						break search
 					}
 				}
+				if matchLimitReached {
+					return false
+				}
+				i = j - 1
+				continue
 			}
+			for j = i + 1; j < len(lines) && lines[j].n <= gl.n+contextN && !lines[j].match; j++ {
+				push(f, lines[j], false)
+				lastShown = lines[j].n
+			}
+		}
+		return true
+	}
+
+	if st.IsDir() {
+		pw := &parallelWalk{
+			useIgnore: insideGitRepo(root),
+			skipLinks: true,
+			keep:      func(rel string, isDir bool) bool { return !isDir && globOK(rel) },
+			work: func(w *walkWorker, _, abs, name string) (res any) {
+				defer w.release()
+				defer func() {
+					if r := recover(); r != nil {
+						if !isFault(r) {
+							panic(r)
+						}
+						res = []grepLine(nil) // the file shrank while mapped
+					}
+				}()
+				data, err := w.readForGrep(abs, name)
+				if err != nil || len(data) == 0 {
+					return []grepLine(nil) // unreadable or binary, as rg skips them
+				}
+				return m.searchFile(data, contextN, perFile)
+			},
+		}
+		err := pw.run(ctx, root, func(e walkEntry, res any) bool {
+			return take(e.rel, res.([]grepLine))
+		})
+		if err != nil || ctx.Err() != nil {
+			return engine.ToolResult{}, errAborted
+		}
+	} else {
+		// rg searches a file it is given by name whole, NUL bytes and all.
+		data, err := os.ReadFile(root)
+		if ctx.Err() != nil {
+			return engine.ToolResult{}, errAborted
+		}
+		if err == nil {
+			take(filepath.Base(root), m.searchFile(data, contextN, perFile))
 		}
 	}
 	if matchCount == 0 {

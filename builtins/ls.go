@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -44,23 +45,32 @@ func NewLs(cwd string) engine.Tool {
 		if err != nil {
 			return engine.ToolResult{}, failf("Cannot read directory: %s", nodeError(err, "scandir", dir).Error())
 		}
-		names := make([]string, len(entries))
+		// Sorted case-insensitively as the reference's ls does; the entries
+		// travel with their names so that only symlinks (and entries whose
+		// type the directory does not record) need a stat to say whether
+		// they lead to a directory.
+		keys := make([]string, len(entries))
 		for i, e := range entries {
-			names[i] = e.Name()
+			keys[i] = strings.ToLower(e.Name())
 		}
-		sort.SliceStable(names, func(i, j int) bool { return strings.ToLower(names[i]) < strings.ToLower(names[j]) })
+		sort.Stable(byKey{keys, entries})
 		var results []string
 		limitReached := false
-		for _, n := range names {
+		for _, e := range entries {
 			if len(results) >= limit {
 				limitReached = true
 				break
 			}
-			st, err := os.Stat(filepath.Join(dir, n))
-			if err != nil {
-				continue
+			n := e.Name()
+			isDir := e.IsDir()
+			if e.Type()&(fs.ModeSymlink|fs.ModeIrregular) != 0 {
+				st, err := os.Stat(filepath.Join(dir, n))
+				if err != nil {
+					continue
+				}
+				isDir = st.IsDir()
 			}
-			if st.IsDir() {
+			if isDir {
 				n += "/"
 			}
 			results = append(results, n)
@@ -85,3 +95,17 @@ func NewLs(cwd string) engine.Tool {
 
 // maxSafeInt is Number.MAX_SAFE_INTEGER, the "no line limit" value.
 const maxSafeInt = 1<<53 - 1
+
+// byKey sorts directory entries by precomputed keys, so that each name is
+// lowercased once rather than at every comparison.
+type byKey struct {
+	keys    []string
+	entries []os.DirEntry
+}
+
+func (b byKey) Len() int           { return len(b.keys) }
+func (b byKey) Less(i, j int) bool { return b.keys[i] < b.keys[j] }
+func (b byKey) Swap(i, j int) {
+	b.keys[i], b.keys[j] = b.keys[j], b.keys[i]
+	b.entries[i], b.entries[j] = b.entries[j], b.entries[i]
+}
