@@ -686,6 +686,52 @@ func (s *Session) Steer(text string, images []Content) string {
 	return DispositionQueued
 }
 
+// Queue is the RPC steer and follow_up: the extensions' input handlers
+// see the text first, as for a prompt (source opts.Source, default
+// "rpc"; streamingBehavior opts.StreamingBehavior while a run streams,
+// "" when idle, as in the reference), then the text, as transformed and
+// expanded (opts.Expand), is queued to be steered in or, for
+// StreamingBehavior "followUp", followed up. Queueing never starts a
+// run. A handler that takes the text queues nothing, and the disposition
+// is DispositionHandled.
+func (s *Session) Queue(ctx context.Context, text string, images []Content, opts PromptOptions) (string, error) {
+	s.mu.Lock()
+	streaming := s.streaming
+	s.mu.Unlock()
+	src := opts.Source
+	if src == "" {
+		src = "rpc"
+	}
+	behavior := ""
+	if streaming {
+		behavior = opts.StreamingBehavior
+	}
+	inCtx, gate := s.openGate(ctx)
+	in, err := s.hooks.Input(inCtx, text, images, src, behavior)
+	if err != nil {
+		s.closeGate(gate)
+		return "", fmt.Errorf("input hook: %w", err)
+	}
+	switch in.Action {
+	case InputHandled:
+		s.afterStarting(ctx, opts.OnPreflight, gate)
+		return DispositionHandled, nil
+	case InputTransform:
+		text = in.Text
+		if in.Images != nil {
+			images = in.Images
+		}
+	}
+	s.closeGate(gate)
+	if opts.Expand != nil {
+		text = opts.Expand(text)
+	}
+	if opts.StreamingBehavior == "followUp" {
+		return s.FollowUp(text, images), nil
+	}
+	return s.Steer(text, images), nil
+}
+
 // FollowUp queues a message for delivery when the agent would stop.
 func (s *Session) FollowUp(text string, images []Content) string {
 	s.followUp.push(text, userMessage(text, images, s.now().UnixMilli()))
