@@ -112,6 +112,16 @@ func (app *Agent) startOver(store *session.File, prev *engine.Session) (*engine.
 	return app.startSession()
 }
 
+// switchLevel is the level a model switch starts at, as the reference's
+// _getThinkingLevelForModelSwitch: the model's modelThinkingLevels entry,
+// else defaultThinkingLevel when set, else (ok false) the current level.
+func (app *Agent) switchLevel(m *engine.Model) (engine.ThinkingLevel, bool) {
+	if l, ok := app.settings.ModelThinkingLevel(m.Provider, m.ID); ok {
+		return l, true
+	}
+	return app.settings.DefaultThinkingLevel()
+}
+
 // switchHooks are the extensions' part in a replacement: the
 // session_before_* events, then session_shutdown and a fresh generation
 // (lifecycle.go).

@@ -234,7 +234,7 @@ func (app *Agent) startSession() (*engine.Session, error) {
 	app.applyRuntimeSettings(&rs)
 	sess, err := engine.NewSession(engine.SessionOptions{
 		Store: app.store, Cwd: app.cwd, Model: app.model, ThinkingLevel: app.thinking,
-		Tools: tools, ProviderFor: app.providerFor,
+		Tools: tools, ProviderFor: app.providerFor, SwitchLevel: app.switchLevel,
 		APIKey: func(m *engine.Model) (string, error) {
 			key, _, err := app.registry.RequestAuth(m)
 			if err != nil {

@@ -74,6 +74,11 @@ type SessionOptions struct {
 	// Compactor plans and summarises compactions (engine/compaction);
 	// nil disables compaction.
 	Compactor Compactor
+	// SwitchLevel is the level a switch to m starts at when the settings
+	// name one (the reference's modelThinkingLevels entry for m, else
+	// defaultThinkingLevel); ok false keeps the current level. nil: the
+	// current level always. SetModel clamps it to m.
+	SwitchLevel func(m *Model) (level ThinkingLevel, ok bool)
 }
 
 // PromptOptions qualify a prompt.
