@@ -337,7 +337,11 @@ func (a *agentLoop) prepare(ctx context.Context, c Content) prepared {
 	if t == nil {
 		return fail(textToolNotFound(c.Name))
 	}
-	args, err := ValidateToolArgs(c.Name, t.Info().Parameters, argsOf(c))
+	raw := argsOf(c)
+	if p, ok := t.(ArgumentPreparer); ok {
+		raw = p.PrepareArguments(raw)
+	}
+	args, err := ValidateToolArgs(c.Name, t.Info().Parameters, raw)
 	if err != nil {
 		return fail(err.Error())
 	}
