@@ -79,6 +79,9 @@ type SessionOptions struct {
 	// defaultThinkingLevel); ok false keeps the current level. nil: the
 	// current level always. SetModel clamps it to m.
 	SwitchLevel func(m *Model) (level ThinkingLevel, ok bool)
+	// BlockImages reports whether images.blockImages is on; it is asked
+	// before each request, so a change takes effect mid-session. nil: off.
+	BlockImages func() bool
 }
 
 // PromptOptions qualify a prompt.
@@ -585,6 +588,7 @@ func (s *Session) runWithRetry(ctx context.Context, provider Provider, apiKey st
 			steering: s.steering.drain, followUp: s.followUp.drain, now: s.now,
 			beforeTurn: s.beforeNextTurn, continueTurn: s.takeBoundaryContinue,
 			halted: s.haltedRequest, thinkingBudgets: s.settings.ThinkingBudgets,
+			blockImages: s.opts.BlockImages,
 		}
 		created := loop.run(ctx, history, prompts)
 		prompts = nil
