@@ -135,6 +135,10 @@ func wire(ctx context.Context, a *Options) (*Agent, error) {
 	for _, w := range app.settings.Warnings() {
 		fmt.Fprintln(stderr, "Warning:", w)
 	}
+	for _, w := range unbuiltSettingWarnings(app.settings) {
+		fmt.Fprintln(stderr, "Warning:", w)
+	}
+	applyHTTPProxy(app.settings)
 	reg, errs := config.LoadModels(app.agentDir)
 	for _, e := range errs {
 		fmt.Fprintln(stderr, "Warning: errors loading models.json:", e)
