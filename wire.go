@@ -357,6 +357,7 @@ func (app *Agent) applyRuntimeSettings(rs *engine.RuntimeSettings) {
 	rs.AutoCompaction = c.Enabled
 	rs.CompactionReserveTokens = c.ReserveTokens
 	rs.CompactionKeepRecentTokens = c.KeepRecentTokens
+	rs.BranchSummaryReserveTokens, _ = s.BranchSummary()
 }
 
 // session returns the engine session once Runner has built it.

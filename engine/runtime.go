@@ -43,6 +43,10 @@ type RuntimeSettings struct {
 	// compaction.reserveTokens and compaction.keepRecentTokens.
 	CompactionReserveTokens    int
 	CompactionKeepRecentTokens int
+	// BranchSummaryReserveTokens is branchSummary.reserveTokens, kept
+	// free of the window by a tree navigation's summary (0: the
+	// summarizer's default).
+	BranchSummaryReserveTokens int
 }
 
 // DefaultRuntimeSettings are the reference's defaults.
