@@ -263,7 +263,9 @@ func (q *eventQueue) take() []engine.Event {
 
 // Steer queues a message for the running turn (delivered after its
 // current tool calls); FollowUp queues one for when the run is done.
-// Templates and skills expand first; an extension command cannot be
+// The extensions' input handlers see the text first and may change or
+// take it (then nothing is queued and the disposition is "handled");
+// templates and skills expand after them; an extension command cannot be
 // queued. The RPC steer and follow_up commands call these.
 func (app *Agent) Steer(ctx context.Context, text string, images ...engine.Content) (string, error) {
 	return app.queueMessage(ctx, text, images, false)
@@ -274,16 +276,17 @@ func (app *Agent) FollowUp(ctx context.Context, text string, images ...engine.Co
 	return app.queueMessage(ctx, text, images, true)
 }
 
-func (app *Agent) queueMessage(_ context.Context, text string, images []engine.Content, followUp bool) (string, error) {
+func (app *Agent) queueMessage(ctx context.Context, text string, images []engine.Content, followUp bool) (string, error) {
 	if name, ok := app.ext.CommandName(text); ok {
 		return "", fmt.Errorf("Extension command \"/%s\" cannot be queued. Use prompt() or execute the command when not streaming.", name)
 	}
-	s := app.session()
-	text = app.Expand(text)
+	// The input handlers see a queued message first, as a prompt (the
+	// reference's source "rpc"); skills and templates expand after them.
+	behavior := "steer"
 	if followUp {
-		return s.FollowUp(text, images), nil
+		behavior = "followUp"
 	}
-	return s.Steer(text, images), nil
+	return app.session().Queue(ctx, text, images, engine.PromptOptions{StreamingBehavior: behavior, Source: "rpc", Expand: app.Expand})
 }
 
 // StopRun aborts what is still running when print mode is done (a turn a

@@ -66,7 +66,10 @@ func (app *Agent) Reload(ctx context.Context) error { return app.reloadExtension
 
 // startOver builds a runtime over store, the replacement of prev. The
 // model the store's branch names wins when it is available; otherwise
-// the previous session's model carries over.
+// the replacement starts as a start would, from the command line and
+// the settings as they are now (a model an extension or set_model chose
+// for the previous session does not carry over), as the reference's
+// replacement runs its session factory again.
 func (app *Agent) startOver(store *session.File, prev *engine.Session) (*engine.Session, error) {
 	model := app.model
 	// A session without a recorded level starts at the default level, as
@@ -77,6 +80,14 @@ func (app *Agent) startOver(store *session.File, prev *engine.Session) (*engine.
 	}
 	if prev != nil {
 		model = prev.Model()
+		a := app.opts
+		// Warnings were printed at start; a failure (no model with
+		// credentials any more) keeps the previous model.
+		if m, level, _, err := config.Resolve(app.registry, app.settings, config.SelectFlags{
+			Provider: a.Provider, Model: a.Model, Thinking: string(a.Thinking), APIKey: a.APIKey, Models: a.Models,
+		}); err == nil && m != nil {
+			model, thinking = m, level
+		}
 	}
 	branch := store.Branch()
 	sc := engine.BuildContext(branch)
@@ -99,6 +110,16 @@ func (app *Agent) startOver(store *session.File, prev *engine.Session) (*engine.
 	}
 	app.mu.Unlock()
 	return app.startSession()
+}
+
+// switchLevel is the level a model switch starts at, as the reference's
+// _getThinkingLevelForModelSwitch: the model's modelThinkingLevels entry,
+// else defaultThinkingLevel when set, else (ok false) the current level.
+func (app *Agent) switchLevel(m *engine.Model) (engine.ThinkingLevel, bool) {
+	if l, ok := app.settings.ModelThinkingLevel(m.Provider, m.ID); ok {
+		return l, true
+	}
+	return app.settings.DefaultThinkingLevel()
 }
 
 // switchHooks are the extensions' part in a replacement: the

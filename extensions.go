@@ -36,10 +36,15 @@ func (app *Agent) loadExtensions(ctx context.Context) error {
 		Sources: app.extensionSources,
 		API:     app.apiOptions,
 	})
+	warnings, builtinErrs := app.builtinExtensionNotes()
+	for _, w := range warnings {
+		fmt.Fprintln(app.stderr, "Warning:", w)
+	}
 	loadErrs, err := app.ext.Load(ctx)
 	if err != nil {
 		return fmt.Errorf("Error: load extensions: %w", err)
 	}
+	loadErrs = append(loadErrs, builtinErrs...)
 	if len(loadErrs) > 0 {
 		for _, le := range loadErrs {
 			fmt.Fprintln(app.stderr, "Error: "+le.Error())
@@ -75,7 +80,7 @@ func (app *Agent) extensionSources() []jsruntime.Source {
 	return jsruntime.Discover(jsruntime.DiscoverOptions{
 		AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted,
 		GlobalSettings: global, ProjectSettings: project,
-		CLI: a.Extensions, NoDiscovery: a.NoExtensions,
+		CLI: withoutBuiltins(a.Extensions), NoDiscovery: a.NoExtensions,
 	})
 }
 
@@ -123,11 +128,11 @@ func (app *Agent) apiOptions() jsruntime.APIOptions {
 			return renderPromptOptions(app.promptBase(), options)
 		},
 		ExtraCommands: func() []jsruntime.CommandInfo {
-			// pi.getCommands lists the built-in extensions' commands
-			// after the loaded extensions', then templates and skills,
-			// each with its sourceInfo, as the reference does.
+			// pi.getCommands lists templates and skills after the loaded
+			// extensions' commands, each with its sourceInfo, as the
+			// reference does.
 			var out []jsruntime.CommandInfo
-			for _, c := range append(app.builtinExtensionCommands(), app.promptCommands()...) {
+			for _, c := range app.promptCommands() {
 				var info any
 				if c.SourceInfo != nil {
 					info = c.SourceInfo
@@ -139,13 +144,65 @@ func (app *Agent) apiOptions() jsruntime.APIOptions {
 	}
 }
 
-// builtinCommands are the commands of the reference's built-in
-// extensions (builtin:llama.cpp and builtin:mcp). They are listed after
-// the loaded extensions' commands unless -ne disables built-ins; headless,
-// running them does nothing.
-var builtinCommands = []struct{ name, description, path string }{
-	{"llama", "Manage llama.cpp router models", "builtin:llama.cpp"},
-	{"mcp", "Manage MCP servers: sign in, reconnect, enable or disable, and change exposure", "builtin:mcp"},
+// referenceBuiltins are the names of the reference's built-in extensions
+// (builtin:<name> paths). None is built here yet: naming one with -e or a
+// settings "+builtin:<name>" entry is a warning, and a start that asks
+// for one goes on without it. Their commands (/llama, /mcp) are not
+// listed, so an extension that registers /mcp is simply the /mcp.
+var referenceBuiltins = map[string]bool{"llama.cpp": true, "codemode": true, "tool-search": true, "mcp": true}
+
+// builtinPrefix starts the path of a built-in extension.
+const builtinPrefix = "builtin:"
+
+// builtinExtensionNotes checks the built-in extensions that the -e paths
+// and the settings' "extensions" lists ask for. It returns a warning for
+// each one the reference has (none is available in this build) and a
+// load error for an -e name the reference does not know, in its words.
+// A settings entry with an unknown name is ignored, as in the reference.
+func (app *Agent) builtinExtensionNotes() (warnings []string, loadErrs []jsruntime.LoadError) {
+	seen := map[string]bool{}
+	note := func(path string) {
+		if !seen[path] {
+			seen[path] = true
+			warnings = append(warnings, fmt.Sprintf("built-in extension %s is not available in this build; starting without it", path))
+		}
+	}
+	for _, p := range app.opts.Extensions {
+		name, ok := strings.CutPrefix(p, builtinPrefix)
+		if !ok {
+			continue
+		}
+		if referenceBuiltins[name] {
+			note(p)
+			continue
+		}
+		loadErrs = append(loadErrs, jsruntime.LoadError{Path: p, Message: "Unknown built-in extension: " + p})
+	}
+	if app.opts.NoExtensions {
+		return warnings, loadErrs
+	}
+	entries := toStringSlice(app.settings.GlobalRaw("extensions"))
+	if app.trusted {
+		entries = append(entries, app.settings.Extensions()...)
+	}
+	for _, e := range entries {
+		name, ok := strings.CutPrefix(e, "+"+builtinPrefix)
+		if ok && referenceBuiltins[name] {
+			note(builtinPrefix + name)
+		}
+	}
+	return warnings, loadErrs
+}
+
+// withoutBuiltins drops the builtin:<name> paths, which name no file.
+func withoutBuiltins(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !strings.HasPrefix(p, builtinPrefix) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // commands lists the extension commands for get_commands.
@@ -182,22 +239,6 @@ func (app *Agent) extensionCommands() []prompts.CommandInfo {
 				SourceInfo: &prompts.SourceInfo{Path: c.Path, Source: source, Scope: scope, Origin: "top-level", BaseDir: baseDir},
 				Location:   prompts.SeedLocation(scope), Path: c.Path})
 		}
-	}
-	return append(out, app.builtinExtensionCommands()...)
-}
-
-// builtinExtensionCommands are the built-in extensions' commands, none
-// when -ne disables them.
-func (app *Agent) builtinExtensionCommands() []prompts.CommandInfo {
-	if app.opts.NoExtensions {
-		return nil
-	}
-	var out []prompts.CommandInfo
-	for _, b := range builtinCommands {
-		d := b.description
-		out = append(out, prompts.CommandInfo{Name: b.name, Description: &d, Source: "extension",
-			SourceInfo: &prompts.SourceInfo{Path: b.path, Source: "builtin", Scope: "temporary", Origin: "top-level"},
-			Location:   "path", Path: b.path})
 	}
 	return out
 }

@@ -20,7 +20,7 @@ func (app *Agent) extensionTrust(ctx context.Context) (trusted, ok bool) {
 	sources := jsruntime.Discover(jsruntime.DiscoverOptions{
 		AgentDir: app.agentDir, Cwd: app.cwd, Trusted: false,
 		GlobalSettings: toStringSlice(app.settings.GlobalRaw("extensions")),
-		CLI:            a.Extensions, NoDiscovery: a.NoExtensions,
+		CLI:            withoutBuiltins(a.Extensions), NoDiscovery: a.NoExtensions,
 	})
 	if len(sources) == 0 {
 		return false, false

@@ -135,6 +135,10 @@ func wire(ctx context.Context, a *Options) (*Agent, error) {
 	for _, w := range app.settings.Warnings() {
 		fmt.Fprintln(stderr, "Warning:", w)
 	}
+	for _, w := range unbuiltSettingWarnings(app.settings) {
+		fmt.Fprintln(stderr, "Warning:", w)
+	}
+	applyHTTPProxy(app.settings)
 	reg, errs := config.LoadModels(app.agentDir)
 	for _, e := range errs {
 		fmt.Fprintln(stderr, "Warning: errors loading models.json:", e)
@@ -234,7 +238,8 @@ func (app *Agent) startSession() (*engine.Session, error) {
 	app.applyRuntimeSettings(&rs)
 	sess, err := engine.NewSession(engine.SessionOptions{
 		Store: app.store, Cwd: app.cwd, Model: app.model, ThinkingLevel: app.thinking,
-		Tools: tools, ProviderFor: app.providerFor,
+		Tools: tools, ProviderFor: app.providerFor, SwitchLevel: app.switchLevel,
+		BlockImages: app.settings.BlockImages,
 		APIKey: func(m *engine.Model) (string, error) {
 			key, _, err := app.registry.RequestAuth(m)
 			if err != nil {
@@ -352,6 +357,7 @@ func (app *Agent) applyRuntimeSettings(rs *engine.RuntimeSettings) {
 	rs.AutoCompaction = c.Enabled
 	rs.CompactionReserveTokens = c.ReserveTokens
 	rs.CompactionKeepRecentTokens = c.KeepRecentTokens
+	rs.BranchSummaryReserveTokens, _ = s.BranchSummary()
 }
 
 // session returns the engine session once Runner has built it.

@@ -50,6 +50,9 @@ type agentLoop struct {
 	halted func() bool
 	// thinkingBudgets are the custom budgets passed on to each request.
 	thinkingBudgets map[ThinkingLevel]int
+	// blockImages, when it reports true, replaces images in what is sent
+	// (SessionOptions.BlockImages).
+	blockImages func() bool
 }
 
 // run executes the loop over context (the transcript so far) with the
@@ -166,6 +169,9 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 		}
 	}
 	llmMsgs = ConvertToLLM(llmMsgs)
+	if a.blockImages != nil && a.blockImages() {
+		llmMsgs = BlockImages(llmMsgs)
+	}
 	infos := make([]ToolInfo, 0, len(a.tools))
 	for _, t := range a.tools {
 		infos = append(infos, t.Info())
@@ -337,7 +343,11 @@ func (a *agentLoop) prepare(ctx context.Context, c Content) prepared {
 	if t == nil {
 		return fail(textToolNotFound(c.Name))
 	}
-	args, err := ValidateToolArgs(c.Name, t.Info().Parameters, argsOf(c))
+	raw := argsOf(c)
+	if p, ok := t.(ArgumentPreparer); ok {
+		raw = p.PrepareArguments(raw)
+	}
+	args, err := ValidateToolArgs(c.Name, t.Info().Parameters, raw)
 	if err != nil {
 		return fail(err.Error())
 	}

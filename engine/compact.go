@@ -18,6 +18,10 @@ type compactionState struct {
 	manual  bool
 	// cancel stops the running compaction (abort).
 	cancel context.CancelFunc
+	// ended, set while a manual compaction runs, is closed once it has
+	// published compaction_end and returned, so that an abort answers
+	// only then, as the reference's abort waits for idle.
+	ended chan struct{}
 	// overflowTried is set once a run spent its one compact-and-retry.
 	overflowTried bool
 }
@@ -54,13 +58,18 @@ func (s *Session) beginCompaction(parent context.Context, manual bool) (context.
 	}
 }
 
-// abortCompaction cancels a running compaction, if any.
+// abortCompaction cancels a running compaction, if any, and waits for a
+// manual one to end (compaction_end published). Callers inside the
+// compaction (an extension's ctx.abort) abort from another goroutine.
 func (s *Session) abortCompaction() {
 	s.mu.Lock()
-	cancel := s.cmp.cancel
+	cancel, ended := s.cmp.cancel, s.cmp.ended
 	s.mu.Unlock()
 	if cancel != nil {
 		cancel()
+	}
+	if ended != nil {
+		<-ended
 	}
 }
 
@@ -69,6 +78,18 @@ func (s *Session) abortCompaction() {
 // that compaction_end also carries. Errors are the reasons clients see.
 func (s *Session) Compact(ctx context.Context, customInstructions string) (*CompactionResult, error) {
 	s.Abort()
+	ended := make(chan struct{})
+	s.mu.Lock()
+	s.cmp.ended = ended
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		if s.cmp.ended == ended {
+			s.cmp.ended = nil
+		}
+		s.mu.Unlock()
+		close(ended)
+	}()
 	cctx, done := s.beginCompaction(ctx, true)
 	defer done()
 	s.publish(CompactionStart{Reason: CompactionManual})

@@ -305,6 +305,32 @@ func TestAbortDuringCompaction(t *testing.T) {
 	golden(t, "abort", h.trace())
 }
 
+// TestAbortWaitsForCompactionEnd checks that Abort during a manual
+// compaction returns only once compaction_end is out, as the reference's
+// abort waits for idle (its RPC abort answers after the compact's).
+func TestAbortWaitsForCompactionEnd(t *testing.T) {
+	t.Parallel()
+	h := newCompactHarness(t, smallModel(128000), nil, faux.Turn{Text: "one"}, faux.Turn{Text: "two"}, faux.Turn{Text: "sum", BlockUntilCancel: true})
+	h.prompt(t, "a")
+	h.prompt(t, "b")
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.s.Compact(context.Background(), "")
+		done <- err
+	}()
+	for !h.s.State().IsCompacting || len(h.p.Requests()) < 3 {
+		time.Sleep(time.Millisecond)
+	}
+	h.s.Abort()
+	if !strings.Contains(h.trace(), "compaction_end manual result=false aborted=true") {
+		t.Errorf("Abort returned before compaction_end:\n%s", h.trace())
+	}
+	if h.s.State().IsCompacting {
+		t.Error("Abort returned while the compaction was still running")
+	}
+	<-done
+}
+
 // golden compares got with testdata/compaction/NAME.golden; -update (the
 // flag runtime_test.go declares for the package's test binary) rewrites it.
 func golden(t *testing.T, name, got string) {

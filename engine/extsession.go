@@ -357,7 +357,9 @@ func (s *Session) summarizeBranch(ctx context.Context, entries []*Entry, model *
 	if err != nil {
 		return nil, err
 	}
-	o := BranchSummaryOptions{}
+	s.mu.Lock()
+	o := BranchSummaryOptions{ReserveTokens: s.settings.BranchSummaryReserveTokens}
+	s.mu.Unlock()
 	if custom != nil {
 		o.CustomInstructions = *custom
 	}

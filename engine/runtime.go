@@ -43,6 +43,10 @@ type RuntimeSettings struct {
 	// compaction.reserveTokens and compaction.keepRecentTokens.
 	CompactionReserveTokens    int
 	CompactionKeepRecentTokens int
+	// BranchSummaryReserveTokens is branchSummary.reserveTokens, kept
+	// free of the window by a tree navigation's summary (0: the
+	// summarizer's default).
+	BranchSummaryReserveTokens int
 }
 
 // DefaultRuntimeSettings are the reference's defaults.
@@ -74,6 +78,14 @@ type SessionOptions struct {
 	// Compactor plans and summarises compactions (engine/compaction);
 	// nil disables compaction.
 	Compactor Compactor
+	// SwitchLevel is the level a switch to m starts at when the settings
+	// name one (the reference's modelThinkingLevels entry for m, else
+	// defaultThinkingLevel); ok false keeps the current level. nil: the
+	// current level always. SetModel clamps it to m.
+	SwitchLevel func(m *Model) (level ThinkingLevel, ok bool)
+	// BlockImages reports whether images.blockImages is on; it is asked
+	// before each request, so a change takes effect mid-session. nil: off.
+	BlockImages func() bool
 }
 
 // PromptOptions qualify a prompt.
@@ -580,6 +592,7 @@ func (s *Session) runWithRetry(ctx context.Context, provider Provider, apiKey st
 			steering: s.steering.drain, followUp: s.followUp.drain, now: s.now,
 			beforeTurn: s.beforeNextTurn, continueTurn: s.takeBoundaryContinue,
 			halted: s.haltedRequest, thinkingBudgets: s.settings.ThinkingBudgets,
+			blockImages: s.opts.BlockImages,
 		}
 		created := loop.run(ctx, history, prompts)
 		prompts = nil
@@ -684,6 +697,52 @@ func (s *Session) Steer(text string, images []Content) string {
 	s.steering.push(text, userMessage(text, images, s.now().UnixMilli()))
 	s.queueUpdate()
 	return DispositionQueued
+}
+
+// Queue is the RPC steer and follow_up: the extensions' input handlers
+// see the text first, as for a prompt (source opts.Source, default
+// "rpc"; streamingBehavior opts.StreamingBehavior while a run streams,
+// "" when idle, as in the reference), then the text, as transformed and
+// expanded (opts.Expand), is queued to be steered in or, for
+// StreamingBehavior "followUp", followed up. Queueing never starts a
+// run. A handler that takes the text queues nothing, and the disposition
+// is DispositionHandled.
+func (s *Session) Queue(ctx context.Context, text string, images []Content, opts PromptOptions) (string, error) {
+	s.mu.Lock()
+	streaming := s.streaming
+	s.mu.Unlock()
+	src := opts.Source
+	if src == "" {
+		src = "rpc"
+	}
+	behavior := ""
+	if streaming {
+		behavior = opts.StreamingBehavior
+	}
+	inCtx, gate := s.openGate(ctx)
+	in, err := s.hooks.Input(inCtx, text, images, src, behavior)
+	if err != nil {
+		s.closeGate(gate)
+		return "", fmt.Errorf("input hook: %w", err)
+	}
+	switch in.Action {
+	case InputHandled:
+		s.afterStarting(ctx, opts.OnPreflight, gate)
+		return DispositionHandled, nil
+	case InputTransform:
+		text = in.Text
+		if in.Images != nil {
+			images = in.Images
+		}
+	}
+	s.closeGate(gate)
+	if opts.Expand != nil {
+		text = opts.Expand(text)
+	}
+	if opts.StreamingBehavior == "followUp" {
+		return s.FollowUp(text, images), nil
+	}
+	return s.Steer(text, images), nil
 }
 
 // FollowUp queues a message for delivery when the agent would stop.

@@ -50,7 +50,10 @@ func (s *Session) ThinkingLevel() ThinkingLevel {
 }
 
 // SetModel switches the model, records a model_change entry (even when
-// unchanged, as the reference does) and re-clamps the thinking level.
+// unchanged, as the reference does) and sets the thinking level the
+// switch starts at (SessionOptions.SwitchLevel, else the current one),
+// clamped to m: a "high" default comes back on a reasoning model after a
+// model that had it off.
 func (s *Session) SetModel(m *Model) error {
 	if m == nil {
 		return ErrNoModel
@@ -59,6 +62,11 @@ func (s *Session) SetModel(m *Model) error {
 	s.model = m
 	want := s.thinking
 	s.mu.Unlock()
+	if s.opts.SwitchLevel != nil {
+		if l, ok := s.opts.SwitchLevel(m); ok {
+			want = l
+		}
+	}
 	if err := s.store.Append(&Entry{Type: EntryModelChange, Provider: m.Provider, ModelID: m.ID}); err != nil {
 		return fmt.Errorf("record model: %w", err)
 	}

@@ -126,6 +126,14 @@ func ErrorResult(text string) ToolResult {
 	return ToolResult{Content: []Content{TextContent(text)}, Details: json.RawMessage("{}"), IsError: true, thrown: true}
 }
 
+// ArgumentPreparer is a Tool that repairs a call's arguments before they
+// are validated against its schema (the reference's prepareArguments),
+// for instance a legacy argument shape the schema no longer describes.
+// It returns args itself when there is nothing to repair.
+type ArgumentPreparer interface {
+	PrepareArguments(args json.RawMessage) json.RawMessage
+}
+
 // Tool is a capability the model can call. Built-in tools and tools that
 // extensions register both implement it.
 type Tool interface {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	pi "github.com/pi-go/pi"
@@ -15,6 +16,11 @@ func TestParseArgs(t *testing.T) {
 		argv  []string
 		check func(t *testing.T, a *Args)
 	}{
+		{"no-mcp is accepted with a warning", []string{"--no-mcp"}, func(t *testing.T, a *Args) {
+			if !a.NoMCP || a.HasErrors() || len(a.Diagnostics) != 1 || !strings.Contains(a.Diagnostics[0].String(), "Warning: --no-mcp has no effect") {
+				t.Fatalf("%+v", a.Diagnostics)
+			}
+		}},
 		{"print consumes next message", []string{"-p", "hello", "world"}, func(t *testing.T, a *Args) {
 			if !a.Print || !reflect.DeepEqual(a.Messages, []string{"hello", "world"}) {
 				t.Fatalf("%+v", a)

@@ -49,8 +49,7 @@ func run(argv []string) int {
 		return 0
 	}
 	if a.Export != "" {
-		fmt.Fprintln(stderr, "Error: --export is not supported by this build")
-		return 1
+		return runExport(a, os.Stdout, stderr)
 	}
 	mode := ResolveMode(a, isTerminal(os.Stdin), isTerminal(os.Stdout))
 	// Help and --list-models without an explicit mode print plain text.
@@ -195,6 +194,22 @@ func flushBriefly(flush func() error) {
 	case <-done:
 	case <-time.After(time.Second):
 	}
+}
+
+// runExport is `pi --export <session file> [output]`: the first message
+// names the output file. It builds no agent.
+func runExport(a *Args, stdout, stderr io.Writer) int {
+	out := ""
+	if len(a.Messages) > 0 {
+		out = a.Messages[0]
+	}
+	path, err := pi.ExportSessionFile(a.Export, out)
+	if err != nil {
+		fmt.Fprintln(stderr, "Error:", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, "Exported to:", path)
+	return 0
 }
 
 // reportStartupError prints a startup failure and returns its exit code.

@@ -116,14 +116,14 @@ func handleCycleModel(ctx context.Context, s *Server, cmd *Command) *Response {
 		}
 	}
 	next := scoped[(idx+1)%len(scoped)]
-	want := sess.ThinkingLevel()
 	if err := sess.SetModel(next.Model); err != nil {
 		return fail(cmd, err)
 	}
+	// SetModel chose the switch's level; a scoped model's own level wins.
+	level := sess.ThinkingLevel()
 	if isScoped && next.ThinkingLevel != "" {
-		want = next.ThinkingLevel
+		level = sess.SetThinkingLevel(next.ThinkingLevel)
 	}
-	level := sess.SetThinkingLevel(want)
 	sess.ModelSelected(ctx, next.Model, cur, "cycle")
 	return ok(cmd, cycleModelData{Model: next.Model, ThinkingLevel: level, IsScoped: isScoped})
 }

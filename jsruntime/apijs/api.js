@@ -141,6 +141,9 @@
   let modelsImpl;
   const models = () => modelsImpl || (modelsImpl = requireHost("pi:internal/models")({ G, call, enc, parse, errMsg, report }));
   G.customStream = (api, json, onEvent, onDone, onFail) => models().customStream(api, json, onEvent, onDone, onFail);
+  const notBuilt = (fn, what) => {
+    throw new Error(`pi.${fn} is not available in this build: ${what} is not built yet`);
+  };
   const registerProvider = (path, name, config) => models().registerProvider(path, name, config);
   const unregisterProvider = (name) => models().unregisterProvider(name);
 
@@ -384,10 +387,13 @@
       setThinkingLevel: action((level) => { call("setThinkingLevel", [level]); }),
       registerProvider(name, config) { registerProvider(path, name, config); },
       unregisterProvider(name) { unregisterProvider(name); },
-      registerMcpServer() {},
+      // MCP servers and virtual models are not built yet: registering
+      // or listing says so rather than pretending to work. Unregistering
+      // stays harmless, since nothing can have been registered.
+      registerMcpServer() { notBuilt("registerMcpServer", "MCP support"); },
       unregisterMcpServer() {},
-      getMcpServers: () => [],
-      registerVirtualModel() {},
+      getMcpServers() { notBuilt("getMcpServers", "MCP support"); },
+      registerVirtualModel() { notBuilt("registerVirtualModel", "virtual models"); },
       unregisterVirtualModel() {},
       events: {
         on(channel, handler) {

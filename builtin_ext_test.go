@@ -1,0 +1,98 @@
+package pi_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	pi "github.com/pi-go/pi"
+	"github.com/pi-go/pi/internal/mockllm"
+	"github.com/pi-go/pi/internal/sdktest"
+)
+
+// TestBuiltinExtensions checks that the reference's built-in extensions,
+// none of which this build has, are neither listed nor fatal: get_commands
+// has no /llama or /mcp, a known builtin:<name> is a warning that names it,
+// an unknown -e builtin:<name> fails as in the reference, and an extension
+// that registers /mcp is the only /mcp.
+func TestBuiltinExtensions(t *testing.T) {
+	t.Parallel()
+	const mcpExt = `export default function (pi) { pi.registerCommand("mcp", { description: "mine", handler: async () => {} }); }`
+	tests := []struct {
+		name       string
+		extensions []string
+		settings   string
+		ext        bool // load mcpExt with -e
+		wantErr    bool
+		wantStderr []string
+		wantMCP    bool
+	}{
+		{name: "none"},
+		{name: "-e builtin:mcp", extensions: []string{"builtin:mcp"},
+			wantStderr: []string{"Warning: built-in extension builtin:mcp is not available in this build"}},
+		{name: "-e unknown", extensions: []string{"builtin:nope"}, wantErr: true,
+			wantStderr: []string{`Error: Failed to load extension "builtin:nope": Unknown built-in extension: builtin:nope`}},
+		{name: "settings", settings: `{"extensions":["-builtin:mcp","+builtin:llama.cpp","+builtin:nope"]}`,
+			wantStderr: []string{"Warning: built-in extension builtin:llama.cpp is not available in this build"}},
+		{name: "extension /mcp", ext: true, wantMCP: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			agentDir, project, _ := sdktest.Home(t, mockllm.Script{})
+			if tc.settings != "" {
+				if err := os.WriteFile(filepath.Join(agentDir, "settings.json"), []byte(tc.settings), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			exts := tc.extensions
+			if tc.ext {
+				p := filepath.Join(project, "mcp.ts")
+				if err := os.WriteFile(p, []byte(mcpExt), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				exts = append(exts, p)
+			}
+			var stderr bytes.Buffer
+			agent, err := pi.New(context.Background(), pi.Options{AgentDir: agentDir, Cwd: project, Model: sdktest.Model,
+				NoSession: true, Mode: pi.ModeRPC, Extensions: exts, Stderr: &stderr})
+			for _, w := range tc.wantStderr {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("stderr %q lacks %q", stderr.String(), w)
+				}
+			}
+			if tc.wantErr {
+				if !errors.Is(err, pi.ErrExtensionLoad) {
+					t.Fatalf("New: %v, want ErrExtensionLoad", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("New: %v (stderr %s)", err, stderr.String())
+			}
+			defer agent.Close()
+			if strings.Contains(stderr.String(), "nope") {
+				t.Errorf("a settings entry with an unknown built-in name was reported: %s", stderr.String())
+			}
+			var mcp int
+			for _, c := range agent.Commands() {
+				switch c.Name {
+				case "llama":
+					t.Errorf("get_commands lists /llama, which nothing implements")
+				case "mcp":
+					mcp++
+					if !tc.wantMCP || c.SourceInfo == nil || c.SourceInfo.Source == "builtin" {
+						t.Errorf("get_commands lists /mcp from %+v", c.SourceInfo)
+					}
+				}
+			}
+			if tc.wantMCP && mcp != 1 {
+				t.Errorf("/mcp listed %d times, want 1", mcp)
+			}
+		})
+	}
+}
