@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""extparity.py (../shared/conformance) with three harness fixes, for local
+runs until they are made there (shared/ is read-only from this repository):
+
+    python3 e2e/extparity/run.py --pi ./pi --ref "$REF" --examples \
+        --fallback-call 'bash:{"command": "echo extparity"}' -j 2
+
+Every argument is extparity.py's. What changes:
+
+1. The reference's built-in extensions (builtin:mcp, builtin:llama.cpp,
+   builtin:codemode, builtin:tool-search) are turned off on both sides with
+   the settings "extensions" list ("-builtin:<name>"). This build has none
+   of them yet and no longer lists their commands (a listing that does
+   nothing would be a lie), so without this every example differs by the
+   /llama and /mcp entries of get_commands and nothing else is compared.
+2. Tool updates are merged after the fire-and-forget UI requests are taken
+   out of a step's events, not before. A spinner's setTitle (an 80 ms
+   timer) that happens to land between a tool's two
+   tool_execution_update records kept the two apart, so the comparison
+   depended on how fast the reference ran (titlebar-spinner.ts).
+3. The settle window after agent_settled is 600 ms instead of 300 ms. An
+   extension that calls ctx.shutdown() makes both binaries exit; the
+   reference takes 100-350 ms to do so, ours a few, so with 300 ms the
+   step's status ("ok" or "exited") depended on the reference's speed
+   (shutdown-command.ts).
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONF = os.environ.get("PI_CONFORMANCE_DIR", os.path.join(HERE, "..", "..", "..", "shared", "conformance"))
+sys.path.insert(0, CONF)
+import extparity  # noqa: E402  (path set just above)
+
+BUILTINS_OFF = ["-builtin:mcp", "-builtin:llama.cpp", "-builtin:codemode", "-builtin:tool-search"]
+
+_build_scenario = extparity.build_scenario
+
+
+def build_scenario(*args, **kwargs) -> dict:
+    sc = _build_scenario(*args, **kwargs)
+    settings = dict(sc.get("settings") or {})
+    settings["extensions"] = list(settings.get("extensions") or []) + BUILTINS_OFF
+    sc["settings"] = settings
+    for step in sc.get("steps", []):
+        wait = step.get("wait")
+        if isinstance(wait, dict) and "settle_ms" in wait:
+            wait["settle_ms"] = max(wait["settle_ms"], 600)
+            wait["settle_max_ms"] = max(wait.get("settle_max_ms", 0), 1200)
+    return sc
+
+
+_split_events = extparity.split_events
+
+
+def split_events(sigs: list[str], strict_ui: bool) -> tuple[list[str], list[str]]:
+    events, ui = _split_events(sigs, strict_ui)
+    merged: list[str] = []
+    for s in events:
+        if merged and s == merged[-1] and s.startswith("tool_execution_update"):
+            continue
+        merged.append(s)
+    return merged, ui
+
+
+extparity.build_scenario = build_scenario
+extparity.split_events = split_events
+
+if __name__ == "__main__":
+    sys.exit(extparity.main())
