@@ -56,12 +56,12 @@ type fsOp struct {
 }
 
 const (
-	shapePath     = iota // (path, options|encoding)
-	shapePathData        // (path, data, options|encoding)
-	shapeTwoPaths        // (src, dst, options)
-	shapePathLen         // (path, len)
-	shapePathTimes       // (path, atime, mtime)
-	shapePathIDs         // (path, uid, gid)
+	shapePath      = iota // (path, options|encoding)
+	shapePathData         // (path, data, options|encoding)
+	shapeTwoPaths         // (src, dst, options)
+	shapePathLen          // (path, len)
+	shapePathTimes        // (path, atime, mtime)
+	shapePathIDs          // (path, uid, gid)
 )
 
 // statResult and dirent are converted to JS objects on the loop.

@@ -103,7 +103,7 @@ var nodeFlags = map[string]int{
 	"xw": os.O_TRUNC | os.O_CREATE | os.O_WRONLY | os.O_EXCL,
 	"w+": os.O_TRUNC | os.O_CREATE | os.O_RDWR, "wx+": os.O_TRUNC | os.O_CREATE | os.O_RDWR | os.O_EXCL,
 	"xw+": os.O_TRUNC | os.O_CREATE | os.O_RDWR | os.O_EXCL,
-	"a": os.O_APPEND | os.O_CREATE | os.O_WRONLY, "ax": os.O_APPEND | os.O_CREATE | os.O_WRONLY | os.O_EXCL,
+	"a":   os.O_APPEND | os.O_CREATE | os.O_WRONLY, "ax": os.O_APPEND | os.O_CREATE | os.O_WRONLY | os.O_EXCL,
 	"xa": os.O_APPEND | os.O_CREATE | os.O_WRONLY | os.O_EXCL, "as": os.O_APPEND | os.O_CREATE | os.O_WRONLY | os.O_SYNC,
 	"sa": os.O_APPEND | os.O_CREATE | os.O_WRONLY | os.O_SYNC,
 	"a+": os.O_APPEND | os.O_CREATE | os.O_RDWR, "ax+": os.O_APPEND | os.O_CREATE | os.O_RDWR | os.O_EXCL,
