@@ -70,7 +70,7 @@ var nodeBuiltins = map[string]moduleLoader{
 	"net":                 stubModule("net"),
 	"tls":                 stubModule("tls"),
 	"tty":                 stubModule("tty"),
-	"async_hooks":         stubModule("async_hooks"),
+	"async_hooks":         loadAsyncHooks,
 	"diagnostics_channel": stubModule("diagnostics_channel"),
 	"worker_threads":      stubModule("worker_threads"),
 	"v8":                  stubModule("v8"),
