@@ -72,7 +72,7 @@ var nodeBuiltins = map[string]moduleLoader{
 	"tty":                 stubModule("tty"),
 	"async_hooks":         loadAsyncHooks,
 	"diagnostics_channel": stubModule("diagnostics_channel"),
-	"worker_threads":      stubModule("worker_threads"),
+	"worker_threads":      loadWorkerThreads,
 	"v8":                  stubModule("v8"),
 	"vm":                  stubModule("vm"),
 }

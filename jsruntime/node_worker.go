@@ -1,0 +1,424 @@
+package jsruntime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dop251/goja"
+)
+
+// worker_threads: each Worker is a Runtime of its own (its own goja VM
+// and loop goroutine), supervised by one more goroutine. Messages cross
+// between the two as strings (the structured-clone encoding of
+// hostjs/worker_threads.js), handed to the other side's loop through its
+// funnel, so neither VM is ever touched from another goroutine.
+
+// newWorkerRuntime is New, reached through a variable: New builds the
+// module map, which names this module's loader, which calls New.
+var newWorkerRuntime func(LoadOptions) (*Runtime, error)
+
+func init() { newWorkerRuntime = New }
+
+// nextThreadID numbers workers process-wide; the main thread is 0.
+var nextThreadID atomic.Int64
+
+// workerSelf is what a worker runtime knows of itself, kept in its
+// r.loaded under workerSelfKey.
+type workerSelf struct {
+	id       int64
+	data     string // encoded workerData ("" for undefined)
+	toParent func(msg string)
+	// exit ends the worker with a code (process.exit inside it).
+	exit func(code int)
+	// Loop-only state of the worker's parentPort.
+	receiver goja.Callable
+	hold     func(func(*goja.Runtime))
+}
+
+const workerSelfKey = "\x00worker_threads/self"
+
+// workerPrimKey holds the primitives object worker_threads.js was given;
+// the JS sets its encoder there (encode) for the Go side's error reports.
+const workerPrimKey = "\x00worker_threads/prim"
+
+func (r *Runtime) workerSelf() *workerSelf {
+	if v, ok := r.loaded[workerSelfKey]; ok {
+		return v.Export().(*workerSelf)
+	}
+	return nil
+}
+
+// workerHandle is the parent's side of one worker.
+type workerHandle struct {
+	id     int64
+	parent *Runtime
+
+	mu      sync.Mutex
+	child   *Runtime // set once the script has run; nil before and after
+	pending []string // messages posted before the worker was ready
+	done    bool
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	// stopping is why the worker ends early: "" while it runs,
+	// "terminate" or "exit" (process.exit) or "error".
+	stopping atomic.Value // string
+	exitCode atomic.Int64
+
+	// Loop-only (parent) state.
+	hold func(func(*goja.Runtime))
+}
+
+// workerSpec is what Worker's constructor passes to spawn.
+type workerSpec struct {
+	file, code string // one of them: a script path, or eval code
+	data       string
+	env        string // JSON of the env option, "" to inherit
+	argv       []string
+	onMessage  goja.Callable
+	onError    goja.Callable
+	onExit     goja.Callable
+	onOnline   goja.Callable
+}
+
+func loadWorkerThreads(r *Runtime) (goja.Value, error) {
+	vm := r.vm
+	prim := vm.NewObject()
+	self := r.workerSelf()
+	_ = prim.Set("isMainThread", self == nil)
+	if self != nil {
+		_ = prim.Set("threadId", self.id)
+		_ = prim.Set("workerData", self.data)
+		_ = prim.Set("post", func(msg string) { self.toParent(msg) })
+		_ = prim.Set("setReceiver", func(fn goja.Value) {
+			f, _ := goja.AssertFunction(fn)
+			self.receiver = f
+		})
+		// portRef keeps the worker alive while its parentPort listens,
+		// as an open MessagePort keeps a Node thread alive.
+		_ = prim.Set("portRef", func(on bool) {
+			switch {
+			case on && self.hold == nil:
+				self.hold = r.loop.Reserve()
+			case !on && self.hold != nil:
+				h := self.hold
+				self.hold = nil
+				h(func(*goja.Runtime) {})
+			}
+		})
+		_ = prim.Set("exit", func(code int) { self.exit(code) })
+	} else {
+		_ = prim.Set("threadId", 0)
+	}
+	_ = prim.Set("spawn", func(call goja.FunctionCall) goja.Value { return r.spawnWorker(call) })
+	r.loaded[workerPrimKey] = prim
+	src, err := hostSource("worker_threads")
+	if err != nil {
+		return nil, err
+	}
+	return r.evalCommonJS("node:worker_threads", wrapModule, src, prim)
+}
+
+// spawnWorker is spawn(file, isEval, data, argv, env, onOnline,
+// onMessage, onError, onExit) → {post, terminate, ref, unref}. It runs on the parent
+// loop; the worker is set up on its own goroutines.
+func (r *Runtime) spawnWorker(call goja.FunctionCall) goja.Value {
+	vm := r.vm
+	fn := func(i int) goja.Callable { f, _ := goja.AssertFunction(call.Argument(i)); return f }
+	spec := workerSpec{data: call.Argument(2).String(), env: call.Argument(4).String(), onOnline: fn(5), onMessage: fn(6), onError: fn(7), onExit: fn(8)}
+	if call.Argument(1).ToBoolean() {
+		spec.code = call.Argument(0).String()
+	} else {
+		spec.file = r.pathArg(call.Argument(0))
+	}
+	if goja.IsUndefined(call.Argument(2)) {
+		spec.data = ""
+	}
+	if a, ok := call.Argument(3).Export().([]any); ok {
+		for _, x := range a {
+			spec.argv = append(spec.argv, fmt.Sprint(x))
+		}
+	}
+	h := &workerHandle{id: nextThreadID.Add(1), parent: r}
+	h.stopping.Store("")
+	h.ctx, h.cancel = context.WithCancel(context.Background())
+	h.hold = r.loop.Reserve()
+	wrap := r.asyncWrap()
+	// toParent runs fn on the parent loop in the context Worker was made in.
+	toParent := func(fn func()) { r.loop.RunOnLoop(func(*goja.Runtime) { wrap(fn) }) }
+	go h.run(spec, toParent)
+	o := vm.NewObject()
+	_ = o.Set("threadId", h.id)
+	_ = o.Set("post", func(msg string) {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		switch {
+		case h.done:
+		case h.child == nil:
+			h.pending = append(h.pending, msg)
+		default:
+			h.deliver(h.child, msg)
+		}
+	})
+	_ = o.Set("terminate", func() { h.stop("terminate", 1) })
+	_ = o.Set("ref", func() {
+		if h.hold == nil && !h.isDone() {
+			h.hold = r.loop.Reserve()
+		}
+	})
+	_ = o.Set("unref", func() {
+		if h.hold != nil {
+			hold := h.hold
+			h.hold = nil
+			hold(func(*goja.Runtime) {})
+		}
+	})
+	return o
+}
+
+func (h *workerHandle) isDone() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.done
+}
+
+// stop ends the worker early with code; the first reason wins.
+func (h *workerHandle) stop(why string, code int) {
+	if !h.stopping.CompareAndSwap("", why) {
+		return
+	}
+	h.exitCode.Store(int64(code))
+	h.cancel()
+	h.mu.Lock()
+	child := h.child
+	h.mu.Unlock()
+	if child != nil {
+		// A script busy in a loop stops at its next instruction.
+		child.vm.Interrupt(errWorkerStopped)
+	}
+}
+
+var errWorkerStopped = errors.New("worker stopped")
+
+// deliver hands one message to the worker's loop; h.mu is held.
+func (h *workerHandle) deliver(child *Runtime, msg string) {
+	child.loop.RunOnLoop(func(vm *goja.Runtime) {
+		self := child.workerSelf()
+		if self == nil || self.receiver == nil {
+			return
+		}
+		if _, err := self.receiver(goja.Undefined(), vm.ToValue(msg)); err != nil {
+			panic(err)
+		}
+	})
+}
+
+// run is the worker's supervisor goroutine: it creates the runtime,
+// evaluates the script, waits until the worker has nothing left to do
+// (or is stopped) and reports the exit to the parent.
+func (h *workerHandle) run(spec workerSpec, toParent func(func())) {
+	parent := h.parent
+	pvm := parent.vm
+	// errMsg is the first uncaught error, encoded by the worker for the
+	// parent's 'error' event (or a plain message).
+	var errMu sync.Mutex
+	var errEncoded string
+	var errPlain string
+	fail := func(encoded, plain string) {
+		errMu.Lock()
+		if errEncoded == "" && errPlain == "" {
+			errEncoded, errPlain = encoded, plain
+		}
+		errMu.Unlock()
+		h.stop("error", 1)
+	}
+	self := &workerSelf{id: h.id, data: spec.data}
+	self.toParent = func(msg string) {
+		toParent(func() {
+			if spec.onMessage != nil {
+				if _, err := spec.onMessage(goja.Undefined(), pvm.ToValue(msg)); err != nil {
+					panic(err)
+				}
+			}
+		})
+	}
+	self.exit = func(code int) {
+		h.stop("exit", code)
+		panic(errWorkerStopped)
+	}
+	argv := append([]string{"pi", spec.file}, spec.argv...)
+	if spec.file == "" {
+		argv = append([]string{"pi", "[worker eval]"}, spec.argv...)
+	}
+	opts := LoadOptions{
+		AgentDir: parent.opts.AgentDir,
+		Cwd:      parent.opts.Cwd,
+		// A test's own module sources serve its workers too.
+		VirtualSources: parent.opts.VirtualSources,
+		Stderr:         parent.stderr,
+		Watchdog:       parent.opts.Watchdog,
+		Argv:           argv,
+		OnError: func(e ExtensionError) {
+			if h.stopping.Load().(string) != "" {
+				return // the interruption of a stopped worker
+			}
+			fail("", e.Error)
+		},
+		Host: Host{Setup: func(wr *Runtime) error {
+			wr.loaded[workerSelfKey] = wr.vm.ToValue(self)
+			// process.exit ends this worker, not the process.
+			proc := wr.vm.Get("process").ToObject(wr.vm)
+			if spec.env != "" {
+				parse, _ := goja.AssertFunction(wr.vm.Get("JSON").ToObject(wr.vm).Get("parse"))
+				env, err := parse(goja.Undefined(), wr.vm.ToValue(spec.env))
+				if err != nil {
+					return err
+				}
+				if err := proc.Set("env", env); err != nil {
+					return err
+				}
+			}
+			return proc.Set("exit", func(call goja.FunctionCall) goja.Value {
+				code := 0
+				if v := call.Argument(0); !goja.IsUndefined(v) {
+					code = int(v.ToInteger())
+				} else if c := proc.Get("exitCode"); c != nil && !goja.IsUndefined(c) {
+					code = int(c.ToInteger())
+				}
+				self.exit(code)
+				return goja.Undefined()
+			})
+		}},
+	}
+	child, err := newWorkerRuntime(opts)
+	if err != nil {
+		fail("", err.Error())
+	}
+	var code string
+	var file = spec.file
+	if err == nil {
+		if spec.code != "" {
+			code = spec.code
+		} else {
+			b, cerr := NewCompiler(parent.opts.AgentDir).Compile(h.ctx, spec.file)
+			if cerr != nil {
+				fail("", cerr.Error())
+			} else {
+				code, file = b.Code, b.Entry
+			}
+		}
+	}
+	if child != nil && h.stopping.Load().(string) == "" {
+		h.mu.Lock()
+		h.child = child
+		h.mu.Unlock()
+		toParent(func() {
+			if spec.onOnline != nil {
+				_, _ = spec.onOnline(goja.Undefined())
+			}
+		})
+		derr := child.loop.Do(h.ctx, func(vm *goja.Runtime) error {
+			_, err := guard(func() (goja.Value, error) { return child.runWorkerScript(file, code) })
+			if err != nil && h.stopping.Load().(string) == "" {
+				fail(child.encodeError(err), errorMessage(err))
+			}
+			return nil
+		})
+		if derr == nil && h.stopping.Load().(string) == "" {
+			h.mu.Lock()
+			for _, m := range h.pending {
+				h.deliver(child, m)
+			}
+			h.pending = nil
+			h.mu.Unlock()
+			_ = child.loop.WaitIdle(h.ctx)
+		}
+	}
+	h.mu.Lock()
+	h.done = true
+	h.child = nil
+	h.pending = nil
+	h.mu.Unlock()
+	if child != nil {
+		child.Close()
+	}
+	exit := 0
+	if h.stopping.Load().(string) != "" {
+		exit = int(h.exitCode.Load())
+	}
+	errMu.Lock()
+	encoded, plain := errEncoded, errPlain
+	errMu.Unlock()
+	parent.loop.RunOnLoop(func(*goja.Runtime) {
+		finish := func(*goja.Runtime) {
+			if (encoded != "" || plain != "") && spec.onError != nil {
+				_, _ = spec.onError(goja.Undefined(), pvm.ToValue(encoded), pvm.ToValue(plain))
+			}
+			if spec.onExit != nil {
+				if _, err := spec.onExit(goja.Undefined(), pvm.ToValue(exit)); err != nil {
+					panic(err)
+				}
+			}
+		}
+		if h.hold != nil {
+			hold := h.hold
+			h.hold = nil
+			hold(finish)
+			return
+		}
+		finish(pvm)
+	})
+}
+
+// runWorkerScript evaluates a worker's bundle (or eval code) as a
+// CommonJS module with the worker's own require.
+func (r *Runtime) runWorkerScript(file, code string) (goja.Value, error) {
+	name := file
+	if name == "" {
+		name = "[worker eval]"
+	}
+	prg, err := compileWrapped(name, wrapBundle, code, false)
+	if err != nil {
+		return nil, err
+	}
+	fnv, err := r.vm.RunProgram(prg)
+	if err != nil {
+		return nil, err
+	}
+	fn, _ := goja.AssertFunction(fnv)
+	module := r.vm.NewObject()
+	exports := r.vm.NewObject()
+	_ = module.Set("exports", exports)
+	dir := r.cwd()
+	if file != "" {
+		dir = filepath.Dir(file)
+	}
+	return fn(exports, exports, r.requireFn, module, r.vm.ToValue(name), r.vm.ToValue(dir))
+}
+
+// encodeError encodes a thrown value for the parent (structured clone),
+// or "" when worker_threads' encoder cannot be had.
+func (r *Runtime) encodeError(err error) string {
+	var ex *goja.Exception
+	if !errors.As(err, &ex) {
+		return ""
+	}
+	r.require("worker_threads")
+	prim, ok := r.loaded[workerPrimKey].(*goja.Object)
+	if !ok {
+		return ""
+	}
+	enc, ok := goja.AssertFunction(prim.Get("encode"))
+	if !ok {
+		return ""
+	}
+	v, gerr := guard(func() (goja.Value, error) { return enc(goja.Undefined(), ex.Value()) })
+	if gerr != nil {
+		return ""
+	}
+	return v.String()
+}
