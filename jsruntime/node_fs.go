@@ -703,7 +703,6 @@ func (r *Runtime) statsObject(fi os.FileInfo) goja.Value {
 	if p := r.classProto("Stats"); p != nil {
 		_ = o.SetPrototype(p)
 	}
-	ms := float64(fi.ModTime().UnixNano()) / 1e6
 	mode := uint32(fi.Mode().Perm()) | unixType(fi.Mode())
 	st, _ := fi.Sys().(*syscall.Stat_t)
 	if st != nil {
@@ -722,14 +721,17 @@ func (r *Runtime) statsObject(fi os.FileInfo) goja.Value {
 		_ = o.Set("mode", mode)
 		_ = o.Set("size", fi.Size())
 	}
-	for _, k := range []string{"atimeMs", "mtimeMs", "ctimeMs", "birthtimeMs"} {
-		_ = o.Set(k, ms)
+	at, mt, ct, bt := statTimesMs(fi)
+	times := []float64{at, mt, ct, bt}
+	for i, k := range []string{"atimeMs", "mtimeMs", "ctimeMs", "birthtimeMs"} {
+		_ = o.Set(k, times[i])
 	}
-	date := vm.ToValue(func() goja.Value {
-		d, _ := vm.New(vm.Get("Date"), vm.ToValue(ms))
-		return d
-	})
-	for _, k := range []string{"atime", "mtime", "ctime", "birthtime"} {
+	for i, k := range []string{"atime", "mtime", "ctime", "birthtime"} {
+		t := times[i]
+		date := vm.ToValue(func() goja.Value {
+			d, _ := vm.New(vm.Get("Date"), vm.ToValue(t))
+			return d
+		})
 		_ = o.DefineAccessorProperty(k, date, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}
 	modeKinds(vm, o, fi.Mode())

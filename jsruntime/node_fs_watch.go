@@ -83,6 +83,10 @@ func (r *Runtime) fsWatch(call goja.FunctionCall) goja.Value {
 	go func() {
 		for {
 			select {
+			case <-r.loop.done:
+				// The runtime closed with the watcher open.
+				_ = w.Close()
+				return
 			case ev, ok := <-w.Events:
 				if !ok {
 					return

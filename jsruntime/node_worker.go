@@ -151,6 +151,14 @@ func (r *Runtime) spawnWorker(call goja.FunctionCall) goja.Value {
 	// toParent runs fn on the parent loop in the context Worker was made in.
 	toParent := func(fn func()) { r.loop.RunOnLoop(func(*goja.Runtime) { wrap(fn) }) }
 	go h.run(spec, toParent)
+	// A worker does not outlive the runtime that started it.
+	go func() {
+		select {
+		case <-r.loop.done:
+			h.stop("terminate", 1)
+		case <-h.ctx.Done():
+		}
+	}()
 	o := vm.NewObject()
 	_ = o.Set("threadId", h.id)
 	_ = o.Set("post", func(msg string) {
@@ -347,6 +355,9 @@ func (h *workerHandle) run(spec workerSpec, toParent func(func())) {
 		child.Close()
 	}
 	exit := 0
+	// Read the code before cancel, which only releases the goroutine
+	// watching the parent.
+	defer h.cancel()
 	if h.stopping.Load().(string) != "" {
 		exit = int(h.exitCode.Load())
 	}

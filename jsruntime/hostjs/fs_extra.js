@@ -9,8 +9,10 @@ const EventEmitter = require("events");
 const prim = { watch: fs.__watch, glob: fs.__glob };
 delete fs.__watch; delete fs.__glob;
 
-const sysError = (code, errno, message, props) => {
-  const e = new Error(message);
+// NodeError is the class name Node's own fs errors (ERR_FS_CP_*) carry.
+class NodeError extends Error {}
+const sysError = (code, errno, message, props, Cls) => {
+  const e = new (Cls || Error)(message);
   if (errno !== undefined) e.errno = errno;
   Object.assign(e, props);
   e.code = code;
@@ -261,11 +263,18 @@ fs.promises.watch = function (path, opts) {
   });
   w.on("error", (e) => { failed = e; while (waiting.length) waiting.shift().reject(e); });
   const finish = () => { if (done) return; done = true; w.close(); while (waiting.length) waiting.shift().resolve({ value: undefined, done: true }); };
-  if (opts.signal) opts.signal.addEventListener("abort", finish);
+  // An abort ends the iteration with an AbortError, as in Node.
+  const abort = () => {
+    if (done) return;
+    const e = new Error("The operation was aborted"); e.name = "AbortError"; e.code = "ABORT_ERR"; e.cause = opts.signal.reason;
+    failed = e; done = true; w.close();
+    while (waiting.length) waiting.shift().reject(e);
+  };
+  if (opts.signal) { if (opts.signal.aborted) abort(); else opts.signal.addEventListener("abort", abort, { once: true }); }
   const it = {
     next() {
       if (queue.length) return Promise.resolve(queue.shift());
-      if (failed) return Promise.reject(failed);
+      if (failed) { const e = failed; failed = null; return Promise.reject(e); }
       if (done) return Promise.resolve({ value: undefined, done: true });
       return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
     },
@@ -385,7 +394,7 @@ function cpSync(src, dest, opts) {
     }
     const exists = (() => { try { fs.lstatSync(d); return true; } catch { return false; } })();
     if (exists && !force) {
-      if (opts.errorOnExist) throw sysError("ERR_FS_CP_EEXIST", 17, "Target already exists: cp returned EEXIST (" + d + " already exists) " + d, { syscall: "cp", path: d });
+      if (opts.errorOnExist) throw sysError("ERR_FS_CP_EEXIST", 17, "Target already exists: cp returned EEXIST (" + d + " already exists) " + d, { syscall: "cp", path: d }, NodeError);
       return;
     }
     if (st.isSymbolicLink()) {
