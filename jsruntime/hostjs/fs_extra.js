@@ -444,9 +444,12 @@ fs.promises.glob = function (pattern, opts) {
 fs.openAsBlob = (path, opts) => fs.promises.readFile(path).then((b) => new Blob([b], { type: (opts && opts.type) || "" }));
 fs._toUnixTimestamp = (t) => (t instanceof Date ? t.getTime() / 1000 : typeof t === "string" && +t == t ? +t : t);
 // lchmod exists on macOS only; Node lists the names on Linux as undefined.
-fs.lchmod = undefined; fs.lchmodSync = undefined; fs.promises.lchmod = undefined;
-if (process.platform === "darwin") { fs.lchmod = notSupported("lchmod"); fs.lchmodSync = notSupported("lchmodSync"); fs.promises.lchmod = notSupported("promises.lchmod"); }
+// fs.promises.lchmod rejects there.
+fs.lchmod = undefined; fs.lchmodSync = undefined;
+fs.promises.lchmod = () => Promise.reject(Object.assign(new Error("The lchmod() method is not implemented"), { code: "ERR_METHOD_NOT_IMPLEMENTED" }));
+if (process.platform === "darwin") { fs.lchmod = notSupported("lchmod"); fs.lchmodSync = notSupported("lchmodSync"); }
 
 fs.Stats = function Stats() {};
-fs.StatFs = function StatFs() {};
+// StatFs is not an export in Node; it is here for the prototype only.
+Object.defineProperty(fs, "StatFs", { value: function StatFs() {}, enumerable: false });
 fs.Dirent = function Dirent() {};
