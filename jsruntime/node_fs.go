@@ -855,8 +855,23 @@ func loadFS(r *Runtime) (goja.Value, error) {
 		_ = mod.Set(k, constants.Get(k))
 	}
 	_ = mod.Set("promises", promises)
-	_ = mod.Set("__watch", r.fsWatch)
-	_ = mod.Set("__glob", r.fsGlob)
+	// fs_extra.js takes __loadLazy (and deletes it): it evaluates
+	// fs_lazy.js with the Go primitives only that part uses.
+	_ = mod.Set("__loadLazy", func(goja.FunctionCall) goja.Value {
+		src, err := hostSource("fs_lazy")
+		if err != nil {
+			panic(vm.NewGoError(err))
+		}
+		host := vm.NewObject()
+		_ = host.Set("fs", mod)
+		_ = host.Set("watch", r.fsWatch)
+		_ = host.Set("glob", r.fsGlob)
+		v, err := r.evalCommonJS("node:fs/lazy", wrapModule, src, host)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	})
 	// Streams and watchers are thin JS layers over the ops above.
 	src, err := hostSource("fs_extra")
 	if err != nil {
