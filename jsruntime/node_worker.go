@@ -237,6 +237,9 @@ func (h *workerHandle) run(spec workerSpec, toParent func(func())) {
 	var errEncoded string
 	var errPlain string
 	fail := func(encoded, plain string) {
+		if h.stopping.Load().(string) != "" {
+			return // a terminated worker's own failures are not reported
+		}
 		errMu.Lock()
 		if errEncoded == "" && errPlain == "" {
 			errEncoded, errPlain = encoded, plain
@@ -267,7 +270,7 @@ func (h *workerHandle) run(spec workerSpec, toParent func(func())) {
 		Cwd:      parent.opts.Cwd,
 		// A test's own module sources serve its workers too.
 		VirtualSources: parent.opts.VirtualSources,
-		Stderr:         parent.stderr,
+		Stderr:         loopWriter{parent},
 		Watchdog:       parent.opts.Watchdog,
 		Argv:           argv,
 		OnError: func(e ExtensionError) {
@@ -432,4 +435,16 @@ func (r *Runtime) encodeError(err error) string {
 		return ""
 	}
 	return v.String()
+}
+
+// loopWriter is a worker's console: its output is written by the parent's
+// loop, in order with the worker's messages, so the parent's writer is
+// only ever used from one goroutine (as a Node worker's stdout is piped
+// through its parent).
+type loopWriter struct{ parent *Runtime }
+
+func (w loopWriter) Write(p []byte) (int, error) {
+	b := append([]byte(nil), p...)
+	w.parent.loop.RunOnLoop(func(*goja.Runtime) { _, _ = w.parent.stderr.Write(b) })
+	return len(p), nil
 }
