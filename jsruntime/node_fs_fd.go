@@ -24,6 +24,11 @@ type fdTable struct {
 
 type fdFile struct {
 	f *os.File
+	// stdio marks descriptors 0, 1 and 2, which are the host's: writes go
+	// to the runtime's stderr on the loop (extension output never reaches
+	// stdout, the RPC channel), reads of 0 see end of input, and close
+	// leaves them open.
+	stdio bool
 	// append marks O_APPEND, where every write goes to the end whatever
 	// position the caller names (Linux ignores pwrite's offset there too).
 	append bool
@@ -47,8 +52,15 @@ func (r *Runtime) fdOf(v goja.Value, sys string) (*fdFile, error) {
 	if !isNumber(v) {
 		panic(r.argTypeError("fd", "of type number", v))
 	}
-	f, ok := r.fds().files[int(v.ToInteger())]
+	n := v.ToInteger()
+	f, ok := r.fds().files[int(n)]
 	if !ok {
+		switch n {
+		case 0:
+			return &fdFile{f: os.Stdin, stdio: true}, nil
+		case 1, 2:
+			return &fdFile{f: os.Stderr, stdio: true}, nil
+		}
 		return nil, errnoError(syscall.EBADF, sys, "")
 	}
 	return f, nil
@@ -360,6 +372,9 @@ func (r *Runtime) installFdOps(mod *goja.Object) {
 		if err != nil {
 			return nil, err
 		}
+		if ff.stdio {
+			return &fdCall{sys: "close", run: func() (any, error) { return nil, nil }}, nil
+		}
 		delete(r.fds().files, int(argAt(args, 0).ToInteger()))
 		return &fdCall{sys: "close", run: func() (any, error) { return nil, fdErr(ff.f.Close(), "close") }}, nil
 	})
@@ -414,6 +429,9 @@ func (r *Runtime) installFdOps(mod *goja.Object) {
 		tmp := make([]byte, n)
 		return &fdCall{sys: "read",
 			run: func() (any, error) {
+				if ff.stdio {
+					return 0, nil
+				}
 				k, err := readAt(ff.f, tmp, pos)
 				return k, fdErr(err, "read")
 			},
@@ -463,6 +481,9 @@ func (r *Runtime) installFdOps(mod *goja.Object) {
 			}
 			data = append([]byte(nil), b[off:off+n]...)
 			pos = position(posV)
+		}
+		if ff.stdio {
+			return r.stdioWrite(data, src), nil
 		}
 		return &fdCall{sys: "write",
 			run: func() (any, error) {
@@ -516,6 +537,9 @@ func (r *Runtime) installFdOps(mod *goja.Object) {
 		for _, b := range bufs {
 			data = append(data, r.bufferArg("buffers", b)...)
 		}
+		if ff.stdio {
+			return r.stdioWrite(data, argAt(args, 1)), nil
+		}
 		return &fdCall{sys: "write",
 			run: func() (any, error) {
 				k, err := writeAt(ff, data, pos)
@@ -523,11 +547,16 @@ func (r *Runtime) installFdOps(mod *goja.Object) {
 			},
 			done: func(v any) []goja.Value { return []goja.Value{vm.ToValue(v), argAt(args, 1)} }}, nil
 	})
+	// hostOnly are the calls that would change the host's own stdio.
+	hostOnly := map[string]bool{"ftruncate": true, "fchmod": true, "fchown": true, "futimes": true}
 	simple := func(name, sys string, run func(ff *fdFile, args []goja.Value) func() (any, error), done func(v any) []goja.Value) {
 		r.defineFdOp(mod, name, func(args []goja.Value) (*fdCall, error) {
 			ff, err := r.fdOf(argAt(args, 0), sys)
 			if err != nil {
 				return nil, err
+			}
+			if ff.stdio && hostOnly[name] {
+				return nil, errnoError(syscall.EINVAL, sys, "")
 			}
 			return &fdCall{sys: sys, run: run(ff, args), done: done}, nil
 		})
@@ -565,6 +594,15 @@ func (r *Runtime) installFdOps(mod *goja.Object) {
 		at, mt := r.timeArg("atime", argAt(args, 1)), r.timeArg("mtime", argAt(args, 2))
 		return func() (any, error) { return nil, fdErr(os.Chtimes(ff.f.Name(), at, mt), "futime") }
 	}, nil)
+}
+
+// stdioWrite writes to the runtime's stderr now, on the loop, for a write
+// to descriptor 1 or 2.
+func (r *Runtime) stdioWrite(data []byte, src goja.Value) *fdCall {
+	n, err := r.stderr.Write(data)
+	return &fdCall{sys: "write",
+		run:  func() (any, error) { return n, err },
+		done: func(v any) []goja.Value { return []goja.Value{r.vm.ToValue(v), src} }}
 }
 
 // isTyped reports a Buffer, TypedArray or DataView (an object with an
