@@ -503,12 +503,18 @@ func (r *Runtime) parseFSArgs(op fsOp, args []goja.Value) fsArgs {
 		return goja.Undefined()
 	}
 	var a fsArgs
-	if isNumber(arg(0)) && (op.shape == shapePath || op.shape == shapePathData) && op.syscall == "open" {
+	fdOps := (op.shape == shapePath || op.shape == shapePathData) && op.syscall == "open"
+	if fdOps && isNumber(arg(0)) {
 		a.fd, a.fdErr = r.fdOf(arg(0), "read")
+	} else if fh, ok := arg(0).(*goja.Object); fdOps && ok && isNumber(fh.Get("fd")) && fh.Get("href") == nil {
+		// A FileHandle (fs.promises.readFile(handle)).
+		a.fd, a.fdErr = r.fdOf(fh.Get("fd"), "read")
 	} else {
 		a.path, a.raw = r.pathArg(arg(0)), rawPath(arg(0), a.path)
 	}
 	optIdx := 1
+	var dataStr string
+	var dataIsStr bool
 	switch op.shape {
 	case shapePathLen:
 		if isNumber(arg(1)) {
@@ -524,6 +530,7 @@ func (r *Runtime) parseFSArgs(op fsOp, args []goja.Value) fsArgs {
 	case shapePathData:
 		a.data = bytesOf(r.vm, arg(1))
 		optIdx = 2
+		dataStr, dataIsStr = arg(1).Export().(string)
 	case shapeTwoPaths:
 		a.path2 = r.pathArg(arg(1))
 		a.raw2 = rawPath(arg(1), a.path2)
@@ -556,6 +563,10 @@ func (r *Runtime) parseFSArgs(op fsOp, args []goja.Value) fsArgs {
 				a.enc = opt.String()
 			}
 		}
+	}
+	// A string is written in the encoding option ("hex", "base64" …).
+	if dataIsStr && a.enc != "" {
+		a.data = encodeString(dataStr, strings.ToLower(a.enc))
 	}
 	return a
 }
