@@ -11,20 +11,44 @@ import (
 // reaction job. Timers, immediates and host callbacks capture it in
 // asyncWrap. It is installed when async_hooks first loads, so a runtime
 // that never needs it pays nothing per promise.
+//
+// The frame belongs to one loop task: a task that starts with the frame
+// an earlier one left (enterWith in a host callback that nothing wrapped)
+// sees none, as each Node callback starts in its own context.
 type asyncTracker struct {
+	loop       *Loop
 	cur, saved goja.Value
+	gen        uint64 // the loop task cur was set in
 }
 
-func (t *asyncTracker) Grab() any { return t.cur }
+// current is the frame of the running task.
+func (t *asyncTracker) current() goja.Value {
+	if t.gen != loopTaskGen(t.loop) {
+		t.cur = nil
+	}
+	return t.cur
+}
+
+func (t *asyncTracker) set(v goja.Value) {
+	t.cur, t.gen = v, loopTaskGen(t.loop)
+}
+
+func (t *asyncTracker) Grab() any { return t.current() }
 
 func (t *asyncTracker) Resumed(v any) {
-	t.saved = t.cur
-	t.cur, _ = v.(goja.Value)
+	t.saved = t.current()
+	f, _ := v.(goja.Value)
+	t.set(f)
 }
 
 // Exited restores the frame of the code the job interrupted; goja never
 // nests reaction jobs, so one saved value is enough.
-func (t *asyncTracker) Exited() { t.cur, t.saved = t.saved, nil }
+func (t *asyncTracker) Exited() { t.set(t.saved); t.saved = nil }
+
+// loopTaskGen identifies the loop task running now: the watchdog
+// generation, which exec advances at the start and end of every task and
+// only the loop goroutine writes (so reading it there needs no lock).
+func loopTaskGen(l *Loop) uint64 { return l.wdGen }
 
 const asyncTrackerKey = "\x00async_hooks/tracker"
 
@@ -44,11 +68,11 @@ func (r *Runtime) asyncWrap() func(fn func()) {
 	if t == nil {
 		return func(fn func()) { fn() }
 	}
-	ctx := t.cur
+	ctx := t.current()
 	return func(fn func()) {
-		prev := t.cur
-		t.cur = ctx
-		defer func() { t.cur = prev }()
+		prev := t.current()
+		t.set(ctx)
+		defer t.set(prev)
 		fn()
 	}
 }
@@ -56,17 +80,17 @@ func (r *Runtime) asyncWrap() func(fn func()) {
 // loadAsyncHooks installs the tracker and evaluates hostjs/async_hooks.js
 // with the primitives it needs: get and set the current frame.
 func loadAsyncHooks(r *Runtime) (goja.Value, error) {
-	t := &asyncTracker{}
+	t := &asyncTracker{loop: r.loop}
 	r.loaded[asyncTrackerKey] = r.vm.ToValue(t)
 	r.vm.SetAsyncContextTracker(t)
 	prim := r.vm.NewObject()
 	_ = prim.Set("get", func() goja.Value {
-		if t.cur == nil {
-			return goja.Undefined()
+		if f := t.current(); f != nil {
+			return f
 		}
-		return t.cur
+		return goja.Undefined()
 	})
-	_ = prim.Set("set", func(v goja.Value) { t.cur = v })
+	_ = prim.Set("set", func(v goja.Value) { t.set(v) })
 	src, err := hostSource("async_hooks")
 	if err != nil {
 		return nil, err

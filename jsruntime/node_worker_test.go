@@ -93,3 +93,35 @@ func TestAsyncHooksLoadsLazily(t *testing.T) {
 	}
 	check(true)
 }
+
+// TestAsyncLocalStorageEndsWithTask: a store entered in one loop task
+// that nothing scheduled from (a host callback) is gone in the next task.
+func TestAsyncLocalStorageEndsWithTask(t *testing.T) {
+	t.Parallel()
+	h := runTS(t, map[string]string{"ext.ts": "export default function () {}\n"})
+	h.settle(t)
+	run := func(src string) string {
+		t.Helper()
+		var out string
+		if err := h.rt.Loop().Do(t.Context(), func(vm *goja.Runtime) error {
+			v, err := vm.RunString(src)
+			if err == nil {
+				out = v.String()
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if err := h.rt.Loop().Do(t.Context(), func(vm *goja.Runtime) error { return vm.Set("__req", h.rt.requireFn) }); err != nil {
+		t.Fatal(err)
+	}
+	run(`globalThis.als = new (__req("async_hooks").AsyncLocalStorage)(); als.enterWith("first"); ""`)
+	if got := run(`String(als.getStore())`); got != "undefined" {
+		t.Fatalf("store in the next task = %s, want undefined", got)
+	}
+	if got := run(`als.enterWith("again"); String(als.getStore())`); got != "again" {
+		t.Fatalf("store within the task = %s, want again", got)
+	}
+}
