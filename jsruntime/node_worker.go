@@ -37,6 +37,10 @@ type workerSelf struct {
 	// Loop-only state of the worker's parentPort.
 	receiver goja.Callable
 	hold     func(func(*goja.Runtime))
+	// rt is the worker's runtime; thrown the last value a timer callback
+	// threw (loop-only), for the parent's 'error' event.
+	rt     *Runtime
+	thrown goja.Value
 }
 
 const workerSelfKey = "\x00worker_threads/self"
@@ -58,7 +62,8 @@ type workerHandle struct {
 	parent *Runtime
 
 	mu      sync.Mutex
-	child   *Runtime // set once the script has run; nil before and after
+	child   *Runtime // the worker's runtime once created; nil after exit
+	ready   bool     // the script has run: messages go straight to it
 	pending []string // messages posted before the worker was ready
 	done    bool
 
@@ -166,7 +171,7 @@ func (r *Runtime) spawnWorker(call goja.FunctionCall) goja.Value {
 		defer h.mu.Unlock()
 		switch {
 		case h.done:
-		case h.child == nil:
+		case !h.ready:
 			h.pending = append(h.pending, msg)
 		default:
 			h.deliver(h.child, msg)
@@ -277,10 +282,21 @@ func (h *workerHandle) run(spec workerSpec, toParent func(func())) {
 			if h.stopping.Load().(string) != "" {
 				return // the interruption of a stopped worker
 			}
-			fail("", e.Error)
+			// A throw from a timer was caught on its way out (see
+			// workerThrowCapture), so the parent gets the value itself.
+			encoded := ""
+			if self.thrown != nil && self.rt != nil {
+				encoded = self.rt.encodeError(self.thrown)
+				self.thrown = nil
+			}
+			fail(encoded, e.Error)
 		},
 		Host: Host{Setup: func(wr *Runtime) error {
 			wr.loaded[workerSelfKey] = wr.vm.ToValue(self)
+			self.rt = wr
+			if err := installThrowCapture(wr, self); err != nil {
+				return err
+			}
 			// process.exit ends this worker, not the process.
 			proc := wr.vm.Get("process").ToObject(wr.vm)
 			if spec.env != "" {
@@ -311,36 +327,46 @@ func (h *workerHandle) run(spec workerSpec, toParent func(func())) {
 	}
 	var code string
 	var file = spec.file
+	compiled := false
 	if err == nil {
+		h.mu.Lock()
+		h.child = child
+		h.mu.Unlock()
+		// The thread is up: Node says 'online' before loading the script.
+		toParent(func() {
+			if spec.onOnline != nil {
+				_, _ = spec.onOnline(goja.Undefined())
+			}
+		})
+		compiled = true
 		if spec.code != "" {
 			code = spec.code
 		} else {
 			b, cerr := NewCompiler(parent.opts.AgentDir).Compile(h.ctx, spec.file)
 			if cerr != nil {
+				compiled = false
 				fail("", cerr.Error())
 			} else {
 				code, file = b.Code, b.Entry
 			}
 		}
 	}
-	if child != nil && h.stopping.Load().(string) == "" {
-		h.mu.Lock()
-		h.child = child
-		h.mu.Unlock()
-		toParent(func() {
-			if spec.onOnline != nil {
-				_, _ = spec.onOnline(goja.Undefined())
-			}
-		})
+	if compiled && h.stopping.Load().(string) == "" {
 		derr := child.loop.Do(h.ctx, func(vm *goja.Runtime) error {
 			_, err := guard(func() (goja.Value, error) { return child.runWorkerScript(file, code) })
+			var ex *goja.Exception
 			if err != nil && h.stopping.Load().(string) == "" {
-				fail(child.encodeError(err), errorMessage(err))
+				if errors.As(err, &ex) {
+					fail(child.encodeError(ex.Value()), errorMessage(err))
+				} else {
+					fail("", errorMessage(err))
+				}
 			}
 			return nil
 		})
 		if derr == nil && h.stopping.Load().(string) == "" {
 			h.mu.Lock()
+			h.ready = true
 			for _, m := range h.pending {
 				h.deliver(child, m)
 			}
@@ -414,13 +440,37 @@ func (r *Runtime) runWorkerScript(file, code string) (goja.Value, error) {
 	return fn(exports, exports, r.requireFn, module, r.vm.ToValue(name), r.vm.ToValue(dir))
 }
 
-// encodeError encodes a thrown value for the parent (structured clone),
-// or "" when worker_threads' encoder cannot be had.
-func (r *Runtime) encodeError(err error) string {
-	var ex *goja.Exception
-	if !errors.As(err, &ex) {
-		return ""
+// workerThrowCapture wraps a worker's timers so that a callback's throw
+// is recorded (as the value thrown) before the loop reports it by message.
+const workerThrowCapture = `(function (capture) {
+  for (const name of ["setTimeout", "setInterval", "setImmediate"]) {
+    const orig = globalThis[name];
+    const w = function (fn, ...rest) {
+      if (typeof fn !== "function") return orig(fn, ...rest);
+      return orig(function (...args) { try { return fn.apply(this, args); } catch (e) { capture(e); throw e; } }, ...rest);
+    };
+    Object.defineProperty(w, "name", { value: name });
+    globalThis[name] = w;
+  }
+})`
+
+func installThrowCapture(r *Runtime, self *workerSelf) error {
+	prg, err := compileCached("node:internal/worker-throw-capture", workerThrowCapture, true)
+	if err != nil {
+		return err
 	}
+	fnv, err := r.vm.RunProgram(prg)
+	if err != nil {
+		return err
+	}
+	fn, _ := goja.AssertFunction(fnv)
+	_, err = fn(goja.Undefined(), r.vm.ToValue(func(v goja.Value) { self.thrown = v }))
+	return err
+}
+
+// encodeError encodes a thrown value v for the parent (structured
+// clone), or "" when worker_threads' encoder cannot be had.
+func (r *Runtime) encodeError(v goja.Value) string {
 	r.require("worker_threads")
 	prim, ok := r.loaded[workerPrimKey].(*goja.Object)
 	if !ok {
@@ -430,11 +480,11 @@ func (r *Runtime) encodeError(err error) string {
 	if !ok {
 		return ""
 	}
-	v, gerr := guard(func() (goja.Value, error) { return enc(goja.Undefined(), ex.Value()) })
+	out, gerr := guard(func() (goja.Value, error) { return enc(goja.Undefined(), v) })
 	if gerr != nil {
 		return ""
 	}
-	return v.String()
+	return out.String()
 }
 
 // loopWriter is a worker's console: its output is written by the parent's
