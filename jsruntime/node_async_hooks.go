@@ -91,6 +91,12 @@ func loadAsyncHooks(r *Runtime) (goja.Value, error) {
 		return goja.Undefined()
 	})
 	_ = prim.Set("set", func(v goja.Value) { t.set(v) })
+	_ = prim.Set("loadedTimers", func() goja.Value {
+		if v, ok := r.loaded["timers"]; ok {
+			return v
+		}
+		return goja.Undefined()
+	})
 	src, err := hostSource("async_hooks")
 	if err != nil {
 		return nil, err

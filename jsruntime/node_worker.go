@@ -120,6 +120,21 @@ func loadWorkerThreads(r *Runtime) (goja.Value, error) {
 		_ = prim.Set("threadId", 0)
 	}
 	_ = prim.Set("spawn", func(call goja.FunctionCall) goja.Value { return r.spawnWorker(call) })
+	var lazy goja.Value
+	_ = prim.Set("loadLazy", func(goja.FunctionCall) goja.Value {
+		if lazy == nil {
+			src, err := hostSource("worker_threads_lazy")
+			if err != nil {
+				panic(vm.NewGoError(err))
+			}
+			v, err := r.evalCommonJS("node:worker_threads/lazy", wrapModule, src, prim)
+			if err != nil {
+				panic(err)
+			}
+			lazy = v
+		}
+		return lazy
+	})
 	r.loaded[workerPrimKey] = prim
 	src, err := hostSource("worker_threads")
 	if err != nil {
@@ -475,6 +490,11 @@ func (r *Runtime) encodeError(v goja.Value) string {
 	prim, ok := r.loaded[workerPrimKey].(*goja.Object)
 	if !ok {
 		return ""
+	}
+	if load, ok := goja.AssertFunction(prim.Get("loadLazy")); ok {
+		if _, err := guard(func() (goja.Value, error) { return load(goja.Undefined()) }); err != nil {
+			return ""
+		}
 	}
 	enc, ok := goja.AssertFunction(prim.Get("encode"))
 	if !ok {

@@ -125,3 +125,29 @@ func TestAsyncLocalStorageEndsWithTask(t *testing.T) {
 		t.Fatalf("store within the task = %s, want again", got)
 	}
 }
+
+// TestAsyncLocalStorageTimersModule: the timers module's functions carry
+// the store whether timers loaded before async_hooks or after it.
+func TestAsyncLocalStorageTimersModule(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, first, second string }{
+		{"timers first", "timers", "async_hooks"},
+		{"async_hooks first", "async_hooks", "timers"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := logOf(t, `export default function () {
+  require("`+tc.first+`"); require("`+tc.second+`");
+  const { AsyncLocalStorage } = require("async_hooks");
+  const timers = require("timers");
+  const als = new AsyncLocalStorage();
+  als.run("kept", () => {
+    timers.setTimeout(() => console.log("timeout", als.getStore()), 1);
+    timers.setImmediate(() => console.log("immediate", als.getStore()));
+  });
+}
+`)
+			wantLines(t, got, "timeout kept", "immediate kept")
+		})
+	}
+}

@@ -29,9 +29,11 @@ const wrapScheduler = (orig, name) => {
   return w;
 };
 for (const name of ["setTimeout", "setInterval", "setImmediate"]) globalThis[name] = wrapScheduler(globalThis[name], name);
+// The timers module takes the globals when it loads; one loaded already
+// gets the wrapped ones too.
 {
-  const timers = require("timers");
-  for (const name of ["setTimeout", "setInterval", "setImmediate"]) timers[name] = globalThis[name];
+  const timers = prim.loadedTimers();
+  if (timers) for (const name of ["setTimeout", "setInterval", "setImmediate"]) timers[name] = globalThis[name];
 }
 
 const validateFunction = (fn, name) => {
