@@ -307,13 +307,28 @@ func position(v goja.Value) int64 {
 }
 
 func (r *Runtime) rangeError(name, rng string, got int64) *goja.Object {
-	e := r.vm.NewGoError(nil)
-	ctor, _ := goja.AssertConstructor(r.vm.Get("RangeError"))
-	if o, err := ctor(nil, r.vm.ToValue(fmt.Sprintf("The value of \"%s\" is out of range. It must be %s. Received %d", name, rng, got))); err == nil {
-		e = o
+	msg := fmt.Sprintf("The value of \"%s\" is out of range. It must be %s. Received %d", name, rng, got)
+	e, err := r.vm.New(r.vm.Get("RangeError"), r.vm.ToValue(msg))
+	if err != nil {
+		e = r.vm.NewGoError(errors.New(msg))
 	}
 	_ = e.Set("code", "ERR_OUT_OF_RANGE")
 	return e
+}
+
+// checkRange validates a read's or write's offset and length in a
+// buffer of size bytes, with Node's messages (a read names the length
+// when the offset is past the end; a write checks that first itself).
+func (r *Runtime) checkRange(size int, off, n int64) {
+	const maxSafe = 9007199254740991
+	switch {
+	case off < 0:
+		panic(r.rangeError("offset", fmt.Sprintf(">= 0 && <= %d", int64(maxSafe)), off))
+	case n < 0:
+		panic(r.rangeError("length", ">= 0", n))
+	case off+n > int64(size):
+		panic(r.rangeError("length", fmt.Sprintf("<= %d", int64(size)-off), n))
+	}
 }
 
 // readAt reads into b at pos, or at the current position when pos < 0;
@@ -419,12 +434,7 @@ func (r *Runtime) installFdOps(mod *goja.Object) {
 		if !isNullish(lenV) {
 			n = lenV.ToInteger()
 		}
-		if off < 0 || off > int64(len(b)) {
-			panic(r.rangeError("offset", fmt.Sprintf(">= 0 && <= %d", len(b)), off))
-		}
-		if n < 0 || off+n > int64(len(b)) {
-			panic(r.rangeError("length", fmt.Sprintf(">= 0 && <= %d", int64(len(b))-off), n))
-		}
+		r.checkRange(len(b), off, n)
 		pos := position(posV)
 		tmp := make([]byte, n)
 		return &fdCall{sys: "read",
@@ -469,16 +479,14 @@ func (r *Runtime) installFdOps(mod *goja.Object) {
 			if !isNullish(offV) {
 				off = offV.ToInteger()
 			}
-			if off < 0 || off > int64(len(b)) {
-				panic(r.rangeError("offset", fmt.Sprintf(">= 0 && <= %d", len(b)), off))
+			if off > int64(len(b)) {
+				panic(r.rangeError("offset", fmt.Sprintf("<= %d", len(b)), off))
 			}
 			n = int64(len(b)) - off
 			if !isNullish(lenV) {
 				n = lenV.ToInteger()
 			}
-			if n < 0 || off+n > int64(len(b)) {
-				panic(r.rangeError("length", fmt.Sprintf(">= 0 && <= %d", int64(len(b))-off), n))
-			}
+			r.checkRange(len(b), off, n)
 			data = append([]byte(nil), b[off:off+n]...)
 			pos = position(posV)
 		}

@@ -127,6 +127,14 @@ const J = (...s) => path.join(base, ...s);
   p(fs.readFileSync(J("s2.txt"), "utf8"), tryErr(() => fs.closeSync(wfd2)));
   const ws4 = fs.createWriteStream(J("s.txt"), { flags: "wx" });
   p(await new Promise((res) => ws4.on("error", (e) => res(err(e))).on("open", () => res("opened"))));
+  // Argument errors.
+  const efd = fs.openSync(J("r.txt"), "w+");
+  for (const f of [() => fs.readSync(efd, Buffer.alloc(4), 5, 1, 0), () => fs.readSync(efd, Buffer.alloc(4), 0, 9, 0), () => fs.writeSync(efd, Buffer.alloc(4), 2, 5),
+    () => fs.readSync(efd, "x"), () => fs.openSync(J("r.txt"), "r", "zz"), () => fs.read(efd, Buffer.alloc(1), 0, 1, 0), () => fs.readSync(efd, Buffer.alloc(4), -1, 1, 0),
+    () => fs.readSync(efd, Buffer.alloc(4), 0, -1, 0), () => fs.writeSync(efd, Buffer.alloc(4), -1, 1), () => fs.writeSync(efd, Buffer.alloc(4), 5, 1), () => fs.writeSync(efd, Buffer.alloc(4), 0, -2)]) {
+    p(tryErr(f));
+  }
+  fs.closeSync(efd);
   fs.rmSync(base, { recursive: true, force: true });
   console.log(out.join("\n"));
 })().catch((e) => console.log("FAILED", e && e.stack || e));
