@@ -29,6 +29,14 @@ const J = (...s) => path.join(base, ...s);
   p(tryErr(() => fs.fstatSync(fd)));
   p(tryErr(() => fs.writeSync(fd, "x")));
   p(fs.readFileSync(J("a.txt"), "utf8"));
+  // Argument errors.
+  const efd = fs.openSync(J("r.txt"), "w+");
+  for (const f of [() => fs.readSync(efd, Buffer.alloc(4), 5, 1, 0), () => fs.readSync(efd, Buffer.alloc(4), 0, 9, 0), () => fs.writeSync(efd, Buffer.alloc(4), 2, 5),
+    () => fs.readSync(efd, "x"), () => fs.openSync(J("r.txt"), "r", "zz"), () => fs.read(efd, Buffer.alloc(1), 0, 1, 0), () => fs.readSync(efd, Buffer.alloc(4), -1, 1, 0),
+    () => fs.readSync(efd, Buffer.alloc(4), 0, -1, 0), () => fs.writeSync(efd, Buffer.alloc(4), -1, 1), () => fs.writeSync(efd, Buffer.alloc(4), 5, 1), () => fs.writeSync(efd, Buffer.alloc(4), 0, -2)]) {
+    p(tryErr(f));
+  }
+  fs.closeSync(efd);
   // Flags.
   p(tryErr(() => fs.openSync(J("missing.txt"), "r")));
   p(tryErr(() => fs.openSync(J("missing.txt"))));
@@ -123,18 +131,11 @@ const J = (...s) => path.join(base, ...s);
   p(fs.readFileSync(J("s.txt"), "utf8"));
   const wfd2 = fs.openSync(J("s2.txt"), "w");
   const ws3 = fs.createWriteStream(null, { fd: wfd2 });
-  await new Promise((res) => { ws3.write("via fd"); ws3.end(res); });
+  // (Node may call end's callback before the stream closes its fd, so wait for 'close'.)
+  await new Promise((res) => { ws3.write("via fd"); ws3.end(); ws3.on("close", res); });
   p(fs.readFileSync(J("s2.txt"), "utf8"), tryErr(() => fs.closeSync(wfd2)));
   const ws4 = fs.createWriteStream(J("s.txt"), { flags: "wx" });
   p(await new Promise((res) => ws4.on("error", (e) => res(err(e))).on("open", () => res("opened"))));
-  // Argument errors.
-  const efd = fs.openSync(J("r.txt"), "w+");
-  for (const f of [() => fs.readSync(efd, Buffer.alloc(4), 5, 1, 0), () => fs.readSync(efd, Buffer.alloc(4), 0, 9, 0), () => fs.writeSync(efd, Buffer.alloc(4), 2, 5),
-    () => fs.readSync(efd, "x"), () => fs.openSync(J("r.txt"), "r", "zz"), () => fs.read(efd, Buffer.alloc(1), 0, 1, 0), () => fs.readSync(efd, Buffer.alloc(4), -1, 1, 0),
-    () => fs.readSync(efd, Buffer.alloc(4), 0, -1, 0), () => fs.writeSync(efd, Buffer.alloc(4), -1, 1), () => fs.writeSync(efd, Buffer.alloc(4), 5, 1), () => fs.writeSync(efd, Buffer.alloc(4), 0, -2)]) {
-    p(tryErr(f));
-  }
-  fs.closeSync(efd);
   fs.rmSync(base, { recursive: true, force: true });
   console.log(out.join("\n"));
 })().catch((e) => console.log("FAILED", e && e.stack || e));
