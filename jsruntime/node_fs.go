@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -31,7 +32,20 @@ type fsArgs struct {
 	force     bool
 	withTypes bool
 	mode      os.FileMode
+	modeSet   bool
 	prefix    string
+	// fd is the open file a readFile, writeFile or appendFile was given
+	// instead of a path; fdErr is EBADF when that descriptor is not open.
+	fd    *fdFile
+	fdErr error
+	// flags are the open(2) flags of a flag option (flagSet marks one).
+	flags   int
+	flagSet bool
+	// atime and mtime are utimes' and lutimes' times, uid and gid
+	// chown's ids, length truncate's.
+	atime, mtime time.Time
+	uid, gid     int
+	length       int64
 }
 
 // fsOp is one fs operation on Go values only.
@@ -42,9 +56,12 @@ type fsOp struct {
 }
 
 const (
-	shapePath     = iota // (path, options|encoding)
-	shapePathData        // (path, data, options|encoding)
-	shapeTwoPaths        // (src, dst, options)
+	shapePath      = iota // (path, options|encoding)
+	shapePathData         // (path, data, options|encoding)
+	shapeTwoPaths         // (src, dst, options)
+	shapePathLen          // (path, len)
+	shapePathTimes        // (path, atime, mtime)
+	shapePathIDs          // (path, uid, gid)
 )
 
 // statResult and dirent are converted to JS objects on the loop.
@@ -87,7 +104,10 @@ var errnoCodes = map[syscall.Errno]struct{ code, desc string }{
 	syscall.EBUSY: {"EBUSY", "resource busy or locked"}, syscall.EINVAL: {"EINVAL", "invalid argument"},
 	syscall.ELOOP: {"ELOOP", "too many symbolic links encountered"}, syscall.EMFILE: {"EMFILE", "too many open files"},
 	syscall.ENAMETOOLONG: {"ENAMETOOLONG", "name too long"}, syscall.EROFS: {"EROFS", "read-only file system"},
-	syscall.ENOSPC: {"ENOSPC", "no space left on device"},
+	syscall.ENOSPC: {"ENOSPC", "no space left on device"}, syscall.EBADF: {"EBADF", "bad file descriptor"},
+	syscall.ESPIPE: {"ESPIPE", "invalid seek"}, syscall.EAGAIN: {"EAGAIN", "resource temporarily unavailable"},
+	syscall.EFBIG: {"EFBIG", "file too large"}, syscall.ENOSYS: {"ENOSYS", "function not implemented"},
+	syscall.ENOTSUP: {"ENOTSUP", "operation not supported on socket"},
 }
 
 // toNodeErr converts a Go error of an fs op into Node's error; sys is the
@@ -148,7 +168,7 @@ func opErr(err error, sys string) error {
 
 var fsOps = map[string]fsOp{
 	"readFile": {"open", shapePath, func(a fsArgs) (any, error) {
-		b, err := os.ReadFile(a.path)
+		b, err := readAll(a)
 		if errors.Is(err, syscall.EISDIR) {
 			return nil, opErr(err, "read")
 		}
@@ -160,22 +180,16 @@ var fsOps = map[string]fsOp{
 		}
 		return b, nil
 	}},
-	"writeFile": {"open", shapePathData, func(a fsArgs) (any, error) { return nil, os.WriteFile(a.path, a.data, 0o666) }},
-	"appendFile": {"open", shapePathData, func(a fsArgs) (any, error) {
-		f, err := os.OpenFile(a.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o666)
-		if err != nil {
-			return nil, err
-		}
-		_, err = f.Write(a.data)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return nil, err
-	}},
+	"writeFile":  {"open", shapePathData, func(a fsArgs) (any, error) { return nil, writeAll(a, "w") }},
+	"appendFile": {"open", shapePathData, func(a fsArgs) (any, error) { return nil, writeAll(a, "a") }},
 	"mkdir": {"mkdir", shapePath, func(a fsArgs) (any, error) {
+		perm := os.FileMode(0o777)
+		if a.modeSet {
+			perm = a.mode
+		}
 		if a.recursive {
 			first := firstMissing(a.path)
-			if err := os.MkdirAll(a.path, 0o777); err != nil {
+			if err := os.MkdirAll(a.path, perm); err != nil {
 				return nil, err
 			}
 			if first == "" {
@@ -183,7 +197,7 @@ var fsOps = map[string]fsOp{
 			}
 			return first, nil
 		}
-		return nil, os.Mkdir(a.path, 0o777)
+		return nil, os.Mkdir(a.path, perm)
 	}},
 	"mkdtemp": {"mkdtemp", shapePath, func(a fsArgs) (any, error) { return mkdtemp(a.path) }},
 	"readdir": {"scandir", shapePath, func(a fsArgs) (any, error) {
@@ -259,13 +273,116 @@ var fsOps = map[string]fsOp{
 		}
 		return filepath.Abs(p)
 	}},
-	"access":   {"access", shapePath, func(a fsArgs) (any, error) { _, err := os.Stat(a.path); return nil, err }},
+	"access":   {"access", shapePath, func(a fsArgs) (any, error) { return nil, access(a.path, uint32(a.mode)) }},
 	"chmod":    {"chmod", shapePath, func(a fsArgs) (any, error) { return nil, os.Chmod(a.path, a.mode) }},
-	"truncate": {"open", shapePath, func(a fsArgs) (any, error) { return nil, os.Truncate(a.path, 0) }},
-	"utimes": {"utime", shapePath, func(a fsArgs) (any, error) {
-		now := time.Now()
-		return nil, os.Chtimes(a.path, now, now)
-	}},
+	"truncate": {"open", shapePathLen, func(a fsArgs) (any, error) { return nil, os.Truncate(a.path, a.length) }},
+	"utimes":   {"utime", shapePathTimes, func(a fsArgs) (any, error) { return nil, os.Chtimes(a.path, a.atime, a.mtime) }},
+	"lutimes":  {"lutime", shapePathTimes, func(a fsArgs) (any, error) { return nil, lutimes(a.path, a.atime, a.mtime) }},
+	"link":     {"link", shapeTwoPaths, func(a fsArgs) (any, error) { return nil, os.Link(a.path, a.path2) }},
+	"chown":    {"chown", shapePathIDs, func(a fsArgs) (any, error) { return nil, os.Chown(a.path, a.uid, a.gid) }},
+	"lchown":   {"lchown", shapePathIDs, func(a fsArgs) (any, error) { return nil, os.Lchown(a.path, a.uid, a.gid) }},
+	"statfs":   {"statfs", shapePath, func(a fsArgs) (any, error) { return statfs(a.path) }},
+}
+
+// readAll is readFile's work: the rest of an open descriptor, or the
+// whole file opened with the flag option (default "r").
+func readAll(a fsArgs) ([]byte, error) {
+	if a.fdErr != nil {
+		return nil, a.fdErr
+	}
+	if a.fd != nil {
+		b, err := io.ReadAll(a.fd.f)
+		return b, fdErr(err, "read")
+	}
+	flags := os.O_RDONLY
+	if a.flagSet {
+		flags = a.flags
+	}
+	f, err := os.OpenFile(a.path, flags, 0o666)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// writeAll is writeFile's and appendFile's work (def is their default
+// flag): at the current position of an open descriptor, or into the file
+// opened with the flag and mode options.
+func writeAll(a fsArgs, def string) error {
+	if a.fdErr != nil {
+		return errnoError(syscall.EBADF, "write", "")
+	}
+	if a.fd != nil {
+		_, err := writeAt(a.fd, a.data, -1)
+		return fdErr(err, "write")
+	}
+	flags := nodeFlags[def]
+	if a.flagSet {
+		flags = a.flags
+	}
+	perm := os.FileMode(0o666)
+	if a.modeSet {
+		perm = a.mode
+	}
+	f, err := os.OpenFile(a.path, flags, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(a.data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// fsConstants are Node 22's fs.constants on Linux, in its order. open
+// translates the O_ flags for systems whose values differ (openFlags).
+var fsConstants = []struct {
+	name  string
+	value int
+}{
+	{"UV_FS_SYMLINK_DIR", 1}, {"UV_FS_SYMLINK_JUNCTION", 2}, {"O_RDONLY", 0}, {"O_WRONLY", 1}, {"O_RDWR", 2},
+	{"UV_DIRENT_UNKNOWN", 0}, {"UV_DIRENT_FILE", 1}, {"UV_DIRENT_DIR", 2}, {"UV_DIRENT_LINK", 3}, {"UV_DIRENT_FIFO", 4},
+	{"UV_DIRENT_SOCKET", 5}, {"UV_DIRENT_CHAR", 6}, {"UV_DIRENT_BLOCK", 7}, {"S_IFMT", 61440}, {"S_IFREG", 32768},
+	{"S_IFDIR", 16384}, {"S_IFCHR", 8192}, {"S_IFBLK", 24576}, {"S_IFIFO", 4096}, {"S_IFLNK", 40960}, {"S_IFSOCK", 49152},
+	{"O_CREAT", 64}, {"O_EXCL", 128}, {"UV_FS_O_FILEMAP", 0}, {"O_NOCTTY", 256}, {"O_TRUNC", 512}, {"O_APPEND", 1024},
+	{"O_DIRECTORY", 65536}, {"O_NOATIME", 262144}, {"O_NOFOLLOW", 131072}, {"O_SYNC", 1052672}, {"O_DSYNC", 4096},
+	{"O_DIRECT", 16384}, {"O_NONBLOCK", 2048}, {"S_IRWXU", 448}, {"S_IRUSR", 256}, {"S_IWUSR", 128}, {"S_IXUSR", 64},
+	{"S_IRWXG", 56}, {"S_IRGRP", 32}, {"S_IWGRP", 16}, {"S_IXGRP", 8}, {"S_IRWXO", 7}, {"S_IROTH", 4}, {"S_IWOTH", 2},
+	{"S_IXOTH", 1}, {"F_OK", 0}, {"R_OK", 4}, {"W_OK", 2}, {"X_OK", 1}, {"UV_FS_COPYFILE_EXCL", 1}, {"COPYFILE_EXCL", 1},
+	{"UV_FS_COPYFILE_FICLONE", 2}, {"COPYFILE_FICLONE", 2}, {"UV_FS_COPYFILE_FICLONE_FORCE", 4}, {"COPYFILE_FICLONE_FORCE", 4},
+}
+
+// timeArg reads a time as Node's utimes takes it: seconds as a number or
+// numeric string, or a Date.
+func (r *Runtime) timeArg(name string, v goja.Value) time.Time {
+	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Date" {
+		if f, ok := goja.AssertFunction(o.Get("getTime")); ok {
+			ms, _ := f(o)
+			return time.UnixMilli(ms.ToInteger())
+		}
+	}
+	var secs float64
+	switch x := v.Export().(type) {
+	case int64:
+		secs = float64(x)
+	case float64:
+		secs = x
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		if err != nil {
+			panic(r.argTypeError(name, "of type number or an instance of Date", v))
+		}
+		secs = f
+	default:
+		panic(r.argTypeError(name, "of type number or an instance of Date", v))
+	}
+	if secs != secs || secs < 0 {
+		// Node stores NaN, Infinity and negative times as now.
+		return time.Now()
+	}
+	return time.Unix(0, int64(secs*1e9))
 }
 
 // mkdtemp creates prefix+XXXXXX as Node does: six random letters and
@@ -386,12 +503,34 @@ func (r *Runtime) parseFSArgs(op fsOp, args []goja.Value) fsArgs {
 		return goja.Undefined()
 	}
 	var a fsArgs
-	a.path, a.raw = r.pathArg(arg(0)), rawPath(arg(0), a.path)
+	fdOps := (op.shape == shapePath || op.shape == shapePathData) && op.syscall == "open"
+	if fdOps && isNumber(arg(0)) {
+		a.fd, a.fdErr = r.fdOf(arg(0), "read")
+	} else if fh, ok := arg(0).(*goja.Object); fdOps && ok && isNumber(fh.Get("fd")) && fh.Get("href") == nil {
+		// A FileHandle (fs.promises.readFile(handle)).
+		a.fd, a.fdErr = r.fdOf(fh.Get("fd"), "read")
+	} else {
+		a.path, a.raw = r.pathArg(arg(0)), rawPath(arg(0), a.path)
+	}
 	optIdx := 1
+	var dataStr string
+	var dataIsStr bool
 	switch op.shape {
+	case shapePathLen:
+		if isNumber(arg(1)) {
+			a.length = max(arg(1).ToInteger(), 0)
+		}
+		return a
+	case shapePathTimes:
+		a.atime, a.mtime = r.timeArg("atime", arg(1)), r.timeArg("mtime", arg(2))
+		return a
+	case shapePathIDs:
+		a.uid, a.gid = int(arg(1).ToInteger()), int(arg(2).ToInteger())
+		return a
 	case shapePathData:
 		a.data = bytesOf(r.vm, arg(1))
 		optIdx = 2
+		dataStr, dataIsStr = arg(1).Export().(string)
 	case shapeTwoPaths:
 		a.path2 = r.pathArg(arg(1))
 		a.raw2 = rawPath(arg(1), a.path2)
@@ -407,17 +546,27 @@ func (r *Runtime) parseFSArgs(op fsOp, args []goja.Value) fsArgs {
 		a.recursive = get("recursive") != nil && get("recursive").ToBoolean()
 		a.force = get("force") != nil && get("force").ToBoolean()
 		a.withTypes = get("withFileTypes") != nil && get("withFileTypes").ToBoolean()
-		if v := get("mode"); v != nil && !goja.IsUndefined(v) {
-			a.mode = os.FileMode(v.ToInteger())
+		if v := get("mode"); !isNullish(v) {
+			a.mode, a.modeSet = r.modeArg(v, 0), true
+		}
+		if v := get("flag"); !isNullish(v) {
+			a.flags, a.flagSet = r.openFlags(v, "r"), true
 		}
 	default:
-		if opt != nil && !goja.IsUndefined(opt) && !goja.IsNull(opt) {
-			if op.syscall == "chmod" {
-				a.mode = os.FileMode(opt.ToInteger())
-			} else {
+		if !isNullish(opt) {
+			switch op.syscall {
+			case "chmod", "mkdir":
+				a.mode, a.modeSet = r.modeArg(opt, 0), true
+			case "access":
+				a.mode, a.modeSet = os.FileMode(opt.ToInteger()), true
+			default:
 				a.enc = opt.String()
 			}
 		}
+	}
+	// A string is written in the encoding option ("hex", "base64" …).
+	if dataIsStr && a.enc != "" {
+		a.data = encodeString(dataStr, strings.ToLower(a.enc))
 	}
 	return a
 }
@@ -432,6 +581,18 @@ func (r *Runtime) fsResult(v any) goja.Value {
 		return buffer.WrapBytes(vm, x)
 	case statResult:
 		return r.statsObject(x.fi)
+	case statfsResult:
+		o := vm.NewObject()
+		if p := r.classProto("StatFs"); p != nil {
+			_ = o.SetPrototype(p)
+		}
+		for _, kv := range []struct {
+			k string
+			v int64
+		}{{"type", x.typ}, {"bsize", x.bsize}, {"blocks", x.blocks}, {"bfree", x.bfree}, {"bavail", x.bavail}, {"files", x.files}, {"ffree", x.ffree}} {
+			_ = o.Set(kv.k, kv.v)
+		}
+		return o
 	case []dirent:
 		out := make([]any, len(x))
 		for i, d := range x {
@@ -553,7 +714,6 @@ func (r *Runtime) statsObject(fi os.FileInfo) goja.Value {
 	if p := r.classProto("Stats"); p != nil {
 		_ = o.SetPrototype(p)
 	}
-	ms := float64(fi.ModTime().UnixNano()) / 1e6
 	mode := uint32(fi.Mode().Perm()) | unixType(fi.Mode())
 	st, _ := fi.Sys().(*syscall.Stat_t)
 	if st != nil {
@@ -572,14 +732,17 @@ func (r *Runtime) statsObject(fi os.FileInfo) goja.Value {
 		_ = o.Set("mode", mode)
 		_ = o.Set("size", fi.Size())
 	}
-	for _, k := range []string{"atimeMs", "mtimeMs", "ctimeMs", "birthtimeMs"} {
-		_ = o.Set(k, ms)
+	at, mt, ct, bt := statTimesMs(fi)
+	times := []float64{at, mt, ct, bt}
+	for i, k := range []string{"atimeMs", "mtimeMs", "ctimeMs", "birthtimeMs"} {
+		_ = o.Set(k, times[i])
 	}
-	date := vm.ToValue(func() goja.Value {
-		d, _ := vm.New(vm.Get("Date"), vm.ToValue(ms))
-		return d
-	})
-	for _, k := range []string{"atime", "mtime", "ctime", "birthtime"} {
+	for i, k := range []string{"atime", "mtime", "ctime", "birthtime"} {
+		t := times[i]
+		date := vm.ToValue(func() goja.Value {
+			d, _ := vm.New(vm.Get("Date"), vm.ToValue(t))
+			return d
+		})
 		_ = o.DefineAccessorProperty(k, date, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}
 	modeKinds(vm, o, fi.Mode())
@@ -634,6 +797,7 @@ func loadFS(r *Runtime) (goja.Value, error) {
 				}
 			}
 			a := r.parseFSArgs(op, args)
+			wrap := r.asyncWrap()
 			done := r.loop.Reserve()
 			go func() {
 				v, err := op.run(a)
@@ -641,11 +805,13 @@ func loadFS(r *Runtime) (goja.Value, error) {
 					if cb == nil {
 						return
 					}
-					if err != nil {
-						_, _ = cb(goja.Undefined(), r.jsFSError(a.nodeErr(err, op.syscall)))
-						return
-					}
-					_, _ = cb(goja.Undefined(), goja.Null(), r.fsResult(v))
+					wrap(func() {
+						if err != nil {
+							_, _ = cb(goja.Undefined(), r.jsFSError(a.nodeErr(err, op.syscall)))
+							return
+						}
+						_, _ = cb(goja.Undefined(), goja.Null(), r.fsResult(v))
+					})
 				})
 			}()
 			return goja.Undefined()
@@ -688,15 +854,35 @@ func loadFS(r *Runtime) (goja.Value, error) {
 		done := r.loop.Reserve()
 		done(func(*goja.Runtime) { _, _ = cb(goja.Undefined(), vm.ToValue(ok)) })
 	})
-	constants := map[string]any{"F_OK": 0, "R_OK": 4, "W_OK": 2, "X_OK": 1, "O_RDONLY": 0, "O_WRONLY": 1, "O_RDWR": 2,
-		"O_CREAT": 64, "O_EXCL": 128, "O_TRUNC": 512, "O_APPEND": 1024, "S_IFMT": 61440, "S_IFREG": 32768, "S_IFDIR": 16384,
-		"S_IFLNK": 40960, "COPYFILE_EXCL": 1}
+	r.installFdOps(mod)
+	constants := vm.NewObject()
+	for _, c := range fsConstants {
+		_ = constants.Set(c.name, c.value)
+	}
 	_ = mod.Set("constants", constants)
 	_ = promises.Set("constants", constants)
-	for k, v := range constants {
-		_ = mod.Set(k, v)
+	// Node still exports the access modes at the top level (deprecated).
+	for _, k := range []string{"F_OK", "R_OK", "W_OK", "X_OK"} {
+		_ = mod.Set(k, constants.Get(k))
 	}
 	_ = mod.Set("promises", promises)
+	// fs_extra.js takes __loadLazy (and deletes it): it evaluates
+	// fs_lazy.js with the Go primitives only that part uses.
+	_ = mod.Set("__loadLazy", func(goja.FunctionCall) goja.Value {
+		src, err := hostSource("fs_lazy")
+		if err != nil {
+			panic(vm.NewGoError(err))
+		}
+		host := vm.NewObject()
+		_ = host.Set("fs", mod)
+		_ = host.Set("watch", r.fsWatch)
+		_ = host.Set("glob", r.fsGlob)
+		v, err := r.evalCommonJS("node:fs/lazy", wrapModule, src, host)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	})
 	// Streams and watchers are thin JS layers over the ops above.
 	src, err := hostSource("fs_extra")
 	if err != nil {
