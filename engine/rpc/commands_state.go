@@ -81,11 +81,9 @@ func setModel(s *Server, cmd *Command, provider, modelID string) *Response {
 		return fail(cmd, fmt.Errorf("Model not found: %s/%s", f.Provider, f.ModelID))
 	}
 	sess, _ := s.current()
-	prev := sess.Model()
-	if err := sess.SetModel(found); err != nil {
+	if err := sess.SelectModel(context.Background(), found); err != nil {
 		return fail(cmd, err)
 	}
-	sess.ModelSelected(context.Background(), found, prev, "set")
 	return ok(cmd, found)
 }
 
@@ -97,35 +95,21 @@ type cycleModelData struct {
 
 func handleCycleModel(ctx context.Context, s *Server, cmd *Command) *Response {
 	sess, _ := s.current()
-	scoped := s.ctl.ScopedModels()
-	isScoped := len(scoped) > 0
-	if !isScoped {
+	choices := s.ctl.ScopedModels()
+	scoped := len(choices) > 0
+	if !scoped {
 		for _, m := range s.ctl.AvailableModels() {
-			scoped = append(scoped, ScopedModel{Model: m})
+			choices = append(choices, ScopedModel{Model: m})
 		}
 	}
-	if len(scoped) < 2 {
-		return okNull(cmd)
-	}
-	cur := sess.Model()
-	idx := -1
-	for i, sm := range scoped {
-		if cur != nil && sm.Model.Provider == cur.Provider && sm.Model.ID == cur.ID {
-			idx = i
-			break
-		}
-	}
-	next := scoped[(idx+1)%len(scoped)]
-	if err := sess.SetModel(next.Model); err != nil {
+	next, level, moved, err := sess.CycleModel(ctx, choices, scoped)
+	if err != nil {
 		return fail(cmd, err)
 	}
-	// SetModel chose the switch's level; a scoped model's own level wins.
-	level := sess.ThinkingLevel()
-	if isScoped && next.ThinkingLevel != "" {
-		level = sess.SetThinkingLevel(next.ThinkingLevel)
+	if !moved {
+		return okNull(cmd)
 	}
-	sess.ModelSelected(ctx, next.Model, cur, "cycle")
-	return ok(cmd, cycleModelData{Model: next.Model, ThinkingLevel: level, IsScoped: isScoped})
+	return ok(cmd, cycleModelData{Model: next, ThinkingLevel: level, IsScoped: scoped})
 }
 
 type modelsData struct {
@@ -162,19 +146,11 @@ type levelData struct {
 
 func handleCycleThinkingLevel(ctx context.Context, s *Server, cmd *Command) *Response {
 	sess, _ := s.current()
-	m := sess.Model()
-	if m == nil || !m.Reasoning {
+	level, ok2 := sess.CycleThinkingLevel()
+	if !ok2 {
 		return okNull(cmd)
 	}
-	levels := engine.SupportedThinkingLevels(m)
-	cur := sess.ThinkingLevel()
-	next := levels[0]
-	for i, l := range levels {
-		if l == cur {
-			next = levels[(i+1)%len(levels)]
-		}
-	}
-	return ok(cmd, levelData{sess.SetThinkingLevel(next)})
+	return ok(cmd, levelData{level})
 }
 
 type levelsData struct {

@@ -57,10 +57,7 @@ type Controller interface {
 
 // ScopedModel is one entry of the --models scope with its optional
 // thinking level.
-type ScopedModel struct {
-	Model         *engine.Model
-	ThinkingLevel engine.ThinkingLevel
-}
+type ScopedModel = engine.ModelChoice
 
 // BashResult is the outcome of a user bash command.
 type BashResult = engine.BashResult
