@@ -44,7 +44,7 @@ func TestDocsSectionFollowsCache(t *testing.T) {
 			}
 			body := string(srv.Requests()[0].Body)
 			cache := regexp.QuoteMeta(filepath.Join(agentDir, "cache", "docs"))
-			paths := regexp.MustCompile(cache + `/[0-9a-f]+/[A-Za-z-]+\.md`).FindAllString(body, -1)
+			paths := regexp.MustCompile(cache+`/[0-9a-f]+/[A-Za-z-]+\.md`).FindAllString(body, -1)
 			if !tc.wantDocs {
 				if regexp.MustCompile(`Documentation for pi itself`).MatchString(body) || len(paths) > 0 {
 					t.Fatalf("docs section sent with a broken cache: %s", body)
