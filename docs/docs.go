@@ -4,11 +4,10 @@
 package docs
 
 import (
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,17 +25,22 @@ const Index = "README.md"
 // Pages are the guide pages, without the index.
 var Pages = []string{"extensions.md", "skills.md", "prompt-templates.md", "settings.md", "rpc.md", "sdk.md"}
 
-// version names the cache folder: a hash of the embedded files, so a binary
-// with other docs never reads a stale copy and two binaries with the same
-// docs share one. It is computed once, on first use, from about 20 KB.
+// version names the cache folder after the embedded files (their CRC-32 and
+// total size), so a binary with other docs never reads a stale copy and
+// two binaries with the same docs share one. It is computed once, on first
+// use, from about 25 KB. A CRC is enough, as it guards against stale
+// copies, not forgery, and keeps the cost per start to microseconds (a
+// SHA-256 measured slower).
 var version = sync.OnceValue(func() string {
-	h := sha256.New()
+	h := crc32.NewIEEE()
+	total := 0
 	for _, name := range names() {
 		b, _ := files.ReadFile(name)
+		total += len(b)
 		fmt.Fprintf(h, "%s\x00%d\x00", name, len(b))
 		h.Write(b)
 	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	return fmt.Sprintf("%08x%06x", h.Sum32(), total)
 })
 
 // names lists the embedded files (ReadDir sorts them).
