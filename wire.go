@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
+	"path/filepath"
 	"sync"
 
+	"github.com/pi-go/pi/docs"
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/compaction"
 	"github.com/pi-go/pi/engine/config"
@@ -310,7 +311,7 @@ func (app *Agent) systemPrompt() (func([]engine.ToolInfo) engine.Sections, error
 			return nil, fmt.Errorf("load context files: %w", err)
 		}
 	}
-	opts := prompts.Options{Cwd: app.cwd, AgentDir: app.agentDir, DocsRoot: docsRoot(), CustomPrompt: custom,
+	opts := prompts.Options{Cwd: app.cwd, AgentDir: app.agentDir, DocsRoot: docsRoot(app.agentDir), CustomPrompt: custom,
 		Append: appendParts, ContextFiles: ctxFiles, NoContextFiles: app.opts.NoContextFiles,
 		Skills: skills.ToPromptRefs(app.skills)}
 	app.setPromptBase(opts)
@@ -329,17 +330,24 @@ func (app *Agent) systemPrompt() (func([]engine.ToolInfo) engine.Sections, error
 	}, nil
 }
 
-// docsRoot is where our documentation lives: PI_PACKAGE_DIR when set,
-// else the directory of the executable.
-func docsRoot() string {
+// docsRoot is where the system prompt says our documentation lives:
+// PI_PACKAGE_DIR when set (a folder laid out like ours: docs.Index and
+// docs.Pages), else the copy embedded in the binary, unpacked once under
+// <agentDir>/cache/docs/<content hash>/ (one stat when it is already
+// there). A cache that cannot be written leaves the docs section out
+// rather than failing the start or naming files that do not exist.
+func docsRoot(agentDir string) string {
 	if d := os.Getenv("PI_PACKAGE_DIR"); d != "" {
 		return d
 	}
-	exe, err := os.Executable()
+	if agentDir == "" {
+		return ""
+	}
+	dir, err := docs.Extract(filepath.Join(agentDir, "cache", "docs"))
 	if err != nil {
 		return ""
 	}
-	return strings.TrimSuffix(exe, "/pi")
+	return dir
 }
 
 // applyRuntimeSettings copies the settings the runtime reads.

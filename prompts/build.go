@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pi-go/pi/docs"
 	"github.com/pi-go/pi/engine"
 )
 
@@ -46,8 +47,9 @@ type Options struct {
 	// AgentDir is the global agent directory (~/.pi/agent). Build does not
 	// read it; it is carried for callers that build Options in one place.
 	AgentDir string
-	// DocsRoot is the directory holding our README.md, docs/ and examples/.
-	// The <docs> section points there; empty leaves the section out.
+	// DocsRoot is the directory holding our documentation: docs.Index and
+	// docs.Pages (see docs.Extract). The <docs> section points there;
+	// empty leaves the section out.
 	DocsRoot string
 	// Tools are the active tools, in order.
 	Tools []engine.ToolInfo
@@ -251,16 +253,23 @@ func rulesBody(names []string, tools []engine.ToolInfo, extra []string) string {
 	return strings.Join(rules, "\n")
 }
 
+// docsBody points the model at our documentation: the index and each
+// guide, named one by one so that every path it lists is a file that
+// docs.Extract wrote (TestDocsSectionPathsExist stats them).
 func docsBody(root string) string {
 	root = strings.TrimRight(root, "/")
-	return strings.Join([]string{
-		"Documentation for pi itself (consult it only when the user asks about pi, its extensions, skills, prompt templates, themes or SDK):",
-		"- Overview: " + root + "/README.md",
-		"- Guides: " + root + "/docs",
-		"- Examples: " + root + "/examples (extensions, custom tools, SDK use)",
-		"- Paths such as docs/… and examples/… mean the folders above, not folders in the working directory",
-		"- Read the relevant guide and example completely before changing how pi is set up or extended.",
-	}, "\n")
+	lines := []string{
+		"Documentation for pi itself (consult it only when the user asks about pi, its extensions, skills, prompt templates, settings, RPC mode or Go SDK):",
+		"- Overview: " + root + "/" + docs.Index,
+	}
+	for _, p := range docs.Pages {
+		lines = append(lines, "- Guide: "+root+"/"+p)
+	}
+	lines = append(lines,
+		"- These are files in pi's own folder, not in the working directory",
+		"- Read the relevant guide completely before changing how pi is set up or extended.",
+	)
+	return strings.Join(lines, "\n")
 }
 
 func projectContextBody(files []ContextFile) string {
