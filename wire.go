@@ -352,6 +352,7 @@ func (app *Agent) applyRuntimeSettings(rs *engine.RuntimeSettings) {
 	rs.AutoCompaction = c.Enabled
 	rs.CompactionReserveTokens = c.ReserveTokens
 	rs.CompactionKeepRecentTokens = c.KeepRecentTokens
+	rs.CompactionModelOverrides = s.CompactionModelOverrides()
 }
 
 // session returns the engine session once Runner has built it.

@@ -43,6 +43,9 @@ type RuntimeSettings struct {
 	// compaction.reserveTokens and compaction.keepRecentTokens.
 	CompactionReserveTokens    int
 	CompactionKeepRecentTokens int
+	// CompactionModelOverrides are compaction.modelOverrides, applied
+	// for the session's model at each compaction (the model may change).
+	CompactionModelOverrides map[string]CompactionOverride
 }
 
 // DefaultRuntimeSettings are the reference's defaults.
