@@ -366,6 +366,7 @@ func (app *Agent) applyRuntimeSettings(rs *engine.RuntimeSettings) {
 	rs.CompactionReserveTokens = c.ReserveTokens
 	rs.CompactionKeepRecentTokens = c.KeepRecentTokens
 	rs.BranchSummaryReserveTokens, _ = s.BranchSummary()
+	rs.CompactionModelOverrides = s.CompactionModelOverrides()
 }
 
 // session returns the engine session once Runner has built it.

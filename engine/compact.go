@@ -26,15 +26,28 @@ type compactionState struct {
 	overflowTried bool
 }
 
-// compactionSettings returns the settings in effect.
+// compactionSettings returns the settings in effect for the session's
+// current model: its compaction.modelOverrides entry over the global
+// values, resolved now because the model can change mid-session.
 func (s *Session) compactionSettings() CompactionSettings {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return CompactionSettings{
+	out := CompactionSettings{
 		Enabled:          s.settings.AutoCompaction,
 		ReserveTokens:    s.settings.CompactionReserveTokens,
 		KeepRecentTokens: s.settings.CompactionKeepRecentTokens,
 	}
+	if s.model != nil {
+		if ov, ok := s.settings.CompactionModelOverrides[s.model.Ref()]; ok {
+			if ov.ReserveTokens != nil {
+				out.ReserveTokens = *ov.ReserveTokens
+			}
+			if ov.KeepRecentTokens != nil {
+				out.KeepRecentTokens = *ov.KeepRecentTokens
+			}
+		}
+	}
+	return out
 }
 
 // IsCompacting reports whether a compaction is running.

@@ -36,6 +36,15 @@ type CompactionSettings struct {
 	KeepRecentTokens int
 }
 
+// CompactionOverride is one compaction.modelOverrides entry, keyed by
+// "provider/id": the token settings it gives that model. A nil field keeps
+// the global value. Enabled has no override: the reference reads it
+// globally only.
+type CompactionOverride struct {
+	ReserveTokens    *int
+	KeepRecentTokens *int
+}
+
 // DefaultCompactionSettings are the reference's defaults.
 func DefaultCompactionSettings() CompactionSettings {
 	return CompactionSettings{Enabled: true, ReserveTokens: 16384, KeepRecentTokens: 20000}

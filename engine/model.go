@@ -17,12 +17,26 @@ const (
 	APIPiMessages            = "pi-messages"
 )
 
-// ModelCost is the price per million tokens.
+// ModelCost is the price per million tokens. Tiers, when present, are
+// request-wide prices: the tier with the highest InputTokensAbove that the
+// request's input (fresh, cache-read and cache-write tokens together)
+// exceeds prices every token kind of that request.
 type ModelCost struct {
-	Input      float64 `json:"input"`
-	Output     float64 `json:"output"`
-	CacheRead  float64 `json:"cacheRead"`
-	CacheWrite float64 `json:"cacheWrite"`
+	Input      float64         `json:"input"`
+	Output     float64         `json:"output"`
+	CacheRead  float64         `json:"cacheRead"`
+	CacheWrite float64         `json:"cacheWrite"`
+	Tiers      []ModelCostTier `json:"tiers,omitempty"`
+}
+
+// ModelCostTier is one request-wide price tier of a ModelCost, in the
+// reference's key order.
+type ModelCostTier struct {
+	InputTokensAbove float64 `json:"inputTokensAbove"`
+	Input            float64 `json:"input"`
+	Output           float64 `json:"output"`
+	CacheRead        float64 `json:"cacheRead"`
+	CacheWrite       float64 `json:"cacheWrite"`
 }
 
 // Model describes one model of one provider. The JSON form is the one

@@ -47,6 +47,9 @@ type RuntimeSettings struct {
 	// free of the window by a tree navigation's summary (0: the
 	// summarizer's default).
 	BranchSummaryReserveTokens int
+	// CompactionModelOverrides are compaction.modelOverrides, applied
+	// for the session's model at each compaction (the model may change).
+	CompactionModelOverrides map[string]CompactionOverride
 }
 
 // DefaultRuntimeSettings are the reference's defaults.

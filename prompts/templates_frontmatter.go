@@ -47,9 +47,19 @@ func splitFrontmatter(content string) (yamlText, body string) {
 	return yamlText, body
 }
 
+// parseFullYAML parses the frontmatter with the YAML parser. The text
+// stops before the closing "\n---", so its last line has no line break;
+// the reference's parser still ends a clipped or folded block scalar
+// ("|", ">") there with one, while ours would not, so the break is put
+// back. Text that already ends in one is left alone: a kept ("|+") block
+// would otherwise gain a line.
 func parseFullYAML(yamlText, body string) (map[string]any, string, error) {
+	src := []byte(yamlText)
+	if !strings.HasSuffix(yamlText, "\n") {
+		src = append(src, '\n')
+	}
 	var parsed any
-	if err := yaml.Unmarshal([]byte(yamlText), &parsed); err != nil {
+	if err := yaml.Unmarshal(src, &parsed); err != nil {
 		return nil, body, fmt.Errorf("parse frontmatter: %w", err)
 	}
 	fm, _ := parsed.(map[string]any)

@@ -132,7 +132,18 @@ func generateCatalog(t *testing.T) []byte {
 		}
 		fmt.Fprintf(&b, "\t{ID: %q, Name: %q, API: %q, Provider: %q, BaseURL: %q, Reasoning: %v, Input: %#v,",
 			m.ID, m.Name, m.API, m.Provider, m.BaseURL, m.Reasoning, m.Input)
-		fmt.Fprintf(&b, " Cost: engine.ModelCost{Input: %v, Output: %v, CacheRead: %v, CacheWrite: %v},", m.Cost.Input, m.Cost.Output, m.Cost.CacheRead, m.Cost.CacheWrite)
+		fmt.Fprintf(&b, " Cost: engine.ModelCost{Input: %v, Output: %v, CacheRead: %v, CacheWrite: %v", m.Cost.Input, m.Cost.Output, m.Cost.CacheRead, m.Cost.CacheWrite)
+		if len(m.Cost.Tiers) > 0 {
+			b.WriteString(", Tiers: []engine.ModelCostTier{")
+			for j, tier := range m.Cost.Tiers {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "{InputTokensAbove: %v, Input: %v, Output: %v, CacheRead: %v, CacheWrite: %v}", tier.InputTokensAbove, tier.Input, tier.Output, tier.CacheRead, tier.CacheWrite)
+			}
+			b.WriteString("}")
+		}
+		b.WriteString("},")
 		fmt.Fprintf(&b, " ContextWindow: %d, MaxTokens: %d,", m.ContextWindow, m.MaxTokens)
 		raw("Compat", m.Compat)
 		raw("ThinkingLevelMap", m.ThinkingLevelMap)

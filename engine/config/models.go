@@ -78,19 +78,21 @@ type modelOverride struct {
 
 type partialCost struct {
 	Input, Output, CacheRead, CacheWrite *float64
+	Tiers                                []engine.ModelCostTier
 }
 
 func (p *partialCost) UnmarshalJSON(b []byte) error {
 	var raw struct {
-		Input      *float64 `json:"input"`
-		Output     *float64 `json:"output"`
-		CacheRead  *float64 `json:"cacheRead"`
-		CacheWrite *float64 `json:"cacheWrite"`
+		Input      *float64               `json:"input"`
+		Output     *float64               `json:"output"`
+		CacheRead  *float64               `json:"cacheRead"`
+		CacheWrite *float64               `json:"cacheWrite"`
+		Tiers      []engine.ModelCostTier `json:"tiers"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
-	*p = partialCost{raw.Input, raw.Output, raw.CacheRead, raw.CacheWrite}
+	*p = partialCost{raw.Input, raw.Output, raw.CacheRead, raw.CacheWrite, raw.Tiers}
 	return nil
 }
 
@@ -450,6 +452,10 @@ func applyOverride(m *engine.Model, ov modelOverride) *engine.Model {
 			Output:     pick(ov.Cost.Output, m.Cost.Output),
 			CacheRead:  pick(ov.Cost.CacheRead, m.Cost.CacheRead),
 			CacheWrite: pick(ov.Cost.CacheWrite, m.Cost.CacheWrite),
+			Tiers:      m.Cost.Tiers,
+		}
+		if ov.Cost.Tiers != nil {
+			out.Cost.Tiers = ov.Cost.Tiers
 		}
 	}
 	if ov.ContextWindow != nil && *ov.ContextWindow > 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/llm"
 	"github.com/pi-go/pi/engine/llm/oahttp"
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // ErrStreamCut is the reference's error text when the server closes the
@@ -156,6 +157,15 @@ func (p *Provider) read(ctx context.Context, b *llm.Builder, req *engine.LLMRequ
 		if data == "[DONE]" {
 			break
 		}
+		// An error chunk ends the turn before it is seen as a chunk, as
+		// the SDK throws before yielding it; the reference's catch marks
+		// it aborted instead when the request was cancelled meanwhile.
+		if msg, isErr := chunkError(ev.Type, ev.Data); isErr {
+			if ctx.Err() != nil {
+				return b.Fail(engine.StopAborted, msg)
+			}
+			return b.Fail(engine.StopError, msg)
+		}
 		var ch chunk
 		if json.Unmarshal(ev.Data, &ch) != nil {
 			continue
@@ -257,6 +267,83 @@ func (p *Provider) read(ctx context.Context, b *llm.Builder, req *engine.LLMRequ
 		return b.Fail(engine.StopError, llm.ErrNoFinishReason)
 	}
 	return b.Finish(b.Msg.StopReason)
+}
+
+// chunkError reports whether an SSE event is an error the provider sent
+// mid-stream, and its message. The OpenAI SDK the reference uses throws on
+// an "error" event (its payload's error field, else the payload) and on
+// any chunk with a truthy top-level error; the message is the error's
+// message, else the error as JSON, and a metadata.raw detail (OpenRouter)
+// goes on a line of its own.
+func chunkError(event string, data []byte) (string, bool) {
+	var top struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(data, &top) != nil && event != "error" {
+		return "", false
+	}
+	payload := top.Error
+	switch {
+	case event == "error":
+		if !hasValue(payload) {
+			payload = data
+		}
+	case !truthy(payload):
+		return "", false
+	}
+	var e struct {
+		Message  json.RawMessage `json:"message"`
+		Metadata struct {
+			Raw json.RawMessage `json:"raw"`
+		} `json:"metadata"`
+	}
+	_ = json.Unmarshal(payload, &e)
+	var msg string
+	switch {
+	case truthy(e.Message):
+		if s, ok := jsonString(e.Message); ok {
+			msg = s
+		} else {
+			msg = stringify(e.Message)
+		}
+	case truthy(payload):
+		msg = stringify(payload)
+	default:
+		msg = "(no status code or body)"
+	}
+	if raw := e.Metadata.Raw; truthy(raw) {
+		detail, ok := jsonString(raw)
+		if !ok {
+			detail = stringify(raw)
+		}
+		if !strings.Contains(msg, detail) {
+			msg += "\n" + detail
+		}
+	}
+	return msg, true
+}
+
+// jsonString is r's value when r is a JSON string.
+func jsonString(r json.RawMessage) (string, bool) {
+	var s string
+	if json.Unmarshal(r, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// stringify re-serialises a JSON value the way JSON.stringify prints what
+// JSON.parse read: compact, keys in their order.
+func stringify(r json.RawMessage) string {
+	v, err := jsonx.Decode(r)
+	if err != nil {
+		return string(r)
+	}
+	b, err := jsonx.Marshal(v)
+	if err != nil {
+		return string(r)
+	}
+	return string(b)
 }
 
 // streamError words a failure while reading the stream. For a connection

@@ -178,10 +178,15 @@ func addRouting(body llm.Object, c compat) llm.Object {
 	return body
 }
 
-// truthy is JavaScript's truthiness of a JSON value.
+// truthy is JavaScript's truthiness of a JSON value: absent, null,
+// false, "" and any spelling of zero are false.
 func truthy(r json.RawMessage) bool {
 	switch s := strings.TrimSpace(string(r)); s {
 	case "", "null", "false", "0", `""`:
+		return false
+	}
+	var f float64
+	if json.Unmarshal(r, &f) == nil && f == 0 {
 		return false
 	}
 	return true
