@@ -88,6 +88,8 @@ fi
 ref="${PI_REF_CMD:-$("$conf/install-reference.sh")}"
 
 # 3. Compare. Extensions without a tool of their own get a bash call so their
-# tool_call/tool_result hooks run.
+# tool_call/tool_result hooks run. Some packages take seconds to load in either
+# binary (pi-web-access, pi-subagents: over 15 s under -j 2 on two shared
+# cores), so one run may take 60 s; a later --timeout in "$@" wins.
 exec python3 "$conf/extparity.py" --pi "$pi" --ref "$ref" --paths-from "$cache/paths.txt" \
-	--fallback-call 'bash:{"command": "echo extparity"}' -j "$jobs" "$@"
+	--fallback-call 'bash:{"command": "echo extparity"}' -j "$jobs" --timeout 60 "$@"
