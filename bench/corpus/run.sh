@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Compatibility corpus: check third-party pi packages from the npm registry with
+# extparity.py, our pi against the reference.
+#
+# Local only, not CI: it needs the npm registry to install the pinned packages.
+#
+#   bench/corpus/run.sh [extparity.py options...]
+#
+# Environment:
+#   CORPUS_CACHE  where packages are installed (default ~/.cache/pi-corpus)
+#   PI_BIN        our binary (default: built from this worktree into $CORPUS_CACHE/pi)
+#   PI_REF_CMD    reference command line (default: install-reference.sh's output)
+#   SHARED        the shared/ folder with conformance/ (default: ../shared beside the repo,
+#                 else /work/shared)
+#   JOBS          extensions checked in parallel (default 2)
+#
+# Each package gets its own folder, as pi itself installs each package apart, so
+# their peer-dependency ranges cannot conflict with each other. A package whose
+# peer ranges conflict with its own dependencies is retried with
+# --legacy-peer-deps (the host provides the pi packages anyway).
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+cache="${CORPUS_CACHE:-$HOME/.cache/pi-corpus}"
+jobs="${JOBS:-2}"
+if [[ -z "${SHARED:-}" ]]; then
+	if [[ -d "$repo/../shared/conformance" ]]; then SHARED="$repo/../shared"; else SHARED=/work/shared; fi
+fi
+conf="$SHARED/conformance"
+mkdir -p "$cache/pkgs"
+
+# 1. Install every pinned package and check its integrity against the manifest.
+python3 - "$here/corpus.json" > "$cache/specs.tsv" <<'EOF'
+import json, sys
+for p in json.load(open(sys.argv[1]))["packages"]:
+    slug = (p["name"] + "@" + p["version"]).replace("/", "_").replace("@", "_")
+    print("\t".join([slug, p["name"], p["version"], p["integrity"], ",".join(p["extensions"])]))
+EOF
+
+: > "$cache/paths.txt"
+while IFS=$'\t' read -r slug name version integrity entries; do
+	dir="$cache/pkgs/$slug"
+	pkg="$dir/node_modules/$name"
+	if [[ ! -f "$pkg/package.json" ]]; then
+		mkdir -p "$dir"
+		echo '{"private": true}' > "$dir/package.json"
+		echo "install $name@$version" >&2
+		if ! (cd "$dir" && npm install --ignore-scripts --no-audit --no-fund "$name@$version" > install.log 2>&1); then
+			(cd "$dir" && npm install --ignore-scripts --no-audit --no-fund --legacy-peer-deps "$name@$version" > install.log 2>&1) ||
+				{ echo "corpus: npm install $name@$version failed, see $dir/install.log" >&2; exit 1; }
+		fi
+	fi
+	got="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["packages"]["node_modules/"+sys.argv[2]].get("integrity",""))' "$dir/package-lock.json" "$name")"
+	if [[ "$got" != "$integrity" ]]; then
+		echo "corpus: $name@$version integrity $got, manifest pins $integrity" >&2
+		exit 1
+	fi
+	# Expand the manifest's entries the way pi's package rules do: a file is one
+	# extension; a folder with index.ts/index.js is one; any other folder holds
+	# one extension per .ts/.js file or per subfolder with an index.
+	IFS=',' read -ra list <<< "$entries"
+	for e in "${list[@]}"; do
+		p="$pkg/${e#./}"
+		if [[ -f "$p" ]]; then
+			echo "$p" >> "$cache/paths.txt"
+		elif [[ -f "$p/index.ts" || -f "$p/index.js" ]]; then
+			echo "$p" >> "$cache/paths.txt"
+		elif [[ -d "$p" ]]; then
+			for f in "$p"/*; do
+				if [[ -f "$f" && ( "$f" == *.ts || "$f" == *.js ) ]]; then echo "$f" >> "$cache/paths.txt"
+				elif [[ -f "$f/index.ts" || -f "$f/index.js" ]]; then echo "$f" >> "$cache/paths.txt"; fi
+			done
+		else
+			echo "corpus: $name@$version: entry $e not found" >&2
+			exit 1
+		fi
+	done
+done < "$cache/specs.tsv"
+echo "corpus: $(wc -l < "$cache/paths.txt") extensions from $(wc -l < "$cache/specs.tsv") packages" >&2
+
+# 2. Our binary and the reference.
+pi="${PI_BIN:-}"
+if [[ -z "$pi" ]]; then
+	pi="$cache/pi"
+	(cd "$repo" && CGO_ENABLED=0 go build -o "$pi" ./cmd/pi)
+fi
+ref="${PI_REF_CMD:-$("$conf/install-reference.sh")}"
+
+# 3. Compare. Extensions without a tool of their own get a bash call so their
+# tool_call/tool_result hooks run. Some packages take seconds to load in either
+# binary (pi-web-access, pi-subagents: over 15 s under -j 2 on two shared
+# cores), so one run may take 60 s; a later --timeout in "$@" wins.
+exec python3 "$conf/extparity.py" --pi "$pi" --ref "$ref" --paths-from "$cache/paths.txt" \
+	--fallback-call 'bash:{"command": "echo extparity"}' -j "$jobs" --timeout 60 "$@"
