@@ -91,5 +91,7 @@ ref="${PI_REF_CMD:-$("$conf/install-reference.sh")}"
 # tool_call/tool_result hooks run. Some packages take seconds to load in either
 # binary (pi-web-access, pi-subagents: over 15 s under -j 2 on two shared
 # cores), so one run may take 60 s; a later --timeout in "$@" wins.
-exec python3 "$conf/extparity.py" --pi "$pi" --ref "$ref" --paths-from "$cache/paths.txt" \
+# e2e/extparity/run.py is extparity.py with the harness fixes its docstring
+# lists (the reference's built-in extensions off on both sides among them).
+exec env PI_CONFORMANCE_DIR="$conf" python3 "$repo/e2e/extparity/run.py" --pi "$pi" --ref "$ref" --paths-from "$cache/paths.txt" \
 	--fallback-call 'bash:{"command": "echo extparity"}' -j "$jobs" --timeout 60 "$@"
