@@ -80,6 +80,18 @@ func (l *Loop) fireDue() {
 	if err := l.fire(next); err != nil {
 		l.report(next.owner, "timer", err)
 	}
+	// One wake-up per arm is not enough on its own: this wake-up may have
+	// been another timer's (the one it ran was due first), and when the
+	// timer it ran is cleared before its own Go timer fired (a busy
+	// machine delivers them late), Stop removes the wake-up that timer
+	// would have passed on. So while a timer is due, another turn comes.
+	now = time.Now()
+	for _, tm := range l.timers {
+		if !tm.due.After(now) {
+			l.enqueue(task{event: "timer", fn: func(*goja.Runtime) { l.fireDue() }})
+			return
+		}
+	}
 }
 
 func (l *Loop) fire(tm *timer) error {
