@@ -58,25 +58,17 @@ func run(ctx context.Context, out io.Writer, opts pi.Options, prompt string) err
 		if err != nil {
 			return err
 		}
-		switch e := ev.(type) {
-		case engine.ToolExecutionEnd:
-			fmt.Fprintf(out, "[%s] %s\n", e.ToolName, resultText(e.Result))
-		case engine.MessageEnd:
-			if e.Message.Role == engine.RoleAssistant && len(e.Message.ToolCalls()) == 0 {
-				fmt.Fprintln(out, e.Message.Content.Text())
+		// Tool calls of one reply run in parallel, so their
+		// tool_execution_end events come in the order they finish; the
+		// tool result messages come in the order the model called them.
+		if e, ok := ev.(engine.MessageEnd); ok {
+			switch m := e.Message; {
+			case m.Role == engine.RoleToolResult:
+				fmt.Fprintf(out, "[%s] %s\n", m.ToolName, m.Content.Text())
+			case m.Role == engine.RoleAssistant && len(m.ToolCalls()) == 0:
+				fmt.Fprintln(out, m.Content.Text())
 			}
 		}
 	}
 	return nil
-}
-
-// resultText is the text of a tool result.
-func resultText(r engine.ToolResult) string {
-	var parts []string
-	for _, c := range r.Content {
-		if c.Type == engine.ContentText {
-			parts = append(parts, c.Text)
-		}
-	}
-	return strings.Join(parts, " ")
 }
