@@ -311,28 +311,7 @@ func (s *selection) truncation() Truncation {
 	if len(prefix) == s.selBytes && s.lastEmpty && len(lines) > 1 {
 		lines = lines[:len(lines)-1]
 	}
-	n, size := 0, 0
-	by := "lines"
-	for i := 0; i < len(lines) && i < maxLines; i++ {
-		lb := len(lines[i])
-		if i > 0 {
-			lb++
-		}
-		if size+lb > maxBytes {
-			by = "bytes"
-			break
-		}
-		n++
-		size += lb
-	}
-	if n >= maxLines && size <= maxBytes {
-		by = "lines"
-	}
-	t.Content = strings.Join(lines[:n], "\n")
-	t.TruncatedBy = by
-	t.OutputLines = n
-	t.OutputBytes = len(t.Content)
-	return t
+	return keepHead(t, lines, maxLines, maxBytes)
 }
 
 // readText selects lines of already decoded content; read itself streams

@@ -106,6 +106,12 @@ func TruncateHead(s string, opts TruncateOptions) Truncation {
 		t.FirstLineExceedsLimit = true
 		return t
 	}
+	return keepHead(t, lines, maxLines, maxBytes)
+}
+
+// keepHead fills t with the whole lines from the start that fit both
+// limits (the joining newlines count) and says which limit cut them.
+func keepHead(t Truncation, lines []string, maxLines, maxBytes int) Truncation {
 	n, size := 0, 0
 	by := "lines"
 	for i := 0; i < len(lines) && i < maxLines; i++ {
