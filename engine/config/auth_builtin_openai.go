@@ -79,36 +79,9 @@ func (c *ChatGPTOAuth) RefreshToken(ctx context.Context, credential json.RawMess
 		}
 		return nil, fmt.Errorf("OpenAI OAuth token request failed (%d): %s", status, text)
 	}
-	var tok map[string]any
-	if json.Unmarshal([]byte(text), &tok) != nil || tok == nil {
-		return nil, errors.New("OpenAI OAuth token response must be an object")
-	}
-	str := func(field string) (string, error) {
-		v, ok := tok[field].(string)
-		if !ok || strings.TrimSpace(v) == "" {
-			return "", fmt.Errorf("OpenAI OAuth token response has invalid %s", field)
-		}
-		return v, nil
-	}
-	access, err := str("access_token")
+	access, refresh, scopes, expiresIn, err := ChatGPTTokens(text, false)
 	if err != nil {
 		return nil, err
-	}
-	refresh, err := str("refresh_token")
-	if err != nil {
-		return nil, err
-	}
-	scope, err := str("scope")
-	if err != nil {
-		return nil, err
-	}
-	expiresIn, ok := tok["expires_in"].(float64)
-	if !ok || expiresIn <= 0 {
-		return nil, errors.New("OpenAI OAuth token response has invalid expires_in")
-	}
-	scopes := strings.Fields(scope)
-	if !slices.Contains(scopes, chatGPTDirectScope) {
-		return nil, errors.New("OpenAI OAuth grant did not include " + chatGPTDirectScope)
 	}
 	return engine.MarshalJSON(chatGPTCredential{"oauth", access, refresh, expiryAfter(expiresIn, chatGPTMargin), clientID, scopes})
 }
@@ -124,4 +97,44 @@ func withFetchAgent(req *http.Request) *http.Request {
 		req.Header.Set("User-Agent", fetchUserAgent)
 	}
 	return req
+}
+
+// ChatGPTTokens reads a ChatGPT OAuth token response, the refresh's and
+// the sign-in's (which also needs an ID token), with the reference's
+// error texts: the access and refresh tokens, the granted scopes (which
+// must include the direct-API scope) and expires_in in seconds.
+func ChatGPTTokens(text string, requireIDToken bool) (access, refresh string, scopes []string, expiresIn float64, err error) {
+	var tok map[string]any
+	if json.Unmarshal([]byte(text), &tok) != nil || tok == nil {
+		return "", "", nil, 0, errors.New("OpenAI OAuth token response must be an object")
+	}
+	if s, _ := tok["id_token"].(string); requireIDToken && strings.TrimSpace(s) == "" {
+		return "", "", nil, 0, errors.New("OpenAI OAuth token response did not contain an ID token")
+	}
+	str := func(field string) (string, error) {
+		v, ok := tok[field].(string)
+		if !ok || strings.TrimSpace(v) == "" {
+			return "", fmt.Errorf("OpenAI OAuth token response has invalid %s", field)
+		}
+		return v, nil
+	}
+	if access, err = str("access_token"); err != nil {
+		return "", "", nil, 0, err
+	}
+	if refresh, err = str("refresh_token"); err != nil {
+		return "", "", nil, 0, err
+	}
+	scope, err := str("scope")
+	if err != nil {
+		return "", "", nil, 0, err
+	}
+	expiresIn, ok := tok["expires_in"].(float64)
+	if !ok || expiresIn <= 0 {
+		return "", "", nil, 0, errors.New("OpenAI OAuth token response has invalid expires_in")
+	}
+	scopes = strings.Fields(scope)
+	if !slices.Contains(scopes, chatGPTDirectScope) {
+		return "", "", nil, 0, errors.New("OpenAI OAuth grant did not include " + chatGPTDirectScope)
+	}
+	return access, refresh, scopes, expiresIn, nil
 }

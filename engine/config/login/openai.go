@@ -11,12 +11,12 @@ import (
 	"net/url"
 	"os"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/config"
 )
 
 // Facts of the reference's "Sign in with ChatGPT" for the openai provider:
@@ -175,39 +175,9 @@ func chatGPTExchange(ctx context.Context, ep *Endpoints, base, code, verifier, c
 	if status < 200 || status > 299 {
 		return nil, fmt.Errorf("OpenAI OAuth token request failed (%d): %s", status, Redact(text, secrets...))
 	}
-	var tok map[string]any
-	if json.Unmarshal([]byte(text), &tok) != nil || tok == nil {
-		return nil, errors.New("OpenAI OAuth token response must be an object")
-	}
-	if s, _ := tok["id_token"].(string); strings.TrimSpace(s) == "" {
-		return nil, errors.New("OpenAI OAuth token response did not contain an ID token")
-	}
-	str := func(field string) (string, error) {
-		s, _ := tok[field].(string)
-		if strings.TrimSpace(s) == "" {
-			return "", fmt.Errorf("OpenAI OAuth token response has invalid %s", field)
-		}
-		return s, nil
-	}
-	access, err := str("access_token")
+	access, refresh, scopes, expiresIn, err := config.ChatGPTTokens(text, true)
 	if err != nil {
 		return nil, err
-	}
-	refresh, err := str("refresh_token")
-	if err != nil {
-		return nil, err
-	}
-	scope, err := str("scope")
-	if err != nil {
-		return nil, err
-	}
-	expiresIn, _ := tok["expires_in"].(float64)
-	if expiresIn <= 0 {
-		return nil, errors.New("OpenAI OAuth token response has invalid expires_in")
-	}
-	scopes := strings.Fields(scope)
-	if !slices.Contains(scopes, chatGPTDirectScope) {
-		return nil, fmt.Errorf("OpenAI OAuth grant did not include %s", chatGPTDirectScope)
 	}
 	return engine.MarshalJSON(struct {
 		Type     string   `json:"type"`
