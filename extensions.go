@@ -338,40 +338,23 @@ func (app *Agent) discoverExtensionResources(reason string) {
 		app.resMu.Unlock()
 	}()
 	res := api.DiscoverResources(context.Background(), app.cwd, reason)
-	app.mu.Lock()
-	curSkills, curTemplates := app.skills, app.templates
-	app.mu.Unlock()
-	haveSkill := map[string]bool{}
-	for _, s := range curSkills {
-		haveSkill[s.Name] = true
-	}
 	for _, r := range res.SkillPaths {
 		extra, _ := skills.Discover(skills.Options{AgentDir: app.agentDir, Cwd: app.cwd, CLIPaths: []string{r.Path}, NoSkills: true})
-		for _, s := range extra {
-			if !haveSkill[s.Name] {
-				haveSkill[s.Name] = true
-				s.SourceInfo = extensionSourceInfo(s.SourceInfo, r.ExtensionPath)
-				app.mu.Lock()
-				app.skills = append(app.skills, s)
-				app.mu.Unlock()
-			}
+		for i := range extra {
+			extra[i].SourceInfo = extensionSourceInfo(extra[i].SourceInfo, r.ExtensionPath)
 		}
-	}
-	haveTemplate := map[string]bool{}
-	for _, t := range curTemplates {
-		haveTemplate[t.Name] = true
+		app.mu.Lock()
+		app.skills = appendNew(app.skills, extra, func(s skills.Skill) string { return s.Name })
+		app.mu.Unlock()
 	}
 	for _, r := range res.PromptPaths {
 		extra, _ := prompts.LoadTemplates(prompts.TemplateOptions{AgentDir: app.agentDir, Cwd: app.cwd, CLIPaths: []string{r.Path}, NoTemplates: true})
-		for _, t := range extra {
-			if !haveTemplate[t.Name] {
-				haveTemplate[t.Name] = true
-				t.SourceInfo = extensionSourceInfo(t.SourceInfo, r.ExtensionPath)
-				app.mu.Lock()
-				app.templates = append(app.templates, t)
-				app.mu.Unlock()
-			}
+		for i := range extra {
+			extra[i].SourceInfo = extensionSourceInfo(extra[i].SourceInfo, r.ExtensionPath)
 		}
+		app.mu.Lock()
+		app.templates = appendNew(app.templates, extra, func(t prompts.Template) string { return t.Name })
+		app.mu.Unlock()
 	}
 }
 
@@ -394,4 +377,20 @@ func (app *Agent) argv() []string {
 		args = os.Args[1:]
 	}
 	return append([]string{"pi"}, args...)
+}
+
+// appendNew appends the items of extra whose name list does not have yet,
+// in order: a name already taken keeps its first owner.
+func appendNew[T any](list, extra []T, name func(T) string) []T {
+	have := make(map[string]bool, len(list)+len(extra))
+	for _, x := range list {
+		have[name(x)] = true
+	}
+	for _, x := range extra {
+		if !have[name(x)] {
+			have[name(x)] = true
+			list = append(list, x)
+		}
+	}
+	return list
 }
