@@ -28,7 +28,7 @@ const (
 	SeqAutowrapOn      = "\x1b[?7h"
 	SeqMouseOn         = "\x1b[?1000h\x1b[?1002h\x1b[?1006h"
 	SeqMouseOff        = "\x1b[?1006l\x1b[?1002l\x1b[?1000l"
-	SeqClearAll        = "\x1b[2J\x1b[H\x1b[3J" // screen, home, scrollback: the regular renderer's reprint
+	SeqClearAll        = "\x1b[2J\x1b[H\x1b[3J"  // screen, home, scrollback: the regular renderer's reprint
 	SeqResetLine       = "\x1b[0m\x1b]8;;\x1b\\" // every row ends with styles and links closed
 	seqEraseLine       = "\x1b[2K"
 	seqClearScreenHome = "\x1b[2J\x1b[H"

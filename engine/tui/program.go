@@ -107,29 +107,29 @@ type Program struct {
 	quitted sync.Once
 
 	// UI goroutine state.
-	body, dock  Component
-	focus       Component
-	intercept   func(Event) bool
-	overlays    []*overlay
-	width       int
-	height      int
-	modes       modes
-	reg         regularRenderer
-	full        fullRenderer
-	reprint     bool
-	inputSeen   bool
-	lastFrame   time.Time
-	frameTimer  *time.Timer
-	timerArmed  bool
-	running     bool
-	released    bool
-	stopInput   func()
-	stopResize  func()
-	escGen      uint64
-	escTimer    *time.Timer
-	buf         bytes.Buffer
-	runErr      error
-	onEvent     func(Event)
+	body, dock Component
+	focus      Component
+	intercept  func(Event) bool
+	overlays   []*overlay
+	width      int
+	height     int
+	modes      modes
+	reg        regularRenderer
+	full       fullRenderer
+	reprint    bool
+	inputSeen  bool
+	lastFrame  time.Time
+	frameTimer *time.Timer
+	timerArmed bool
+	running    bool
+	released   bool
+	stopInput  func()
+	stopResize func()
+	escGen     uint64
+	escTimer   *time.Timer
+	buf        bytes.Buffer
+	runErr     error
+	onEvent    func(Event)
 }
 
 // NewProgram builds a Program drawing on term and reading in. in is
