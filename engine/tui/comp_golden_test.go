@@ -20,7 +20,7 @@ func testKeymap(t testing.TB) *Keymap {
 		"tui.select.up": {"up"}, "tui.select.down": {"down"},
 		"tui.select.pageUp": {"pageUp"}, "tui.select.pageDown": {"pageDown"},
 		"tui.select.confirm": {"enter"}, "tui.select.cancel": {"escape", "ctrl+c"},
-		"tui.input.submit": {"enter"},
+		"tui.input.submit":      {"enter"},
 		"tui.editor.cursorLeft": {"left", "ctrl+b"}, "tui.editor.cursorRight": {"right", "ctrl+f"},
 		"tui.editor.cursorLineStart": {"home", "ctrl+a"}, "tui.editor.cursorLineEnd": {"end", "ctrl+e"},
 		"tui.editor.cursorWordLeft": {"alt+left", "alt+b"}, "tui.editor.cursorWordRight": {"alt+right", "alt+f"},

@@ -183,10 +183,6 @@ func (t *Term) AltScreen() bool {
 	return t.emu.IsAltScreen()
 }
 
-// Close ends the input (the program sees EOF) and the emulator.
-func (t *Term) Close() {
-	t.in.close()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	_ = t.emu.Close()
-}
+// Close ends the input: the program sees EOF. (The emulator stays open:
+// closing it races with its own reply reader.)
+func (t *Term) Close() { t.in.close() }
