@@ -182,12 +182,19 @@ func (in *Input) Render(width int) []string {
 	// of the window, right while the text up to the cursor plus the
 	// cursor cell is wider than the window.
 	in.scroll = min(in.scroll, in.cur)
-	for in.scroll < in.cur && Width(string(in.value[in.scroll:in.cur]))+1 > avail {
-		in.scroll++
+	lo, used := in.cur, 1
+	for lo > in.scroll {
+		w := max(Width(string(in.value[lo-1])), 0)
+		if used+w > avail {
+			break
+		}
+		used += w
+		lo--
 	}
+	in.scroll = lo
 	var b strings.Builder
 	b.WriteString(in.Prompt)
-	used := 0
+	used = 0
 	for i := in.scroll; i <= len(in.value); i++ {
 		ch := " "
 		if i < len(in.value) {

@@ -132,6 +132,50 @@ func fitRow(s string, width int) string {
 	return s
 }
 
+// widthMemo remembers the widths of the rows of this frame and the last
+// one: most rows repeat from frame to frame, and hashing a row is far
+// cheaper than measuring its graphemes again.
+type widthMemo struct{ cur, old map[string]int }
+
+func (m *widthMemo) width(s string) int {
+	if len(s) < 16 {
+		return Width(s)
+	}
+	if w, ok := m.cur[s]; ok {
+		return w
+	}
+	w, ok := m.old[s]
+	if !ok {
+		w = Width(s)
+	}
+	if m.cur == nil {
+		m.cur = make(map[string]int)
+	}
+	m.cur[s] = w
+	return w
+}
+
+// next starts a frame: widths not used in the last frame are forgotten.
+func (m *widthMemo) next() {
+	m.old, m.cur = m.cur, m.old
+	clear(m.cur)
+}
+
+func (m *widthMemo) fit(s string, width int) string {
+	if m.width(s) > width {
+		return Truncate(s, width, "")
+	}
+	return s
+}
+
+func (m *widthMemo) pad(s string, width int) string {
+	w := m.width(s)
+	if w > width {
+		return Truncate(s, width, "")
+	}
+	return s + spaces(width-w)
+}
+
 // writeRow writes one row and closes its styles and links.
 func writeRow(b *bytes.Buffer, row string) {
 	b.WriteString(seqEraseLine)

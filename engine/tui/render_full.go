@@ -25,6 +25,7 @@ type fullRenderer struct {
 	cursorShown bool
 	cursor      cursorPos
 	sel         selection
+	memo        widthMemo
 }
 
 // selection is a drag in body coordinates (row = body row, col = cell).
@@ -38,7 +39,7 @@ type selection struct {
 
 func (f *fullRenderer) reset() {
 	follow, offset := f.follow, f.offset
-	*f = fullRenderer{follow: follow, offset: offset}
+	*f = fullRenderer{follow: follow, offset: offset, memo: f.memo}
 }
 
 func (p *Program) renderFull(b *bytes.Buffer) {
@@ -60,6 +61,7 @@ func (p *Program) renderFull(b *bytes.Buffer) {
 	}
 	f.offset = max(f.offset, 0)
 	f.bodyH, f.winH, f.bodyW = d.bodyH, winH, bw
+	f.memo.next()
 
 	screen := make([]string, h)
 	copy(screen, d.body(f.offset, f.offset+winH))
@@ -85,7 +87,7 @@ func (p *Program) renderFull(b *bytes.Buffer) {
 			if p.o.ScrollbarStyle != nil {
 				bar = p.o.ScrollbarStyle(bar)
 			}
-			screen[i] = PadRight(fitRow(screen[i], bw), bw) + SeqResetLine + bar
+			screen[i] = f.memo.pad(screen[i], bw) + SeqResetLine + bar
 		}
 	}
 	copy(screen[winH:], dock)
@@ -94,7 +96,7 @@ func (p *Program) renderFull(b *bytes.Buffer) {
 	}
 	cur := takeCursor(screen)
 	for i := range screen {
-		screen[i] = fitRow(screen[i], w)
+		screen[i] = f.memo.fit(screen[i], w)
 	}
 
 	full := !f.started || p.reprint || f.width != w || f.height != h

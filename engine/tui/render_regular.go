@@ -23,9 +23,10 @@ type regularRenderer struct {
 	cur         int // document row the hardware cursor is on
 	curCol      int // its column, -1 when unknown (after writing a row)
 	cursorShown bool
+	memo        widthMemo
 }
 
-func (r *regularRenderer) reset() { *r = regularRenderer{} }
+func (r *regularRenderer) reset() { *r = regularRenderer{memo: r.memo} }
 
 func (p *Program) renderRegular(b *bytes.Buffer) {
 	w, h := p.width, p.height
@@ -58,8 +59,9 @@ func (p *Program) renderRegular(b *bytes.Buffer) {
 		p.compositeOverlays(window, w, h)
 	}
 	cur := takeCursor(window)
+	r.memo.next()
 	for i := range window {
-		window[i] = fitRow(window[i], w)
+		window[i] = r.memo.fit(window[i], w)
 	}
 
 	// The first row that differs from what the screen shows.
@@ -159,7 +161,8 @@ func (p *Program) reprintRegular(b *bytes.Buffer, d *document) {
 		writeRow(b, row)
 	}
 	*r = regularRenderer{started: true, width: w, height: h, written: nEff, top: top,
-		prev: append([]string(nil), window...), cur: max(nEff-1, 0), curCol: -1, cursorShown: r.cursorShown}
+		prev: append([]string(nil), window...), cur: max(nEff-1, 0), curCol: -1, cursorShown: r.cursorShown,
+		memo: r.memo}
 	r.placeCursor(b, p.o.ShowHardwareCursor, cur, top, nEff)
 	b.WriteString(SeqSyncEnd)
 }

@@ -168,7 +168,7 @@ func (l *SelectList) Render(width int) []string {
 	primary := l.primaryColumn()
 	rows := make([]string, 0, end-start+1)
 	for i := start; i < end; i++ {
-		rows = append(rows, l.renderItem(l.filtered[i], i == l.selected, width, primary))
+		rows = append(rows, Truncate(l.renderItem(l.filtered[i], i == l.selected, width, primary), width, ""))
 	}
 	if start > 0 || end < n {
 		info := "  (" + strconv.Itoa(l.selected+1) + "/" + strconv.Itoa(n) + ")"
