@@ -9,7 +9,7 @@ import (
 type countTerm struct{ w, h, n int }
 
 func (t *countTerm) Write(p []byte) (int, error) { t.n += len(p); return len(p), nil }
-func (t *countTerm) Size() (int, int, error)      { return t.w, t.h, nil }
+func (t *countTerm) Size() (int, int, error)     { return t.w, t.h, nil }
 
 // transcript builds a Column of n messages of a few wrapped rows each.
 func transcript(n int) *Column {

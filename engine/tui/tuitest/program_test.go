@@ -2,6 +2,7 @@ package tuitest_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -192,5 +193,32 @@ func TestHardwareCursorAtMarker(t *testing.T) {
 	}
 	if strings.Contains(term.Output(), "pi:c") {
 		t.Fatal("cursor marker reached the terminal")
+	}
+}
+
+// countingBody counts its renders.
+type countingBody struct{ n int }
+
+func (c *countingBody) Render(int) []string { c.n++; return []string{fmt.Sprint("renders ", c.n)} }
+
+func TestRenderRequestsCoalesce(t *testing.T) {
+	t.Parallel()
+	term := tuitest.NewTerm(30, 5)
+	body := &countingBody{}
+	r := tuitest.Start(t, term, tui.ProgramOptions{}, func(p *tui.Program) { p.SetBody(body) }, nil)
+	before := body.n
+	// Fifty requests posted together are drained in one pass and drawn
+	// as one frame (Do adds its own render at the end).
+	done := make(chan struct{})
+	r.Do(func() {
+		for i := 0; i < 50; i++ {
+			r.P.Post(func() { r.P.RequestRender() })
+		}
+		r.P.Post(func() { close(done) })
+	})
+	<-done
+	r.Sync()
+	if n := body.n - before; n > 3 {
+		t.Fatalf("50 render requests drew %d frames", n)
 	}
 }
