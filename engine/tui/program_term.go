@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"strings"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,13 @@ import (
 // notification and the input reader. release undoes whatever part of it
 // happened, so it is safe after a failed acquire.
 func (p *Program) acquire() error {
+	// A terminal without a size cannot be drawn on; say so instead of
+	// running without frames.
+	if w, h, err := p.term.Size(); err != nil {
+		return err
+	} else if w <= 0 || h <= 0 {
+		return ErrNoTerminalSize
+	}
 	if rm, ok := p.term.(RawModer); ok {
 		if err := rm.EnterRaw(); err != nil {
 			return err
@@ -101,6 +109,27 @@ func (p *Program) bodyAll(width int) []string {
 		return w.RenderRange(width, 0, w.Height(width))
 	}
 	return p.body.Render(width)
+}
+
+// SetTitle sets the terminal window title (OSC 0).
+func (p *Program) SetTitle(title string) {
+	p.WriteRaw("\x1b]0;" + strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, title) + "\x07")
+}
+
+// WriteRaw writes s to the terminal between frames (UI goroutine): for
+// queries and notifications the renderer does not own, such as colour
+// queries, OSC 9;4 progress or a bell. It is dropped while the terminal
+// is released.
+func (p *Program) WriteRaw(s string) {
+	if p.released || !p.running {
+		return
+	}
+	p.write(s)
 }
 
 // onResize runs on the UI goroutine after SIGWINCH (or the test
