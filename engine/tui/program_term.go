@@ -2,12 +2,12 @@ package tui
 
 import (
 	"bytes"
-	"strings"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -259,7 +259,10 @@ func (p *Program) RestoreTerminal() error {
 		p.release()
 		return err
 	}
-	p.reg.reset()
+	// Whatever ran meanwhile drew on the screen: the regular renderer
+	// clears screen and scrollback and prints the document again (it is
+	// still "started", so the reprint clears), the fullscreen one
+	// repaints every row.
 	p.full.reset()
 	p.Reprint()
 	p.inputSeen = true

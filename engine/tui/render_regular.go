@@ -226,5 +226,4 @@ func (r *regularRenderer) leave(b *bytes.Buffer) {
 	}
 	r.moveTo(b, r.written-1)
 	b.WriteString("\r\n")
-	r.started = false
 }
