@@ -151,14 +151,15 @@ func (p *Program) startInput() {
 		return
 	}
 	r := p.in
-	cancel := func() {}
+	cancel, cleanup := func() {}, func() {}
 	if f, ok := p.in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		if fr, err := newFileReader(f); err == nil {
-			r, cancel = fr, fr.Close
+			r, cancel, cleanup = fr, fr.Cancel, fr.Close
 		}
 	}
 	done := make(chan struct{})
 	go func() {
+		defer cleanup()
 		buf := make([]byte, 4096)
 		for {
 			n, err := r.Read(buf)
