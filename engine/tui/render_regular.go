@@ -33,7 +33,10 @@ func (p *Program) renderRegular(b *bytes.Buffer) {
 	r := &p.reg
 	d := p.document(w, w)
 	n := d.height()
-	if !r.started || p.reprint || r.width != w || r.height != h ||
+	// Reprint when asked, after a size change, when the document shrank
+	// into the scrollback (the rows still on screen would be a stale
+	// copy of it), or on shrink when the dock must go back down.
+	if !r.started || p.reprint || r.width != w || r.height != h || n < r.top ||
 		(p.o.ClearOnShrink && n < r.written && r.written > h) {
 		p.reprintRegular(b, &d)
 		return

@@ -148,3 +148,14 @@ func TestRegularShrink(t *testing.T) {
 		})
 	}
 }
+
+func TestRegularDocumentShrinkingIntoScrollbackReprints(t *testing.T) {
+	t.Parallel()
+	term := tuitest.NewTerm(20, 5)
+	body := &rowsBody{rows: numbered("old", 30)}
+	r := tuitest.Start(t, term, tui.ProgramOptions{}, func(p *tui.Program) { p.SetBody(body) }, nil)
+	r.Do(func() { body.rows = []string{"fresh"}; r.P.RequestRender() })
+	if got := term.All(); got != "fresh" {
+		t.Fatalf("document after clearing the body: %q", got)
+	}
+}
