@@ -199,9 +199,9 @@ func (p *Program) Focused() Component { return p.focus }
 // component and consumes it by returning true.
 func (p *Program) SetInterceptor(fn func(Event) bool) { p.intercept = fn }
 
-// Post runs fn on the UI goroutine. It never blocks and is safe from any
-// goroutine, the UI goroutine included (fn then runs after the current
-// work).
+// Post runs fn on the UI goroutine and then requests a frame. It never
+// blocks and is safe from any goroutine, the UI goroutine included (fn
+// then runs after the current work).
 func (p *Program) Post(fn func()) {
 	p.mu.Lock()
 	p.queue = append(p.queue, fn)
@@ -307,6 +307,10 @@ func (p *Program) drain() {
 		for _, fn := range q {
 			fn()
 		}
+		// Posted work nearly always changes what is shown; asking for the
+		// frame here means no caller can forget to (frames are coalesced,
+		// and one that changes nothing writes nothing).
+		p.dirty.Store(true)
 	}
 }
 
