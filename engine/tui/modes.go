@@ -1,9 +1,6 @@
 package tui
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // The escape sequences a Program writes. They are exported so tests (and
 // the end-to-end harness) can look for them in the output stream.
@@ -91,10 +88,20 @@ func (m *modes) exitSequence() string {
 	return b.String()
 }
 
-var (
-	kittyReply = regexp.MustCompile(`^\x1b\[\?\d*u$`)
-	da1Reply   = regexp.MustCompile(`^\x1b\[\?[\d;]*c$`)
-)
+// isCSIReply reports whether raw is ESC [ ? params final with params of
+// the allowed bytes (hand-written: a package-level regexp would be
+// compiled at every process start).
+func isCSIReply(raw string, final byte, allowed string) bool {
+	if len(raw) < 4 || raw[:3] != "\x1b[?" || raw[len(raw)-1] != final {
+		return false
+	}
+	for i := 3; i < len(raw)-1; i++ {
+		if !strings.ContainsRune(allowed, rune(raw[i])) {
+			return false
+		}
+	}
+	return true
+}
 
 // probeReply settles the keyboard protocol from a terminal reply: a
 // Kitty flags answer means the push took effect; a DA1 answer before any
@@ -106,9 +113,9 @@ func (m *modes) probeReply(raw string) string {
 		return ""
 	}
 	switch {
-	case kittyReply.MatchString(raw):
+	case isCSIReply(raw, 'u', "0123456789"):
 		m.probed, m.kitty = true, true
-	case da1Reply.MatchString(raw):
+	case isCSIReply(raw, 'c', "0123456789;"):
 		m.probed, m.modifyKeys = true, true
 		return SeqModifyOtherOn
 	}
