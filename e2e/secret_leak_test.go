@@ -104,4 +104,3 @@ func TestSecretsStaySecret(t *testing.T) {
 		})
 	}
 }
-
