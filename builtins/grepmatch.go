@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
 )
 
 // grepMatcher decides which lines of a file match. The regular expression
@@ -412,7 +414,7 @@ func (w *walkWorker) readForGrep(abs, name string) ([]byte, error) {
 		var st syscall.Stat_t
 		if syscall.Fstat(fd, &st) == nil && st.Size >= mmapMin && st.Size < 1<<40 {
 			// A large file is mapped rather than copied into fresh memory.
-			if m, err := syscall.Mmap(fd, 0, int(st.Size), syscall.PROT_READ, syscall.MAP_PRIVATE|syscall.MAP_POPULATE); err == nil {
+			if m, err := syscall.Mmap(fd, 0, int(st.Size), syscall.PROT_READ, mmapFlags); err == nil {
 				w.mapped = m
 				return m[:rgTextEnd(m)], nil
 			}
@@ -460,7 +462,7 @@ func (w *walkWorker) open(abs, name string) (int, error) {
 		var fd int
 		var err error
 		if w.dirfd >= 0 {
-			fd, err = syscall.Openat(w.dirfd, name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+			fd, err = unix.Openat(w.dirfd, name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 		} else {
 			fd, err = syscall.Open(abs, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 		}
