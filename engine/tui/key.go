@@ -231,6 +231,15 @@ func (m *Keymap) Matches(k Key, action string) bool {
 	return false
 }
 
+// Has reports whether the keymap knows action (bound or disabled).
+func (m *Keymap) Has(action string) bool {
+	if m == nil {
+		return false
+	}
+	_, ok := m.bindings[action]
+	return ok
+}
+
 // Actions returns every action id the keymap knows, in no set order.
 func (m *Keymap) Actions() []string {
 	out := make([]string, 0, len(m.bindings))
