@@ -380,3 +380,34 @@ func TestEscTimeout(t *testing.T) {
 		}
 	}
 }
+
+func TestReplyParsers(t *testing.T) {
+	t.Parallel()
+	if f, ok := (Reply{Raw: "\x1b[?7u"}).KittyFlags(); !ok || f != 7 {
+		t.Errorf("kitty flags = %d %v", f, ok)
+	}
+	if _, ok := (Reply{Raw: "\x1b[?62;22c"}).KittyFlags(); ok {
+		t.Error("DA1 read as kitty flags")
+	}
+	if !(Reply{Raw: "\x1b[?62;22c"}).DeviceAttributes() || (Reply{Raw: "\x1b[?7u"}).DeviceAttributes() {
+		t.Error("DeviceAttributes")
+	}
+	cases := []struct {
+		raw   string
+		index int
+		rgb   [3]uint8
+		ok    bool
+	}{
+		{"\x1b]11;rgb:1e1e/1e1e/2e2e\x1b\\", ColorBackground, [3]uint8{0x1e, 0x1e, 0x2e}, true},
+		{"\x1b]10;rgb:ffff/ffff/ffff\a", ColorForeground, [3]uint8{0xff, 0xff, 0xff}, true},
+		{"\x1b]4;1;rgb:cdcd/0000/0000\x1b\\", 1, [3]uint8{0xcd, 0, 0}, true},
+		{"\x1b]4;300;rgb:0/0/0\a", 0, [3]uint8{}, false},
+		{"\x1b]52;c;aGk=\a", 0, [3]uint8{}, false},
+	}
+	for _, c := range cases {
+		i, col, ok := (Reply{Raw: c.raw}).Color()
+		if ok != c.ok || ok && (i != c.index || [3]uint8{col.R, col.G, col.B} != c.rgb) {
+			t.Errorf("%q: %d %v %v", c.raw, i, col, ok)
+		}
+	}
+}
