@@ -75,6 +75,11 @@ func (p *FileProvider) entries(root string) []fileEntry {
 	if limit <= 0 {
 		limit = 50000
 	}
+	if root != p.dir {
+		// A directory named in the query ("@/", "@~/") may be a whole
+		// disk: search only its first part, as fd's result cap does.
+		limit = min(limit, 5000)
+	}
 	if p.index == nil {
 		p.index, p.indexAt = map[string][]fileEntry{}, map[string]time.Time{}
 	}

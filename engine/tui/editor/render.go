@@ -92,20 +92,33 @@ func (e *Editor) Render(width int) []string {
 		out = append(out, style(e.border, strings.Repeat("─", width)))
 	}
 	for _, r := range visible {
-		text, w := r.text, tui.Width(r.text)
+		text := r.text
 		rightPad := padS
 		if r.cursor >= 0 && e.focused {
-			before, after := text[:r.cursor], text[r.cursor:]
+			// A cursor inside a grapheme cluster (a combining mark typed
+			// after it, a jump into it) is shown on the whole cluster.
+			at := r.cursor
+			for _, sg := range segments(text, e.pastes) {
+				if at > sg.start && at < sg.end {
+					at = sg.start
+					break
+				}
+			}
+			before, after := text[:at], text[at:]
 			if after != "" {
 				n := firstSegment(after, e.pastes)
 				text = before + CursorMarker + cursorOn + after[:n] + cursorOff + after[n:]
 			} else {
 				text = before + CursorMarker + cursorOn + " " + cursorOff
-				w++
-				if w > content && pad > 0 {
-					rightPad = padS[1:]
-				}
 			}
+		}
+		// Measured after the cursor is drawn: its escapes split clusters.
+		w := tui.Width(text)
+		if w > content && pad > 0 {
+			rightPad = padS[:max(0, len(padS)-(w-content))]
+		} else if w > content {
+			text = tui.Truncate(text, content, "")
+			w = tui.Width(text)
 		}
 		out = append(out, padS+text+strings.Repeat(" ", max(0, content-w))+rightPad)
 	}
