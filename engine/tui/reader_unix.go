@@ -11,9 +11,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// errReadCanceled ends a cancelable read.
-var errReadCanceled = errors.New("tui: read canceled")
-
 // fileReader reads a terminal file descriptor in a way that can be
 // interrupted: it polls the descriptor together with a wake-up pipe.
 // Suspending or releasing the terminal must stop our reads, or the
@@ -31,9 +28,11 @@ type fileReader struct {
 
 func newFileReader(f *os.File) (*fileReader, error) {
 	var p [2]int
-	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+	if err := unix.Pipe(p[:]); err != nil {
 		return nil, err
 	}
+	unix.CloseOnExec(p[0])
+	unix.CloseOnExec(p[1])
 	return &fileReader{fd: int(f.Fd()), rd: p[0], wr: p[1]}, nil
 }
 

@@ -9,6 +9,13 @@ import (
 	"github.com/pi-go/pi/engine/tui/tuitest"
 )
 
+// scrolled asks the UI goroutine whether the body is scrolled away.
+func scrolled(r *tuitest.Run) bool {
+	var s bool
+	r.Do(func() { s = r.P.Scrolled() })
+	return s
+}
+
 func startFull(t *testing.T, w, h int, o tui.ProgramOptions, body tui.Component, dock tui.Component) (*tuitest.Term, *tuitest.Run) {
 	t.Helper()
 	term := tuitest.NewTerm(w, h)
@@ -47,7 +54,7 @@ func TestFullscreenFollowScrollAndJumpLabel(t *testing.T) {
 	}
 	r.Do(func() { r.P.ScrollToBottom() })
 	s = term.Screen()
-	if s[7] != "new 4" || r.P.Scrolled() {
+	if s[7] != "new 4" || scrolled(r) {
 		t.Fatalf("bottom: %q", s)
 	}
 	r.Do(func() { r.P.ScrollToTop() })
@@ -94,11 +101,11 @@ func TestFullscreenScrollbarAndWheel(t *testing.T) {
 	}
 	r.Feed("\x1b[<64;3;3M") // wheel up
 	s = term.Screen()
-	if !strings.HasPrefix(s[0], "line 30") || !r.P.Scrolled() {
+	if !strings.HasPrefix(s[0], "line 30") || !scrolled(r) {
 		t.Fatalf("wheel did not scroll 2 rows: %q", s)
 	}
 	r.Feed("\x1b[<65;3;3M\x1b[<65;3;3M")
-	if r.P.Scrolled() {
+	if scrolled(r) {
 		t.Fatal("wheel back down did not resume following")
 	}
 }
