@@ -64,7 +64,8 @@ type ProgramOptions struct {
 	// caused by input; 0 means 16 ms (about 60 frames a second).
 	FrameInterval time.Duration
 	// EscapeTimeout is how long an incomplete escape sequence waits for
-	// more bytes before it counts as keys; 0 means 40 ms.
+	// more bytes before it counts as keys; 0 means EscTimeout(nil)
+	// (PI_TUI_ESC_TIMEOUT, else 100 ms over SSH, else 10 ms).
 	EscapeTimeout time.Duration
 }
 
@@ -143,7 +144,7 @@ func NewProgram(term Terminal, in io.Reader, o ProgramOptions) *Program {
 		o.FrameInterval = 16 * time.Millisecond
 	}
 	if o.EscapeTimeout <= 0 {
-		o.EscapeTimeout = 40 * time.Millisecond
+		o.EscapeTimeout = EscTimeout(nil)
 	}
 	if o.JumpLabel == "" {
 		o.JumpLabel = DefaultJumpLabel

@@ -188,15 +188,20 @@ func (p *Program) startInput() {
 	p.stopInput = func() { close(done); cancel() }
 }
 
-// feed decodes a chunk and dispatches its events. A chunk with an escape
-// byte may end in an incomplete sequence, so the decoder is flushed
-// after EscapeTimeout without more input.
+// feed decodes a chunk and dispatches its events. When the decoder keeps
+// an incomplete sequence (it reports Pending, or, for a decoder that
+// cannot tell, the chunk had an escape byte), it is flushed after
+// EscapeTimeout without more input: a lone ESC is the Escape key.
 func (p *Program) feed(b []byte) {
 	p.escGen++
 	for _, ev := range p.dec.Feed(b) {
 		p.dispatch(ev)
 	}
-	if bytesHasEsc(b) {
+	pending := bytesHasEsc(b)
+	if pr, ok := p.dec.(interface{ Pending() bool }); ok {
+		pending = pr.Pending()
+	}
+	if pending {
 		gen := p.escGen
 		if p.escTimer != nil {
 			p.escTimer.Stop()

@@ -3,8 +3,10 @@ package tuitest_test
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-go/pi/engine/tui"
 	"github.com/pi-go/pi/engine/tui/tuitest"
@@ -220,5 +222,26 @@ func TestRenderRequestsCoalesce(t *testing.T) {
 	r.Sync()
 	if n := body.n - before; n > 3 {
 		t.Fatalf("50 render requests drew %d frames", n)
+	}
+}
+
+func TestLoneEscapeIsFlushedAsEscapeKey(t *testing.T) {
+	t.Parallel()
+	term := tuitest.NewTerm(20, 4)
+	r := tuitest.Start(t, term, tui.ProgramOptions{EscapeTimeout: time.Microsecond}, nil, nil)
+	r.Feed("\x1b")
+	// The flush arrives from the ESC timer; wait for it without a deadline
+	// of our own (the test binary's timeout bounds a hang).
+	for {
+		r.Sync()
+		for _, ev := range r.Events() {
+			if k, ok := ev.(tui.Key); ok {
+				if k.Code != "escape" || k.Raw != "\x1b" {
+					t.Fatalf("got %+v", k)
+				}
+				return
+			}
+		}
+		runtime.Gosched()
 	}
 }
