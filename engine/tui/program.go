@@ -178,18 +178,16 @@ func (p *Program) SetBody(c Component) { p.body = c; p.reprint = true; p.Request
 func (p *Program) SetDock(c Component) { p.dock = c; p.RequestRender() }
 
 // SetFocus gives keyboard focus to c (nil: nobody). Focusable components
-// are told.
+// are told when they become, or stop being, the focus target.
 func (p *Program) SetFocus(c Component) {
 	if p.focus == c {
 		return
 	}
-	if f, ok := p.focus.(Focusable); ok {
-		f.SetFocused(false)
-	}
+	// While a capturing overlay is on top, c gets focus only when the
+	// overlay goes.
+	before := p.focusTarget()
 	p.focus = c
-	if f, ok := c.(Focusable); ok {
-		f.SetFocused(true)
-	}
+	p.refocus(before)
 	p.RequestRender()
 }
 

@@ -82,7 +82,7 @@ func (p *Program) Dispatch(ev Event) { p.dispatch(ev) }
 // the focused component.
 func (p *Program) focusTarget() Component {
 	for i := len(p.overlays) - 1; i >= 0; i-- {
-		if ov := p.overlays[i]; !ov.o.NonCapturing && !ov.hidden {
+		if ov := p.overlays[i]; ov.capture && !ov.hidden {
 			return ov.c
 		}
 	}

@@ -245,3 +245,38 @@ func TestLoneEscapeIsFlushedAsEscapeKey(t *testing.T) {
 		runtime.Gosched()
 	}
 }
+
+func TestOverlayHandle(t *testing.T) {
+	t.Parallel()
+	term := tuitest.NewTerm(40, 10)
+	main, ovl := &keyLog{}, &keyLog{}
+	r := tuitest.Start(t, term, tui.ProgramOptions{Fullscreen: true}, func(p *tui.Program) {
+		p.SetDock(main)
+		p.SetFocus(main)
+	}, nil)
+	var h *tui.Overlay
+	r.Do(func() { h = r.P.OpenOverlay(ovl, tui.OverlayOptions{Width: 20, Anchor: tui.AnchorTopRight, Margin: 1}) })
+	r.Feed("a")
+	var x, y, w, ht int
+	var focused bool
+	r.Do(func() { x, y, w, ht = h.Bounds(); h.Unfocus(); focused = h.Focused() })
+	if x != 19 || y != 1 || w != 20 || ht != 1 || focused || !main.focused || ovl.focused {
+		t.Fatalf("bounds %d,%d %dx%d focused=%v main=%v ovl=%v", x, y, w, ht, focused, main.focused, ovl.focused)
+	}
+	r.Feed("b")
+	if s := term.Screen(); !strings.Contains(s[1], "keys: a") {
+		t.Fatalf("unfocused overlay not drawn: %q", s[1])
+	}
+	r.Do(func() { h.Focus(); h.SetHidden(true) })
+	r.Feed("c")
+	if s := term.Screen(); strings.Contains(s[1], "keys") {
+		t.Fatalf("hidden overlay drawn: %q", s[1])
+	}
+	r.Do(func() { h.SetHidden(false) })
+	r.Feed("d")
+	r.Do(h.Hide)
+	r.Feed("e")
+	if got, want := strings.Join(ovl.keys, "")+"|"+strings.Join(main.keys, ""), "ad|bce"; got != want {
+		t.Fatalf("keys overlay|main = %s, want %s", got, want)
+	}
+}
