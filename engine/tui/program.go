@@ -80,8 +80,9 @@ const DefaultJumpLabel = "↓ Jump to latest message · Ctrl+End"
 //
 // Event routing, in order, for each decoded event:
 //  1. Terminal replies settle the keyboard protocol; a Resize re-lays
-//     out the screen; in fullscreen the wheel scrolls the body and a
-//     left drag selects (these mouse events stop here).
+//     out the screen; in fullscreen the wheel scrolls the body, a left
+//     drag selects, and the keymap's tui.altScreen.* keys scroll (unless
+//     an overlay or a ViewportCapturer has focus); these stop here.
 //  2. The interceptor (SetInterceptor), when set, sees every event and
 //     may consume it: the application's keys that must beat the focused
 //     component (interrupt, exit).

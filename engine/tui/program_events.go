@@ -45,6 +45,10 @@ func (p *Program) dispatch(ev Event) {
 		}
 		return
 	}
+	if k, ok := ev.(Key); ok && p.viewportKey(k) {
+		p.RequestRender()
+		return
+	}
 	if p.intercept != nil && p.intercept(ev) {
 		p.RequestRender()
 		return

@@ -2,6 +2,7 @@ package tuitest_test
 
 import (
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -62,7 +63,7 @@ func TestFullscreenFollowScrollAndJumpLabel(t *testing.T) {
 		t.Fatalf("top: %q", s)
 	}
 	r.Do(func() { r.P.PageDown() })
-	if s = term.Screen(); s[0] != "msg 7" {
+	if s = term.Screen(); s[0] != "msg 4" {
 		t.Fatalf("page down: %q", s)
 	}
 	if n := body.full.Load(); n != 0 {
@@ -142,5 +143,51 @@ func TestFullscreenPrintsBodyOnExit(t *testing.T) {
 	all := strings.Split(term.All(), "\n")
 	if len(all) != 30 || all[0] != "item 0" || all[29] != "item 29" {
 		t.Fatalf("main screen after exit (%d rows): %q", len(all), all)
+	}
+}
+
+func TestFullscreenViewportKeys(t *testing.T) {
+	t.Parallel()
+	km, errs := tui.NewKeymap(map[string][]string{
+		"tui.altScreen.pageUp": {"pageUp"}, "tui.altScreen.pageDown": {"pageDown"},
+		"tui.altScreen.top": {"ctrl+home"}, "tui.altScreen.bottom": {"ctrl+end"},
+		"tui.select.pageUp": {"pageUp"}, "tui.select.pageDown": {"pageDown"},
+	})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	body := &windowed{rows: numbered("msg", 50)}
+	ed := &keyLog{}
+	term := tuitest.NewTerm(40, 10)
+	r := tuitest.Start(t, term, tui.ProgramOptions{Fullscreen: true, Keymap: km}, func(p *tui.Program) {
+		p.SetBody(body)
+		p.SetDock(ed)
+		p.SetFocus(ed)
+	}, nil)
+	r.Feed("\x1b[5~") // PageUp: the viewport, not the editor
+	if s := term.Screen(); s[0] != "msg 36" {
+		t.Fatalf("after PageUp: %q", s)
+	}
+	r.Feed("\x1b[1;5H") // Ctrl+Home
+	if s := term.Screen(); s[0] != "msg 0" {
+		t.Fatalf("after Ctrl+Home: %q", s)
+	}
+	r.Feed("\x1b[1;5F") // Ctrl+End
+	if s := term.Screen(); s[0] != "msg 41" {
+		t.Fatalf("after Ctrl+End: %q", s)
+	}
+	// A focused select list keeps the page keys.
+	var items []tui.SelectItem
+	for i := 0; i < 20; i++ {
+		items = append(items, tui.SelectItem{Value: fmt.Sprint("item", i)})
+	}
+	list := tui.NewSelectList(items, 5, km, tui.SelectListStyle{})
+	r.Do(func() { r.P.SetDock(list); r.P.SetFocus(list) })
+	r.Feed("\x1b[6~")
+	var sel tui.SelectItem
+	var away bool
+	r.Do(func() { sel, _ = list.Selected(); away = r.P.Scrolled() })
+	if sel.Value != "item5" || away {
+		t.Fatalf("list selection %q, body scrolled %v", sel.Value, away)
 	}
 }
