@@ -66,7 +66,9 @@ func TestRegularRepaintsOnlyChangedRows(t *testing.T) {
 	if !strings.Contains(out, "keys: x") || !strings.HasPrefix(out, tui.SeqSyncBegin) || !strings.HasSuffix(out, tui.SeqSyncEnd) {
 		t.Errorf("frame not a synchronized update of the dock row: %q", out)
 	}
-	if n := body.rendered.Load() - before; n > 20 {
+	// A few frames may run (input, posted work, the test's own), each
+	// rendering at most the 10-row window: far from the 2,000 rows.
+	if n := body.rendered.Load() - before; n > 50 {
 		t.Errorf("a keystroke rendered %d body rows; want only the window", n)
 	}
 	if body.full.Load() != 0 { // even the first frame goes through RenderRange
