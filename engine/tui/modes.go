@@ -14,7 +14,8 @@ const (
 	SeqKittyPush       = "\x1b[>7u" // disambiguate + event types + alternate keys
 	SeqKittyQuery      = "\x1b[?u"
 	SeqKittyPop        = "\x1b[<u"
-	SeqDA1             = "\x1b[c" // sentinel: answered after the Kitty query by every terminal
+	SeqDA1             = "\x1b[c"  // sentinel: answered after the Kitty query by every terminal
+	SeqCursorQuery     = "\x1b[6n" // regular mode: where the document starts
 	SeqModifyOtherOn   = "\x1b[>4;2m"
 	SeqModifyOtherOff  = "\x1b[>4;0m"
 	SeqFocusOn         = "\x1b[?1004h"
@@ -65,6 +66,9 @@ func enterSequence(fullscreen bool) string {
 	b.WriteString(SeqPasteOn)
 	b.WriteString(SeqKittyPush)
 	b.WriteString(SeqKittyQuery)
+	if !fullscreen {
+		b.WriteString(SeqCursorQuery)
+	}
 	b.WriteString(SeqDA1)
 	return b.String()
 }
@@ -120,4 +124,26 @@ func (m *modes) probeReply(raw string) string {
 		return SeqModifyOtherOn
 	}
 	return ""
+}
+
+// cursorReportRow reads a cursor position report (CSI row ; col R) and
+// returns the one-based row. A report of row 1 reads the same as a
+// modified F3 key in the legacy encoding, so decoders may hand it over
+// as a key; both arrive here by their raw bytes.
+func cursorReportRow(raw string) (int, bool) {
+	if len(raw) < 6 || raw[:2] != "\x1b[" || raw[len(raw)-1] != 'R' {
+		return 0, false
+	}
+	row, col, ok := strings.Cut(raw[2:len(raw)-1], ";")
+	if !ok || row == "" || col == "" || strings.Trim(row, "0123456789") != "" || strings.Trim(col, "0123456789") != "" {
+		return 0, false
+	}
+	n := 0
+	for _, c := range row {
+		n = n*10 + int(c-'0')
+		if n > 1<<20 {
+			return 0, false
+		}
+	}
+	return n, n > 0
 }

@@ -69,6 +69,11 @@ type ProgramOptions struct {
 	EscapeTimeout time.Duration
 }
 
+// startReplyWait bounds how long the first regular-mode frame waits for
+// the terminal's cursor report; terminals answer in a few milliseconds,
+// and DA1 ends the wait at once on those that do not report.
+const startReplyWait = 200 * time.Millisecond
+
 // DefaultJumpLabel is the label on the last body row while the
 // fullscreen body is scrolled away from the newest content.
 const DefaultJumpLabel = "↓ Jump to latest message · Ctrl+End"
@@ -132,6 +137,11 @@ type Program struct {
 	buf        bytes.Buffer
 	runErr     error
 	onEvent    func(Event)
+	// Regular mode holds the first frame until the terminal said where
+	// the cursor is (or answered DA1 without saying, or a short timer
+	// ran out); startRow is the zero-based row, -1 when unknown.
+	waitStart bool
+	startRow  int
 }
 
 // NewProgram builds a Program drawing on term and reading in. in is
@@ -156,6 +166,7 @@ func NewProgram(term Terminal, in io.Reader, o ProgramOptions) *Program {
 		p.dec = NewDecoder()
 	}
 	p.full.follow = true
+	p.startRow = -1
 	return p
 }
 
@@ -268,6 +279,10 @@ func (p *Program) Run(ctx context.Context, onEvent func(Event)) (err error) {
 	p.reprint = true
 	p.dirty.Store(true)
 	p.inputSeen = true
+	if !p.o.Fullscreen && !p.reg.started {
+		p.waitStart = true
+		p.After(startReplyWait, func() { p.waitStart = false; p.inputSeen = true })
+	}
 	p.maybeRender()
 	for {
 		select {
@@ -318,7 +333,7 @@ func (p *Program) drain() {
 // arrived (typing must echo at once) or the frame interval has passed;
 // otherwise it arms the frame timer.
 func (p *Program) maybeRender() {
-	if !p.dirty.Load() || p.released {
+	if !p.dirty.Load() || p.released || p.waitStart {
 		return
 	}
 	now := time.Now()

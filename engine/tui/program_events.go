@@ -20,6 +20,9 @@ type MouseHandler interface {
 
 // dispatch routes one event; see the Program doc for the order.
 func (p *Program) dispatch(ev Event) {
+	if p.waitStart && p.startReply(ev) {
+		return
+	}
 	switch e := ev.(type) {
 	case Reply:
 		if s := p.modes.probeReply(e.Raw); s != "" {
@@ -76,6 +79,31 @@ func (p *Program) dispatch(ev Event) {
 		p.onEvent(ev)
 	}
 	p.RequestRender()
+}
+
+// startReply takes the terminal's answers to the start-up cursor query
+// while the first regular-mode frame waits: a cursor report gives the
+// start row (and is consumed: it is ours); DA1 without one ends the wait.
+func (p *Program) startReply(ev Event) bool {
+	var raw string
+	switch e := ev.(type) {
+	case Reply:
+		raw = e.Raw
+	case Key:
+		raw = e.Raw
+	default:
+		return false
+	}
+	if row, ok := cursorReportRow(raw); ok {
+		p.startRow, p.waitStart = row-1, false
+		p.RequestRender()
+		return true
+	}
+	if isCSIReply(raw, 'c', "0123456789;") {
+		p.waitStart = false
+		p.RequestRender()
+	}
+	return false
 }
 
 // Dispatch delivers ev as if the terminal had sent it (UI goroutine):

@@ -116,7 +116,7 @@ func TestKeyboardProtocolProbe(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := term.Output()
-			if !strings.HasPrefix(out, tui.SeqHideCursor+tui.SeqPasteOn+tui.SeqKittyPush+tui.SeqKittyQuery+tui.SeqDA1) {
+			if !strings.HasPrefix(out, tui.SeqHideCursor+tui.SeqPasteOn+tui.SeqKittyPush+tui.SeqKittyQuery+tui.SeqCursorQuery+tui.SeqDA1) {
 				t.Fatalf("setup: %q", out[:min(len(out), 80)])
 			}
 			fallback := strings.Contains(out, tui.SeqModifyOtherOn)

@@ -161,3 +161,33 @@ func TestRegularDocumentShrinkingIntoScrollbackReprints(t *testing.T) {
 		t.Fatalf("document after clearing the body: %q", got)
 	}
 }
+
+// The first regular frame starts below what the shell printed (at the
+// reported cursor row), and the document's own rows scroll from there.
+func TestRegularStartsBelowShellOutput(t *testing.T) {
+	t.Parallel()
+	term := tuitest.NewTerm(20, 6)
+	_, _ = term.Write([]byte("$ ls\r\nfile.txt\r\n$ pi\r\n"))
+	body := &rowsBody{rows: numbered("row", 2)}
+	r := tuitest.Start(t, term, tui.ProgramOptions{}, func(p *tui.Program) {
+		p.SetBody(body)
+		p.SetDock(&rowsBody{rows: []string{"dock"}})
+	}, nil)
+	if got := term.ScreenText(); got != "$ ls\nfile.txt\n$ pi\nrow 0\nrow 1\ndock" {
+		t.Fatalf("first frame:\n%s", got)
+	}
+	r.Do(func() { body.rows = numbered("row", 5); r.P.RequestRender() })
+	if got := term.All(); got != "$ ls\nfile.txt\n$ pi\nrow 0\nrow 1\nrow 2\nrow 3\nrow 4\ndock" {
+		t.Fatalf("after growth (scrollback+screen):\n%s", got)
+	}
+	// A change on a row still on screen repaints in place.
+	r.Do(func() { body.rows[2] = "ROW 2"; r.P.RequestRender() })
+	if s := term.Screen(); s[2] != "ROW 2" {
+		t.Fatalf("screen %q", s)
+	}
+	for _, ev := range r.Events() {
+		if k, ok := ev.(tui.Key); ok {
+			t.Fatalf("the cursor report leaked as a key: %+v", k)
+		}
+	}
+}
