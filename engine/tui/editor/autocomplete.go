@@ -280,7 +280,12 @@ func (e *Editor) applyItem(p Provider, it Item, prefix string) {
 	e.changed()
 }
 
-func (e *Editor) closeAutocomplete() { e.ac = nil }
+func (e *Editor) closeAutocomplete() {
+	if e.ac != nil {
+		e.ac = nil
+		e.changedView()
+	}
+}
 
 // AutocompleteOpen reports whether the suggestion list is showing.
 func (e *Editor) AutocompleteOpen() bool { return e.ac != nil }

@@ -82,6 +82,10 @@ type Editor struct {
 	scroll    int
 	lastWidth int
 
+	wrapCache  map[string][]chunk
+	wrapWidth  int
+	wrapPastes int
+
 	providers []Provider
 	triggers  []string
 	trigRe    *regexp.Regexp
@@ -134,6 +138,22 @@ func (e *Editor) SetBorderStyle(f func(string) string) { e.border = f; e.changed
 func (e *Editor) SetTopLabel(label string) {
 	if label != e.topLabel {
 		e.topLabel = label
+		e.changedView()
+	}
+}
+
+// SetPaddingX sets the blank columns left and right of the text.
+func (e *Editor) SetPaddingX(n int) {
+	if n = max(0, n); n != e.opt.PaddingX {
+		e.opt.PaddingX = n
+		e.changedView()
+	}
+}
+
+// SetAutocompleteMaxVisible sets how many rows the list shows (3..20).
+func (e *Editor) SetAutocompleteMaxVisible(n int) {
+	if n = max(3, min(20, n)); n != e.opt.AutocompleteMaxVisible {
+		e.opt.AutocompleteMaxVisible = n
 		e.changedView()
 	}
 }

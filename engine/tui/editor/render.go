@@ -24,7 +24,7 @@ func (e *Editor) layout(width int) []layoutRow {
 	}
 	var rows []layoutRow
 	for i, l := range e.lines {
-		chunks := wrapLine(l, width, e.segs(l))
+		chunks := e.wrapped(l, width)
 		for ci, c := range chunks {
 			cur := -1
 			if i == e.line {
