@@ -229,6 +229,12 @@ func TestDecodeModifyOtherKeys(t *testing.T) {
 		{in: "\x1b[27;5;45~", want: []string{"ctrl+-"}},
 		{in: "\x1b[27;3;127~", want: []string{"alt+backspace"}},
 		{in: "\x1b[27;5;9~", want: []string{"ctrl+tab"}},
+		// tmux 3.3 with extended-keys on, as captured: CSI u without the
+		// Kitty protocol (the decoder stays in legacy mode).
+		{in: "\x1b[13;2u", want: []string{"shift+enter"}},
+		{in: "\x1b[9;2u", want: []string{"shift+tab"}},
+		{in: "\x1b[80;6u", want: []string{"ctrl+shift+p"}},
+		{in: "\x1b\r", want: []string{"alt+enter"}},
 	})
 }
 

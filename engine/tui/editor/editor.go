@@ -32,6 +32,13 @@ type Options struct {
 	// max(5, 30% of it) rows of text and scrolls the rest. Nil means 24.
 	TerminalRows func() int
 	Styles       Styles
+	// Post runs fn on the UI goroutine (tui.Program.Post); an
+	// AsyncProvider's answer arrives through it. Nil runs fn directly,
+	// for callers that answer on the UI goroutine themselves.
+	Post func(fn func())
+	// RequestRender asks for a frame after an asynchronous change (an
+	// AsyncProvider's list arriving).
+	RequestRender func()
 }
 
 // snapshot is one undo step.
@@ -90,6 +97,7 @@ type Editor struct {
 	triggers  []string
 	trigRe    *regexp.Regexp
 	ac        *acState
+	acSeq     int // bumped by every request and close; async answers must match
 
 	// DisableSubmit makes Enter do nothing (while a command runs).
 	DisableSubmit bool

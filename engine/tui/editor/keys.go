@@ -73,6 +73,11 @@ func (e *Editor) HandleKey(k tui.Key) bool {
 			return true
 		}
 	}
+	if e.is(k, "tui.select.cancel") {
+		// No list yet, but one may be on its way: Escape drops it too
+		// (the key still goes to the application).
+		e.acSeq++
+	}
 	if e.is(k, "tui.input.tab") {
 		e.tabComplete()
 		return true
