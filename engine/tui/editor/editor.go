@@ -72,6 +72,7 @@ type Editor struct {
 
 	border   func(string) string
 	topLabel string
+	topShort string
 
 	history   []string // newest first
 	histIdx   int      // -1: not browsing
@@ -143,9 +144,13 @@ func style(f func(string) string, s string) string {
 func (e *Editor) SetBorderStyle(f func(string) string) { e.border = f; e.changedView() }
 
 // SetTopLabel puts a label into the top rule ("⠋ Working"); "" removes it.
-func (e *Editor) SetTopLabel(label string) {
-	if label != e.topLabel {
-		e.topLabel = label
+func (e *Editor) SetTopLabel(label string) { e.SetTopLabels(label, "") }
+
+// SetTopLabels sets the label and a short form for rows too narrow for
+// it, or for it beside the "↑ N more" indicator (the spinner alone).
+func (e *Editor) SetTopLabels(label, short string) {
+	if label != e.topLabel || short != e.topShort {
+		e.topLabel, e.topShort = label, short
 		e.changedView()
 	}
 }
