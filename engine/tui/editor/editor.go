@@ -39,6 +39,13 @@ type Options struct {
 	// RequestRender asks for a frame after an asynchronous change (an
 	// AsyncProvider's list arriving).
 	RequestRender func()
+	// AppKeys lets the application take keys before the editor's own
+	// actions, in pi's order: an open list's keys and the history
+	// actions (when bound) come first, then AppKeys, then editing. It
+	// reports whether the application handled the key (HandleKey then
+	// reports true). This is how app.message.followUp gets Alt+Enter,
+	// which the editor would otherwise take as a newline.
+	AppKeys func(k tui.Key) bool
 }
 
 // snapshot is one undo step.
