@@ -10,9 +10,8 @@ import (
 
 // CursorMarker is the zero-width string put where the cursor is while
 // the editor is focused, so the renderer can place the terminal's own
-// cursor there (IME candidate windows follow it). It equals
-// tui.CursorMarker of the renderer.
-const CursorMarker = "\x1b_pi:c\x1b\\"
+// cursor there (IME candidate windows follow it): tui.CursorMarker.
+const CursorMarker = tui.CursorMarker
 
 // Styles colour the editor's parts; a nil func leaves text as it is.
 type Styles struct {
