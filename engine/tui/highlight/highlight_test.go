@@ -119,3 +119,15 @@ func FuzzScanKeepsText(f *testing.F) {
 		}
 	})
 }
+
+func TestLanguageFromPath(t *testing.T) {
+	t.Parallel()
+	for path, want := range map[string]string{"a/b.ts": "typescript", "x.PY": "python", "/tmp/main.go": "go", "c:\\x\\y.rs": "rust", "README": "", "f.yml": "yaml", "p.patch": "diff"} {
+		if got := LanguageFromPath(path); got != want {
+			t.Errorf("%s: %q, want %q", path, got, want)
+		}
+		if want != "" && !Supported(want) {
+			t.Errorf("%s not supported", want)
+		}
+	}
+}

@@ -176,3 +176,51 @@ func has(list, word string) bool {
 	}
 	return false
 }
+
+// LanguageFromPath guesses a file's highlight language from its extension
+// (or name, for Makefile and Dockerfile); "" when unknown.
+func LanguageFromPath(path string) string {
+	base := path
+	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
+		base = base[i+1:]
+	}
+	ext := strings.ToLower(base)
+	if i := strings.LastIndexByte(ext, '.'); i >= 0 {
+		ext = ext[i+1:]
+	}
+	switch ext {
+	case "ts", "tsx", "mts", "cts":
+		return "typescript"
+	case "js", "jsx", "mjs", "cjs":
+		return "javascript"
+	case "py", "pyi":
+		return "python"
+	case "rs":
+		return "rust"
+	case "go":
+		return "go"
+	case "java":
+		return "java"
+	case "c", "h":
+		return "c"
+	case "cpp", "cc", "cxx", "hpp", "hh", "hxx":
+		return "cpp"
+	case "sh", "bash", "zsh":
+		return "bash"
+	case "sql":
+		return "sql"
+	case "html", "htm", "xml", "svg":
+		return "html"
+	case "css":
+		return "css"
+	case "json", "jsonc", "jsonl":
+		return "json"
+	case "yaml", "yml":
+		return "yaml"
+	case "md", "markdown":
+		return "markdown"
+	case "diff", "patch":
+		return "diff"
+	}
+	return ""
+}

@@ -317,3 +317,17 @@ func BenchmarkStreamDelta(b *testing.B) {
 		})
 	}
 }
+
+func TestDefaultTextStyle(t *testing.T) {
+	t.Parallel()
+	tag := func(n string) func(string) string { return func(s string) string { return "<" + n + ">" + s + "</" + n + ">" } }
+	d := New(&Styles{Text: tag("t"), Bold: tag("b"), Heading: tag("h")})
+	d.SetText("plain **bold** end\n\n# head")
+	got := strings.Join(d.Render(80), "\n")
+	// After an inner style the default style's opening is repeated (with
+	// SGR styles that re-opens what the inner one closed).
+	want := "<t>plain </t><b><t>bold</t></b><t><t> end</t>\n\n<h><b>head</b></h>"
+	if got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

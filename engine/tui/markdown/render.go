@@ -17,7 +17,12 @@ type renderer struct {
 	st *Styles
 }
 
-func (r *renderer) defaultCtx() ictx { return ictx{apply: func(s string) string { return s }} }
+func (r *renderer) defaultCtx() ictx {
+	if r.st.Text != nil {
+		return ictx{apply: r.st.Text, prefix: prefixOf(r.st.Text)}
+	}
+	return ictx{apply: func(s string) string { return s }}
+}
 
 // inline renders inline Markdown source in a context.
 func (r *renderer) inline(src string, c ictx) string {

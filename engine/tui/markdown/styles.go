@@ -13,6 +13,10 @@ type Styles struct {
 	Heading, Link, LinkURL, Code, CodeBlock, CodeBlockBorder func(string) string
 	Quote, QuoteBorder, HR, ListBullet                       func(string) string
 	Bold, Italic, Underline, Strike                          func(string) string
+	// Text is the default style of plain text (nil: none), for example
+	// italic thinkingText for thinking blocks. Headings and quotes use
+	// their own styles instead.
+	Text func(string) string
 	// Highlight colours a fenced code block's body, one string per line;
 	// nil paints every line with CodeBlock.
 	Highlight func(lang, code string) []string
