@@ -320,7 +320,9 @@ func BenchmarkStreamDelta(b *testing.B) {
 
 func TestDefaultTextStyle(t *testing.T) {
 	t.Parallel()
-	tag := func(n string) func(string) string { return func(s string) string { return "<" + n + ">" + s + "</" + n + ">" } }
+	tag := func(n string) func(string) string {
+		return func(s string) string { return "<" + n + ">" + s + "</" + n + ">" }
+	}
 	d := New(&Styles{Text: tag("t"), Bold: tag("b"), Heading: tag("h")})
 	d.SetText("plain **bold** end\n\n# head")
 	got := strings.Join(d.Render(80), "\n")
