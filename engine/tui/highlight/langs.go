@@ -44,43 +44,45 @@ const cLike = " auto break case const continue default do else enum extern for g
 var (
 	goSpec = langSpec{
 		lineComment: "//", blockOpen: "/*", blockClose: "*/", quotes: "\"'`", raw: "`", multiline: "`",
-		keywords: " break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var ",
-		types:    " bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr any comparable append cap clear close complex copy delete imag len make max min new panic print println real recover ",
+		// Go's basic types are keywords to highlight.js, its built-in
+		// functions built-ins.
+		keywords: " break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr any comparable ",
+		types:    " append cap clear close complex copy delete imag len make max min new panic print println real recover ",
 		literals: " true false nil iota ",
-		funcDefs: " func ", typeDefs: " type ",
+		funcDefs: " func ",
 	}
 	jsSpec = langSpec{
 		lineComment: "//", blockOpen: "/*", blockClose: "*/", quotes: "\"'`", multiline: "`",
-		keywords: " as async await break case catch class const continue debugger default delete do else export extends finally for from function get if import in instanceof let new of return set static super switch this throw try typeof var void while with yield ",
-		types:    " Array Boolean Date Error JSON Map Math Number Object Promise RegExp Set String Symbol console document globalThis process require module window ",
+		keywords: " as async await break case catch class const continue debugger default delete do else export extends finally for from function get if import in instanceof let new of return set static switch throw try typeof var void while with yield ",
+		types:    " this super Array Boolean Date Error JSON Map Math Number Object Promise RegExp Set String Symbol console document globalThis process require module window ",
 		literals: " true false null undefined NaN Infinity ",
 		funcDefs: " function ", typeDefs: " class extends ",
 	}
 	tsSpec = langSpec{
 		lineComment: "//", blockOpen: "/*", blockClose: "*/", quotes: "\"'`", multiline: "`",
-		keywords: " abstract as async await break case catch class const continue debugger declare default delete do else enum export extends finally for from function get if implements import in infer instanceof interface is keyof let namespace new of private protected public readonly return satisfies set static super switch this throw try type typeof var void while with yield ",
-		types:    " any bigint boolean never number object string symbol unknown void Array Boolean Date Error JSON Map Math Number Object Promise Record Partial Readonly RegExp Set String Symbol console document globalThis process require module window ",
+		keywords: " abstract as async await break case catch class const continue debugger declare default delete do else enum export extends finally for from function get if implements import in infer instanceof interface is keyof let namespace new of private protected public readonly return satisfies set static switch throw try type typeof var void while with yield ",
+		types:    " this super any bigint boolean never number object string symbol unknown void Array Boolean Date Error JSON Map Math Number Object Promise Record Partial Readonly RegExp Set String Symbol console document globalThis process require module window ",
 		literals: " true false null undefined NaN Infinity ",
 		funcDefs: " function ", typeDefs: " class interface type enum extends implements ",
 	}
 	pySpec = langSpec{
 		lineComment: "#", quotes: "\"'", triple: true,
 		keywords: " and as assert async await break class continue def del elif else except finally for from global if import in is lambda match case nonlocal not or pass raise return try while with yield ",
-		types:    " bool bytes dict float int list object set str tuple type len print range open super isinstance enumerate zip map filter sorted self cls ",
+		types:    " bool bytes dict float int list object set str tuple type len print range open super isinstance enumerate zip map filter sorted ",
 		literals: " True False None ",
 		funcDefs: " def ", typeDefs: " class ", decorators: true,
 	}
 	rustSpec = langSpec{
 		lineComment: "//", blockOpen: "/*", blockClose: "*/", quotes: "\"", multiline: "\"",
 		keywords: " as async await break const continue crate dyn else enum extern fn for if impl in let loop match mod move mut pub ref return self Self static struct super trait type unsafe use where while ",
-		types:    " bool char f32 f64 i8 i16 i32 i64 i128 isize str u8 u16 u32 u64 u128 usize String Vec Option Result Box Rc Arc HashMap Some None Ok Err println print format vec panic assert assert_eq ",
-		literals: " true false ",
+		types:    " bool char f32 f64 i8 i16 i32 i64 i128 isize str u8 u16 u32 u64 u128 usize String Vec Option Result Box Rc Arc HashMap println print format vec panic assert assert_eq ",
+		literals: " true false Some None Ok Err ",
 		funcDefs: " fn ", typeDefs: " struct enum trait type impl ", upperTypes: true,
 	}
 	shSpec = langSpec{
 		lineComment: "#", quotes: "\"'", raw: "'", multiline: "\"'", hashComment: true, dollarVars: true,
-		keywords: " if then else elif fi for while until do done case esac in function select return break continue local export readonly declare set unset shift exit source alias ",
-		types:    " echo printf cd ls cat grep sed awk find test read eval exec trap kill wait pwd mkdir rm cp mv chmod chown curl git ",
+		keywords: " if then else elif fi for while until do done case esac in function select ",
+		types:    " break cd continue eval exec exit export getopts hash pwd readonly return shift test times trap umask unset alias bind builtin caller command declare echo enable help let local logout mapfile printf read readarray source type typeset ulimit unalias set shopt ",
 		literals: " true false ",
 		funcDefs: " function ",
 	}

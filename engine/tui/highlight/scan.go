@@ -13,6 +13,11 @@ type scanner struct {
 	// prevWord is the last keyword-like word, for "func name" and
 	// "class Name".
 	prevWord string
+	// params is the parenthesis depth inside a function definition's
+	// parameter list (its names are variables); pendingParams marks a
+	// definition whose list has not opened yet.
+	params        int
+	pendingParams bool
 }
 
 func (s *scanner) emit(text string, t Token) {
@@ -173,7 +178,12 @@ func (s *scanner) code() {
 					e = i + 1
 				}
 			}
-			s.emit(src[i:e], t)
+			if sp.dollarVars && c == '"' {
+				// Shells expand $name and ${name} inside double quotes.
+				s.interpolated(src[i:e])
+			} else {
+				s.emit(src[i:e], t)
+			}
 			i = e
 			continue
 		}
@@ -208,8 +218,14 @@ func (s *scanner) code() {
 			i = e
 			continue
 		}
-		// Numbers (not inside a name).
-		if c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9' {
+		// Numbers (not inside a name; JSON's include their sign).
+		if sp.mode == modeJSON && c == '-' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9' {
+			e := numberEnd(src, i+1)
+			s.emit(src[i:e], Number)
+			i = e
+			continue
+		}
+		if !sp.dollarVars && (c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9') {
 			prev, _ := utf8.DecodeLastRuneInString(src[:i])
 			if i == 0 || !isIdentPart(prev) {
 				e := numberEnd(src, i)
@@ -234,7 +250,11 @@ func (s *scanner) code() {
 				i = end
 				continue
 			}
-			s.emit(word, s.classify(word, e))
+			t := s.classify(word, e)
+			if t == Text && s.params > 0 {
+				t = Variable
+			}
+			s.emit(word, t)
 			i = e
 			continue
 		}
@@ -243,14 +263,53 @@ func (s *scanner) code() {
 			i++
 			continue
 		}
-		t := Text
-		if sp.mode == modeJSON && strings.IndexByte("{}[],:", c) >= 0 {
-			t = Punctuation
+		switch {
+		case c == '(' && s.pendingParams:
+			s.pendingParams = false
+			s.params = 1
+		case c == '(' && s.params > 0:
+			s.params++
+		case c == ')' && s.params > 0:
+			s.params--
+		default:
+			s.pendingParams = false
 		}
-		s.emit(src[i:i+w], t)
+		s.emit(src[i:i+w], Text)
 		s.prevWord = ""
 		i += w
 	}
+}
+
+// interpolated emits a double-quoted shell string with its variables.
+func (s *scanner) interpolated(str string) {
+	start := 0
+	for i := 0; i < len(str); i++ {
+		if str[i] == '\\' {
+			i++
+			continue
+		}
+		if str[i] != '$' || i+1 >= len(str) {
+			continue
+		}
+		e := i + 1
+		if str[e] == '{' {
+			k := strings.IndexByte(str[e:], '}')
+			if k < 0 {
+				continue
+			}
+			e += k + 1
+		} else {
+			e = identEnd(str, e, false)
+		}
+		if e == i+1 {
+			continue
+		}
+		s.emit(str[start:i], String)
+		s.emit(str[i:e], Variable)
+		start = e
+		i = e - 1
+	}
+	s.emit(str[start:], String)
 }
 
 // classify a word that ends at e.
@@ -268,18 +327,20 @@ func (s *scanner) classify(word string, e int) Token {
 	case has(sp.keywords, look):
 		return Keyword
 	case has(sp.funcDefs, prev):
+		// A definition's name; its parameters follow.
+		s.pendingParams = true
 		return Function
 	case has(sp.typeDefs, prev):
-		return Type
+		// Class and type names are titles to highlight.js, shown in the
+		// function colour.
+		return Function
 	case has(sp.types, look):
 		return Type
 	}
-	// A name followed by "(" is a call or definition.
-	k := e
-	for k < len(s.src) && s.src[k] == ' ' && sp != &goSpec {
-		k++
-	}
-	if k < len(s.src) && s.src[k] == '(' && sp.mode != modeJSON && sp != &shSpec {
+	// C, C++ and Java declare functions as "type name(": the name is a
+	// title there.
+	if (sp == &cSpec || sp == &cppSpec || sp == &javaSpec) && e < len(s.src) && s.src[e] == '(' && (has(sp.types, prev) || prev == "void") {
+		s.pendingParams = true
 		return Function
 	}
 	if sp.upperTypes {
