@@ -64,6 +64,10 @@ func TestScan(t *testing.T) {
 			"keyword:@media | punctuation:{ | punctuation:{ | attr:color | punctuation:: | number:#fff | punctuation:; | attr:margin | punctuation:: | number:-1.5em | keyword:!important | punctuation:; | punctuation:} | punctuation:}"},
 		{"sql", "SELECT count(*) FROM t WHERE a = 'x' -- c",
 			"keyword:SELECT | type:count | keyword:FROM | keyword:WHERE | string:'x' | comment:-- c"},
+		{"ruby", "def f(x) # c\n  puts \"s\" if x.nil?\nend", "keyword:def | function:f | variable:x | comment:# c | type:puts | string:\"s\" | keyword:if | keyword:end"},
+		{"kotlin", "fun main() { val s: String = \"x\" }", "keyword:fun | function:main | keyword:val | type:String | string:\"x\""},
+		{"toml", "[a]\nb = \"c\" # d\nn = 3", "string:\"c\" | comment:# d | number:3"},
+		{"Dockerfile", "FROM go AS b\nRUN make", "keyword:FROM | keyword:AS | keyword:RUN"},
 		{"markdown", "# T\n**b** *i* [l](u)", "bold:**b** | italic:*i* | string:[l] | link:(u)"},
 	}
 	for _, c := range cases {

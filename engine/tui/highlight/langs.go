@@ -113,6 +113,55 @@ var (
 		types:    " int integer bigint smallint decimal numeric float real double boolean char varchar text date time timestamp blob json serial count sum avg min max coalesce ",
 		literals: " true false ",
 	}
+	csSpec = langSpec{
+		lineComment: "//", blockOpen: "/*", blockClose: "*/", quotes: "\"'", decorators: false,
+		keywords: " abstract as async await base break case catch class const continue default delegate do else enum event explicit extern finally fixed for foreach goto if implicit in interface internal is lock namespace new operator out override params private protected public readonly ref return sealed sizeof stackalloc static struct switch this throw try typeof unchecked unsafe using var virtual void volatile while yield record ",
+		types:    " bool byte char decimal double float int long object sbyte short string uint ulong ushort dynamic Console List Dictionary Task ",
+		literals: " true false null ",
+		typeDefs: " class struct interface enum record namespace ", upperTypes: true,
+	}
+	kotlinSpec = langSpec{
+		lineComment: "//", blockOpen: "/*", blockClose: "*/", quotes: "\"'", decorators: true, multiline: "\"",
+		keywords: " abstract as break by catch class companion const continue data do else enum external final finally for fun if import in init inline interface internal is lateinit object open operator out override package private protected public return sealed super suspend this throw try typealias val var vararg when where while ",
+		types:    " Any Boolean Byte Char Double Float Int Long Nothing Short String Unit List Map Set MutableList println ",
+		literals: " true false null ",
+		funcDefs: " fun ", typeDefs: " class interface object typealias ", upperTypes: true,
+	}
+	swiftSpec = langSpec{
+		lineComment: "//", blockOpen: "/*", blockClose: "*/", quotes: "\"", decorators: true,
+		keywords: " actor as associatedtype async await break case catch class continue default defer deinit do else enum extension fallthrough fileprivate final for func guard if import in init inout internal is lazy let mutating open operator override private protocol public repeat rethrows return self Self static struct subscript super switch throw throws try typealias var weak where while ",
+		types:    " Any Bool Character Double Float Int String Void Array Dictionary Set Optional print ",
+		literals: " true false nil ",
+		funcDefs: " func ", typeDefs: " class struct enum protocol extension actor ", upperTypes: true,
+	}
+	phpSpec = langSpec{
+		lineComment: "// #", blockOpen: "/*", blockClose: "*/", quotes: "\"'", dollarVars: true, hashComment: true,
+		keywords: " abstract and array as break case catch class clone const continue declare default do echo else elseif empty enddeclare endfor endforeach endif endswitch endwhile extends final finally fn for foreach function global goto if implements include include_once instanceof insteadof interface isset list match namespace new or print private protected public readonly require require_once return static switch throw trait try unset use var while yield ",
+		types:    " int float string bool array object mixed void null self parent ",
+		literals: " true false null TRUE FALSE NULL ",
+		funcDefs: " function ", typeDefs: " class interface trait extends implements ",
+	}
+	rubySpec = langSpec{
+		lineComment: "#", quotes: "\"'`",
+		keywords: " alias and begin break case class def defined do else elsif end ensure for if in module next not or redo rescue retry return self super then undef unless until when while yield require require_relative attr_accessor attr_reader attr_writer private protected public ",
+		types:    " puts print p raise lambda proc Array Hash String Integer Float ",
+		literals: " true false nil ",
+		funcDefs: " def ", typeDefs: " class module ", upperTypes: true,
+	}
+	luaSpec = langSpec{
+		lineComment: "--", quotes: "\"'",
+		keywords: " and break do else elseif end for function goto if in local not or repeat return then until while ",
+		types:    " print pairs ipairs require type tostring tonumber table string math os io setmetatable getmetatable error pcall ",
+		literals: " true false nil ",
+		funcDefs: " function ",
+	}
+	hashSpec = langSpec{
+		// TOML, Dockerfile, Makefile and friends: comments, strings,
+		// numbers and a few words.
+		lineComment: "#", quotes: "\"'", hashComment: true,
+		keywords: " FROM RUN CMD LABEL EXPOSE ENV ADD COPY ENTRYPOINT VOLUME USER WORKDIR ARG ONBUILD STOPSIGNAL HEALTHCHECK SHELL AS ifeq ifneq ifdef ifndef else endif include export define endef ",
+		literals: " true false ",
+	}
 	diffSpec     = langSpec{mode: modeDiff}
 	markupSpec   = langSpec{mode: modeMarkup}
 	markdownSpec = langSpec{mode: modeMarkdown}
@@ -154,8 +203,22 @@ func lookup(lang string) *langSpec {
 		return &jsonSpec
 	case "yaml", "yml":
 		return &yamlSpec
-	case "css":
+	case "css", "scss", "less":
 		return &cssSpec
+	case "cs", "csharp", "c#":
+		return &csSpec
+	case "kt", "kotlin", "kts":
+		return &kotlinSpec
+	case "swift":
+		return &swiftSpec
+	case "php":
+		return &phpSpec
+	case "rb", "ruby":
+		return &rubySpec
+	case "lua":
+		return &luaSpec
+	case "toml", "ini", "dockerfile", "docker", "makefile", "make", "mk", "conf", "properties", "env", "dotenv":
+		return &hashSpec
 	}
 	return nil
 }
@@ -223,6 +286,26 @@ func LanguageFromPath(path string) string {
 		return "markdown"
 	case "diff", "patch":
 		return "diff"
+	case "cs":
+		return "csharp"
+	case "kt", "kts":
+		return "kotlin"
+	case "swift":
+		return "swift"
+	case "php":
+		return "php"
+	case "rb":
+		return "ruby"
+	case "lua":
+		return "lua"
+	case "toml":
+		return "toml"
+	case "scss", "less":
+		return "css"
+	case "dockerfile":
+		return "dockerfile"
+	case "makefile", "mk":
+		return "makefile"
 	}
 	return ""
 }

@@ -251,6 +251,10 @@ func (s *scanner) code() {
 				continue
 			}
 			t := s.classify(word, e)
+			if i > 0 && src[i-1] == '.' && (i < 2 || src[i-2] != '.') {
+				// A member (x.nil?, obj.type) is not a keyword.
+				t = Text
+			}
 			if t == Text && s.params > 0 {
 				t = Variable
 			}
