@@ -127,7 +127,6 @@ func radiusDiscover(ctx context.Context, ep *Endpoints, gateway string) (string,
 	return trustedHTTPURL(d.AuthorizationEndpoint), nil
 }
 
-
 func radiusDevice(ctx context.Context, ui Interaction, ep *Endpoints, gateway string) (json.RawMessage, error) {
 	form := orderedQuery("client_id", config.RadiusClientID, "scope", config.RadiusScope)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, gateway+"/v1/oauth/device", strings.NewReader(form))

@@ -141,7 +141,7 @@ func TestRadiusDeviceFlow(t *testing.T) {
 func TestRadiusDeviceRejectsBadAnswers(t *testing.T) {
 	t.Parallel()
 	for device, want := range map[string]string{
-		`{"device_code":"d","user_code":"u","expires_in":5}`:                                 "Radius OAuth device authorization response is missing required fields",
+		`{"device_code":"d","user_code":"u","expires_in":5}`:                                "Radius OAuth device authorization response is missing required fields",
 		`{"device_code":"d","user_code":"u","verification_uri":"ftp://x/y","expires_in":5}`: "Untrusted verification_uri in Radius OAuth device authorization response",
 	} {
 		srv, _ := radiusGateway(t, device)
