@@ -382,6 +382,11 @@ func hasValue(r json.RawMessage) bool { return len(r) > 0 && string(r) != "null"
 // A string without escapes, the usual streamed delta, is sliced out
 // directly; raw was validated when its chunk was decoded.
 func stringValue(raw json.RawMessage) string {
+	// An absent field (most of a delta's) or null is no string; asking
+	// encoding/json to say so cost an error value per field per chunk.
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
 	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' &&
 		bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		return string(raw[1 : n-1])
