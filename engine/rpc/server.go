@@ -82,13 +82,11 @@ func (s *Server) current() (*engine.Session, *session.File) { return s.ctl.Curre
 func (s *Server) onEvent(e engine.Event) {
 	s.evMu.Lock()
 	defer s.evMu.Unlock()
+	// Only streamed deltas wait in the writer's batch; every other event
+	// (turn_start before the next request, tool_execution_start before a
+	// tool runs) is on stdout when this returns, after the deltas before
+	// it, as with the reference's synchronous writes.
 	_ = s.out.WriteEvent(e)
-	if e.EventType() == engine.EvTurnStart {
-		// A turn's LLM request follows turn_start. Every record before it
-		// (the last tool updates and results) is on stdout first, as with
-		// the reference's synchronous writes.
-		_ = s.out.Flush()
-	}
 }
 
 // Serve reads records from in until EOF or ctx ends. At EOF it stops the
