@@ -45,6 +45,7 @@ func TestStreamedRecordAppenders(t *testing.T) {
 		{Input: -1, Reasoning: &zero, CacheWrite1h: &seven, Cost: Cost{Input: 1e-7, Output: 0.1 + 0.2, Total: 1e21}},
 		{Reasoning: &seven, TrailingExtras: true, Cost: Cost{CacheRead: 123456.789, TotalFromProvider: &yes}},
 		{CacheWrite1h: &zero, TrailingExtras: true, Cost: Cost{Total: -0.5, TotalFromProvider: &no}},
+		{Cost: Cost{Input: math.Copysign(0, -1), Output: 5e-324, CacheWrite: math.MaxFloat64}},
 	}
 	events := []AssistantEvent{
 		{Type: AETextDelta, Delta: "x"},

@@ -62,20 +62,29 @@ func (c Cost) AppendJSON(dst []byte) ([]byte, error) {
 	// Plain appends: the builder boxed each value in an interface, an
 	// allocation per field of every streamed record.
 	dst = append(dst, `{"input":`...)
-	dst = jsonx.AppendFloat(dst, c.Input)
+	dst = appendCost(dst, c.Input)
 	dst = append(dst, `,"output":`...)
-	dst = jsonx.AppendFloat(dst, c.Output)
+	dst = appendCost(dst, c.Output)
 	dst = append(dst, `,"cacheRead":`...)
-	dst = jsonx.AppendFloat(dst, c.CacheRead)
+	dst = appendCost(dst, c.CacheRead)
 	dst = append(dst, `,"cacheWrite":`...)
-	dst = jsonx.AppendFloat(dst, c.CacheWrite)
+	dst = appendCost(dst, c.CacheWrite)
 	dst = append(dst, `,"total":`...)
-	dst = jsonx.AppendFloat(dst, c.Total)
+	dst = appendCost(dst, c.Total)
 	if c.TotalFromProvider != nil {
 		dst = append(dst, `,"totalFromProvider":`...)
 		dst = strconv.AppendBool(dst, *c.TotalFromProvider)
 	}
 	return append(dst, '}'), nil
+}
+
+// appendCost writes one amount; a zero (most amounts of a streamed
+// reply's running usage) skips the float formatting.
+func appendCost(dst []byte, f float64) []byte {
+	if f == 0 && !math.Signbit(f) {
+		return append(dst, '0')
+	}
+	return jsonx.AppendFloat(dst, f)
 }
 
 // Usage counts the tokens of one assistant message. Reasoning tokens are

@@ -68,6 +68,18 @@ func scanChunk(data []byte, ch *chunk, topErr *json.RawMessage) bool {
 // foldsTo reports whether key equals one of names in another letter case,
 // which encoding/json would match to that field.
 func foldsTo(key string, names ...string) bool {
+	// Keys reach here plain ASCII, and every name is lower case: only a
+	// key with an upper-case letter can fold to one.
+	upper := false
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c >= 'A' && c <= 'Z' {
+			upper = true
+			break
+		}
+	}
+	if !upper {
+		return false
+	}
 	for _, n := range names {
 		if len(key) == len(n) && strings.EqualFold(key, n) {
 			return true
