@@ -1,0 +1,144 @@
+package dialogs
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pi-go/pi/engine/tui"
+	"github.com/pi-go/pi/engine/tui/theme"
+)
+
+// Style is what every dialog draws with: the theme (nil: no colours) and
+// the keymap whose tui.select.* and app.* bindings the dialogs obey and
+// show in their hint rows (nil: the built-in defaults).
+type Style struct {
+	Theme  *theme.Theme
+	Keymap *tui.Keymap
+}
+
+// fallbackKeys are the default bindings of the actions dialogs use, for a
+// Style without a keymap or a keymap that lacks an action.
+var fallbackKeys = map[string][]string{
+	"tui.select.up":                 {"up"},
+	"tui.select.down":               {"down"},
+	"tui.select.pageUp":             {"pageUp"},
+	"tui.select.pageDown":           {"pageDown"},
+	"tui.select.confirm":            {"enter"},
+	"tui.select.cancel":             {"escape", "ctrl+c"},
+	"tui.input.newLine":             {"shift+enter", "ctrl+j"},
+	"tui.input.submit":              {"enter"},
+	"tui.input.tab":                 {"tab"},
+	"app.editor.external":           {"ctrl+g"},
+	"app.models.save":               {"ctrl+s"},
+	"app.models.enableAll":          {"ctrl+a"},
+	"app.models.clearAll":           {"ctrl+x"},
+	"app.models.toggleProvider":     {"ctrl+p"},
+	"app.models.reorderUp":          {"alt+up"},
+	"app.models.reorderDown":        {"alt+down"},
+	"app.thinking.save":             {"ctrl+s"},
+	"app.thinking.cycle":            {"shift+tab"},
+	"app.session.togglePath":        {"ctrl+p"},
+	"app.session.toggleSort":        {"ctrl+s"},
+	"app.session.toggleNamedFilter": {"ctrl+n"},
+	"app.session.rename":            {"ctrl+r"},
+	"app.session.delete":            {"ctrl+d"},
+	"app.session.deleteNoninvasive": {"ctrl+backspace"},
+	"app.tree.foldOrUp":             {"ctrl+left", "alt+left"},
+	"app.tree.unfoldOrDown":         {"ctrl+right", "alt+right"},
+	"app.tree.editLabel":            {"shift+l"},
+	"app.tree.toggleLabelTimestamp": {"shift+t"},
+	"app.tree.filter.default":       {"ctrl+d"},
+	"app.tree.filter.noTools":       {"ctrl+t"},
+	"app.tree.filter.userOnly":      {"ctrl+u"},
+	"app.tree.filter.labeledOnly":   {"ctrl+l"},
+	"app.tree.filter.all":           {"ctrl+a"},
+	"app.tree.filter.cycleForward":  {"ctrl+o"},
+	"app.tree.filter.cycleBackward": {"shift+ctrl+o"},
+}
+
+// Is reports whether k is bound to action.
+func (s Style) Is(k tui.Key, action string) bool {
+	if s.Keymap != nil && len(s.Keymap.Keys(action)) > 0 {
+		return s.Keymap.Matches(k, action)
+	}
+	for _, spec := range fallbackKeys[action] {
+		if k.Is(spec) {
+			return true
+		}
+	}
+	return false
+}
+
+// KeyText is how a hint names the keys of action ("escape/ctrl+c").
+func (s Style) KeyText(action string) string {
+	var names []string
+	if s.Keymap != nil && len(s.Keymap.Keys(action)) > 0 {
+		for _, k := range s.Keymap.Keys(action) {
+			names = append(names, k.String())
+		}
+	} else {
+		for _, spec := range fallbackKeys[action] {
+			if k, err := tui.ParseKey(spec); err == nil {
+				names = append(names, k.String())
+			}
+		}
+	}
+	return strings.Join(names, "/")
+}
+
+// Hint is one "key description" pair of a hint row.
+func (s Style) Hint(action, desc string) string { return s.RawHint(s.KeyText(action), desc) }
+
+// RawHint is a hint for keys that are not an action ("↑↓ navigate").
+func (s Style) RawHint(keys, desc string) string {
+	return s.fg("dim", keys) + s.fg("muted", " "+desc)
+}
+
+func (s Style) fg(token, text string) string { return s.Theme.Fg(token, text) }
+
+// accent, muted, dim and text are the tokens dialogs use most.
+func (s Style) accent(t string) string { return s.fg("accent", t) }
+func (s Style) muted(t string) string  { return s.fg("muted", t) }
+func (s Style) dim(t string) string    { return s.fg("dim", t) }
+func (s Style) text(t string) string   { return s.fg("text", t) }
+func (s Style) title(t string) string  { return s.fg("accent", theme.Bold(t)) }
+
+// border is a full-width rule, the edge a dialog draws in place of the
+// editor's rules.
+func (s Style) border(width int) string {
+	return s.fg("border", strings.Repeat("─", max(width, 0)))
+}
+
+// frame accumulates a dialog's rows at one width.
+type frame struct {
+	w    int
+	rows []string
+}
+
+// pad writes text wrapped inside a one-cell left margin.
+func (f *frame) pad(text string) {
+	if f.w < 2 {
+		f.rows = append(f.rows, tui.Truncate(text, f.w, ""))
+		return
+	}
+	for _, line := range strings.Split(text, "\n") {
+		for _, r := range tui.Wrap(line, f.w-1) {
+			f.rows = append(f.rows, tui.Truncate(" "+r, f.w, ""))
+		}
+	}
+}
+
+// line writes one row as is, cut to the width.
+func (f *frame) line(text string) { f.rows = append(f.rows, tui.Truncate(text, f.w, "…")) }
+
+func (f *frame) blank() { f.rows = append(f.rows, "") }
+
+// oneLine flattens a multi-line label for a list row.
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", " ")
+	s = strings.ReplaceAll(s, "\n", " ")
+	s = strings.ReplaceAll(s, "\t", " ")
+	return strings.TrimSpace(s)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
