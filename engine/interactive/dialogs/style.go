@@ -142,3 +142,30 @@ func oneLine(s string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// KeyDisplay is the capitalised form of KeyText the pickers' footers use
+// ("Escape/Ctrl+C").
+func (s Style) KeyDisplay(action string) string {
+	alts := strings.Split(s.KeyText(action), "/")
+	for i, a := range alts {
+		parts := strings.Split(a, "+")
+		for j, p := range parts {
+			if p != "" {
+				parts[j] = strings.ToUpper(p[:1]) + p[1:]
+			}
+		}
+		alts[i] = strings.Join(parts, "+")
+	}
+	return strings.Join(alts, "/")
+}
+
+// hint writes a footer hint wrapped under a two-cell indent.
+func (f *frame) hint(text string) {
+	if f.w < 4 {
+		f.line(text)
+		return
+	}
+	for _, r := range tui.Wrap(text, f.w-2) {
+		f.rows = append(f.rows, "  "+r)
+	}
+}
