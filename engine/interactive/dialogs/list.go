@@ -63,11 +63,21 @@ func (l *list[T]) refilter() {
 	if m == nil {
 		m = fuzzyMatch
 	}
+	// Rows whose text holds every token literally come first, then the
+	// looser matches, each group in list order: "theme" puts Theme above
+	// "Default thinking level per model".
+	var loose []int
 	for i, it := range l.items {
-		if l.query == "" || l.text == nil || m(l.text(it), l.query) {
+		switch {
+		case l.query == "" || l.text == nil:
 			l.shown = append(l.shown, i)
+		case l.match == nil && literalMatch(l.text(it), l.query):
+			l.shown = append(l.shown, i)
+		case m(l.text(it), l.query):
+			loose = append(loose, i)
 		}
 	}
+	l.shown = append(l.shown, loose...)
 	if l.sel >= len(l.shown) {
 		l.sel = max(len(l.shown)-1, 0)
 	}
@@ -134,6 +144,18 @@ func fuzzyMatch(text, query string) bool {
 	text = strings.ToLower(text)
 	for _, tok := range strings.Fields(strings.ToLower(query)) {
 		if !subsequence(text, tok) {
+			return false
+		}
+	}
+	return true
+}
+
+// literalMatch reports whether every token of query is a substring of
+// text, ignoring case.
+func literalMatch(text, query string) bool {
+	text = strings.ToLower(text)
+	for _, tok := range strings.Fields(strings.ToLower(query)) {
+		if !strings.Contains(text, tok) {
 			return false
 		}
 	}
