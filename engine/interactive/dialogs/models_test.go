@@ -21,12 +21,12 @@ func TestModelSelector(t *testing.T) {
 	t.Parallel()
 	ms := testModels()
 	cases := []struct {
-		name    string
-		keys    []string
-		typed   string
-		want    string // provider/id chosen
-		def     bool   // via Ctrl+S
-		cancel  bool
+		name   string
+		keys   []string
+		typed  string
+		want   string // provider/id chosen
+		def    bool   // via Ctrl+S
+		cancel bool
 	}{
 		{name: "enter keeps current", keys: []string{"enter"}, want: "mock/mock-model-2"},
 		{name: "down", keys: []string{"down", "enter"}, want: "openai/gpt-4o"},

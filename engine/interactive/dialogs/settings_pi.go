@@ -13,16 +13,16 @@ import (
 type settingKind int
 
 const (
-	kindBool    settingKind = iota // true/false
-	kindEnum                       // a string of Values
-	kindInt                        // a number of Values
-	kindTimeout                    // httpIdleTimeoutMs: labels ↔ milliseconds
-	kindTrust                      // defaultProjectTrust: labels ↔ ask/always/never
-	kindQuiet                      // quietStartup: true, "header", false
-	kindWheel                      // "auto" or a number
-	kindTheme                      // a sub-list of theme names
-	kindWarnings                   // a sub-list of warning toggles
-	kindModelLevels                // a model, then its level
+	kindBool        settingKind = iota // true/false
+	kindEnum                           // a string of Values
+	kindInt                            // a number of Values
+	kindTimeout                        // httpIdleTimeoutMs: labels ↔ milliseconds
+	kindTrust                          // defaultProjectTrust: labels ↔ ask/always/never
+	kindQuiet                          // quietStartup: true, "header", false
+	kindWheel                          // "auto" or a number
+	kindTheme                          // a sub-list of theme names
+	kindWarnings                       // a sub-list of warning toggles
+	kindModelLevels                    // a model, then its level
 )
 
 type settingSpec struct {
