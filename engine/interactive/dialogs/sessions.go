@@ -126,7 +126,9 @@ func parseSessionQuery(q string) sessionQuery {
 	return sessionQuery{fuzzy: q}
 }
 
-func (sq sessionQuery) empty() bool { return sq.re == nil && sq.phrase == "" && sq.fuzzy == "" && sq.err == nil }
+func (sq sessionQuery) empty() bool {
+	return sq.re == nil && sq.phrase == "" && sq.fuzzy == "" && sq.err == nil
+}
 
 func (sq sessionQuery) match(text string) bool {
 	switch {
