@@ -13,8 +13,12 @@ import (
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/config/login"
+	"github.com/pi-go/pi/engine/interactive/slash"
 	"github.com/pi-go/pi/engine/session"
 )
+
+// *Agent is the command host's agent.
+var _ slash.Agent = (*Agent)(nil)
 
 // This file holds the operations the interactive mode's built-in slash
 // commands (engine/interactive/slash) need and the rest of *Agent does not
@@ -204,22 +208,9 @@ func copyFile(src, dst string) error {
 	return out.Close()
 }
 
-// AuthProvider is one provider /login and /logout offer.
-type AuthProvider struct {
-	ID, Name string
-	// OAuth: this build can sign in with an account; APIKey: it can
-	// store an API key.
-	OAuth, APIKey bool
-	// Configured: credentials are available (auth.json, environment or
-	// models.json); Stored names what auth.json holds ("api_key",
-	// "oauth", "" for nothing).
-	Configured bool
-	Stored     string
-}
-
 // AuthProviders lists the providers of the model registry and the login
 // flows, in catalogue order, with what each can do and has.
-func (app *Agent) AuthProviders() []AuthProvider {
+func (app *Agent) AuthProviders() []slash.AuthProvider {
 	reg := app.registry
 	stored, _ := reg.StoredCredentialTypes()
 	seen := map[string]bool{}
@@ -238,12 +229,12 @@ func (app *Agent) AuthProviders() []AuthProvider {
 			ids = append(ids, p)
 		}
 	}
-	out := make([]AuthProvider, 0, len(ids))
+	out := make([]slash.AuthProvider, 0, len(ids))
 	for _, id := range ids {
 		_, hasFlow := login.OAuthFlow(id)
 		_, hasKey := login.APIKeyName(id)
 		custom := config.CatalogProviderName(id) == "" && reg.HasProvider(id)
-		out = append(out, AuthProvider{
+		out = append(out, slash.AuthProvider{
 			ID: id, Name: reg.ProviderDisplayName(id), OAuth: hasFlow, APIKey: hasKey || custom,
 			Configured: reg.HasConfiguredAuth(id), Stored: stored[id],
 		})

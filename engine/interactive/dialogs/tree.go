@@ -21,6 +21,8 @@ var filterBadge = map[string]string{"no-tools": " [no-tools]", "user-only": " [u
 type TreeSelectorOptions struct {
 	Tree   []*session.TreeNode // session.File.Tree()
 	LeafID string              // the current position
+	// Selected is the entry to open on ("" is the leaf).
+	Selected string
 	// Filter is the initial filter mode ("" is "default").
 	Filter string
 	// Rows is how many entry rows show at once (default 15).
@@ -92,7 +94,11 @@ func NewTreeSelector(st Style, o TreeSelectorOptions) *TreeSelector {
 		}
 		id = r.parent.node.EntryValue().ID
 	}
-	ts.refilter(o.LeafID)
+	start := o.Selected
+	if start == "" {
+		start = o.LeafID
+	}
+	ts.refilter(start)
 	return ts
 }
 
