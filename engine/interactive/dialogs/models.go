@@ -142,13 +142,13 @@ func (ms *ModelSelector) Render(width int) []string {
 	f := &frame{w: width}
 	f.line(st.border(width))
 	f.blank()
-	f.pad(st.fg("warning", NoAuthNotice))
+	f.hint2(st.fg("warning", NoAuthNotice))
 	if len(ms.o.Scoped) > 0 {
 		all, sc := st.muted("all"), st.accent("scoped")
 		if !ms.scoped {
 			all, sc = st.accent("all"), st.muted("scoped")
 		}
-		f.pad(st.muted("Scope: ") + all + st.muted(" | ") + sc + st.dim("  (tab)"))
+		f.hint2(st.muted("Scope: ") + all + st.muted(" | ") + sc + st.dim("  (tab)"))
 	}
 	f.blank()
 	f.line(ms.search.Render(width)[0])

@@ -481,13 +481,21 @@ func (p *SessionPicker) Render(width int) []string {
 	if p.named {
 		name = "Named"
 	}
-	f.pad(st.title(title) + "  " + scope + "  " + st.muted("Name: ") + name + "  " + st.muted("Sort: ") + p.sort.String())
+	// The title sits on the left and the scope, filter and order on the
+	// right of one row, which wraps when the two do not fit.
+	left := st.title(title)
+	right := scope + "  " + st.muted("Name: ") + name + "  " + st.muted("Sort: ") + p.sort.String()
+	if gap := width - tui.Width(left) - tui.Width(right); gap >= 2 {
+		f.line(left + strings.Repeat(" ", gap) + right)
+	} else {
+		f.hint2(left + "  " + right)
+	}
 	pathState := "(off)"
 	if p.paths {
 		pathState = "(on)"
 	}
 	hints := []string{st.RawHint("tab", "scope"), st.RawHint("re:<pattern>", "regex"), st.RawHint(`"phrase"`, "exact")}
-	f.pad(strings.Join(hints, st.muted(" · ")))
+	f.hint2(strings.Join(hints, st.muted(" · ")))
 	hints = []string{st.Hint("app.session.toggleSort", "sort"), st.Hint("app.session.toggleNamedFilter", "named")}
 	if p.o.OnDelete != nil {
 		hints = append(hints, st.Hint("app.session.delete", "delete"))
@@ -496,7 +504,7 @@ func (p *SessionPicker) Render(width int) []string {
 	if p.o.OnRename != nil {
 		hints = append(hints, st.Hint("app.session.rename", "rename"))
 	}
-	f.pad(strings.Join(hints, st.muted(" · ")))
+	f.hint2(strings.Join(hints, st.muted(" · ")))
 	f.blank()
 	f.line(p.search.Render(width)[0])
 	if sq := parseSessionQuery(p.search.Text()); sq.err != nil {
@@ -528,13 +536,14 @@ func (p *SessionPicker) Render(width int) []string {
 	f.blank()
 	switch {
 	case p.confirm != "":
-		f.pad(st.fg("error", "Delete session? ") + st.Hint("tui.select.confirm", "confirm") + st.muted(" · ") + st.Hint("tui.select.cancel", "cancel"))
+		f.hint2(st.fg("error", "Delete session? ") + st.Hint("tui.select.confirm", "confirm") + st.muted(" · ") + st.Hint("tui.select.cancel", "cancel"))
+		f.blank()
 	case p.status != "" && p.statusOK:
-		f.pad(st.fg("success", p.status))
+		f.hint2(st.fg("success", p.status))
+		f.blank()
 	case p.status != "":
-		f.pad(st.fg("error", p.status))
-	default:
-		f.pad(st.Hint("tui.select.confirm", "resume") + "  " + st.Hint("tui.select.cancel", "cancel"))
+		f.hint2(st.fg("error", p.status))
+		f.blank()
 	}
 	f.line(st.border(width))
 	return f.rows

@@ -22,7 +22,7 @@ type SettingRow struct {
 
 // SettingsOptions configure the /settings list.
 type SettingsOptions struct {
-	Title string // default "Settings"
+	Title string // optional, above the search (sub-lists)
 	Rows  []SettingRow
 	// OnChange gets each change as it is made; it returns the value to
 	// show (the caller may normalise it) or an error to show instead.
@@ -156,13 +156,11 @@ func (s *Settings) Render(width int) []string {
 	st := s.st
 	f := &frame{w: width}
 	f.line(st.border(width))
-	f.blank()
-	title := s.o.Title
-	if title == "" {
-		title = "Settings"
+	if s.o.Title != "" {
+		f.blank()
+		f.pad(st.title(s.o.Title))
+		f.blank()
 	}
-	f.pad(st.title(title))
-	f.blank()
 	f.line(s.search.Render(width)[0])
 	f.blank()
 	labelW := 0
@@ -192,15 +190,14 @@ func (s *Settings) Render(width int) []string {
 	}
 	f.blank()
 	if r, _, ok := s.l.current(); ok && r.Description != "" {
-		f.pad(st.muted(r.Description))
+		f.hint(st.muted(r.Description))
 		f.blank()
 	}
 	if s.errMsg != "" {
-		f.pad(st.fg("error", s.errMsg))
+		f.hint(st.fg("error", s.errMsg))
 		f.blank()
 	}
-	f.hint(st.dim("Type to search · " + st.KeyDisplay("tui.select.confirm") + "/Space to change · " +
-		st.KeyDisplay("tui.select.cancel") + " to cancel"))
+	f.hint(st.dim("Type to search · " + st.KeyDisplay("tui.select.confirm") + "/Space to change · Esc to cancel"))
 	f.line(st.border(width))
 	return f.rows
 }

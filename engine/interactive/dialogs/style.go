@@ -169,3 +169,8 @@ func (f *frame) hint(text string) {
 		f.rows = append(f.rows, "  "+r)
 	}
 }
+
+// hint2 writes text wrapped from the first column.
+func (f *frame) hint2(text string) {
+	f.rows = append(f.rows, tui.Wrap(text, max(f.w, 1))...)
+}

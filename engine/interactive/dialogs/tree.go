@@ -30,6 +30,9 @@ type TreeSelectorOptions struct {
 	// OnSelect gets the chosen entry; the caller navigates to it.
 	OnSelect func(entryID string)
 	OnCancel func()
+	// OnCopy copies the selected entry's text (app.message.copy); nil
+	// leaves the key out.
+	OnCopy func(text string)
 	// OnLabel sets (label "") or clears an entry's label; nil leaves
 	// Shift+L out.
 	OnLabel func(entryID, label string) error
@@ -380,6 +383,21 @@ func (ts *TreeSelector) text(r *treeRow) string {
 	return "[" + e.Type + "]"
 }
 
+// copyText is the text of a message entry ("" for the rest).
+func (ts *TreeSelector) copyText(r *treeRow) string {
+	e := r.node.EntryValue()
+	if e.Type != engine.EntryMessage || e.Message == nil {
+		return ""
+	}
+	switch e.Message.Role {
+	case engine.RoleUser, engine.RoleAssistant, engine.RoleCustom:
+		return strings.TrimSpace(textOf(e.Message.Content))
+	case engine.RoleBashExecution:
+		return e.Message.Command
+	}
+	return ""
+}
+
 func orEmpty(s string) string {
 	if s == "" {
 		return "(no content)"
@@ -434,10 +452,14 @@ func (ts *TreeSelector) HandleKey(k tui.Key) bool {
 		if n > 0 {
 			ts.sel = (ts.sel + 1) % n
 		}
-	case ts.st.Is(k, "tui.select.pageUp"):
+	case ts.st.Is(k, "tui.select.pageUp") || k.Is("left"):
 		ts.sel = max(ts.sel-ts.rows(), 0)
-	case ts.st.Is(k, "tui.select.pageDown"):
+	case ts.st.Is(k, "tui.select.pageDown") || k.Is("right"):
 		ts.sel = max(min(ts.sel+ts.rows(), n-1), 0)
+	case ts.o.OnCopy != nil && ts.st.Is(k, "app.message.copy"):
+		if r := ts.current(); r != nil {
+			ts.o.OnCopy(ts.copyText(r))
+		}
 	case ts.st.Is(k, "tui.select.confirm"):
 		if r := ts.current(); r != nil {
 			ts.done = true
@@ -582,21 +604,18 @@ func (ts *TreeSelector) Render(width int) []string {
 	st := ts.st
 	f := &frame{w: width}
 	f.line(st.border(width))
-	f.blank()
-	f.line(st.title("  Session Tree"))
-	hints := []string{
-		st.RawHint("↑↓", "move"), st.Hint("app.tree.foldOrUp", "fold/up"), st.Hint("app.tree.unfoldOrDown", "unfold/down"),
-		st.Hint("app.tree.filter.cycleForward", "filters"),
+	f.line(st.title("   Session Tree"))
+	hints := []string{st.RawHint("↑/↓", "move"), st.RawHint("←/→", "page"), st.RawHint("ctrl+←/→", "branch")}
+	if ts.o.OnCopy != nil {
+		hints = append(hints, st.Hint("app.message.copy", "copy"))
 	}
 	if ts.o.OnLabel != nil {
 		hints = append(hints, st.Hint("app.tree.editLabel", "label"))
 	}
-	hints = append(hints, st.Hint("app.tree.toggleLabelTimestamp", "label time"))
+	hints = append(hints, st.Hint("app.tree.toggleLabelTimestamp", "label time"),
+		st.RawHint("ctrl+d/t/u/l/a", "filters"),
+		st.RawHint(st.KeyText("app.tree.filter.cycleForward")+"/"+st.KeyText("app.tree.filter.cycleBackward"), "cycle"))
 	f.hint(strings.Join(hints, st.muted(" · ")))
-	f.hint(strings.Join([]string{st.Hint("app.tree.filter.default", "default"), st.Hint("app.tree.filter.noTools", "no-tools"),
-		st.Hint("app.tree.filter.userOnly", "user"), st.Hint("app.tree.filter.labeledOnly", "labeled"),
-		st.Hint("app.tree.filter.all", "all")}, st.muted(" · ")))
-	f.blank()
 	if ts.editing != nil {
 		f.line("  " + st.muted("Label (empty to remove):"))
 		f.line("  " + ts.editing.Render(max(width-2, 1))[0])
@@ -605,6 +624,7 @@ func (ts *TreeSelector) Render(width int) []string {
 		return f.rows
 	}
 	f.line("  " + st.muted("Type to search:") + " " + st.accent(ts.query))
+	f.line(st.border(width))
 	f.blank()
 	badge := filterBadge[TreeFilters[ts.filter]]
 	if len(ts.shown) == 0 {

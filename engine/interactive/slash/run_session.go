@@ -143,6 +143,17 @@ func showTree(ctx context.Context, h Host, selected string) error {
 		Tree: tree, LeafID: store.LeafID(), Selected: selected, Filter: settingString(a, "treeFilterMode"),
 		OnCancel: h.CloseDialog,
 		OnLabel:  a.SetLabel,
+		OnCopy: func(text string) {
+			if text == "" {
+				_ = fail(h, "Selected entry has no text to copy")
+				return
+			}
+			if err := h.Copy(text); err != nil {
+				_ = fail(h, "%s", err.Error())
+				return
+			}
+			h.Notify(Info, "Copied selected message to clipboard")
+		},
 		OnSelect: func(id string) {
 			h.CloseDialog()
 			if id == store.LeafID() {
