@@ -71,14 +71,15 @@ func (fs *ForkSelector) HandleKey(k tui.Key) bool {
 	return true
 }
 
-// Render draws the title, the explanation, the messages and the position.
+// Render draws the title and explanation above the top rule, then the
+// messages and the position, as the reference lays it out.
 func (fs *ForkSelector) Render(width int) []string {
 	st := fs.st
 	f := &frame{w: width}
-	f.line(st.border(width))
-	f.blank()
 	f.pad(st.title("Fork from Message"))
 	f.pad(st.muted("Pick a user message: the active path up to it is copied into a new session, and its text goes back into the editor"))
+	f.blank()
+	f.line(st.border(width))
 	f.blank()
 	if fs.l.len() == 0 {
 		f.line(st.muted("  No user messages found"))
@@ -93,11 +94,10 @@ func (fs *ForkSelector) Render(width int) []string {
 		}
 	}
 	if fs.l.len() > 0 {
-		f.blank()
 		f.line(st.muted(fmt.Sprintf("  Message %d of %d", fs.l.sel+1, fs.l.len())))
 	}
 	f.blank()
-	f.pad(st.RawHint("↑↓", "navigate") + "  " + st.Hint("tui.select.confirm", "fork") + "  " + st.Hint("tui.select.cancel", "cancel"))
+	f.blank()
 	f.line(st.border(width))
 	return f.rows
 }

@@ -270,6 +270,14 @@ func (sm *ScopedModels) Render(width int) []string {
 		f.line(st.muted("  " + info))
 	}
 	f.blank()
+	if it, _, ok := sm.l.current(); ok {
+		if it.model != nil {
+			f.line(st.muted("  Model Name: " + nameOr(it.model)))
+		} else {
+			f.line(st.muted("  Model unavailable"))
+		}
+		f.blank()
+	}
 	count := "all enabled"
 	if sm.enabled != nil {
 		have, missing := 0, 0
@@ -298,4 +306,11 @@ func (sm *ScopedModels) Render(width int) []string {
 	f.hint(hint)
 	f.line(st.border(width))
 	return f.rows
+}
+
+func nameOr(m *engine.Model) string {
+	if m.Name != "" {
+		return m.Name
+	}
+	return m.ID
 }

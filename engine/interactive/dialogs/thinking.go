@@ -32,15 +32,17 @@ type ThinkingSelectorOptions struct {
 
 // ThinkingSelector is the /thinking picker.
 type ThinkingSelector struct {
-	st   Style
-	o    ThinkingSelectorOptions
-	l    *list[engine.ThinkingLevel]
-	done bool
+	st     Style
+	o      ThinkingSelectorOptions
+	search Line
+	l      *list[engine.ThinkingLevel]
+	done   bool
 }
 
 // NewThinkingSelector builds the picker on the current level.
 func NewThinkingSelector(st Style, o ThinkingSelectorOptions) *ThinkingSelector {
-	ts := &ThinkingSelector{st: st, o: o, l: newList(o.Levels, nil)}
+	ts := &ThinkingSelector{st: st, o: o, search: Line{Prompt: "> "},
+		l: newList(o.Levels, func(l engine.ThinkingLevel) string { return string(l) + " " + LevelDescriptions[l] })}
 	ts.l.wrap = true
 	for i, l := range o.Levels {
 		if l == o.Current {
@@ -81,7 +83,10 @@ func (ts *ThinkingSelector) HandleKey(k tui.Key) bool {
 			ts.o.OnCancel()
 		}
 	default:
-		return false
+		if !ts.search.HandleKey(k) {
+			return false
+		}
+		ts.l.setQuery(ts.search.Text())
 	}
 	return true
 }
@@ -93,12 +98,15 @@ func (ts *ThinkingSelector) Render(width int) []string {
 	f := &frame{w: width}
 	f.line(st.border(width))
 	f.blank()
-	f.pad(st.title("Thinking Level"))
-	f.pad(st.muted(st.KeyDisplay("app.thinking.cycle") + " cycles thinking levels in-session"))
+	f.hint2(st.title("Thinking Level"))
+	f.blank()
+	f.hint2(st.muted(st.KeyDisplay("app.thinking.cycle") + " cycles thinking levels in-session"))
+	f.blank()
+	f.line(ts.search.Render(width)[0])
 	f.blank()
 	labelW := 0
 	for _, l := range ts.o.Levels {
-		labelW = max(labelW, len(l)+2)
+		labelW = max(labelW, len(l)+2+3)
 	}
 	for n := 0; n < ts.l.len(); n++ {
 		l := ts.l.items[ts.l.shown[n]]
@@ -112,9 +120,9 @@ func (ts *ThinkingSelector) Render(width int) []string {
 			desc += " · default"
 		}
 		if n == ts.l.sel {
-			f.line(st.accent("→ "+label) + "  " + st.muted(desc))
+			f.line(st.accent("→ "+label) + st.muted(desc))
 		} else {
-			f.line("  " + st.text(label) + "  " + st.dim(desc))
+			f.line("  " + st.text(label) + st.dim(desc))
 		}
 	}
 	f.blank()

@@ -166,6 +166,7 @@ func (ts *TrustSelector) Render(width int) []string {
 	f.line(st.border(width))
 	f.blank()
 	f.pad(st.title("Project trust"))
+	f.pad(st.muted(canonicalDir(ts.o.Cwd)))
 	f.blank()
 	saved := "none"
 	if s := ts.o.Saved; s != nil {
@@ -199,6 +200,7 @@ func (ts *TrustSelector) Render(width int) []string {
 	}
 	f.blank()
 	f.pad(st.RawHint("↑↓", "navigate") + "  " + st.Hint("tui.select.confirm", "save") + "  " + st.Hint("tui.select.cancel", "cancel"))
+	f.blank()
 	f.line(st.border(width))
 	return f.rows
 }
