@@ -165,3 +165,20 @@ func TestEditorDialog(t *testing.T) {
 		t.Fatalf("submitted %q", got)
 	}
 }
+
+func TestSelectSearch(t *testing.T) {
+	t.Parallel()
+	got := ""
+	s := NewSelect(Style{}, SelectOptions{Title: "Select provider to configure:", Search: true,
+		Options:  []string{"Anthropic • not configured", "OpenAI • configured", "OpenRouter • not configured"},
+		OnSelect: func(_ int, o string) { got = o }})
+	typeText(s, "openr")
+	if txt := rowsText(s, 80); strings.Contains(txt, "Anthropic") || !strings.Contains(txt, "→ OpenRouter") {
+		t.Fatalf("filtered:\n%s", txt)
+	}
+	press(s, "enter")
+	if got != "OpenRouter • not configured" {
+		t.Fatalf("chose %q", got)
+	}
+	typeText(NewSelect(Style{}, SelectOptions{Options: []string{"a"}, Search: true}), "jk") // j/k type, no panic
+}

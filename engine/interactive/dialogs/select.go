@@ -63,22 +63,31 @@ type SelectOptions struct {
 	OnSelect func(index int, option string)
 	// OnCancel runs on Escape/Ctrl+C, Cancel and a timeout.
 	OnCancel func()
+	// Search adds a "> " field that filters the options as the user
+	// types (long lists such as the /login providers); j and k then type
+	// instead of moving.
+	Search bool
 }
 
 // Select is ctx.ui.select: a titled list of options with "→ " on the
 // selection and a hint row. Up/Down (and j/k) move without wrapping.
 type Select struct {
-	st   Style
-	o    SelectOptions
-	l    *list[string]
-	cd   *Countdown
-	done bool
+	st     Style
+	o      SelectOptions
+	l      *list[string]
+	search Line
+	cd     *Countdown
+	done   bool
 }
 
 // NewSelect builds a Select.
 func NewSelect(st Style, o SelectOptions) *Select {
-	l := newList(o.Options, nil)
-	return &Select{st: st, o: o, l: l, cd: newCountdown(o.Timeout, o.Now)}
+	var text func(string) string
+	if o.Search {
+		text = func(s string) string { return s }
+	}
+	l := newList(o.Options, text)
+	return &Select{st: st, o: o, l: l, search: Line{Prompt: "> "}, cd: newCountdown(o.Timeout, o.Now)}
 }
 
 // Done reports whether the dialog has resolved.
@@ -113,9 +122,9 @@ func (s *Select) HandleKey(k tui.Key) bool {
 		return false
 	}
 	switch {
-	case s.st.Is(k, "tui.select.up") || k.Text == "k":
+	case s.st.Is(k, "tui.select.up") || (k.Text == "k" && !s.o.Search):
 		s.l.move(-1)
-	case s.st.Is(k, "tui.select.down") || k.Text == "j":
+	case s.st.Is(k, "tui.select.down") || (k.Text == "j" && !s.o.Search):
 		s.l.move(1)
 	case s.st.Is(k, "tui.select.pageUp"):
 		s.l.move(-s.l.visible())
@@ -133,9 +142,20 @@ func (s *Select) HandleKey(k tui.Key) bool {
 	case s.st.Is(k, "tui.select.cancel"):
 		s.Cancel()
 	default:
-		return false
+		if !s.o.Search || !s.search.HandleKey(k) {
+			return false
+		}
+		s.l.setQuery(s.search.Text())
 	}
 	return true
+}
+
+// HandlePaste types into the search field of a searchable Select.
+func (s *Select) HandlePaste(text string) {
+	if s.o.Search && !s.done {
+		s.search.HandlePaste(text)
+		s.l.setQuery(s.search.Text())
+	}
 }
 
 // Render draws border, title, message, the options, the hint row and the
@@ -150,6 +170,13 @@ func (s *Select) Render(width int) []string {
 		f.pad(s.st.text(s.o.Message))
 	}
 	f.blank()
+	if s.o.Search {
+		f.pad(s.search.Render(max(width-1, 1))[0])
+		f.blank()
+		if s.l.len() == 0 {
+			f.pad(s.st.muted("  No matches"))
+		}
+	}
 	start, end := s.l.window()
 	for n := start; n < end; n++ {
 		opt := oneLine(s.l.items[s.l.shown[n]])

@@ -55,12 +55,8 @@ func pickProvider(ctx context.Context, h Host, apiKey bool) {
 			labels = append(labels, p.Name+state)
 		}
 	}
-	title := "Select a provider to sign in to:"
-	if apiKey {
-		title = "Select a provider to store an API key for:"
-	}
 	h.ShowDialog(dialogs.NewSelect(h.Style(), dialogs.SelectOptions{
-		Title: title, Options: labels, OnCancel: h.CloseDialog,
+		Title: "Select provider to configure:", Options: labels, OnCancel: h.CloseDialog, Search: true,
 		OnSelect: func(i int, _ string) { startLogin(ctx, h, list[i], apiKey) },
 	}))
 }
