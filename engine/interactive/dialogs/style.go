@@ -3,6 +3,7 @@ package dialogs
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pi-go/pi/engine/tui"
 	"github.com/pi-go/pi/engine/tui/theme"
@@ -56,12 +57,33 @@ var fallbackKeys = map[string][]string{
 	"app.tree.filter.cycleBackward": {"shift+ctrl+o"},
 }
 
+// defaultKeys are tuiedit's defaults of every tui.* action, read once.
+var defaultKeys = sync.OnceValue(tui.DefaultKeys)
+
+// defaults are the keys action has without a keymap entry.
+func defaults(action string) []string {
+	if k, ok := fallbackKeys[action]; ok {
+		return k
+	}
+	return defaultKeys()[action]
+}
+
+// editorKeymap is the keymap an embedded editor gets: the Style's, or
+// the defaults.
+func (s Style) editorKeymap() *tui.Keymap {
+	if s.Keymap != nil {
+		return s.Keymap
+	}
+	km, _ := tui.NewKeymap(defaultKeys())
+	return km
+}
+
 // Is reports whether k is bound to action.
 func (s Style) Is(k tui.Key, action string) bool {
 	if s.Keymap != nil && len(s.Keymap.Keys(action)) > 0 {
 		return s.Keymap.Matches(k, action)
 	}
-	for _, spec := range fallbackKeys[action] {
+	for _, spec := range defaults(action) {
 		if k.Is(spec) {
 			return true
 		}
@@ -77,7 +99,7 @@ func (s Style) KeyText(action string) string {
 			names = append(names, k.String())
 		}
 	} else {
-		for _, spec := range fallbackKeys[action] {
+		for _, spec := range defaults(action) {
 			if k, err := tui.ParseKey(spec); err == nil {
 				names = append(names, k.String())
 			}
