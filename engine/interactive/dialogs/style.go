@@ -78,9 +78,27 @@ func (s Style) editorKeymap() *tui.Keymap {
 	return km
 }
 
+// known reports whether the Style's keymap has an entry for action (an
+// empty one disables it, as in keybindings.json); without one the
+// defaults apply.
+func (s Style) known(action string) bool {
+	if s.Keymap == nil {
+		return false
+	}
+	if len(s.Keymap.Keys(action)) > 0 {
+		return true
+	}
+	for _, a := range s.Keymap.Actions() {
+		if a == action {
+			return true
+		}
+	}
+	return false
+}
+
 // Is reports whether k is bound to action.
 func (s Style) Is(k tui.Key, action string) bool {
-	if s.Keymap != nil && len(s.Keymap.Keys(action)) > 0 {
+	if s.known(action) {
 		return s.Keymap.Matches(k, action)
 	}
 	for _, spec := range defaults(action) {
@@ -94,7 +112,7 @@ func (s Style) Is(k tui.Key, action string) bool {
 // KeyText is how a hint names the keys of action ("escape/ctrl+c").
 func (s Style) KeyText(action string) string {
 	var names []string
-	if s.Keymap != nil && len(s.Keymap.Keys(action)) > 0 {
+	if s.known(action) {
 		for _, k := range s.Keymap.Keys(action) {
 			names = append(names, k.String())
 		}

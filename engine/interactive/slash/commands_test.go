@@ -347,7 +347,7 @@ func TestSessionInfo(t *testing.T) {
 	if !strings.Contains(h.md[1], "No changelog entries found.") {
 		t.Fatalf("changelog %q", h.md[1])
 	}
-	km, _ := tui.NewKeymap(map[string][]string{"tui.editor.cursorUp": {"up"}, "tui.input.submit": {"enter"}, "app.interrupt": {"escape"}, "app.model.select": {"ctrl+l"}})
+	km, _ := tui.NewKeymap(map[string][]string{"tui.editor.cursorUp": {"up"}, "tui.input.submit": {"enter"}, "app.interrupt": {"escape"}, "app.model.select": {"ctrl+l"}, "tui.editor.cursorWordLeft": {}})
 	h.keymap = km
 	run(t, h, "/hotkeys")
 	hk := h.md[2]
