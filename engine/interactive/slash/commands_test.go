@@ -99,6 +99,12 @@ func TestRunDispatch(t *testing.T) {
 	if run(t, h, "/new now") || run(t, h, "/quit please") {
 		t.Error("a command without arguments took text after its name")
 	}
+	if !run(t, h, "/share") || !strings.HasPrefix(h.last(), "error: /share is not available in this build") {
+		t.Errorf("/share: %q", h.notices)
+	}
+	if !run(t, h, "/bug it crashed") || !strings.HasPrefix(h.last(), "error: /bug is not available in this build") {
+		t.Errorf("/bug: %q", h.notices)
+	}
 	if !run(t, h, "/quit") || !h.quit {
 		t.Error("/quit did not quit")
 	}
