@@ -13,17 +13,16 @@ import (
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/config/login"
-	"github.com/pi-go/pi/engine/interactive/slash"
+	"github.com/pi-go/pi/engine/interactive/slash/authinfo"
 	"github.com/pi-go/pi/engine/session"
 )
-
-// *Agent is the command host's agent.
-var _ slash.Agent = (*Agent)(nil)
 
 // This file holds the operations the interactive mode's built-in slash
 // commands (engine/interactive/slash) need and the rest of *Agent does not
 // offer: small, face-neutral wrappers over the session, the settings, the
-// session store and the credential store.
+// session store and the credential store. *Agent satisfies slash.Agent
+// (checked in face_cmds_test.go); it does not import slash, so embedding
+// pi does not link the TUI.
 
 // Model is the current session's model (nil before one is chosen).
 func (app *Agent) Model() *engine.Model { return app.session().Model() }
@@ -210,7 +209,7 @@ func copyFile(src, dst string) error {
 
 // AuthProviders lists the providers of the model registry and the login
 // flows, in catalogue order, with what each can do and has.
-func (app *Agent) AuthProviders() []slash.AuthProvider {
+func (app *Agent) AuthProviders() []authinfo.Provider {
 	reg := app.registry
 	stored, _ := reg.StoredCredentialTypes()
 	seen := map[string]bool{}
@@ -229,12 +228,12 @@ func (app *Agent) AuthProviders() []slash.AuthProvider {
 			ids = append(ids, p)
 		}
 	}
-	out := make([]slash.AuthProvider, 0, len(ids))
+	out := make([]authinfo.Provider, 0, len(ids))
 	for _, id := range ids {
 		_, hasFlow := login.OAuthFlow(id)
 		_, hasKey := login.APIKeyName(id)
 		custom := config.CatalogProviderName(id) == "" && reg.HasProvider(id)
-		out = append(out, slash.AuthProvider{
+		out = append(out, authinfo.Provider{
 			ID: id, Name: reg.ProviderDisplayName(id), OAuth: hasFlow, APIKey: hasKey || custom,
 			Configured: reg.HasConfiguredAuth(id), Stored: stored[id],
 		})

@@ -6,6 +6,7 @@ import (
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/config/login"
 	"github.com/pi-go/pi/engine/interactive/dialogs"
+	"github.com/pi-go/pi/engine/interactive/slash/authinfo"
 	"github.com/pi-go/pi/engine/session"
 	"github.com/pi-go/pi/engine/tui"
 )
@@ -112,14 +113,4 @@ type Agent interface {
 }
 
 // AuthProvider is one provider /login and /logout offer.
-type AuthProvider struct {
-	ID, Name string
-	// OAuth: this build can sign in with an account; APIKey: it can
-	// store an API key.
-	OAuth, APIKey bool
-	// Configured: credentials are available (auth.json, environment or
-	// models.json); Stored names what auth.json holds ("api_key",
-	// "oauth", "" for nothing).
-	Configured bool
-	Stored     string
-}
+type AuthProvider = authinfo.Provider
