@@ -182,3 +182,35 @@ func TestSelectSearch(t *testing.T) {
 	}
 	typeText(NewSelect(Style{}, SelectOptions{Options: []string{"a"}, Search: true}), "jk") // j/k type, no panic
 }
+
+func TestAppKeys(t *testing.T) {
+	t.Parallel()
+	env := func(vals map[string]string) func(string) string { return func(k string) string { return vals[k] } }
+	linux := AppKeysFor("linux", env(nil))
+	win := AppKeysFor("windows", env(nil))
+	wsl := AppKeysFor("linux", env(map[string]string{"WSL_DISTRO_NAME": "Ubuntu"}))
+	checks := []struct {
+		m      map[string][]string
+		action string
+		want   string
+	}{
+		{linux, "app.suspend", "ctrl+z"}, {win, "app.suspend", ""}, {wsl, "app.suspend", "ctrl+z"},
+		{linux, "app.message.followUp", "alt+enter"}, {wsl, "app.message.followUp", "ctrl+q"},
+		{win, "app.model.cycleBackward", "alt+p"}, {linux, "app.model.cycleBackward", "shift+ctrl+p"},
+		{linux, "app.session.new", ""}, {linux, "app.tree.foldOrUp", "ctrl+left alt+left"},
+	}
+	for _, c := range checks {
+		if got := strings.Join(c.m[c.action], " "); got != c.want {
+			t.Errorf("%s = %q, want %q", c.action, got, c.want)
+		}
+	}
+	km, errs := tui.NewKeymap(linux)
+	if len(errs) != 0 {
+		t.Fatalf("defaults do not parse: %v", errs)
+	}
+	// A Style with a keymap that disables an action does not fall back.
+	km.Set("app.models.save", nil)
+	if (Style{Keymap: km}).Is(key("ctrl+s"), "app.models.save") || !(Style{}).Is(key("ctrl+s"), "app.models.save") {
+		t.Fatal("disabled action matched, or the default did not")
+	}
+}

@@ -17,56 +17,18 @@ type Style struct {
 	Keymap *tui.Keymap
 }
 
-// fallbackKeys are the default bindings of the actions dialogs use, for a
-// Style without a keymap or a keymap that lacks an action.
-var fallbackKeys = map[string][]string{
-	"tui.select.up":                 {"up"},
-	"tui.select.down":               {"down"},
-	"tui.select.pageUp":             {"pageUp"},
-	"tui.select.pageDown":           {"pageDown"},
-	"tui.select.confirm":            {"enter"},
-	"tui.select.cancel":             {"escape", "ctrl+c"},
-	"tui.input.newLine":             {"shift+enter", "ctrl+j"},
-	"tui.input.submit":              {"enter"},
-	"tui.input.tab":                 {"tab"},
-	"app.editor.external":           {"ctrl+g"},
-	"app.models.save":               {"ctrl+s"},
-	"app.models.enableAll":          {"ctrl+a"},
-	"app.models.clearAll":           {"ctrl+x"},
-	"app.models.toggleProvider":     {"ctrl+p"},
-	"app.models.reorderUp":          {"alt+up"},
-	"app.models.reorderDown":        {"alt+down"},
-	"app.thinking.save":             {"ctrl+s"},
-	"app.thinking.cycle":            {"shift+tab"},
-	"app.session.togglePath":        {"ctrl+p"},
-	"app.session.toggleSort":        {"ctrl+s"},
-	"app.session.toggleNamedFilter": {"ctrl+n"},
-	"app.session.rename":            {"ctrl+r"},
-	"app.session.delete":            {"ctrl+d"},
-	"app.session.deleteNoninvasive": {"ctrl+backspace"},
-	"app.tree.foldOrUp":             {"ctrl+left", "alt+left"},
-	"app.tree.unfoldOrDown":         {"ctrl+right", "alt+right"},
-	"app.tree.editLabel":            {"shift+l"},
-	"app.tree.toggleLabelTimestamp": {"shift+t"},
-	"app.tree.filter.default":       {"ctrl+d"},
-	"app.tree.filter.noTools":       {"ctrl+t"},
-	"app.tree.filter.userOnly":      {"ctrl+u"},
-	"app.tree.filter.labeledOnly":   {"ctrl+l"},
-	"app.tree.filter.all":           {"ctrl+a"},
-	"app.tree.filter.cycleForward":  {"ctrl+o"},
-	"app.tree.filter.cycleBackward": {"shift+ctrl+o"},
-}
-
-// defaultKeys are tuiedit's defaults of every tui.* action, read once.
-var defaultKeys = sync.OnceValue(tui.DefaultKeys)
+// defaultKeys are the defaults of every tui.* (tuiedit's) and app.*
+// action, read once.
+var defaultKeys = sync.OnceValue(func() map[string][]string {
+	m := tui.DefaultKeys()
+	for a, k := range AppKeys() {
+		m[a] = k
+	}
+	return m
+})
 
 // defaults are the keys action has without a keymap entry.
-func defaults(action string) []string {
-	if k, ok := fallbackKeys[action]; ok {
-		return k
-	}
-	return defaultKeys()[action]
-}
+func defaults(action string) []string { return defaultKeys()[action] }
 
 // editorKeymap is the keymap an embedded editor gets: the Style's, or
 // the defaults.

@@ -443,6 +443,14 @@ func (ts *TreeSelector) HandleKey(k tui.Key) bool {
 		ts.filter = (i + len(TreeFilters)) % len(TreeFilters)
 		ts.refilter("")
 	}
+	// The filter keys other than default toggle: pressed again, they go
+	// back to the default view.
+	toggle := func(i int) {
+		if ts.filter == i {
+			i = 0
+		}
+		setFilter(i)
+	}
 	switch {
 	case ts.st.Is(k, "tui.select.up"):
 		if n > 0 {
@@ -514,13 +522,13 @@ func (ts *TreeSelector) HandleKey(k tui.Key) bool {
 	case ts.st.Is(k, "app.tree.filter.default"):
 		setFilter(0)
 	case ts.st.Is(k, "app.tree.filter.noTools"):
-		setFilter(1)
+		toggle(1)
 	case ts.st.Is(k, "app.tree.filter.userOnly"):
-		setFilter(2)
+		toggle(2)
 	case ts.st.Is(k, "app.tree.filter.labeledOnly"):
-		setFilter(3)
+		toggle(3)
 	case ts.st.Is(k, "app.tree.filter.all"):
-		setFilter(4)
+		toggle(4)
 	case ts.st.Is(k, "app.tree.filter.cycleForward"):
 		setFilter(ts.filter + 1)
 	case ts.st.Is(k, "app.tree.filter.cycleBackward"):

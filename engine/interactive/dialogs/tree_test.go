@@ -85,6 +85,8 @@ func TestTreeSelectorKeys(t *testing.T) {
 		{keys: []string{"ctrl+d"}, want: "u3", filter: "default", rows: 7},
 		{keys: []string{"shift+ctrl+o"}, want: "u3", filter: "all", rows: 9},
 		{keys: []string{"ctrl+t"}, want: "u3", filter: "no-tools", rows: 6},
+		{keys: []string{"ctrl+t"}, want: "u3", filter: "default", rows: 7}, // toggles back
+		{keys: []string{"ctrl+t"}, want: "u3", filter: "no-tools", rows: 6},
 		{keys: []string{"ctrl+d", "up", "up"}, want: "u2", filter: "default", rows: 7},
 		{typed: "other", want: "u3", filter: "default", rows: 1},
 		{keys: []string{"escape"}, want: "u3", filter: "default", rows: 7},
