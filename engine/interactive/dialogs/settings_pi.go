@@ -33,7 +33,9 @@ type settingSpec struct {
 }
 
 // piSettings are the rows of /settings in the reference's order, with the
-// settings.json key each one writes. Descriptions are ours.
+// settings.json key each one writes. Descriptions are ours; a setting this
+// build stores but does not act on says so in its description, so a
+// change is never silently without effect.
 var piSettings = []settingSpec{
 	{"compaction.enabled", "Auto-compact", "Summarise older context automatically when the window fills up", kindBool, nil, "true"},
 	{"images.autoResize", "Auto-resize images", "Shrink large images to at most 2000x2000 before sending them", kindBool, nil, "true"},
@@ -47,16 +49,16 @@ var piSettings = []settingSpec{
 	{"terminal.showTerminalProgress", "Terminal progress", "Report progress to the terminal tab (OSC 9;4) while the agent works", kindBool, nil, "false"},
 	{"steeringMode", "Steering mode", "Messages sent while the agent works: 'one-at-a-time' delivers one per turn, 'all' delivers them together", kindEnum, []string{"one-at-a-time", "all"}, "one-at-a-time"},
 	{"followUpMode", "Follow-up mode", "Follow-up messages (Alt+Enter): 'one-at-a-time' or 'all' at once when the agent finishes", kindEnum, []string{"one-at-a-time", "all"}, "one-at-a-time"},
-	{"transport", "Transport", "Preferred wire transport for providers that offer several", kindEnum, []string{"sse", "websocket", "websocket-cached", "auto"}, "auto"},
-	{"sessionShareDestination", "Session share destination", "Where /share would upload sessions (this build has no /share)", kindEnum, []string{"auto", "gist", "radius"}, "auto"},
-	{"httpIdleTimeoutMs", "HTTP idle timeout", "Longest silence allowed while waiting for a provider's response; disable it for slow local models", kindTimeout, []string{"30 sec", "1 min", "2 min", "5 min", "disabled"}, "5 min"},
-	{"cacheWarming", "Cache warming", "Keep provider prompt caches warm: off, while streaming, or also while idle when it pays off", kindEnum, []string{"off", "streaming", "idle"}, "idle"},
+	{"transport", "Transport", "Preferred wire transport for providers that offer several (this build streams over SSE whatever is chosen)", kindEnum, []string{"sse", "websocket", "websocket-cached", "auto"}, "auto"},
+	{"sessionShareDestination", "Session share destination", "Where /share uploads sessions (saved for other pi builds: this one has no /share)", kindEnum, []string{"auto", "gist", "radius"}, "auto"},
+	{"httpIdleTimeoutMs", "HTTP idle timeout", "Longest silence allowed while waiting for a provider's response (saved, but this build applies no idle timeout yet)", kindTimeout, []string{"30 sec", "1 min", "2 min", "5 min", "disabled"}, "5 min"},
+	{"cacheWarming", "Cache warming", "Keep provider prompt caches warm: off, while streaming, or also while idle (saved, but this build does no cache warming yet)", kindEnum, []string{"off", "streaming", "idle"}, "idle"},
 	{"hideThinkingBlock", "Hide thinking", "Collapse the model's thinking in replies", kindBool, nil, "false"},
 	{"markdown.mermaid", "Mermaid diagrams", "Draw Mermaid code blocks as text diagrams", kindEnum, []string{"off", "final", "streaming"}, "streaming"},
-	{"showCacheMissNotices", "Cache miss notices", "Add transcript notices about cache costs and provider recovery", kindBool, nil, "false"},
-	{"collapseChangelog", "Collapse changelog", "Show a short changelog after an update", kindBool, nil, "false"},
+	{"showCacheMissNotices", "Cache miss notices", "Add transcript notices about cache costs and provider recovery (this build shows none yet)", kindBool, nil, "false"},
+	{"collapseChangelog", "Collapse changelog", "Show a short changelog after an update (this build bundles no changelog)", kindBool, nil, "false"},
 	{"quietStartup", "Quiet startup", "Hide the start-up listing ('header' keeps only the header)", kindQuiet, []string{"true", "header", "false"}, "false"},
-	{"enableInstallTelemetry", "Install telemetry", "Send an anonymous version ping after an update", kindBool, nil, "true"},
+	{"enableInstallTelemetry", "Install telemetry", "Send an anonymous version ping after an update (this build never sends one)", kindBool, nil, "true"},
 	{"defaultProjectTrust", "Default project trust", "What to do with a project folder when nothing else has decided its trust", kindTrust, []string{"Ask", "Always trust", "Never trust"}, "Ask"},
 	{"doubleEscapeAction", "Double-escape action", "What Escape twice on an empty editor opens", kindEnum, []string{"tree", "fork", "none"}, "tree"},
 	{"treeFilterMode", "Tree filter mode", "The filter /tree opens with", kindEnum, []string{"default", "no-tools", "user-only", "labeled-only", "all"}, "default"},
