@@ -177,8 +177,8 @@ func (ms *ModelSelector) Render(width int) []string {
 		f.line(st.muted("  " + info))
 	}
 	f.blank()
-	if m, _, ok := ms.l.current(); ok && m.Name != "" {
-		f.line(st.muted("  Model Name: " + m.Name))
+	if m, _, ok := ms.l.current(); ok {
+		f.line(st.muted("  Model Name: " + nameOr(m)))
 		f.blank()
 	}
 	if ms.o.Status != "" {

@@ -343,9 +343,10 @@ func (p *SessionPicker) HandleKey(k tui.Key) bool {
 				}
 				p.setName(in.Path, name)
 			}})
-	case p.o.OnDelete != nil && (p.st.Is(k, "app.session.delete") || p.st.Is(k, "app.session.deleteNoninvasive")):
-		// Ctrl+D deletes; with a search typed it is left to the search
-		// field's own delete-forward only when the picker has no delete.
+	case p.o.OnDelete != nil && (p.st.Is(k, "app.session.delete") ||
+		p.st.Is(k, "app.session.deleteNoninvasive") && p.search.Text() == ""):
+		// The non-invasive delete (Ctrl+Backspace) only acts while the
+		// search is empty, so it never surprises someone erasing a query.
 		in, ok := p.Selected()
 		if !ok {
 			return true

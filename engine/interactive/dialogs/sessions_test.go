@@ -89,7 +89,17 @@ func TestSessionPickerKeys(t *testing.T) {
 	if len(deleted) != 0 || p.Done() {
 		t.Fatal("escape at the confirmation deleted or closed")
 	}
-	press(p, "ctrl+d")
+	p.search.SetText("x")
+	press(p, "ctrl+backspace")
+	if p.confirm != "" {
+		t.Fatal("ctrl+backspace with a query asked to delete")
+	}
+	p.search.SetText("")
+	press(p, "ctrl+backspace")
+	if p.confirm == "" {
+		t.Fatal("ctrl+backspace on an empty query did not ask to delete")
+	}
+	press(p, "escape", "ctrl+d")
 	if !strings.Contains(rowsText(p, 80), "Delete session?") {
 		t.Fatalf("no confirmation:\n%s", rowsText(p, 80))
 	}
