@@ -543,6 +543,23 @@ func TestLoginLogout(t *testing.T) {
 	h.press("escape")
 	h.pump(func() bool { return h.last() == "info: Login cancelled." })
 	h.wg.Wait()
+	// A flow that withdraws its question (ctx cancelled) takes the
+	// question's dialog down again.
+	a.loginFn = func(ctx context.Context, ui login.Interaction) error {
+		qctx, stop := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { defer close(done); _, _ = ui.Ask(qctx, login.Prompt{Kind: "manual_code", Message: "Paste the code"}) }()
+		stop()
+		<-done
+		return nil
+	}
+	run(t, h, "/login anthropic")
+	h.press("enter") // account sign-in
+	h.pump(func() bool { return strings.HasPrefix(h.last(), "info: Logged in to Anthropic") })
+	h.wg.Wait()
+	if h.dialog != nil {
+		t.Fatalf("dialog left open:\n%s", h.screen())
+	}
 	run(t, h, "/login nope")
 	if !strings.HasPrefix(h.last(), `error: Unknown provider "nope". Providers: anthropic, openai`) {
 		t.Fatalf("notice %q", h.last())

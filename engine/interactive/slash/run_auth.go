@@ -172,6 +172,9 @@ func (u *loginUI) Ask(ctx context.Context, p login.Prompt) (string, error) {
 		}
 		return a.v, nil
 	case <-ctx.Done():
+		// The flow withdrew the question (the browser sign-in finished
+		// while a pasted code was asked for): take its dialog down.
+		u.h.Post(u.showWaiting)
 		return "", login.ErrCancelled
 	}
 }
