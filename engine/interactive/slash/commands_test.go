@@ -548,7 +548,10 @@ func TestLoginLogout(t *testing.T) {
 	a.loginFn = func(ctx context.Context, ui login.Interaction) error {
 		qctx, stop := context.WithCancel(ctx)
 		done := make(chan struct{})
-		go func() { defer close(done); _, _ = ui.Ask(qctx, login.Prompt{Kind: "manual_code", Message: "Paste the code"}) }()
+		go func() {
+			defer close(done)
+			_, _ = ui.Ask(qctx, login.Prompt{Kind: "manual_code", Message: "Paste the code"})
+		}()
 		stop()
 		<-done
 		return nil
