@@ -73,3 +73,13 @@ func TestTrustPromptAndSelector(t *testing.T) {
 		t.Fatalf("chose %+v", chosen)
 	}
 }
+
+func TestTrustGolden(t *testing.T) {
+	t.Parallel()
+	// A folder that does not exist keeps its path as given on every
+	// machine.
+	const dir = "/nonexistent/work/project"
+	golden(t, "trust-prompt", NewTrustPrompt(Style{}, TrustPromptOptions{Cwd: dir}))
+	golden(t, "trust-selector", NewTrustSelector(Style{}, TrustSelectorOptions{Cwd: dir,
+		Saved: &SavedTrust{Path: "/nonexistent/work", Trusted: true}, SessionTrusted: true}))
+}
