@@ -14,7 +14,8 @@ import (
 // Run reports every outcome to the user itself (a notice, a dialog, a
 // transcript block); a non-nil err repeats a failure already shown, for
 // the caller's logs. Commands that take long return at once and finish
-// through Host.Go and Host.Post.
+// through Host.Go and Host.Post, still using ctx: pass the interactive
+// mode's own context, not one that ends when Run returns.
 func Run(ctx context.Context, h Host, name, args string) (handled bool, err error) {
 	if what, ok := unbuilt[name]; ok {
 		// The reference's built-in shadows any extension command of the

@@ -78,18 +78,19 @@ func runModel(ctx context.Context, h Host, args string) error {
 			return setModel(ctx, h, m, false)
 		}
 	}
+	ShowModelSelector(ctx, h, args)
+	return nil
+}
+
+// ShowModelSelector opens the model picker (/model, and Ctrl+L) with query
+// in its search field; with a --models or enabledModels scope it opens on
+// the scoped models (Tab shows all).
+func ShowModelSelector(ctx context.Context, h Host, query string) {
+	a := h.Agent()
 	var scoped []*engine.Model
 	for _, c := range a.ScopedModels() {
 		scoped = append(scoped, c.Model)
 	}
-	ShowModelSelector(ctx, h, args, scoped)
-	return nil
-}
-
-// ShowModelSelector opens the model picker (also Ctrl+L) with query in its
-// search field.
-func ShowModelSelector(ctx context.Context, h Host, query string, scoped []*engine.Model) {
-	a := h.Agent()
 	h.ShowDialog(dialogs.NewModelSelector(h.Style(), dialogs.ModelSelectorOptions{
 		Models: a.AvailableModels(), Scoped: scoped, Current: dialogs.Of(a.Model()),
 		Default: dialogs.ModelKey{Provider: settingString(a, "defaultProvider"), ID: settingString(a, "defaultModel")},
