@@ -214,3 +214,23 @@ func TestAppKeys(t *testing.T) {
 		t.Fatal("disabled action matched, or the default did not")
 	}
 }
+
+func TestRenderCache(t *testing.T) {
+	t.Parallel()
+	s := NewSelect(Style{}, SelectOptions{Title: "Pick", Options: []string{"A", "B"}})
+	a := s.Render(80)
+	if b := s.Render(80); &a[0] != &b[0] {
+		t.Fatal("an unchanged dialog rendered again")
+	}
+	press(s, "down")
+	if txt := rowsText(s, 80); !strings.Contains(txt, "→ B") {
+		t.Fatalf("stale rows after a key:\n%s", txt)
+	}
+	if len(s.Render(40)[0]) == len(s.Render(80)[0]) {
+		t.Fatal("width change reused the rows")
+	}
+	s.Invalidate()
+	if c := s.Render(80); &c[0] == &a[0] {
+		t.Fatal("Invalidate kept the rows")
+	}
+}

@@ -22,6 +22,7 @@ type ForkSelectorOptions struct {
 // ForkSelector lists the session's user messages, newest selected, with
 // "Message N of M" under the list.
 type ForkSelector struct {
+	rc   renderCache
 	st   Style
 	o    ForkSelectorOptions
 	l    *list[ForkItem]
@@ -41,6 +42,7 @@ func (fs *ForkSelector) Done() bool { return fs.done }
 
 // HandleKey moves, selects or cancels.
 func (fs *ForkSelector) HandleKey(k tui.Key) bool {
+	fs.rc.bump()
 	if fs.done || k.Release {
 		return false
 	}
@@ -73,7 +75,13 @@ func (fs *ForkSelector) HandleKey(k tui.Key) bool {
 
 // Render draws the title and explanation above the top rule, then the
 // messages and the position, as the reference lays it out.
-func (fs *ForkSelector) Render(width int) []string {
+// The rows are cached by width until the dialog changes.
+func (fs *ForkSelector) Render(width int) []string { return fs.rc.get(width, fs.render) }
+
+// Invalidate drops the cached rows (after a theme change).
+func (fs *ForkSelector) Invalidate() { fs.rc.bump() }
+
+func (fs *ForkSelector) render(width int) []string {
 	st := fs.st
 	f := &frame{w: width}
 	f.pad(st.title("Fork from Message"))

@@ -23,6 +23,7 @@ type InputOptions struct {
 // Input is ctx.ui.input and every one-line question of the built-in
 // commands (a session name, a tree label, an API key).
 type Input struct {
+	rc   renderCache
 	st   Style
 	o    InputOptions
 	line Line
@@ -46,6 +47,7 @@ func (in *Input) Done() bool { return in.done }
 
 // Cancel resolves the dialog as cancelled.
 func (in *Input) Cancel() {
+	in.rc.bump()
 	if in.done {
 		return
 	}
@@ -57,6 +59,7 @@ func (in *Input) Cancel() {
 
 // Tick implements Timed.
 func (in *Input) Tick() bool {
+	in.rc.bump()
 	if in.done || in.cd == nil {
 		return false
 	}
@@ -69,6 +72,7 @@ func (in *Input) Tick() bool {
 
 // HandleKey edits the text, submits on Enter, cancels on Escape/Ctrl+C.
 func (in *Input) HandleKey(k tui.Key) bool {
+	in.rc.bump()
 	if in.done || k.Release {
 		return false
 	}
@@ -88,13 +92,20 @@ func (in *Input) HandleKey(k tui.Key) bool {
 
 // HandlePaste inserts pasted text into the field.
 func (in *Input) HandlePaste(text string) {
+	in.rc.bump()
 	if !in.done {
 		in.line.HandlePaste(text)
 	}
 }
 
 // Render draws the title, the field and the hint row between borders.
-func (in *Input) Render(width int) []string {
+// The rows are cached by width until the dialog changes.
+func (in *Input) Render(width int) []string { return in.rc.get(width, in.render) }
+
+// Invalidate drops the cached rows (after a theme change).
+func (in *Input) Invalidate() { in.rc.bump() }
+
+func (in *Input) render(width int) []string {
 	f := &frame{w: width}
 	f.line(in.st.border(width))
 	f.blank()

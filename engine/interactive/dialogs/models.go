@@ -41,6 +41,7 @@ type ModelSelectorOptions struct {
 
 // ModelSelector is the /model and Ctrl+L picker.
 type ModelSelector struct {
+	rc     renderCache
 	st     Style
 	o      ModelSelectorOptions
 	search Line
@@ -89,6 +90,7 @@ func (ms *ModelSelector) finish(fn func(*engine.Model), m *engine.Model) {
 // HandleKey: arrows move (wrapping), Enter selects, Ctrl+S sets the
 // default, Tab switches scope, Escape cancels, other keys edit the search.
 func (ms *ModelSelector) HandleKey(k tui.Key) bool {
+	ms.rc.bump()
 	if ms.done || k.Release {
 		return false
 	}
@@ -130,6 +132,7 @@ func (ms *ModelSelector) HandleKey(k tui.Key) bool {
 
 // HandlePaste types into the search.
 func (ms *ModelSelector) HandlePaste(text string) {
+	ms.rc.bump()
 	ms.search.HandlePaste(text)
 	ms.l.setQuery(ms.search.Text())
 }
@@ -137,7 +140,13 @@ func (ms *ModelSelector) HandlePaste(text string) {
 // Render draws the notice, the scope switch, the search, the rows
 // ("→ ✓ id [provider] · default"), the selected model's name and the
 // key hints.
-func (ms *ModelSelector) Render(width int) []string {
+// The rows are cached by width until the dialog changes.
+func (ms *ModelSelector) Render(width int) []string { return ms.rc.get(width, ms.render) }
+
+// Invalidate drops the cached rows (after a theme change).
+func (ms *ModelSelector) Invalidate() { ms.rc.bump() }
+
+func (ms *ModelSelector) render(width int) []string {
 	st := ms.st
 	f := &frame{w: width}
 	f.line(st.border(width))

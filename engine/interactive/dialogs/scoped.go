@@ -33,6 +33,7 @@ type scopedItem struct {
 // through, and in which order. Edits apply to the session at once; Ctrl+S
 // saves them.
 type ScopedModels struct {
+	rc      renderCache
 	st      Style
 	o       ScopedModelsOptions
 	search  Line
@@ -147,6 +148,7 @@ func (sm *ScopedModels) disable(ids []string) {
 // disables them, Ctrl+P toggles the selected model's provider,
 // Alt+Up/Down reorder, Ctrl+S saves, Escape closes.
 func (sm *ScopedModels) HandleKey(k tui.Key) bool {
+	sm.rc.bump()
 	if sm.done || k.Release {
 		return false
 	}
@@ -232,7 +234,13 @@ func (sm *ScopedModels) HandleKey(k tui.Key) bool {
 
 // Render draws the title, the session-only note, the search, the rows
 // ("→ ✓ id [provider]"), the counts and the key hints.
-func (sm *ScopedModels) Render(width int) []string {
+// The rows are cached by width until the dialog changes.
+func (sm *ScopedModels) Render(width int) []string { return sm.rc.get(width, sm.render) }
+
+// Invalidate drops the cached rows (after a theme change).
+func (sm *ScopedModels) Invalidate() { sm.rc.bump() }
+
+func (sm *ScopedModels) render(width int) []string {
 	st := sm.st
 	f := &frame{w: width}
 	f.line(st.border(width))

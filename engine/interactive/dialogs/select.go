@@ -72,6 +72,7 @@ type SelectOptions struct {
 // Select is ctx.ui.select: a titled list of options with "→ " on the
 // selection and a hint row. Up/Down (and j/k) move without wrapping.
 type Select struct {
+	rc     renderCache
 	st     Style
 	o      SelectOptions
 	l      *list[string]
@@ -95,6 +96,7 @@ func (s *Select) Done() bool { return s.done }
 
 // Cancel resolves the dialog as cancelled (an extension's abort signal).
 func (s *Select) Cancel() {
+	s.rc.bump()
 	if s.done {
 		return
 	}
@@ -106,6 +108,7 @@ func (s *Select) Cancel() {
 
 // Tick implements Timed.
 func (s *Select) Tick() bool {
+	s.rc.bump()
 	if s.done || s.cd == nil {
 		return false
 	}
@@ -118,6 +121,7 @@ func (s *Select) Tick() bool {
 
 // HandleKey moves the selection, selects or cancels.
 func (s *Select) HandleKey(k tui.Key) bool {
+	s.rc.bump()
 	if s.done || k.Release {
 		return false
 	}
@@ -152,6 +156,7 @@ func (s *Select) HandleKey(k tui.Key) bool {
 
 // HandlePaste types into the search field of a searchable Select.
 func (s *Select) HandlePaste(text string) {
+	s.rc.bump()
 	if s.o.Search && !s.done {
 		s.search.HandlePaste(text)
 		s.l.setQuery(s.search.Text())
@@ -160,7 +165,13 @@ func (s *Select) HandlePaste(text string) {
 
 // Render draws border, title, message, the options, the hint row and the
 // closing border.
-func (s *Select) Render(width int) []string {
+// The rows are cached by width until the dialog changes.
+func (s *Select) Render(width int) []string { return s.rc.get(width, s.render) }
+
+// Invalidate drops the cached rows (after a theme change).
+func (s *Select) Invalidate() { s.rc.bump() }
+
+func (s *Select) render(width int) []string {
 	f := &frame{w: width}
 	f.line(s.st.border(width))
 	f.blank()

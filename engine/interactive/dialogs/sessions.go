@@ -59,6 +59,7 @@ type sessionRow struct {
 // (Ctrl+P), search with "re:" regular expressions and "quoted" phrases,
 // rename (Ctrl+R) and delete with confirmation (Ctrl+D).
 type SessionPicker struct {
+	rc       renderCache
 	st       Style
 	o        SessionPickerOptions
 	search   Line
@@ -261,6 +262,7 @@ func (p *SessionPicker) fail(msg string) { p.status, p.statusOK = msg, false }
 
 // HandleKey handles the picker's keys; see SessionPicker.
 func (p *SessionPicker) HandleKey(k tui.Key) bool {
+	p.rc.bump()
 	if p.done || k.Release {
 		return false
 	}
@@ -367,6 +369,7 @@ func (p *SessionPicker) HandleKey(k tui.Key) bool {
 
 // HandlePaste types into the search or the rename field.
 func (p *SessionPicker) HandlePaste(text string) {
+	p.rc.bump()
 	if ph, ok := p.sub.(tui.PasteHandler); ok && p.sub != nil {
 		ph.HandlePaste(text)
 		return
@@ -464,7 +467,13 @@ func controlToSpace(s string) string {
 }
 
 // Render draws the header, hints, search and session rows.
-func (p *SessionPicker) Render(width int) []string {
+// The rows are cached by width until the dialog changes.
+func (p *SessionPicker) Render(width int) []string { return p.rc.get(width, p.render) }
+
+// Invalidate drops the cached rows (after a theme change).
+func (p *SessionPicker) Invalidate() { p.rc.bump() }
+
+func (p *SessionPicker) render(width int) []string {
 	if p.sub != nil {
 		return p.sub.Render(width)
 	}

@@ -33,6 +33,7 @@ type SettingsOptions struct {
 // Settings is the searchable /settings list: label and value per row, the
 // selected row's description under the list.
 type Settings struct {
+	rc     renderCache
 	st     Style
 	o      SettingsOptions
 	search Line
@@ -81,6 +82,7 @@ func (s *Settings) set(r *SettingRow, v string) {
 // or open its sub-list), Escape clears the search or closes, other keys
 // search. While a sub-dialog is open it gets the keys.
 func (s *Settings) HandleKey(k tui.Key) bool {
+	s.rc.bump()
 	if s.done || k.Release {
 		return false
 	}
@@ -138,6 +140,7 @@ func (s *Settings) HandleKey(k tui.Key) bool {
 
 // HandlePaste types into the search (or the open sub-dialog).
 func (s *Settings) HandlePaste(text string) {
+	s.rc.bump()
 	if s.sub != nil {
 		if p, ok := s.sub.(tui.PasteHandler); ok {
 			p.HandlePaste(text)
@@ -149,7 +152,13 @@ func (s *Settings) HandlePaste(text string) {
 }
 
 // Render draws the list, or the open sub-dialog.
-func (s *Settings) Render(width int) []string {
+// The rows are cached by width until the dialog changes.
+func (s *Settings) Render(width int) []string { return s.rc.get(width, s.render) }
+
+// Invalidate drops the cached rows (after a theme change).
+func (s *Settings) Invalidate() { s.rc.bump() }
+
+func (s *Settings) render(width int) []string {
 	if s.sub != nil {
 		return s.sub.Render(width)
 	}

@@ -32,6 +32,7 @@ type ThinkingSelectorOptions struct {
 
 // ThinkingSelector is the /thinking picker.
 type ThinkingSelector struct {
+	rc     renderCache
 	st     Style
 	o      ThinkingSelectorOptions
 	search Line
@@ -57,6 +58,7 @@ func (ts *ThinkingSelector) Done() bool { return ts.done }
 
 // HandleKey moves, selects (Enter), saves (Ctrl+S) or cancels.
 func (ts *ThinkingSelector) HandleKey(k tui.Key) bool {
+	ts.rc.bump()
 	if ts.done || k.Release {
 		return false
 	}
@@ -93,7 +95,13 @@ func (ts *ThinkingSelector) HandleKey(k tui.Key) bool {
 
 // Render draws the title, the cycling hint, one row per level with its
 // description, and the key hints.
-func (ts *ThinkingSelector) Render(width int) []string {
+// The rows are cached by width until the dialog changes.
+func (ts *ThinkingSelector) Render(width int) []string { return ts.rc.get(width, ts.render) }
+
+// Invalidate drops the cached rows (after a theme change).
+func (ts *ThinkingSelector) Invalidate() { ts.rc.bump() }
+
+func (ts *ThinkingSelector) render(width int) []string {
 	st := ts.st
 	f := &frame{w: width}
 	f.line(st.border(width))

@@ -58,6 +58,7 @@ type treeRow struct {
 // labels, filters (app.tree.filter.*), folding of branch points and
 // search.
 type TreeSelector struct {
+	rc      renderCache
 	st      Style
 	o       TreeSelectorOptions
 	all     []*treeRow
@@ -413,6 +414,7 @@ func (ts *TreeSelector) foldable(r *treeRow) bool { return r.children > 1 }
 
 // HandleKey handles navigation, filters, folding, labels and search.
 func (ts *TreeSelector) HandleKey(k tui.Key) bool {
+	ts.rc.bump()
 	if ts.done || k.Release {
 		return false
 	}
@@ -608,7 +610,13 @@ func (ts *TreeSelector) gutters(r *treeRow, levels int) string {
 }
 
 // Render draws the title, hints, search, rows and the counter.
-func (ts *TreeSelector) Render(width int) []string {
+// The rows are cached by width until the dialog changes.
+func (ts *TreeSelector) Render(width int) []string { return ts.rc.get(width, ts.render) }
+
+// Invalidate drops the cached rows (after a theme change).
+func (ts *TreeSelector) Invalidate() { ts.rc.bump() }
+
+func (ts *TreeSelector) render(width int) []string {
 	st := ts.st
 	f := &frame{w: width}
 	f.line(st.border(width))

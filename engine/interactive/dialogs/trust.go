@@ -106,6 +106,7 @@ type TrustSelectorOptions struct {
 // TrustSelector is /trust: the saved decision and the session's, and the
 // answers that save one.
 type TrustSelector struct {
+	rc   renderCache
 	st   Style
 	o    TrustSelectorOptions
 	opts []TrustOption
@@ -135,6 +136,7 @@ func (ts *TrustSelector) Done() bool { return ts.done }
 
 // HandleKey moves, selects or cancels.
 func (ts *TrustSelector) HandleKey(k tui.Key) bool {
+	ts.rc.bump()
 	if ts.done || k.Release {
 		return false
 	}
@@ -160,7 +162,13 @@ func (ts *TrustSelector) HandleKey(k tui.Key) bool {
 }
 
 // Render draws the title, both decisions, the answers and the hints.
-func (ts *TrustSelector) Render(width int) []string {
+// The rows are cached by width until the dialog changes.
+func (ts *TrustSelector) Render(width int) []string { return ts.rc.get(width, ts.render) }
+
+// Invalidate drops the cached rows (after a theme change).
+func (ts *TrustSelector) Invalidate() { ts.rc.bump() }
+
+func (ts *TrustSelector) render(width int) []string {
 	st := ts.st
 	f := &frame{w: width}
 	f.line(st.border(width))
