@@ -38,6 +38,9 @@ func runNew(ctx context.Context, h Host, _ string) error {
 // errCancelled stands for an extension cancelling a replacement.
 var errCancelled = errors.New("cancelled")
 
+// errBusy refuses a tree move while a compaction or another move runs.
+var errBusy = errors.New("Wait for the current compaction or tree navigation to finish before navigating the session tree.")
+
 func runClone(ctx context.Context, h Host, _ string) error {
 	a := h.Agent()
 	if a.Store().LeafID() == "" {
@@ -202,18 +205,20 @@ func askSummary(ctx context.Context, h Host, id string) {
 
 func navigate(ctx context.Context, h Host, id string, summarize bool, instructions *string) {
 	a := h.Agent()
-	if a.IsStreaming() {
-		a.Abort()
-	}
-	if a.IsCompacting() {
-		_ = fail(h, "Wait for the current compaction or tree navigation to finish before navigating the session tree.")
-		return
-	}
 	if summarize {
 		h.Notify(Info, "Summarizing branch…")
 	}
 	var res engine.NavigateResult
 	background(h, func() error {
+		// The user committed to moving: stop the running reply first
+		// (Abort waits for the session to settle, so it runs here, off
+		// the UI goroutine).
+		if a.IsStreaming() {
+			a.Abort()
+		}
+		if a.IsCompacting() {
+			return errBusy
+		}
 		var err error
 		res, err = a.NavigateTree(ctx, id, engine.NavigateOptions{Summarize: summarize, CustomInstructions: instructions})
 		return err
