@@ -32,12 +32,25 @@ func runSettings(_ context.Context, h Host, _ string) error {
 	return nil
 }
 
-// setModel selects m for the session (and, with persist, as the default).
-func setModel(ctx context.Context, h Host, m *engine.Model, persist bool) error {
+// setModel selects m for the session (and, with persist, as the
+// default). The switch runs the extensions' model_select handlers, so it
+// runs off the UI goroutine.
+func setModel(ctx context.Context, h Host, m *engine.Model, persist bool) {
 	a := h.Agent()
-	if _, err := a.SetModel(ctx, m.Provider, m.ID); err != nil {
-		return fail(h, "%s", err.Error())
-	}
+	background(h, func() error {
+		_, err := a.SetModel(ctx, m.Provider, m.ID)
+		return err
+	}, func(err error) {
+		if err != nil {
+			_ = fail(h, "%s", err.Error())
+			return
+		}
+		_ = modelSet(h, m, persist)
+	})
+}
+
+func modelSet(h Host, m *engine.Model, persist bool) error {
+	a := h.Agent()
 	if persist {
 		if err := a.SetGlobalSetting("defaultProvider", m.Provider); err != nil {
 			return fail(h, "Could not save the default model: %w", err)
@@ -75,7 +88,8 @@ func runModel(ctx context.Context, h Host, args string) error {
 	models := a.AvailableModels()
 	if args != "" {
 		if m := matchModel(models, args); m != nil {
-			return setModel(ctx, h, m, false)
+			setModel(ctx, h, m, false)
+			return nil
 		}
 	}
 	ShowModelSelector(ctx, h, args)
@@ -97,11 +111,11 @@ func ShowModelSelector(ctx context.Context, h Host, query string) {
 		Query:   query,
 		OnSelect: func(m *engine.Model) {
 			h.CloseDialog()
-			_ = setModel(ctx, h, m, false)
+			setModel(ctx, h, m, false)
 		},
 		OnSetDefault: func(m *engine.Model) {
 			h.CloseDialog()
-			_ = setModel(ctx, h, m, true)
+			setModel(ctx, h, m, true)
 		},
 		OnCancel: h.CloseDialog,
 	}))

@@ -335,16 +335,23 @@ func runExport(_ context.Context, h Host, args string) error {
 	a := h.Agent()
 	path := pathArgument(args)
 	var out string
-	var err error
-	if strings.HasSuffix(path, ".jsonl") {
-		out, err = a.ExportJSONL(path)
-	} else {
-		out, err = a.ExportHTML(path)
-	}
-	if err != nil {
-		return fail(h, "Failed to export session: %w", err)
-	}
-	h.Notify(Info, "Session exported to: "+out)
+	// A long session takes a while to render as HTML: off the UI
+	// goroutine.
+	background(h, func() error {
+		var err error
+		if strings.HasSuffix(path, ".jsonl") {
+			out, err = a.ExportJSONL(path)
+		} else {
+			out, err = a.ExportHTML(path)
+		}
+		return err
+	}, func(err error) {
+		if err != nil {
+			_ = fail(h, "Failed to export session: %w", err)
+			return
+		}
+		h.Notify(Info, "Session exported to: "+out)
+	})
 	return nil
 }
 
