@@ -17,9 +17,11 @@ import (
 type SessionPickerOptions struct {
 	// Current are the sessions of the current folder (session.List).
 	Current []session.Info
-	// LoadAll lists every project's sessions (session.ListAll); it runs
-	// the first time Tab switches to "All".
-	LoadAll func() ([]session.Info, error)
+	// LoadAll lists every project's sessions (session.ListAll), the
+	// first time Tab switches to "All". It may take a while: it calls
+	// deliver, on the UI goroutine, when done (the picker shows
+	// "Loading sessions…" until then).
+	LoadAll func(deliver func([]session.Info, error))
 	// CurrentPath is the active session's file, which cannot be deleted.
 	CurrentPath string
 	// Home shortens paths to "~" (default: $HOME).
@@ -66,6 +68,7 @@ type SessionPicker struct {
 	all      bool
 	allInfos []session.Info
 	loaded   bool
+	loading  bool
 	sort     sortMode
 	named    bool
 	paths    bool
@@ -310,12 +313,9 @@ func (p *SessionPicker) HandleKey(k tui.Key) bool {
 		}
 	case k.Is("tab"):
 		p.all = !p.all
-		if p.all && !p.loaded && p.o.LoadAll != nil {
-			infos, err := p.o.LoadAll()
-			p.allInfos, p.loaded = infos, true
-			if err != nil {
-				p.fail("Failed to load sessions: " + err.Error())
-			}
+		if p.all && !p.loaded && !p.loading && p.o.LoadAll != nil {
+			p.loading = true
+			p.o.LoadAll(p.deliverAll)
 		}
 		p.rebuild()
 	case p.st.Is(k, "app.session.toggleSort"):
@@ -365,6 +365,18 @@ func (p *SessionPicker) HandleKey(k tui.Key) bool {
 		p.rebuild()
 	}
 	return true
+}
+
+// deliverAll takes the listing LoadAll produced.
+func (p *SessionPicker) deliverAll(infos []session.Info, err error) {
+	p.rc.bump()
+	p.allInfos, p.loaded, p.loading = infos, true, false
+	if err != nil {
+		p.fail("Failed to load sessions: " + err.Error())
+	}
+	if p.all {
+		p.rebuild()
+	}
 }
 
 // HandlePaste types into the search or the rename field.
@@ -521,7 +533,9 @@ func (p *SessionPicker) render(width int) []string {
 		f.line(st.fg("error", "  Invalid regular expression: "+sq.err.Error()))
 	}
 	f.blank()
-	if len(p.rows) == 0 {
+	if p.all && p.loading {
+		f.line(st.muted("  Loading sessions…"))
+	} else if len(p.rows) == 0 {
 		msg := "  No sessions in current folder. Press Tab to view all."
 		switch {
 		case p.named && p.all:

@@ -76,8 +76,8 @@ func TestSessionPickerKeys(t *testing.T) {
 		OnSelect: func(in session.Info) { resumed = in.ID },
 		OnRename: func(in session.Info, name string) error { renamed = append(renamed, in.ID+"="+name); return nil },
 		OnDelete: func(in session.Info) error { deleted = append(deleted, in.ID); return nil },
-		LoadAll: func() ([]session.Info, error) {
-			return append(testSessions(), session.Info{Path: "/s/x.jsonl", ID: "x", Cwd: "/other", Modified: t0, FirstMessage: "elsewhere"}), nil
+		LoadAll: func(deliver func([]session.Info, error)) {
+			deliver(append(testSessions(), session.Info{Path: "/s/x.jsonl", ID: "x", Cwd: "/other", Modified: t0, FirstMessage: "elsewhere"}), nil)
 		}})
 	// The active session cannot be deleted.
 	press(p, "ctrl+d")
@@ -137,12 +137,17 @@ func TestSessionPickerKeys(t *testing.T) {
 
 func TestSessionPickerErrors(t *testing.T) {
 	t.Parallel()
+	var pending func([]session.Info, error)
 	p := newPicker(SessionPickerOptions{Current: []session.Info{}, OnDelete: func(session.Info) error { return errors.New("busy") },
-		LoadAll: func() ([]session.Info, error) { return nil, errors.New("disk gone") }})
+		LoadAll: func(deliver func([]session.Info, error)) { pending = deliver }})
 	if !strings.Contains(rowsText(p, 80), "No sessions in current folder. Press Tab to view all.") {
 		t.Fatalf("empty:\n%s", rowsText(p, 80))
 	}
 	press(p, "tab")
+	if txt := rowsText(p, 80); !strings.Contains(txt, "Loading sessions…") {
+		t.Fatalf("no loading row:\n%s", txt)
+	}
+	pending(nil, errors.New("disk gone"))
 	if txt := rowsText(p, 80); !strings.Contains(txt, "Failed to load sessions: disk gone") {
 		t.Fatalf("load error:\n%s", txt)
 	}

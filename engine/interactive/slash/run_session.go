@@ -271,7 +271,7 @@ func runResume(ctx context.Context, h Host, _ string) error {
 func ShowSessionPicker(h Host, onSelect func(session.Info), onCancel func()) {
 	a := h.Agent()
 	current, err := a.ListSessions(false)
-	if err != nil && len(current) == 0 {
+	if err != nil {
 		h.Notify(Warning, "Some sessions could not be read: "+err.Error())
 	}
 	curPath := ""
@@ -279,8 +279,15 @@ func ShowSessionPicker(h Host, onSelect func(session.Info), onCancel func()) {
 		curPath = s.Path()
 	}
 	h.ShowDialog(dialogs.NewSessionPicker(h.Style(), dialogs.SessionPickerOptions{
-		Current:     current,
-		LoadAll:     func() ([]session.Info, error) { return a.ListSessions(true) },
+		Current: current,
+		LoadAll: func(deliver func([]session.Info, error)) {
+			var all []session.Info
+			background(h, func() error {
+				var err error
+				all, err = a.ListSessions(true)
+				return err
+			}, func(err error) { deliver(all, err) })
+		},
 		CurrentPath: curPath,
 		OnSelect: func(info session.Info) {
 			h.CloseDialog()
