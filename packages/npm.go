@@ -86,8 +86,8 @@ func ensureProject(root string) error {
 	}
 	pj := filepath.Join(root, "package.json")
 	if _, err := os.Stat(pj); errors.Is(err, os.ErrNotExist) {
-		if err := os.WriteFile(pj, []byte("{\n  \"name\": \"pi-extensions\",\n  \"private\": true\n}"), 0o644); err != nil {
-			return fmt.Errorf("write %s: %w", pj, err)
+		if err := writeJSONFile(pj, jsonx.Object{}.Set("name", "pi-extensions").Set("private", true), false); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -133,16 +133,19 @@ func (n *Npm) readRoot() (*rootManifest, error) {
 // the root's dependencies. fresh names are resolved from the registry
 // even when an installed copy satisfies (updates).
 func (n *Npm) Install(ctx context.Context, specs []NpmSpec) error {
-	if !n.Checkout {
-		if err := ensureProject(n.Root); err != nil {
-			return err
-		}
+	if err := os.MkdirAll(n.Root, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", n.Root, err)
 	}
 	unlock, err := lockDir(n.Root)
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	if !n.Checkout {
+		if err := ensureProject(n.Root); err != nil {
+			return err
+		}
+	}
 	m, err := n.readRoot()
 	if err != nil {
 		return err

@@ -81,7 +81,11 @@ func Collect(root string, f *Filter) (res map[string][]Resource, ok bool) {
 				}
 			case f.HasLists[t]:
 				all := manifestFiles(root, m, t)
-				on := applyPatterns(all, f.Lists[t], root)
+				on := map[string]bool{}
+				if len(f.Lists[t]) > 0 {
+					// An empty list turns the type off.
+					on = applyPatterns(all, f.Lists[t], root)
+				}
 				for _, p := range all {
 					res[t] = append(res[t], Resource{Path: p, Enabled: on[p]})
 				}
