@@ -80,7 +80,7 @@ func (app *Agent) extensionSources() []jsruntime.Source {
 	found := jsruntime.Discover(jsruntime.DiscoverOptions{
 		AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted,
 		GlobalSettings: global, ProjectSettings: project,
-		CLI: withoutPackageSources(withoutBuiltins(a.Extensions)), NoDiscovery: a.NoExtensions,
+		CLI: withoutPackageSources(withoutBuiltins(a.Extensions), app.cwd), NoDiscovery: a.NoExtensions,
 	})
 	cli, configured := app.packageExtensionSources()
 	return withPackageExtensions(found, cli, configured)

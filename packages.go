@@ -44,17 +44,37 @@ func isPackageSource(s string) bool {
 	return packages.Parse(s).Kind != packages.KindLocal
 }
 
+// isPackageDir reports whether an -e path is a package folder (a pi
+// manifest with resource lists, or conventional resource folders): the
+// reference loads all of its resources, not only an entry file.
+func isPackageDir(p, cwd string) bool {
+	if strings.HasPrefix(p, builtinPrefix) || isPackageSource(p) {
+		return false
+	}
+	_, ok := packages.Collect(packages.ResolvePath(p, cwd), nil)
+	return ok
+}
+
+// tempPackageSources are the -e arguments resolved as packages.
+func (app *Agent) tempPackageSources() []string {
+	var out []string
+	for _, e := range app.opts.Extensions {
+		if strings.HasPrefix(e, builtinPrefix) {
+			continue
+		}
+		if isPackageSource(e) || isPackageDir(e, app.cwd) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // resolvePackages resolves the configured and -e packages, installing
 // missing ones; a package that cannot be installed is reported as a
 // warning and skipped, as the reference does.
 func (app *Agent) resolvePackages(ctx context.Context) {
 	st := &app.pkgs
-	var tempSources []string
-	for _, e := range app.opts.Extensions {
-		if isPackageSource(e) && !strings.HasPrefix(e, builtinPrefix) {
-			tempSources = append(tempSources, e)
-		}
-	}
+	tempSources := app.tempPackageSources()
 	declared := app.settings.Raw("packages") != nil || app.settings.GlobalRaw("packages") != nil
 	var configured, temporary packages.Resources
 	var failures []packages.InstallFailure
@@ -119,9 +139,16 @@ func (app *Agent) packageExtensionSources() (cli, configured []jsruntime.Source)
 	toSources := func(rs []packages.Resolved) []jsruntime.Source {
 		var out []jsruntime.Source
 		for _, r := range rs {
-			if r.Enabled {
-				out = append(out, jsruntime.Source{Path: r.Path, Scope: r.Scope, Source: r.Source, Origin: "package", BaseDir: r.BaseDir})
+			if !r.Enabled {
+				continue
 			}
+			if r.Scope == packages.ScopeTemporary {
+				// The reference labels an -e package's extensions as
+				// plain -e paths.
+				out = append(out, jsruntime.Source{Path: r.Path, Scope: jsruntime.ScopeCLI, Source: jsruntime.SourceCLI})
+				continue
+			}
+			out = append(out, jsruntime.Source{Path: r.Path, Scope: r.Scope, Source: r.Source, Origin: "package", BaseDir: r.BaseDir})
 		}
 		return out
 	}
@@ -162,14 +189,31 @@ func withPackageExtensions(discovered, cli, configured []jsruntime.Source) []jsr
 
 // withoutPackageSources drops the -e arguments that are packages: they
 // are installed and resolved here, not loaded as paths.
-func withoutPackageSources(paths []string) []string {
+func withoutPackageSources(paths []string, cwd string) []string {
 	var out []string
 	for _, p := range paths {
-		if !isPackageSource(p) {
+		if !isPackageSource(p) && !isPackageDir(p, cwd) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// tempLocalInfo is the sourceInfo the reference gives the skills and
+// templates of an -e package: skills read as plain -e paths, templates
+// name their package (a folder by its absolute path).
+func tempLocalInfo(r packages.Resolved, path, kind string) (prompts.SourceInfo, bool) {
+	if r.Scope != packages.ScopeTemporary {
+		return prompts.SourceInfo{}, false
+	}
+	if kind == "skills" {
+		return prompts.SourceInfo{Path: path, Source: "cli", Scope: "temporary", Origin: "top-level"}, true
+	}
+	src := r.Source
+	if packages.Parse(src).Kind == packages.KindLocal {
+		src = r.BaseDir
+	}
+	return prompts.SourceInfo{Path: path, Source: src, Scope: "temporary", Origin: "package", BaseDir: r.BaseDir}, true
 }
 
 // packageSkills loads the packages' enabled skill files, labelled with
@@ -188,6 +232,9 @@ func (app *Agent) packageSkills(cache *prompts.FileCache) []skills.Skill {
 			list, _ := skills.Discover(skills.Options{Cwd: app.cwd, CLIPaths: []string{r.Path}, NoSkills: true, Cache: cache})
 			for _, s := range list {
 				s.SourceInfo = prompts.SourceInfo{Path: s.FilePath, Source: r.Source, Scope: r.Scope, Origin: "package", BaseDir: r.BaseDir}
+				if info, ok := tempLocalInfo(r, s.FilePath, "skills"); ok {
+					s.SourceInfo = info
+				}
 				s.Source = r.Scope
 				out = append(out, s)
 			}
@@ -223,6 +270,9 @@ func (app *Agent) packageTemplates(cache *prompts.FileCache) []prompts.Template 
 		for _, t := range list {
 			if r, ok := byPath[t.FilePath]; ok {
 				t.SourceInfo = prompts.SourceInfo{Path: t.FilePath, Source: r.Source, Scope: r.Scope, Origin: "package", BaseDir: r.BaseDir}
+				if info, ok := tempLocalInfo(r, t.FilePath, "prompts"); ok {
+					t.SourceInfo = info
+				}
 			}
 			out = append(out, t)
 		}

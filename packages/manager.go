@@ -244,6 +244,15 @@ func (m *Manager) gitDeps(ctx context.Context, dir string) error {
 
 // installSource installs one parsed source into scope.
 func (m *Manager) installSource(ctx context.Context, s Source, scope string) error {
+	if scope == ScopeTemporary {
+		// -e packages are private to the user, as the reference keeps
+		// them.
+		tmp := filepath.Join(m.AgentDir, "tmp", "extensions")
+		if err := os.MkdirAll(tmp, 0o700); err != nil {
+			return fmt.Errorf("create %s: %w", tmp, err)
+		}
+		_ = os.Chmod(tmp, 0o700)
+	}
 	switch s.Kind {
 	case KindNpm:
 		root := m.NpmRoot(scope)

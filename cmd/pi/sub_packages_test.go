@@ -250,3 +250,36 @@ func TestPackageCommandErrors(t *testing.T) {
 		t.Errorf("install --help: %d %q", code, out)
 	}
 }
+
+// TestTemporaryPackages checks -e npm:<pkg> (installed under
+// ~/.pi/agent/tmp/extensions/npm/<hash>/, as the reference places it, and
+// not recorded in settings) and -e <package folder> (all of its
+// resources load), each labelled as the reference labels them.
+func TestTemporaryPackages(t *testing.T) {
+	t.Parallel()
+	reg := npmtest.New(t)
+	reg.Publish(npmtest.Pkg{Name: "pi-tmp", Version: "1.0.0", Files: map[string]string{
+		"extensions/hello.ts": `export default function (pi) { pi.registerCommand("hello", { description: "hi", handler: async () => {} }); }`,
+		"prompts/wave.md":     "---\ndescription: wave\n---\nwave\n",
+	}})
+	e := newPiEnv(t, reg)
+	out, errOut, _ := e.run(`{"type":"get_commands","id":"1"}`+"\n", "--mode", "rpc", "-e", "npm:pi-tmp")
+	root := filepath.Join(e.home, ".pi", "agent", "tmp", "extensions", "npm", "f35b2129", "node_modules", "pi-tmp")
+	if !strings.Contains(out, `"sourceInfo":{"path":"`+filepath.Join(root, "extensions", "hello.ts")+`","source":"cli","scope":"temporary","origin":"top-level"}`) {
+		t.Errorf("-e npm: extension: %s %s", out, errOut)
+	}
+	if !strings.Contains(out, `"source":"npm:pi-tmp","scope":"temporary","origin":"package","baseDir":"`+root+`"`) {
+		t.Errorf("-e npm: template: %s", out)
+	}
+	if _, err := os.Stat(filepath.Join(e.home, ".pi", "agent", "settings.json")); err == nil {
+		t.Error("-e wrote settings")
+	}
+	dir := filepath.Join(e.cwd, "lp")
+	if err := os.CopyFS(dir, os.DirFS(root)); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, _ = e.run(`{"type":"get_commands","id":"1"}`+"\n", "--mode", "rpc", "-e", "./lp")
+	if !strings.Contains(out, `"name":"hello"`) || !strings.Contains(out, `"source":"`+dir+`","scope":"temporary","origin":"package"`) {
+		t.Errorf("-e <package folder>: %s %s", out, errOut)
+	}
+}
