@@ -30,10 +30,18 @@ add("dep-a","1.0.0",{"index.js":"module.exports=1"})
 add("dep-a","1.2.0",{"index.js":"module.exports=2"})
 add("pi-hello","1.0.0",{"extensions/hello.ts":ext,"skills/greet/SKILL.md":"---\nname: greet\ndescription: Greets\n---\nhi\n","prompts/wave.md":"---\ndescription: wave\n---\nwave\n"},deps={"dep-a":"^1.0.0"},peer={"@earendil-works/pi-coding-agent":"*"})
 add("@acme/tool","2.0.0",{"index.ts":ext.replace("hello","acme")})
+# pi-big: 20 transitive dependencies (dep-0..dep-9 direct, each needing
+# one of dep-10..dep-19), for bench.sh.
+for i in range(20):
+    add(f"dep-{i}","1.0.0",{"index.js":"module.exports=%d\n"%i + "// padding\n"*200},deps=({f"dep-{i+10}":"^1.0.0"} if i<10 else None))
+add("pi-big","1.0.0",{"extensions/big.ts":ext.replace("hello","big")},deps={f"dep-{i}":"^1.0.0" for i in range(10)})
 class H(http.server.BaseHTTPRequestHandler):
+    disable_nagle_algorithm = True
+    protocol_version = "HTTP/1.1"
+    def log_message(self, *a): pass
     def do_GET(self):
         path=self.path.split("?")[0]
-        sys.stderr.write(f"GET {path} auth={self.headers.get('Authorization')} accept={self.headers.get('Accept')}\n")
+        pass
         from urllib.parse import unquote
         path=unquote(path)[1:]
         if "/-/" in path:
@@ -46,4 +54,6 @@ class H(http.server.BaseHTTPRequestHandler):
             d=json.dumps({k:v for k,v in p.items() if k!="_tarballs"}).encode()
             self.send_response(200); self.send_header("Content-Type","application/json"); self.send_header("Content-Length",str(len(d))); self.end_headers(); self.wfile.write(d); return
         d=b'{"error":"Not found"}'; self.send_response(404); self.send_header("Content-Length",str(len(d))); self.end_headers(); self.wfile.write(d)
-http.server.ThreadingHTTPServer(("127.0.0.1",PORT),H).serve_forever()
+class S(http.server.ThreadingHTTPServer):
+    request_queue_size = 128  # a burst of parallel connects must not overflow the backlog
+S(("127.0.0.1",PORT),H).serve_forever()
