@@ -2,6 +2,7 @@ package packages
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -155,5 +156,43 @@ func TestNpmCommand(t *testing.T) {
 		"--flag uninstall pi-x --prefix " + root + " --legacy-peer-deps --no-audit --no-fund\n"
 	if string(b) != want {
 		t.Errorf("npmCommand ran:\n%s\nwant:\n%s", b, want)
+	}
+}
+
+// TestRangesMatchNpm checks the range matcher against answers recorded
+// from npm's own semver package (testdata/semver.json, made with the
+// reference's node_modules/semver): which strings are ranges, and which
+// versions each range admits.
+func TestRangesMatchNpm(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("testdata/semver.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var golden struct {
+		Versions []string `json:"versions"`
+		Ranges   []struct {
+			Range   string   `json:"range"`
+			Valid   bool     `json:"valid"`
+			Matches []string `json:"matches"`
+		} `json:"ranges"`
+	}
+	if err := json.Unmarshal(b, &golden); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range golden.Ranges {
+		if got := validRange(r.Range); got != r.Valid {
+			t.Errorf("validRange(%q) = %v, npm says %v", r.Range, got, r.Valid)
+			continue
+		}
+		var got []string
+		for _, v := range golden.Versions {
+			if r.Valid && satisfies(v, r.Range) {
+				got = append(got, v)
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(r.Matches, " ") {
+			t.Errorf("range %q admits %v, npm admits %v", r.Range, got, r.Matches)
+		}
 	}
 }
