@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/pi-go/pi/internal/jsonx"
 )
@@ -564,6 +565,10 @@ func short(h string) string {
 
 // latest is the newest version an unpinned npm source would install.
 func (m *Manager) latest(ctx context.Context, s Source, scope string) (string, error) {
+	// A version check never holds a start or an update longer than the
+	// reference's 10 s network timeout.
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
 	if len(m.NpmCommand) > 0 {
 		return m.external().latest(ctx, m.Cwd, s)
 	}

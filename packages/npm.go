@@ -316,8 +316,13 @@ func (n *Npm) resolve(ctx context.Context, edges []NpmSpec, fresh map[string]str
 		c.fetch = !onDisk || (place.fetch)
 		place.children[name] = c
 		deps := sortedKeys(pv.Dependencies)
+		bundled := pv.bundled()
 		var next []string
 		for _, d := range deps {
+			if bundled[d] {
+				// Shipped in the package's own node_modules.
+				continue
+			}
 			_, opt := pv.OptionalDependencies[d]
 			queue = append(queue, edge{from: c, spec: NpmSpec{Name: d, Want: pv.Dependencies[d]}, optional: opt})
 			next = append(next, d)
@@ -544,6 +549,10 @@ func (n *Npm) apply(ctx context.Context, root *node, m *rootManifest, saved map[
 	keep := map[string]bool{}
 	for _, c := range nodes {
 		keep[c.path] = true
+		if len(c.pv.bundled()) > 0 {
+			// Its node_modules holds its bundle: not ours to prune.
+			keep[filepath.Join(c.path, "node_modules")+"/"] = true
+		}
 	}
 	pruneExtraneous(nm, keep, staging)
 	// npm's hidden lockfile describes node_modules as npm last left it;
@@ -612,7 +621,9 @@ func pruneExtraneous(dir string, keep map[string]bool, staging string) {
 			_ = os.RemoveAll(p)
 			continue
 		}
-		pruneExtraneous(filepath.Join(p, "node_modules"), keep, staging)
+		if nested := filepath.Join(p, "node_modules"); !keep[nested+"/"] {
+			pruneExtraneous(nested, keep, staging)
+		}
 	}
 }
 

@@ -308,3 +308,25 @@ func TestConcurrentInstalls(t *testing.T) {
 		t.Errorf("after concurrent installs: %v", deps)
 	}
 }
+
+// TestBundledDependencies checks that a package's bundled dependencies
+// are taken from its tarball, neither fetched nor pruned.
+func TestBundledDependencies(t *testing.T) {
+	t.Parallel()
+	reg := npmtest.New(t)
+	reg.Publish(npmtest.Pkg{Name: "pi-b", Version: "1.0.0", Dependencies: map[string]string{"inner": "^1.0.0"},
+		Extra: map[string]any{"bundleDependencies": []string{"inner"}},
+		Files: map[string]string{"index.ts": helloExt, "node_modules/inner/package.json": `{"name":"inner","version":"1.0.0"}`}})
+	m := newManager(t, reg, nil)
+	if err := m.Install(context.Background(), "npm:pi-b", false); err != nil {
+		t.Fatal(err)
+	}
+	if v := Installed(filepath.Join(m.AgentDir, "npm", "node_modules", "pi-b", "node_modules", "inner")); v != "1.0.0" {
+		t.Errorf("bundled dependency = %q", v)
+	}
+	for _, r := range reg.Requests() {
+		if strings.Contains(r, "inner") {
+			t.Errorf("a bundled dependency was fetched: %s", r)
+		}
+	}
+}

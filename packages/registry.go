@@ -30,6 +30,8 @@ type PackageVersion struct {
 	Bin                  json.RawMessage   `json:"bin"`
 	Engines              json.RawMessage   `json:"engines"`
 	License              json.RawMessage   `json:"license"`
+	BundleDependencies   json.RawMessage   `json:"bundleDependencies"`
+	BundledDependencies  json.RawMessage   `json:"bundledDependencies"`
 	OS                   []string          `json:"os"`
 	CPU                  []string          `json:"cpu"`
 	Dist                 struct {
@@ -221,4 +223,26 @@ func (r *Registry) fetch(ctx context.Context, rawURL string, w io.Writer) error 
 		return fmt.Errorf("GET %s: %w", rawURL, err)
 	}
 	return nil
+}
+
+// bundled lists the dependencies a version ships inside its tarball
+// (bundleDependencies: a list, or true for all of them).
+func (v *PackageVersion) bundled() map[string]bool {
+	out := map[string]bool{}
+	for _, raw := range []json.RawMessage{v.BundleDependencies, v.BundledDependencies} {
+		var all bool
+		if json.Unmarshal(raw, &all) == nil && all {
+			for k := range v.Dependencies {
+				out[k] = true
+			}
+			continue
+		}
+		var list []string
+		if json.Unmarshal(raw, &list) == nil {
+			for _, k := range list {
+				out[k] = true
+			}
+		}
+	}
+	return out
 }
