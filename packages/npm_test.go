@@ -330,3 +330,57 @@ func TestBundledDependencies(t *testing.T) {
 		}
 	}
 }
+
+// TestScopesAndFilters checks settings scopes: a project entry replaces
+// the user's entry of the same package, its object form filters
+// resources, an autoload:false project entry is a delta over the user's,
+// and an untrusted project's entries are ignored.
+func TestScopesAndFilters(t *testing.T) {
+	t.Parallel()
+	reg := npmtest.New(t)
+	reg.Publish(npmtest.Pkg{Name: "pi-f", Version: "1.0.0", Files: map[string]string{
+		"extensions/a.ts": helloExt, "extensions/b.ts": helloExt, "prompts/p.md": "p",
+	}})
+	m := newManager(t, reg, nil)
+	ctx := context.Background()
+	if err := m.Install(ctx, "npm:pi-f", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Install(ctx, "npm:pi-f", true); err != nil {
+		t.Fatal(err)
+	}
+	project := filepath.Join(m.Cwd, ".pi", "settings.json")
+	names := func(res Resources, typ string) string {
+		var out []string
+		for _, p := range res.Paths(typ) {
+			out = append(out, filepath.Base(p)+"@"+strings.TrimPrefix(filepath.Dir(filepath.Dir(filepath.Dir(p))), m.Cwd))
+		}
+		return strings.Join(out, ",")
+	}
+	set := func(v any) {
+		t.Helper()
+		if err := writeJSONFile(project, map[string]any{"packages": []any{v}}, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set(map[string]any{"source": "npm:pi-f", "extensions": []any{"extensions/a.ts"}, "prompts": []any{}})
+	res, _ := m.Resolve(ctx)
+	if got := names(res, "extensions"); got != "a.ts@/.pi/npm/node_modules" {
+		t.Errorf("project filter: extensions %s", got)
+	}
+	if got := res.Paths("prompts"); len(got) != 0 {
+		t.Errorf("project filter: prompts %v", got)
+	}
+	set(map[string]any{"source": "npm:pi-f", "autoload": false, "extensions": []any{"-extensions/b.ts"}})
+	res, _ = m.Resolve(ctx)
+	// The delta disables b.ts of the user's copy; a.ts and the prompt
+	// come from the user's entry.
+	if got := names(res, "extensions"); got != "a.ts"+"@"+strings.TrimPrefix(filepath.Join(m.AgentDir, "npm", "node_modules"), m.Cwd) {
+		t.Errorf("autoload delta: extensions %s", got)
+	}
+	m.Trusted = false
+	res, _ = m.Resolve(ctx)
+	if got := len(res.Paths("extensions")); got != 2 {
+		t.Errorf("untrusted: %d extensions, want the user's 2", got)
+	}
+}
