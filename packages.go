@@ -3,6 +3,7 @@ package pi
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 
@@ -35,6 +36,14 @@ func (app *Agent) packageManager() *packages.Manager {
 	return &packages.Manager{
 		AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted,
 		NpmCommand: toStringSlice(app.settings.Raw("npmCommand")), Out: app.stderr,
+		Env: func(k string) string {
+			// --offline holds from the start: no package is installed
+			// or refreshed then, cached copies load.
+			if k == "PI_OFFLINE" && app.opts.Offline {
+				return "1"
+			}
+			return os.Getenv(k)
+		},
 	}
 }
 
