@@ -112,8 +112,16 @@ func (app *Agent) resolvePackages(ctx context.Context) {
 		fmt.Fprintf(app.stderr, "Warning: Extension package %q: failed to install (%s). %s\n", f.Source, f.Message, hint)
 	}
 	st.mu.Lock()
+	first := !st.resolved
 	st.configured, st.temporary, st.resolved = configured, temporary, true
 	st.mu.Unlock()
+	if first {
+		// The reference checks the configured packages only; -e ones
+		// load as plain paths there.
+		for _, w := range configured.HostDependencyWarnings() {
+			fmt.Fprintln(app.stderr, "Warning: "+w)
+		}
+	}
 }
 
 // packageResources returns the resolved packages (resolving now when

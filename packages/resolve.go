@@ -2,10 +2,12 @@ package packages
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -18,6 +20,9 @@ type Resolved struct {
 	Source  string
 	Scope   string
 	BaseDir string
+	// Root is the package folder ("" for a settings entry naming a
+	// single file).
+	Root string
 }
 
 // InstallFailure is a declared package that was missing and could not
@@ -121,7 +126,7 @@ func (m *Manager) resolveEntries(ctx context.Context, entries []Entry) (Resource
 			got, ok := Collect(root, e.Filter)
 			for _, t := range ResourceTypes {
 				for _, r := range got[t] {
-					add(t, Resolved{Path: r.Path, Enabled: r.Enabled, Source: e.Source, Scope: e.Scope, BaseDir: root})
+					add(t, Resolved{Path: r.Path, Enabled: r.Enabled, Source: e.Source, Scope: e.Scope, BaseDir: root, Root: root})
 				}
 			}
 			return ok
@@ -138,7 +143,7 @@ func (m *Manager) resolveEntries(ctx context.Context, entries []Entry) (Resource
 			}
 			if !collect(p) {
 				for _, x := range extensionEntries(p) {
-					add("extensions", Resolved{Path: x, Enabled: true, Source: e.Source, Scope: e.Scope, BaseDir: p})
+					add("extensions", Resolved{Path: x, Enabled: true, Source: e.Source, Scope: e.Scope, BaseDir: p, Root: p})
 				}
 			}
 			continue
@@ -201,6 +206,44 @@ func (r Resources) Paths(t string) []string {
 		if x.Enabled {
 			out = append(out, x.Path)
 		}
+	}
+	return out
+}
+
+// HostDependencyWarnings are the reference's warnings for packages with
+// loaded extensions that list a host-provided package (which pi maps for
+// extensions) in "dependencies" instead of "peerDependencies", by
+// package.json path.
+func (r Resources) HostDependencyWarnings() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range r["extensions"] {
+		if !x.Enabled || x.Root == "" || seen[x.Root] {
+			continue
+		}
+		seen[x.Root] = true
+		pj := filepath.Join(x.Root, "package.json")
+		b, err := os.ReadFile(pj)
+		if err != nil {
+			continue
+		}
+		var m struct {
+			Dependencies map[string]any `json:"dependencies"`
+		}
+		if json.Unmarshal(stripBOM(b), &m) != nil {
+			continue
+		}
+		var host []string
+		for name := range m.Dependencies {
+			if IsHostPackage(name) {
+				host = append(host, name)
+			}
+		}
+		if len(host) == 0 {
+			continue
+		}
+		sort.Strings(host)
+		out = append(out, fmt.Sprintf("Extension package %q: Host-provided extension packages must be declared in peerDependencies with a \"*\" range, not dependencies: %s. Installed copies can bypass the extension loader and create duplicate runtime modules.", pj, strings.Join(host, ", ")))
 	}
 	return out
 }
