@@ -281,6 +281,13 @@ func TestResolveInstallsMissing(t *testing.T) {
 	if len(failures) != 1 || failures[0].Source != "npm:pi-gone" || !strings.Contains(failures[0].Message, "404") {
 		t.Errorf("failures = %+v", failures)
 	}
+	// The next resolve (a reload, a new session, the next start) tries
+	// again and succeeds once the package exists.
+	reg.Publish(npmtest.Pkg{Name: "pi-gone", Version: "1.0.0", Files: map[string]string{"extensions/b.ts": helloExt}})
+	res, failures = m.Resolve(context.Background())
+	if len(failures) != 0 || len(res.Paths("extensions")) != 2 {
+		t.Errorf("retry: %v, failures %+v", res.Paths("extensions"), failures)
+	}
 }
 
 // TestConcurrentInstalls checks that two installs into one root at once
