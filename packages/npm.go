@@ -311,6 +311,10 @@ func (n *Npm) resolve(ctx context.Context, edges []NpmSpec, fresh map[string]str
 			if e.optional && !platformOK(pv) {
 				continue
 			}
+			if disk := readInstalled(dir); disk != nil && disk.Name == name && disk.Version == pv.Version {
+				// Asked for afresh, and already there at that version.
+				onDisk = true
+			}
 		}
 		c := &node{name: name, path: dir, pv: pv, parent: place, children: map[string]*node{}, optional: e.optional}
 		c.fetch = !onDisk || (place.fetch)
