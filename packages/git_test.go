@@ -93,6 +93,16 @@ func TestGitSource(t *testing.T) {
 	if got := git(t, dir, "rev-parse", "HEAD"); got != head {
 		t.Errorf("branch checkout at %s, want %s", got, head)
 	}
+	// -e git: checks out under tmp/extensions/git-<host>/<hash>/<path>,
+	// the reference's place (sha256 of "git-example.com-acme/tools@v1").
+	res, failures := m.ResolveTemporary(ctx, []string{"git:example.com/acme/tools@v1"})
+	tmp := filepath.Join(m.AgentDir, "tmp", "extensions", "git-example.com", "6e200a14", "acme", "tools")
+	if len(failures) > 0 || len(res.Paths("extensions")) != 1 || res.Paths("extensions")[0] != filepath.Join(tmp, "ext.ts") {
+		t.Errorf("-e git: %v %+v", res.Paths("extensions"), failures)
+	}
+	if got := git(t, tmp, "rev-parse", "HEAD"); got != v1 {
+		t.Errorf("-e git:@v1 at %s, want %s", got, v1)
+	}
 	removed, err := m.Remove(ctx, "git:example.com/acme/tools", false)
 	if err != nil || !removed {
 		t.Fatalf("remove: %v %v", removed, err)
