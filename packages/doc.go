@@ -13,10 +13,13 @@
 // the system git.
 //
 // Files by noun: source.go (parsing sources, identities), semver.go
-// (npm ranges), npmrc.go and registry.go (registry configuration and
-// client), tarball.go (download, integrity, extraction), npm.go (the
-// dependency tree and node_modules), git.go, resources.go (a package's
-// resources: the pi manifest, conventional folders, settings filters),
-// settingsfile.go (order-keeping settings edits), lock.go and manager.go
-// (the commands' operations).
+// (npm versions and ranges), npmrc.go and registry.go (registry
+// configuration and client), tarball.go (download, integrity,
+// extraction), npm.go (the dependency tree and node_modules), external.go
+// (npmCommand), git.go, resources.go (a package's resources: the pi
+// manifest, conventional folders, settings filters), resolve.go (the
+// configured and -e packages' resources, installing what is missing),
+// settingsfile.go (order-keeping JSON edits), lock_*.go (the install
+// lock) and manager.go (install, remove, update, list). npmtest is a
+// fake registry for tests.
 package packages

@@ -444,7 +444,8 @@ func (m *Manager) List() []Configured {
 	return out
 }
 
-// NoMatchError is an update of a source no settings entry names.
+// noMatch is the error for an update of a source no settings entry
+// names, with the entry the user probably meant.
 func (m *Manager) noMatch(source string, entries []Entry) error {
 	t := strings.TrimSpace(source)
 	for _, e := range entries {
