@@ -15,12 +15,12 @@ type subcommand func(args []string, stdout, stderr io.Writer) int
 // one is never a prompt. Words whose command is not built yet fail with a
 // clear error instead of reaching a model.
 var subcommands = map[string]subcommand{
-	"install":   notYet("install", "packages"),
-	"remove":    notYet("remove", "packages"),
-	"uninstall": notYet("uninstall", "packages"),
-	"update":    notYet("update", "packages"),
-	"list":      notYet("list", "packages"),
-	"config":    notYet("config", "packages"),
+	"install":   runPackageCommand("install"),
+	"remove":    runPackageCommand("remove"),
+	"uninstall": runPackageCommand("uninstall"),
+	"update":    runPackageCommand("update"),
+	"list":      runPackageCommand("list"),
+	"config":    runConfigCommand,
 	"mcp":       notYet("mcp", "MCP servers"),
 	"auth":      authcmd.Run,
 }
