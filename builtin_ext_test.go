@@ -14,8 +14,8 @@ import (
 	"github.com/pi-go/pi/internal/sdktest"
 )
 
-// TestBuiltinExtensions checks that the reference's built-in extensions,
-// none of which this build has, are neither listed nor fatal: get_commands
+// TestBuiltinExtensions checks that the reference's built-in extensions
+// this build does not have (all but builtin:mcp) are neither listed nor fatal: get_commands
 // has no /llama or /mcp, a known builtin:<name> is a warning that names it,
 // an unknown -e builtin:<name> fails as in the reference, and an extension
 // that registers /mcp is the only /mcp.
@@ -32,8 +32,9 @@ func TestBuiltinExtensions(t *testing.T) {
 		wantMCP    bool
 	}{
 		{name: "none"},
-		{name: "-e builtin:mcp", extensions: []string{"builtin:mcp"},
-			wantStderr: []string{"Warning: built-in extension builtin:mcp is not available in this build"}},
+		{name: "-e builtin:mcp", extensions: []string{"builtin:mcp"}},
+		{name: "-e builtin:codemode", extensions: []string{"builtin:codemode"},
+			wantStderr: []string{"Warning: built-in extension builtin:codemode is not available in this build"}},
 		{name: "-e unknown", extensions: []string{"builtin:nope"}, wantErr: true,
 			wantStderr: []string{`Error: Failed to load extension "builtin:nope": Unknown built-in extension: builtin:nope`}},
 		{name: "settings", settings: `{"extensions":["-builtin:mcp","+builtin:llama.cpp","+builtin:nope"]}`,
@@ -75,6 +76,9 @@ func TestBuiltinExtensions(t *testing.T) {
 				t.Fatalf("New: %v (stderr %s)", err, stderr.String())
 			}
 			defer agent.Close()
+			if strings.Contains(stderr.String(), "builtin:mcp is not available") {
+				t.Errorf("builtin:mcp, which this build has, was reported missing: %s", stderr.String())
+			}
 			if strings.Contains(stderr.String(), "nope") {
 				t.Errorf("a settings entry with an unknown built-in name was reported: %s", stderr.String())
 			}

@@ -151,6 +151,10 @@ func (app *Agent) apiOptions() jsruntime.APIOptions {
 // listed, so an extension that registers /mcp is simply the /mcp.
 var referenceBuiltins = map[string]bool{"llama.cpp": true, "codemode": true, "tool-search": true, "mcp": true}
 
+// availableBuiltins are the built-in extensions this build has, written
+// in Go: builtin:mcp (mcp_builtin.go).
+var availableBuiltins = map[string]bool{"mcp": true}
+
 // builtinPrefix starts the path of a built-in extension.
 const builtinPrefix = "builtin:"
 
@@ -172,6 +176,9 @@ func (app *Agent) builtinExtensionNotes() (warnings []string, loadErrs []jsrunti
 		if !ok {
 			continue
 		}
+		if availableBuiltins[name] {
+			continue
+		}
 		if referenceBuiltins[name] {
 			note(p)
 			continue
@@ -187,7 +194,7 @@ func (app *Agent) builtinExtensionNotes() (warnings []string, loadErrs []jsrunti
 	}
 	for _, e := range entries {
 		name, ok := strings.CutPrefix(e, "+"+builtinPrefix)
-		if ok && referenceBuiltins[name] {
+		if ok && referenceBuiltins[name] && !availableBuiltins[name] {
 			note(builtinPrefix + name)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/pi-go/pi/engine/session"
 	"github.com/pi-go/pi/internal/starttrace"
 	"github.com/pi-go/pi/jsruntime"
+	"github.com/pi-go/pi/mcp"
 	"github.com/pi-go/pi/prompts"
 	"github.com/pi-go/pi/skills"
 )
@@ -39,6 +40,8 @@ type Agent struct {
 	// ext is the extension runner (extensions.go); never nil once the
 	// extensions are loaded.
 	ext *jsruntime.Runner
+	// mcp is the built-in MCP support (mcp_builtin.go), nil when off.
+	mcp *mcp.Manager
 
 	skills    []skills.Skill
 	templates []prompts.Template
@@ -225,6 +228,7 @@ func (app *Agent) startSession() (*engine.Session, error) {
 	app.loadResources()
 	starttrace.Step("resources")
 	app.ext.SetAfterStart(app.addExtensionResources)
+	app.startMCP(context.Background())
 	tools, err := app.tools()
 	starttrace.Step("tools")
 	if err != nil {
