@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pi-go/pi/internal/jsonx"
 )
@@ -26,8 +27,6 @@ var exposureAliases = map[string]string{"codemode-deferred": "codemode"}
 // overrideKeys are what a project entry without command, url or type
 // may change of the global server of the same name.
 var overrideKeys = []string{"enabled", "exposure", "toolExposure"}
-
-var serverName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 // Server is one validated mcpServers entry and where it came from.
 type Server struct {
@@ -260,7 +259,7 @@ func isOverride(entry jsonx.Object) bool {
 // boundary) and returns the server, or the reference's message for what
 // is wrong with it.
 func Validate(name string, raw any) (*Server, string) {
-	if !serverName.MatchString(name) {
+	if !validServerName(name) {
 		return nil, fmt.Sprintf(`invalid server name "%s" (use letters, digits, "_" and "-")`, name)
 	}
 	entry, ok := raw.(jsonx.Object)
@@ -381,6 +380,20 @@ func Validate(name string, raw any) (*Server, string) {
 	return s, ""
 }
 
+// validServerName reports a name of letters, digits, _ and -, which
+// tool names and namespaces are built from.
+func validServerName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !(r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
 func resolveAliases(entry jsonx.Object) jsonx.Object {
 	alias := func(v any) any {
 		if s, ok := v.(string); ok {
@@ -448,7 +461,9 @@ func RemoveServer(path, name string) (removed bool, err error) {
 	return removed, err
 }
 
-var leadingIndent = regexp.MustCompile(`(?m)^([ \t]+)\S`)
+// leadingIndent finds the file's indentation (compiled on use: package
+// regexps cost every start).
+var leadingIndent = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^([ \t]+)\S`) })
 
 func editServers(path string, edit func(jsonx.Object) (jsonx.Object, bool)) error {
 	text, err := os.ReadFile(path)
@@ -485,7 +500,7 @@ func editServers(path string, edit func(jsonx.Object) (jsonx.Object, bool)) erro
 		return err
 	}
 	indent := "  "
-	if m := leadingIndent.FindSubmatch(text); m != nil {
+	if m := leadingIndent().FindSubmatch(text); m != nil {
 		indent = string(m[1])
 	}
 	var out bytes.Buffer

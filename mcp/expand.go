@@ -8,9 +8,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`) })
 
 // expandValue resolves an env or header value: "!command" runs the
 // command in a shell and uses its trimmed output (the command must be the
@@ -24,7 +25,7 @@ func expandValue(ctx context.Context, v string, env func(string) string) (string
 		}
 		return strings.TrimRight(string(out), "\r\n"), nil
 	}
-	return envRef.ReplaceAllStringFunc(v, func(m string) string {
+	return envRef().ReplaceAllStringFunc(v, func(m string) string {
 		return env(m[2 : len(m)-1])
 	}), nil
 }

@@ -57,7 +57,7 @@ func (t *resourceTool) Annotations() jsonx.Object {
 	return jsonx.Object{{Key: "readOnlyHint", Value: true}}
 }
 
-var mcpAppMime = regexp.MustCompile(`(?i);\s*profile\s*=\s*"?mcp-app"?`)
+var mcpAppMime = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i);\s*profile\s*=\s*"?mcp-app"?`) })
 
 func (t *resourceTool) Execute(ctx context.Context, call engine.ToolCall, _ func(engine.ToolResult)) (engine.ToolResult, error) {
 	var args map[string]any
@@ -169,7 +169,7 @@ func items(server string, raw json.RawMessage, key string) ([]jsonx.Object, stri
 		us, _ := u.(string)
 		mt, _ := item.Get("mimeType")
 		mts, _ := mt.(string)
-		if strings.HasPrefix(us, "ui://") || mcpAppMime.MatchString(mts) {
+		if strings.HasPrefix(us, "ui://") || mcpAppMime().MatchString(mts) {
 			continue
 		}
 		row := jsonx.Object{{Key: "server", Value: server}}

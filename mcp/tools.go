@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/pi-go/pi/engine"
@@ -26,13 +27,16 @@ const maxToolNameLength = 64
 // maxOutputBytes is the size past which a result's text loses its middle.
 const maxOutputBytes = 20 * 1024
 
-var unsafeNameChars = regexp.MustCompile(`[^A-Za-z0-9_]`)
-
 // ToolName is mcp__<server>__<tool> with everything but letters, digits
 // and _ replaced by _, shortened with a hash suffix when too long or when
 // taken reports the name as used by another tool of the server.
 func ToolName(server, tool string, taken func(string) bool) string {
-	name := unsafeNameChars.ReplaceAllString("mcp__"+server+"__"+tool, "_")
+	name := strings.Map(func(r rune) rune {
+		if r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, "mcp__"+server+"__"+tool)
 	if len(name) <= maxToolNameLength && (taken == nil || !taken(name)) {
 		return name
 	}
@@ -257,14 +261,14 @@ func isTextMime(mt string) bool {
 	return strings.HasPrefix(t, "text/") || t == "application/json" || strings.HasSuffix(t, "+json") || strings.HasSuffix(t, "+xml")
 }
 
-var extRe = regexp.MustCompile(`\.[A-Za-z0-9]{1,8}$`)
+var extRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\.[A-Za-z0-9]{1,8}$`) })
 
 func extensionOf(uri string) string {
 	p := uri
 	if u, err := url.Parse(uri); err == nil && u.Scheme != "" {
 		p = u.Path
 	}
-	if m := extRe.FindString(p); m != "" {
+	if m := extRe().FindString(p); m != "" {
 		return m
 	}
 	return ".bin"
