@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 	"sync"
@@ -176,7 +177,9 @@ func (c *Conn) connect(ctx context.Context) error {
 			go c.refreshTools(context.WithoutCancel(ctx))
 		},
 	})
-	session, err := client.Connect(ctx, captureTransport{transport}, nil)
+	// The reference's protocol version: newer ones change the wire (a
+	// server/discover round trip first, resultType in every result).
+	session, err := client.Connect(ctx, captureTransport{transport}, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
 		return c.connectError(err, stderr)
 	}
@@ -310,10 +313,7 @@ func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage) 
 	}
 	res, err := s.CallTool(rctx, &sdk.CallToolParams{Name: name, Arguments: a})
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, nil, fmt.Errorf("MCP server %q did not answer %s within %gs", c.Server.Name, name, c.Server.TimeoutSec)
-		}
-		return nil, nil, err
+		return nil, nil, c.callError(name, err)
 	}
 	raws := slot.all()
 	var raw json.RawMessage
@@ -323,6 +323,25 @@ func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage) 
 		raw, _ = json.Marshal(res)
 	}
 	return raw, res, nil
+}
+
+// callError explains a failed request: a timeout names the setting, a
+// closed connection shows the tail of a stdio server's stderr.
+func (c *Conn) callError(what string, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("MCP server %q did not answer %s within %gs (its \"timeout\" setting)", c.Server.Name, what, c.Server.TimeoutSec)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed) {
+		c.mu.Lock()
+		tail := c.stderr
+		c.mu.Unlock()
+		msg := fmt.Sprintf("MCP server %q closed the connection (%v); the next call reconnects", c.Server.Name, err)
+		if tail != nil {
+			msg += stderrSuffix(tail)
+		}
+		return errors.New(msg)
+	}
+	return err
 }
 
 // Request runs one request on the live session (connecting first) and
@@ -336,7 +355,7 @@ func (c *Conn) Request(ctx context.Context, fn func(ctx context.Context, s *sdk.
 	defer cancel()
 	rctx, slot := withRawSlot(ctx)
 	if err := fn(rctx, s); err != nil {
-		return nil, err
+		return nil, c.callError("the request", err)
 	}
 	return slot.all(), nil
 }

@@ -9,3 +9,6 @@ package mcp
 
 // Version is what pi tells servers in initialize.
 const Version = "1.6.0"
+
+// ProtocolVersion is the MCP revision pi asks for, the reference's.
+const ProtocolVersion = "2025-11-25"

@@ -1,0 +1,220 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// mcpServerBin is the test MCP server (mcp/internal/testserver), built
+// once for the MCP tests.
+var (
+	mcpServerOnce sync.Once
+	mcpServerBin  string
+	mcpServerErr  error
+)
+
+func testMCPServer(t *testing.T) string {
+	t.Helper()
+	mcpServerOnce.Do(func() {
+		dir := filepath.Dir(piBin)
+		mcpServerBin = filepath.Join(dir, "mcp-testserver")
+		_, file, _, _ := runtime.Caller(0)
+		build := exec.Command("go", "build", "-o", mcpServerBin, "./mcp/internal/testserver")
+		build.Dir = filepath.Dir(filepath.Dir(file))
+		out, err := build.CombinedOutput()
+		if err != nil {
+			mcpServerErr = err
+			mcpServerBin = string(out)
+		}
+	})
+	if mcpServerErr != nil {
+		t.Fatalf("building the MCP test server: %v\n%s", mcpServerErr, mcpServerBin)
+	}
+	return mcpServerBin
+}
+
+// toolEnd is a tool_execution_end with its result as written (key order
+// is part of what is compared).
+type toolEnd struct {
+	Type       string          `json:"type"`
+	ToolCallID string          `json:"toolCallId"`
+	Result     json.RawMessage `json:"result"`
+	IsError    bool            `json:"isError"`
+}
+
+// mcpToolEnd finds the tool_execution_end of a call.
+func mcpToolEnd(t *testing.T, out, id string) toolEnd {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		var r toolEnd
+		if json.Unmarshal([]byte(line), &r) == nil && r.Type == "tool_execution_end" && r.ToolCallID == id {
+			return r
+		}
+	}
+	t.Fatalf("no tool_execution_end for %s in\n%s", id, out)
+	return toolEnd{}
+}
+
+// declaredTools are the tool names the first model request declared.
+func declaredTools(t *testing.T, e *env) []string {
+	t.Helper()
+	reqs := e.srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no model request")
+	}
+	var body struct {
+		Tools []struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(reqs[0].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range body.Tools {
+		names = append(names, tl.Function.Name)
+	}
+	return names
+}
+
+// TestMCPDirectToolCall is the acceptance scenario of builtin:mcp: a
+// stdio server in ~/.pi/agent/mcp.json with direct exposure; the model's
+// call mcp__echo__ping returns the server's result as in the reference
+// (content, details {server, tool}, the CallToolResult as
+// structuredContent), the request declares the server's tools and the
+// resource tools after the built-in ones, and --no-mcp, a settings
+// "-builtin:mcp" and -ne turn it off while -ne -e builtin:mcp keeps it.
+func TestMCPDirectToolCall(t *testing.T) {
+	t.Parallel()
+	server := testMCPServer(t)
+	const script = `[{"tool_calls":[{"name":"mcp__echo__ping","arguments":{"text":"hi"},"id":"call_1"}]},{"text":"done"}]`
+	tests := []struct {
+		name     string
+		args     []string
+		settings map[string]any
+		exposure string
+		wantOn   bool
+		stderr   string
+	}{
+		{name: "on", exposure: "direct", wantOn: true},
+		{name: "--no-mcp", args: []string{"--no-mcp"}, exposure: "direct"},
+		{name: "settings -builtin:mcp", settings: map[string]any{"extensions": []string{"-builtin:mcp"}}, exposure: "direct"},
+		{name: "-ne", args: []string{"-ne"}, exposure: "direct"},
+		{name: "-ne -e builtin:mcp", args: []string{"-ne", "-e", "builtin:mcp"}, exposure: "direct", wantOn: true},
+		{name: "hidden", exposure: "hidden"},
+		{name: "codemode warns", exposure: "", stderr: `uses exposure "codemode", which needs the codemode or tool_search tool`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, "openai-completions", script, tc.settings)
+			entry := map[string]any{"command": server}
+			if tc.exposure != "" {
+				entry["exposure"] = tc.exposure
+			}
+			e.writeJSON(filepath.Join(e.agentDir, "mcp.json"), map[string]any{"mcpServers": map[string]any{"echo": entry}})
+			args := append([]string{"--mode", "json", "--no-session"}, tc.args...)
+			r := e.run("", append(args, "call ping")...)
+			if r.code != 0 {
+				t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+			}
+			if tc.stderr != "" && !strings.Contains(r.stderr, tc.stderr) {
+				t.Errorf("stderr %q lacks %q", r.stderr, tc.stderr)
+			}
+			end := mcpToolEnd(t, r.stdout, "call_1")
+			res := end.Result
+			declared := declaredTools(t, e)
+			if !tc.wantOn {
+				if !strings.Contains(string(res), "Tool mcp__echo__ping not found") || !end.IsError {
+					t.Errorf("MCP off: result %s, want the not-found error", res)
+				}
+				if slices.ContainsFunc(declared, func(n string) bool { return strings.Contains(n, "mcp") }) {
+					t.Errorf("MCP off: declared %v", declared)
+				}
+				return
+			}
+			const want = `{"content":[{"type":"text","text":"PONG:hi"}],"details":{"server":"echo","tool":"ping"},"structuredContent":{"content":[{"type":"text","text":"PONG:hi"}]}}`
+			if string(res) != want || end.IsError {
+				t.Errorf("result %s (isError %v), want %s", res, end.IsError, want)
+			}
+			wantTools := []string{"read", "bash", "edit", "write", "mcp__echo__cwd", "mcp__echo__env", "mcp__echo__fail", "mcp__echo__ping",
+				"list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"}
+			if !slices.Equal(declared, wantTools) {
+				t.Errorf("declared %v, want %v", declared, wantTools)
+			}
+		})
+	}
+}
+
+// TestMCPServerBehaviour checks the rest of a direct server's surface
+// against the reference's answers: an isError result, env with ${VAR}
+// and a relative cwd, the resource tools, and a server that crashes on a
+// call (an error result, not a hang) or never answers (the configured
+// timeout ends the call).
+func TestMCPServerBehaviour(t *testing.T) {
+	t.Parallel()
+	server := testMCPServer(t)
+	const script = `[{"tool_calls":[` +
+		`{"name":"mcp__echo__fail","arguments":{},"id":"c_fail"},` +
+		`{"name":"mcp__echo__env","arguments":{"name":"FOO"},"id":"c_env"},` +
+		`{"name":"mcp__echo__cwd","arguments":{},"id":"c_cwd"},` +
+		`{"name":"read_mcp_resource","arguments":{"server":"echo","uri":"file:///a.txt"},"id":"c_read"},` +
+		`{"name":"list_mcp_resources","arguments":{},"id":"c_list"}` +
+		`]},{"text":"done"}]`
+	e := newEnv(t, "openai-completions", script, nil)
+	if err := os.MkdirAll(filepath.Join(e.proj, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.writeJSON(filepath.Join(e.agentDir, "mcp.json"), map[string]any{"mcpServers": map[string]any{"echo": map[string]any{
+		"command": server, "exposure": "direct", "env": map[string]any{"FOO": "${PI_E2E_BAR}x"}, "cwd": "sub"}}})
+	c := e.cmd("", "--mode", "json", "--no-session", "go")
+	c.Env = append(c.Env, "PI_E2E_BAR=yy")
+	out, err := c.Output()
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	want := map[string]string{
+		"c_fail": `{"content":[{"type":"text","text":"boom"}],"details":{"server":"echo","tool":"fail"},"structuredContent":{"content":[{"type":"text","text":"boom"}],"isError":true},"isError":true}`,
+		"c_env":  `{"content":[{"type":"text","text":"yyx"}],"details":{"server":"echo","tool":"env"},"structuredContent":{"content":[{"type":"text","text":"yyx"}]}}`,
+		"c_cwd": `{"content":[{"type":"text","text":"` + filepath.Join(e.proj, "sub") + `"}],"details":{"server":"echo","tool":"cwd"},"structuredContent":{"content":[{"type":"text","text":"` +
+			filepath.Join(e.proj, "sub") + `"}]}}`,
+		"c_read": `{"content":[{"type":"text","text":"hello a"}],"details":{"server":"echo","tool":"read_mcp_resource"},"structuredContent":{"server":"echo","uri":"file:///a.txt","contents":[{"uri":"file:///a.txt","mimeType":"text/plain","text":"hello a"}]}}`,
+		"c_list": `{"content":[{"type":"text","text":"{\"resources\":[{\"server\":\"echo\",\"mimeType\":\"text/plain\",\"name\":\"a\",\"uri\":\"file:///a.txt\"}]}"}],"details":{"server":"","tool":"list_mcp_resources"},"structuredContent":{"resources":[{"server":"echo","mimeType":"text/plain","name":"a","uri":"file:///a.txt"}]}}`,
+	}
+	for id, w := range want {
+		end := mcpToolEnd(t, string(out), id)
+		if got := string(end.Result); got != w {
+			t.Errorf("%s: %s\nwant %s", id, got, w)
+		}
+	}
+
+	for _, tc := range []struct{ flag, want string }{
+		{"-crash", `MCP server \"echo\" closed the connection`},
+		{"-hang", `did not answer ping within 1s`},
+	} {
+		t.Run(tc.flag, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, "openai-completions", `[{"tool_calls":[{"name":"mcp__echo__ping","arguments":{"text":"hi"},"id":"call_1"}]},{"text":"done"}]`, nil)
+			e.writeJSON(filepath.Join(e.agentDir, "mcp.json"), map[string]any{"mcpServers": map[string]any{"echo": map[string]any{
+				"command": server, "args": []string{tc.flag}, "exposure": "direct", "timeout": 1}}})
+			r := e.run("", "--mode", "json", "--no-session", "go")
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			end := mcpToolEnd(t, r.stdout, "call_1")
+			got := string(end.Result)
+			if !end.IsError || !strings.Contains(got, tc.want) {
+				t.Errorf("result %s, want an error containing %q", got, tc.want)
+			}
+		})
+	}
+}
