@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os/exec"
 	"strings"
 	"sync"
@@ -214,8 +215,12 @@ func (c *Conn) connect(ctx context.Context) error {
 
 func (c *Conn) connectError(err error, stderr *tailBuffer) error {
 	var execErr *exec.Error
-	if errors.As(err, &execErr) {
+	var pathErr *fs.PathError
+	switch {
+	case errors.As(err, &execErr):
 		err = fmt.Errorf("spawn %s: %w", execErr.Name, execErr.Err)
+	case errors.As(err, &pathErr) && pathErr.Op == "fork/exec":
+		err = fmt.Errorf("spawn %s: %w", pathErr.Path, pathErr.Err)
 	}
 	if stderr != nil {
 		return fmt.Errorf("%w%s", err, stderrSuffix(stderr))

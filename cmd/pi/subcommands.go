@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/pi-go/pi/internal/authcmd"
+	"github.com/pi-go/pi/mcp"
 )
 
 // subcommand runs one of pi's command words (`pi auth …`, `pi install …`)
@@ -21,7 +22,7 @@ var subcommands = map[string]subcommand{
 	"update":    notYet("update", "packages"),
 	"list":      notYet("list", "packages"),
 	"config":    notYet("config", "packages"),
-	"mcp":       notYet("mcp", "MCP servers"),
+	"mcp":       mcp.RunCommand,
 	"auth":      authcmd.Run,
 }
 
