@@ -88,7 +88,7 @@ func (app *Agent) extensionSources() []jsruntime.Source {
 // agent: its settings, models, tools, prompt and commands.
 func (app *Agent) apiOptions() jsruntime.APIOptions {
 	mode := string(app.mode)
-	return jsruntime.APIOptions{
+	o := jsruntime.APIOptions{
 		Mode: mode, Cwd: app.cwd, Trusted: app.trusted,
 		Settings: func() json.RawMessage {
 			// The reference's key order (global file, then the project's
@@ -142,6 +142,8 @@ func (app *Agent) apiOptions() jsruntime.APIOptions {
 			return out
 		},
 	}
+	app.mcpAPIOptions(&o)
+	return o
 }
 
 // referenceBuiltins are the names of the reference's built-in extensions

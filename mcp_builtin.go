@@ -2,16 +2,31 @@ package pi
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/jsonx"
+	"github.com/pi-go/pi/jsruntime"
 	"github.com/pi-go/pi/mcp"
 )
 
 // The built-in MCP support (the reference's builtin:mcp) is Go code in
 // package mcp; this file decides whether a session has it and puts the
 // servers' tools into the session.
+
+// mcpBuiltin is the agent's MCP state.
+type mcpBuiltin struct {
+	// m connects the servers; nil when MCP is off.
+	m  *mcp.Manager
+	mu sync.Mutex
+	// synced is the session whose tools last got the MCP tools: a
+	// replacement session starts from the selection again.
+	synced *engine.Session
+}
 
 // mcpBuiltinEnabled reports whether builtin:mcp runs in this session, as
 // the reference decides: --no-mcp turns it off for the run; -e
@@ -53,14 +68,15 @@ func (app *Agent) mcpBuiltinEnabled() bool {
 // are warnings on stderr; servers that fail are reported once the first
 // prompt has waited for them.
 func (app *Agent) startMCP(ctx context.Context) {
-	if app.mcp != nil || !app.mcpBuiltinEnabled() {
+	if app.mcp.m != nil || !app.mcpBuiltinEnabled() {
 		return
 	}
-	app.mcp = mcp.NewManager(mcp.ManagerOptions{AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted})
-	for _, w := range app.mcp.Unreachable() {
+	m := mcp.NewManager(mcp.ManagerOptions{AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted, Registered: app.extensionMCPServers()})
+	app.mcp.m = m
+	for _, w := range m.Unreachable() {
 		fmt.Fprintln(app.stderr, "Warning:", w)
 	}
-	app.mcp.Start(ctx)
+	m.Start(ctx)
 }
 
 // syncMCPTools runs before a prompt: the first one waits (bounded) for
@@ -68,22 +84,26 @@ func (app *Agent) startMCP(ctx context.Context) {
 // connected or changed since, after the tools already active, so the
 // request declares them.
 func (app *Agent) syncMCPTools(ctx context.Context) {
-	m := app.mcp
+	m := app.mcp.m
 	if m == nil {
 		return
 	}
+	s := app.session()
+	if s == nil {
+		return
+	}
 	first := m.WaitDirect(ctx)
-	if !first && !m.Changed() {
+	app.mcp.mu.Lock()
+	replaced := app.mcp.synced != s
+	app.mcp.synced = s
+	app.mcp.mu.Unlock()
+	if changed := m.Changed(); !first && !changed && !replaced {
 		return
 	}
 	if first {
 		if p := m.Problems(ctx); p != "" {
 			fmt.Fprintln(app.stderr, "Warning:", p)
 		}
-	}
-	s := app.session()
-	if s == nil {
-		return
 	}
 	var kept []engine.Tool
 	for _, t := range s.Tools() {
@@ -131,7 +151,56 @@ func matchMCPPattern(entries []string, name string) bool {
 
 // closeMCP stops the servers.
 func (app *Agent) closeMCP() {
-	if app.mcp != nil {
-		app.mcp.Close()
+	if app.mcp.m != nil {
+		app.mcp.m.Close()
 	}
+}
+
+// mcpAPIOptions give the extension API the MCP registrations:
+// pi.registerMcpServer validates with the mcp.json rules, and changes
+// after the session started reach the running servers.
+func (app *Agent) mcpAPIOptions(o *jsruntime.APIOptions) {
+	o.ValidateMCPServer = func(name string, config json.RawMessage) (json.RawMessage, error) {
+		v, err := jsonx.Decode(config)
+		if err != nil {
+			return nil, err
+		}
+		s, msg := mcp.Validate(name, v)
+		if msg != "" {
+			return nil, errors.New(msg)
+		}
+		return jsonx.Marshal(s.Config)
+	}
+	o.MCPServersChanged = func(list []jsruntime.MCPServer) {
+		if m := app.mcp.m; m != nil {
+			m.SetRegistered(context.Background(), registeredServers(list))
+		}
+	}
+}
+
+// registeredServers are extension registrations as mcp servers.
+func registeredServers(list []jsruntime.MCPServer) []*mcp.Server {
+	var out []*mcp.Server
+	for _, r := range list {
+		v, err := jsonx.Decode(r.Config)
+		if err != nil {
+			continue
+		}
+		s, msg := mcp.Validate(r.Name, v)
+		if msg != "" {
+			continue
+		}
+		s.Scope, s.Source = "extension", r.ExtensionPath
+		out = append(out, s)
+	}
+	return out
+}
+
+// extensionMCPServers are the servers the loaded extensions registered.
+func (app *Agent) extensionMCPServers() []*mcp.Server {
+	if app.ext == nil || !app.ext.Active() {
+		return nil
+	}
+	api, _ := app.ext.Current()
+	return registeredServers(api.MCPServers())
 }

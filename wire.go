@@ -16,7 +16,6 @@ import (
 	"github.com/pi-go/pi/engine/session"
 	"github.com/pi-go/pi/internal/starttrace"
 	"github.com/pi-go/pi/jsruntime"
-	"github.com/pi-go/pi/mcp"
 	"github.com/pi-go/pi/prompts"
 	"github.com/pi-go/pi/skills"
 )
@@ -40,8 +39,8 @@ type Agent struct {
 	// ext is the extension runner (extensions.go); never nil once the
 	// extensions are loaded.
 	ext *jsruntime.Runner
-	// mcp is the built-in MCP support (mcp_builtin.go), nil when off.
-	mcp *mcp.Manager
+	// mcp is the built-in MCP support (mcp_builtin.go).
+	mcp mcpBuiltin
 
 	skills    []skills.Skill
 	templates []prompts.Template

@@ -218,3 +218,41 @@ func TestMCPServerBehaviour(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPRegisteredServer checks pi.registerMcpServer: a server an
+// extension registers while loading connects with the session and its
+// direct tool answers the model; invalid registrations throw the
+// reference's messages; pi.getMcpServers lists {name, config,
+// extensionPath} as registered.
+func TestMCPRegisteredServer(t *testing.T) {
+	t.Parallel()
+	server := testMCPServer(t)
+	e := newEnv(t, "openai-completions", `[{"tool_calls":[{"name":"mcp__reg__ping","arguments":{"text":"yo"},"id":"call_1"}]},{"text":"done"}]`, nil)
+	ext := filepath.Join(e.proj, "reg.ts")
+	e.write("reg.ts", `export default function (pi) {
+  pi.registerMcpServer("reg", { command: `+strconvQuote(server)+`, exposure: "direct", timeout: 5 });
+  try { pi.registerMcpServer("bad name", { command: "x" }); } catch (e) { console.error("ERR " + e.message); }
+  pi.on("session_start", () => { console.error("SERVERS " + JSON.stringify(pi.getMcpServers())); });
+}`)
+	r := e.run("", "--mode", "json", "--no-session", "-e", ext, "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		`ERR Invalid MCP server registered by extension "` + ext + `": invalid server name "bad name" (use letters, digits, "_" and "-")`,
+		`SERVERS [{"name":"reg","config":{"command":` + strconvQuote(server) + `,"exposure":"direct","timeout":5},"extensionPath":"` + ext + `"}]`,
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr %q lacks %q", r.stderr, want)
+		}
+	}
+	end := mcpToolEnd(t, r.stdout, "call_1")
+	if !strings.Contains(string(end.Result), `"text":"PONG:yo"`) || end.IsError {
+		t.Errorf("result %s", end.Result)
+	}
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

@@ -45,6 +45,9 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 	if v, ok, err := a.ctxCall(name, av); ok {
 		return v, err
 	}
+	if v, ok, err := a.mcpCall(name, av); ok {
+		return v, err
+	}
 	switch name {
 	case "getFlag":
 		a.mu.Lock()

@@ -57,6 +57,8 @@ type Conn struct {
 	instructions string
 	stderr       *tailBuffer
 	connecting   chan struct{}
+	// gone marks a registration that was withdrawn: it never reconnects.
+	gone bool
 }
 
 // NewConn makes the connection of one server; nothing starts until
@@ -107,9 +109,13 @@ func (c *Conn) timeout() time.Duration {
 func (c *Conn) Session(ctx context.Context) (*sdk.ClientSession, error) {
 	for {
 		c.mu.Lock()
+		if c.gone {
+			c.mu.Unlock()
+			return nil, fmt.Errorf("MCP server %q is no longer available.", c.Server.Name)
+		}
 		if !c.Server.Enabled {
 			c.mu.Unlock()
-			return nil, fmt.Errorf("MCP server %q is disabled", c.Server.Name)
+			return nil, fmt.Errorf("MCP server %q is disabled.", c.Server.Name)
 		}
 		if c.session != nil {
 			s := c.session
@@ -363,6 +369,14 @@ func (c *Conn) Request(ctx context.Context, fn func(ctx context.Context, s *sdk.
 		return nil, c.callError("the request", err)
 	}
 	return slot.all(), nil
+}
+
+// Remove closes the connection for good: the server was withdrawn.
+func (c *Conn) Remove() {
+	c.mu.Lock()
+	c.gone = true
+	c.mu.Unlock()
+	c.Close()
 }
 
 // Close ends the session (and stops a stdio server).

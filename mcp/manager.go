@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/jsonx"
 )
 
 // StartupWait bounds how long the first prompt waits for servers with
@@ -48,14 +49,76 @@ func NewManager(opts ManagerOptions) *Manager {
 	for _, s := range m.config.Servers {
 		m.conns = append(m.conns, NewConn(s, opts.Cwd, m.log, m.toolsChanged))
 	}
-	for _, r := range opts.Registered {
+	m.addRegistered(opts.Registered)
+	return m
+}
+
+// addRegistered adds connections for registered servers that no
+// configured server overrides; m.mu is held or m is new.
+func (m *Manager) addRegistered(list []*Server) (added []*Conn) {
+	for _, r := range list {
 		if c := m.config.Find(r.Name); c != nil || m.config.clash(r.Name) != "" {
 			m.overridden = append(m.overridden, fmt.Sprintf("%s (registered by %s)", r.Name, r.Source))
 			continue
 		}
-		m.conns = append(m.conns, NewConn(r, opts.Cwd, m.log, m.toolsChanged))
+		c := NewConn(r, m.opts.Cwd, m.log, m.toolsChanged)
+		m.conns = append(m.conns, c)
+		added = append(added, c)
 	}
-	return m
+	return added
+}
+
+// SetRegistered replaces the registered servers after the session
+// started: new and changed ones connect at once, removed ones are closed
+// and their tools become unreachable.
+func (m *Manager) SetRegistered(ctx context.Context, list []*Server) {
+	want := map[string]*Server{}
+	for _, s := range list {
+		want[s.Name] = s
+	}
+	m.mu.Lock()
+	var keep []*Conn
+	var closing []*Conn
+	for _, c := range m.conns {
+		if c.Server.Scope != "extension" {
+			keep = append(keep, c)
+			continue
+		}
+		if w, ok := want[c.Server.Name]; ok && string(mustJSON(w.Config)) == string(mustJSON(c.Server.Config)) && w.Source == c.Server.Source {
+			keep = append(keep, c)
+			delete(want, c.Server.Name)
+			continue
+		}
+		closing = append(closing, c)
+	}
+	m.conns = keep
+	m.overridden = nil
+	var fresh []*Server
+	for _, s := range list {
+		if _, ok := want[s.Name]; ok {
+			fresh = append(fresh, s)
+		}
+	}
+	added := m.addRegistered(fresh)
+	m.changed = true
+	m.mu.Unlock()
+	for _, c := range closing {
+		c.Remove()
+	}
+	ctx = context.WithoutCancel(ctx)
+	for _, c := range added {
+		if c.Server.Enabled {
+			go func() {
+				_, _ = c.Session(ctx)
+				m.toolsChanged()
+			}()
+		}
+	}
+}
+
+func mustJSON(v any) []byte {
+	b, _ := jsonx.Marshal(v)
+	return b
 }
 
 // Config is what the mcp.json files configure.
