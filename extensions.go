@@ -249,6 +249,9 @@ func (app *Agent) extensionCommands() []prompts.CommandInfo {
 				Location:   prompts.SeedLocation(scope), Path: c.Path})
 		}
 	}
+	if c := app.mcpCommandInfo(); c != nil {
+		out = append(out, *c)
+	}
 	return out
 }
 

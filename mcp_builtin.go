@@ -26,6 +26,10 @@ type mcpBuiltin struct {
 	// synced is the session whose tools last got the MCP tools: a
 	// replacement session starts from the selection again.
 	synced *engine.Session
+	// ui shows /mcp's answers and the startup problems (RPC mode);
+	// reported is set once those problems were shown.
+	ui       engine.UI
+	reported bool
 }
 
 // mcpBuiltinEnabled reports whether builtin:mcp runs in this session, as
@@ -100,7 +104,11 @@ func (app *Agent) syncMCPTools(ctx context.Context) {
 	if changed := m.Changed(); !first && !changed && !replaced {
 		return
 	}
-	if first {
+	app.mcp.mu.Lock()
+	report := first && app.mcp.ui == nil && !app.mcp.reported
+	app.mcp.reported = app.mcp.reported || report
+	app.mcp.mu.Unlock()
+	if report {
 		if p := m.Problems(ctx); p != "" {
 			fmt.Fprintln(app.stderr, "Warning:", p)
 		}
@@ -203,4 +211,25 @@ func (app *Agent) extensionMCPServers() []*mcp.Server {
 	}
 	api, _ := app.ext.Current()
 	return registeredServers(api.MCPServers())
+}
+
+// setMCPUI makes ui show /mcp's answers, and reports the servers that
+// need attention there once the startup connections are done, as the
+// reference notifies them after start.
+func (app *Agent) setMCPUI(ui engine.UI) {
+	m := app.mcp.m
+	if m == nil {
+		return
+	}
+	app.mcp.mu.Lock()
+	app.mcp.ui = ui
+	app.mcp.mu.Unlock()
+	go func() {
+		if p := m.Problems(context.Background()); p != "" {
+			app.mcp.mu.Lock()
+			app.mcp.reported = true
+			app.mcp.mu.Unlock()
+			ui.Notify(p, "warning")
+		}
+	}()
 }

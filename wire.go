@@ -262,7 +262,7 @@ func (app *Agent) startSession() (*engine.Session, error) {
 		SystemPrompt: sysPrompt,
 		Settings:     rs,
 		Compactor:    compaction.Compactor{},
-		Hooks:        app.ext.Hooks(),
+		Hooks:        app.sessionHooks(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("start session: %w", err)

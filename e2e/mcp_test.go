@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -255,4 +256,45 @@ func TestMCPRegisteredServer(t *testing.T) {
 func strconvQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestMCPCommand checks /mcp headless in RPC mode against the
+// reference's answers: get_commands lists it as builtin:mcp's, /mcp
+// notifies every server's state, /mcp reconnect <server> reconnects,
+// anything else gets the usage; -builtin:mcp leaves /mcp out.
+func TestMCPCommand(t *testing.T) {
+	t.Parallel()
+	server := testMCPServer(t)
+	for _, off := range []bool{false, true} {
+		t.Run(fmt.Sprintf("off=%v", off), func(t *testing.T) {
+			t.Parallel()
+			var settings map[string]any
+			if off {
+				settings = map[string]any{"extensions": []string{"-builtin:mcp"}}
+			}
+			e := newEnv(t, "openai-completions", `[]`, settings)
+			e.writeJSON(filepath.Join(e.agentDir, "mcp.json"), map[string]any{"mcpServers": map[string]any{
+				"echo": map[string]any{"command": server, "exposure": "direct"}, "off": map[string]any{"command": "x", "enabled": false}}})
+			stdin := strings.Join([]string{`{"id":"1","type":"get_commands"}`, `{"id":"2","type":"prompt","message":"/mcp"}`,
+				`{"id":"3","type":"prompt","message":"/mcp reconnect echo"}`, `{"id":"4","type":"prompt","message":"/mcp frob"}`}, "\n") + "\n"
+			r := e.run(stdin, "--mode", "rpc", "--no-session")
+			listed := strings.Contains(r.stdout, `{"name":"mcp","description":"Manage MCP servers: show their state, reconnect, sign out","source":"extension","sourceInfo":{"path":"builtin:mcp","source":"builtin","scope":"temporary","origin":"top-level"}}`)
+			if listed == off {
+				t.Errorf("get_commands lists /mcp: %v, want %v\n%s", listed, !off, r.stdout)
+			}
+			if off {
+				return
+			}
+			for _, want := range []string{
+				`"method":"notify","message":"echo: connected, 4 tools (direct)\noff: disabled (codemode)","notifyType":"info"}`,
+				`"method":"notify","message":"Reconnected to MCP server \"echo\" (connected · 4 tools · resources).","notifyType":"info"}`,
+				`"method":"notify","message":"Usage: /mcp, /mcp login [server], /mcp logout [server], /mcp reconnect [server]","notifyType":"warning"}`,
+				`{"id":"4","type":"response","command":"prompt","success":true,"data":{"disposition":"handled"}}`,
+			} {
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("stdout lacks %s\n%s", want, r.stdout)
+				}
+			}
+		})
+	}
 }

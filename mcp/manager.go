@@ -364,7 +364,11 @@ func describeState(c *Conn) string {
 	state, errText := c.State()
 	switch state {
 	case StateConnected:
-		return fmt.Sprintf("connected, %d tools", len(c.Tools()))
+		s := fmt.Sprintf("connected · %d tools", len(c.Tools()))
+		if c.HasResources() {
+			s += " · resources"
+		}
+		return s
 	case StateNeedsAuth:
 		return "needs sign-in"
 	case StateFailed:
@@ -432,6 +436,32 @@ func (m *Manager) Reconnect(ctx context.Context, name string) (string, error) {
 		}
 		m.toolsChanged()
 		return fmt.Sprintf("Reconnected to MCP server %q (%s).", name, describeState(c)), nil
+	}
+	return "", fmt.Errorf("No MCP server named %q.", name)
+}
+
+// UsesOAuth reports a server that signs in with OAuth: an HTTP server
+// without an Authorization header.
+func (m *Manager) UsesOAuth(s *Server) bool { return s.IsHTTP() && !hasAuthorization(s) }
+
+// Logout deletes a server's stored OAuth credentials; the message is the
+// reference's answer.
+func (m *Manager) Logout(name string) (string, error) {
+	for _, c := range m.Conns() {
+		if c.Server.Name != name {
+			continue
+		}
+		if !m.UsesOAuth(c.Server) {
+			return "", fmt.Errorf("MCP server %q does not use OAuth.", name)
+		}
+		removed, err := removeCredentials(m.opts.AgentDir, name, c.Server.URL)
+		if err != nil {
+			return "", err
+		}
+		if removed {
+			return fmt.Sprintf("Signed out of MCP server %q.", name), nil
+		}
+		return fmt.Sprintf("No stored credentials for MCP server %q.", name), nil
 	}
 	return "", fmt.Errorf("No MCP server named %q.", name)
 }
