@@ -179,6 +179,7 @@ func (app *Agent) mcpAPIOptions(o *jsruntime.APIOptions) {
 		}
 		return jsonx.Marshal(s.Config)
 	}
+	o.HostTools = app.mcpHostTools
 	o.MCPServersChanged = func(list []jsruntime.MCPServer) {
 		if m := app.mcp.m; m != nil {
 			m.SetRegistered(context.Background(), registeredServers(list))
@@ -232,4 +233,24 @@ func (app *Agent) setMCPUI(ui engine.UI) {
 			ui.Notify(p, "warning")
 		}
 	}()
+}
+
+// mcpHostTools are builtin:mcp's tools as pi.getAllTools lists them.
+func (app *Agent) mcpHostTools() []jsruntime.HostTool {
+	m := app.mcp.m
+	if m == nil {
+		return nil
+	}
+	var out []jsruntime.HostTool
+	for _, e := range m.AllTools() {
+		h := jsruntime.HostTool{Tool: e.Tool, Exposure: e.Exposure, Path: "builtin:mcp"}
+		if e.Namespace != nil {
+			h.Namespace, _ = jsonx.Marshal(e.Namespace)
+		}
+		if e.Annotations != nil {
+			h.Annotations, _ = jsonx.Marshal(e.Annotations)
+		}
+		out = append(out, h)
+	}
+	return out
 }

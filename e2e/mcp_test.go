@@ -224,7 +224,8 @@ func TestMCPServerBehaviour(t *testing.T) {
 // extension registers while loading connects with the session and its
 // direct tool answers the model; invalid registrations throw the
 // reference's messages; pi.getMcpServers lists {name, config,
-// extensionPath} as registered.
+// extensionPath} as registered, and pi.getAllTools the server's tools
+// with builtin:mcp's sourceInfo, namespace and annotations.
 func TestMCPRegisteredServer(t *testing.T) {
 	t.Parallel()
 	server := testMCPServer(t)
@@ -234,6 +235,11 @@ func TestMCPRegisteredServer(t *testing.T) {
   pi.registerMcpServer("reg", { command: `+strconvQuote(server)+`, exposure: "direct", timeout: 5 });
   try { pi.registerMcpServer("bad name", { command: "x" }); } catch (e) { console.error("ERR " + e.message); }
   pi.on("session_start", () => { console.error("SERVERS " + JSON.stringify(pi.getMcpServers())); });
+  pi.on("agent_end", () => {
+    const t = pi.getAllTools().find((t) => t.name === "mcp__reg__ping");
+    console.error("PING " + JSON.stringify({ exposure: t.exposure, namespace: t.namespace, annotations: t.annotations, sourceInfo: t.sourceInfo }));
+    console.error("ACTIVE " + JSON.stringify(pi.getActiveTools()));
+  });
 }`)
 	r := e.run("", "--mode", "json", "--no-session", "-e", ext, "go")
 	if r.code != 0 {
@@ -242,6 +248,9 @@ func TestMCPRegisteredServer(t *testing.T) {
 	for _, want := range []string{
 		`ERR Invalid MCP server registered by extension "` + ext + `": invalid server name "bad name" (use letters, digits, "_" and "-")`,
 		`SERVERS [{"name":"reg","config":{"command":` + strconvQuote(server) + `,"exposure":"direct","timeout":5},"extensionPath":"` + ext + `"}]`,
+		// As the reference reports the test server's tool.
+		`PING {"exposure":"direct","namespace":{"name":"mcp__reg","aliases":["reg"],"instructions":"Echo server for tests.\nSecond line."},"annotations":{"readOnlyHint":true,"idempotentHint":false},"sourceInfo":{"path":"builtin:mcp","source":"builtin","scope":"temporary","origin":"top-level"}}`,
+		`ACTIVE ["read","bash","edit","write","mcp__reg__cwd","mcp__reg__env","mcp__reg__fail","mcp__reg__ping","list_mcp_resources","list_mcp_resource_templates","read_mcp_resource"]`,
 	} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr %q lacks %q", r.stderr, want)

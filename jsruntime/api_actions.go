@@ -394,7 +394,11 @@ func (a *API) resolveTools(names []string) []engine.Tool {
 		if a.opts.Builtin != nil {
 			if t, ok := a.opts.Builtin(n, a.opts.Cwd); ok {
 				out = append(out, t)
+				continue
 			}
+		}
+		if t := a.hostTool(n); t != nil {
+			out = append(out, t)
 		}
 	}
 	return out
@@ -431,6 +435,7 @@ func (a *API) allToolsForJS() []any {
 	for _, t := range a.ExtTools() {
 		add(t.info, a.extSourceInfo(t.path))
 	}
+	out = append(out, a.hostToolsForJS()...)
 	return out
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/internal/jsonx"
 )
 
@@ -124,4 +125,50 @@ func (e mcpChangeEvent) MarshalJSON() ([]byte, error) {
 		list = []MCPServer{}
 	}
 	return jsonx.NewBuilder().Set("type", "mcp_servers_change").Set("servers", list).Bytes()
+}
+
+// HostTool is a tool a built-in extension written in Go registered, as
+// pi.getAllTools reports it.
+type HostTool struct {
+	Tool engine.Tool
+	// Exposure is the tool's exposure ("direct", "deferred", "hidden").
+	Exposure string
+	// Namespace and Annotations are JSON objects, or nil.
+	Namespace, Annotations json.RawMessage
+	// Path is the extension's, such as "builtin:mcp".
+	Path string
+}
+
+// hostTool is a direct host tool by name, for pi.setActiveTools.
+func (a *API) hostTool(name string) engine.Tool {
+	if a.opts.HostTools == nil {
+		return nil
+	}
+	for _, h := range a.opts.HostTools() {
+		if h.Tool.Info().Name == name && h.Exposure == "direct" {
+			return h.Tool
+		}
+	}
+	return nil
+}
+
+func (a *API) hostToolsForJS() []any {
+	if a.opts.HostTools == nil {
+		return nil
+	}
+	var out []any
+	for _, h := range a.opts.HostTools() {
+		info := h.Tool.Info()
+		item := ordered{{"name", info.Name}, {"description", info.Description}, {"parameters", json.RawMessage(orEmptyObject(info.Parameters))},
+			{"promptGuidelines", nil}, {"exposure", h.Exposure}}
+		if h.Namespace != nil {
+			item = append(item, Field{"namespace", h.Namespace})
+		}
+		if h.Annotations != nil {
+			item = append(item, Field{"annotations", h.Annotations})
+		}
+		item = append(item, Field{"sourceInfo", ordered{{"path", h.Path}, {"source", "builtin"}, {"scope", "temporary"}, {"origin", "top-level"}, {"baseDir", nil}}})
+		out = append(out, item)
+	}
+	return out
 }

@@ -46,6 +46,10 @@ type APIOptions struct {
 	// registration change after the session is bound (api_mcp.go).
 	ValidateMCPServer func(name string, config json.RawMessage) (json.RawMessage, error)
 	MCPServersChanged func([]MCPServer)
+	// HostTools are the tools built-in extensions written in Go
+	// registered (builtin:mcp's), listed by pi.getAllTools after the
+	// extensions' and selectable with pi.setActiveTools when direct.
+	HostTools func() []HostTool
 	// Models backs ctx.modelRegistry; nil means no models.
 	Models ModelSource
 	// Builtin constructs a built-in tool by name (setActiveTools and the

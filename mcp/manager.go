@@ -216,11 +216,21 @@ func (m *Manager) Changed() bool {
 	return c
 }
 
-// DirectTools are the tools declared to the model: the direct tools of
-// the connected servers, then the resource tools when the widest
-// exposure of the servers with resources is direct.
-func (m *Manager) DirectTools() []engine.Tool {
-	var out []engine.Tool
+// ToolEntry is one registered MCP tool: the tool, its exposure as
+// extensions see it (codemode shows as deferred), its namespace and the
+// server's annotations.
+type ToolEntry struct {
+	Tool        engine.Tool
+	Exposure    string
+	Namespace   jsonx.Object
+	Annotations jsonx.Object
+}
+
+// AllTools are the tools of the connected servers, every exposure, then
+// the resource tools when a server offers resources (with the widest
+// exposure of those servers).
+func (m *Manager) AllTools() []ToolEntry {
+	var out []ToolEntry
 	resources := ""
 	for _, c := range m.Conns() {
 		state, _ := c.State()
@@ -232,19 +242,48 @@ func (m *Manager) DirectTools() []engine.Tool {
 		for _, d := range defs {
 			names[ToolName(c.Server.Name, d.Name, nil)]++
 		}
+		ns := jsonx.Object{{Key: "name", Value: Namespace(c.Server.Name)}, {Key: "aliases", Value: []any{c.Server.Name}}}
+		if d := strings.TrimSpace(c.Server.Description); d != "" {
+			ns = ns.Set("description", d)
+		}
+		if in := c.Instructions(); in != "" {
+			ns = ns.Set("instructions", in)
+		}
 		for _, d := range defs {
-			if c.Server.ToolExposureOf(d.Name) != "direct" {
-				continue
-			}
 			name := ToolName(c.Server.Name, d.Name, func(n string) bool { return names[n] > 1 })
-			out = append(out, newServerTool(c, d, name, m.readable(c)))
+			out = append(out, ToolEntry{Tool: newServerTool(c, d, name, m.readable(c)), Exposure: toolExposure(c.Server.ToolExposureOf(d.Name)),
+				Namespace: ns, Annotations: d.Annotations})
 		}
 		if c.HasResources() && c.Server.Exposure != "hidden" {
 			resources = widest(resources, c.Server.Exposure)
 		}
 	}
-	if resources == "direct" {
-		out = append(out, m.resourceTools()...)
+	if resources != "" {
+		for _, t := range m.resourceTools() {
+			out = append(out, ToolEntry{Tool: t, Exposure: toolExposure(resources), Annotations: jsonx.Object{{Key: "readOnlyHint", Value: true}}})
+		}
+	}
+	return out
+}
+
+// toolExposure is the tool exposure of an MCP exposure: codemode and
+// deferred tools both stay out of the codemode listing.
+func toolExposure(e string) string {
+	if e == "codemode" {
+		return "deferred"
+	}
+	return e
+}
+
+// DirectTools are the tools declared to the model: the direct tools of
+// the connected servers, then the resource tools when the widest
+// exposure of the servers with resources is direct.
+func (m *Manager) DirectTools() []engine.Tool {
+	var out []engine.Tool
+	for _, e := range m.AllTools() {
+		if e.Exposure == "direct" {
+			out = append(out, e.Tool)
+		}
 	}
 	return out
 }
