@@ -49,6 +49,9 @@ func newStdioTransport(ctx context.Context, s *Server, cwd string) (*stdioTransp
 	}
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A wrapper's children may hold stderr open after the server exited;
+	// Wait then gives up on them soon (the group is killed after it).
+	cmd.WaitDelay = 200 * time.Millisecond
 	tail := &tailBuffer{max: 8 << 10}
 	cmd.Stderr = tail
 	return &stdioTransport{cmd: cmd, stderr: tail}, nil
