@@ -307,3 +307,37 @@ func TestMCPCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPToolSelection checks how the tool selection flags treat MCP
+// tools, as the reference declares them: a --tools allowlist keeps only
+// the MCP tools it names or matches, a +name list is no allowlist,
+// --exclude-tools patterns apply, and --no-tools declares none.
+func TestMCPToolSelection(t *testing.T) {
+	t.Parallel()
+	server := testMCPServer(t)
+	all := "mcp__echo__cwd,mcp__echo__env,mcp__echo__fail,mcp__echo__ping,list_mcp_resources,list_mcp_resource_templates,read_mcp_resource"
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tools", "read,mcp__echo__p*"}, "read,mcp__echo__ping"},
+		{[]string{"--exclude-tools", "mcp__*"}, "read,bash,edit,write,list_mcp_resources,list_mcp_resource_templates,read_mcp_resource"},
+		{[]string{"--tools", "+grep"}, "read,bash,edit,write,grep," + all},
+		{[]string{"--tools", "read"}, "read"},
+		{[]string{"--no-tools"}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, "openai-completions", `[{"text":"ok"}]`, nil)
+			e.writeJSON(filepath.Join(e.agentDir, "mcp.json"), map[string]any{"mcpServers": map[string]any{"echo": map[string]any{"command": server, "exposure": "direct"}}})
+			r := e.run("", append(append([]string{"--mode", "json", "--no-session"}, tc.args...), "hi")...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if got := strings.Join(declaredTools(t, e), ","); got != tc.want {
+				t.Errorf("declared %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
