@@ -72,7 +72,11 @@ func (app *Agent) mcpBuiltinEnabled() bool {
 // are warnings on stderr; servers that fail are reported once the first
 // prompt has waited for them.
 func (app *Agent) startMCP(ctx context.Context) {
-	if app.mcp.m != nil || !app.mcpBuiltinEnabled() {
+	if app.mcp.m != nil {
+		return
+	}
+	if !app.mcpBuiltinEnabled() {
+		app.reportUnconnectedMCP()
 		return
 	}
 	m := mcp.NewManager(mcp.ManagerOptions{AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted, Registered: app.extensionMCPServers()})
@@ -253,4 +257,21 @@ func (app *Agent) mcpHostTools() []jsruntime.HostTool {
 		out = append(out, h)
 	}
 	return out
+}
+
+// reportUnconnectedMCP reports, as the reference does, each server an
+// extension registered when nothing connects them: builtin:mcp is off
+// and no extension handles mcp_servers_change.
+func (app *Agent) reportUnconnectedMCP() {
+	if app.ext == nil || !app.ext.Active() {
+		return
+	}
+	api, _ := app.ext.Current()
+	if api.HasHandlers("mcp_servers_change") {
+		return
+	}
+	for _, s := range api.MCPServers() {
+		app.ext.Report(jsruntime.ExtensionError{Path: s.ExtensionPath, Event: "register_mcp_server",
+			Error: fmt.Sprintf("MCP server %q is registered, but no loaded extension connects MCP servers; another extension may have replaced the built-in MCP support", s.Name)})
+	}
 }
