@@ -147,7 +147,7 @@ func TestMCPDirectToolCall(t *testing.T) {
 			if string(res) != want || end.IsError {
 				t.Errorf("result %s (isError %v), want %s", res, end.IsError, want)
 			}
-			wantTools := []string{"read", "bash", "edit", "write", "mcp__echo__cwd", "mcp__echo__env", "mcp__echo__fail", "mcp__echo__ping",
+			wantTools := []string{"read", "bash", "edit", "write", "mcp__echo__cwd", "mcp__echo__env", "mcp__echo__fail", "mcp__echo__ping", "mcp__echo__slow",
 				"list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"}
 			if !slices.Equal(declared, wantTools) {
 				t.Errorf("declared %v, want %v", declared, wantTools)
@@ -198,6 +198,22 @@ func TestMCPServerBehaviour(t *testing.T) {
 		}
 	}
 
+	t.Run("progress", func(t *testing.T) {
+		// slow takes 1.5 s but reports progress every 300 ms: each report
+		// restarts the 1 s timeout and becomes a tool_execution_update.
+		t.Parallel()
+		e := newEnv(t, "openai-completions", `[{"tool_calls":[{"name":"mcp__echo__slow","arguments":{},"id":"call_1"}]},{"text":"done"}]`, nil)
+		e.writeJSON(filepath.Join(e.agentDir, "mcp.json"), map[string]any{"mcpServers": map[string]any{"echo": map[string]any{
+			"command": server, "exposure": "direct", "timeout": 1}}})
+		r := e.run("", "--mode", "json", "--no-session", "go")
+		end := mcpToolEnd(t, r.stdout, "call_1")
+		if end.IsError || !strings.Contains(string(end.Result), "slow done") {
+			t.Errorf("result %s", end.Result)
+		}
+		if !strings.Contains(r.stdout, `"type":"tool_execution_update","toolCallId":"call_1","toolName":"mcp__echo__slow","args":{},"partialResult":{"content":[{"type":"text","text":"Progress 1/5"}],"details":{"server":"echo","tool":"slow"}}}`) {
+			t.Errorf("no progress update in\n%s", r.stdout)
+		}
+	})
 	for _, tc := range []struct{ flag, want string }{
 		{"-crash", `MCP server \"echo\" closed the connection`},
 		{"-hang", `did not answer ping within 1s`},
@@ -250,7 +266,7 @@ func TestMCPRegisteredServer(t *testing.T) {
 		`SERVERS [{"name":"reg","config":{"command":` + strconvQuote(server) + `,"exposure":"direct","timeout":5},"extensionPath":"` + ext + `"}]`,
 		// As the reference reports the test server's tool.
 		`PING {"exposure":"direct","namespace":{"name":"mcp__reg","aliases":["reg"],"instructions":"Echo server for tests.\nSecond line."},"annotations":{"readOnlyHint":true,"idempotentHint":false},"sourceInfo":{"path":"builtin:mcp","source":"builtin","scope":"temporary","origin":"top-level"}}`,
-		`ACTIVE ["read","bash","edit","write","mcp__reg__cwd","mcp__reg__env","mcp__reg__fail","mcp__reg__ping","list_mcp_resources","list_mcp_resource_templates","read_mcp_resource"]`,
+		`ACTIVE ["read","bash","edit","write","mcp__reg__cwd","mcp__reg__env","mcp__reg__fail","mcp__reg__ping","mcp__reg__slow","list_mcp_resources","list_mcp_resource_templates","read_mcp_resource"]`,
 	} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr %q lacks %q", r.stderr, want)
@@ -295,8 +311,8 @@ func TestMCPCommand(t *testing.T) {
 				return
 			}
 			for _, want := range []string{
-				`"method":"notify","message":"echo: connected, 4 tools (direct)\noff: disabled (codemode)","notifyType":"info"}`,
-				`"method":"notify","message":"Reconnected to MCP server \"echo\" (connected · 4 tools · resources).","notifyType":"info"}`,
+				`"method":"notify","message":"echo: connected, 5 tools (direct)\noff: disabled (codemode)","notifyType":"info"}`,
+				`"method":"notify","message":"Reconnected to MCP server \"echo\" (connected · 5 tools · resources).","notifyType":"info"}`,
 				`"method":"notify","message":"Usage: /mcp, /mcp login [server], /mcp logout [server], /mcp reconnect [server]","notifyType":"warning"}`,
 				`{"id":"4","type":"response","command":"prompt","success":true,"data":{"disposition":"handled"}}`,
 			} {
@@ -315,7 +331,7 @@ func TestMCPCommand(t *testing.T) {
 func TestMCPToolSelection(t *testing.T) {
 	t.Parallel()
 	server := testMCPServer(t)
-	all := "mcp__echo__cwd,mcp__echo__env,mcp__echo__fail,mcp__echo__ping,list_mcp_resources,list_mcp_resource_templates,read_mcp_resource"
+	all := "mcp__echo__cwd,mcp__echo__env,mcp__echo__fail,mcp__echo__ping,mcp__echo__slow,list_mcp_resources,list_mcp_resource_templates,read_mcp_resource"
 	tests := []struct {
 		args []string
 		want string

@@ -59,7 +59,14 @@ type Conn struct {
 	connecting   chan struct{}
 	// gone marks a registration that was withdrawn: it never reconnects.
 	gone bool
+	// progress routes progress notifications to the call that asked for
+	// them, by token; nextToken numbers the calls.
+	progress  map[int64]func(*sdk.ProgressNotificationParams)
+	nextToken int64
 }
+
+// errTimeout ends a request that got no answer or progress in time.
+var errTimeout = errors.New("timeout")
 
 // NewConn makes the connection of one server; nothing starts until
 // Connect.
@@ -182,6 +189,28 @@ func (c *Conn) connect(ctx context.Context) error {
 		},
 		ToolListChangedHandler: func(ctx context.Context, _ *sdk.ToolListChangedRequest) {
 			go c.refreshTools(context.WithoutCancel(ctx))
+		},
+		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+			if r.Params == nil {
+				return
+			}
+			var token int64
+			switch t := r.Params.ProgressToken.(type) {
+			case float64:
+				token = int64(t)
+			case int64:
+				token = t
+			case int:
+				token = int64(t)
+			default:
+				return
+			}
+			c.mu.Lock()
+			fn := c.progress[token]
+			c.mu.Unlock()
+			if fn != nil {
+				fn(r.Params)
+			}
 		},
 	})
 	// The reference's protocol version: newer ones change the wire (a
@@ -309,21 +338,58 @@ func (c *Conn) refreshTools(ctx context.Context) {
 }
 
 // CallTool calls one of the server's tools and returns its result as
-// the server wrote it (without _meta) and decoded.
-func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, *sdk.CallToolResult, error) {
+// the server wrote it (without _meta) and decoded. The call asks for
+// progress notifications: each one reaches onProgress (when set) and
+// restarts the timeout.
+func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage, onProgress func(message string)) (json.RawMessage, *sdk.CallToolResult, error) {
 	s, err := c.Session(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout())
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	d := c.timeout()
+	timer := time.AfterFunc(d, func() { cancel(errTimeout) })
+	defer timer.Stop()
+	c.mu.Lock()
+	c.nextToken++
+	token := c.nextToken
+	if c.progress == nil {
+		c.progress = map[int64]func(*sdk.ProgressNotificationParams){}
+	}
+	c.progress[token] = func(p *sdk.ProgressNotificationParams) {
+		timer.Reset(d)
+		if onProgress == nil {
+			return
+		}
+		msg := p.Message
+		if msg == "" {
+			total := ""
+			if p.Total != 0 {
+				total = fmt.Sprintf("/%g", p.Total)
+			}
+			msg = fmt.Sprintf("Progress %g%s", p.Progress, total)
+		}
+		onProgress(msg)
+	}
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.progress, token)
+		c.mu.Unlock()
+	}()
 	rctx, slot := withRawSlot(ctx)
 	var a any = map[string]any{}
 	if len(args) > 0 && string(args) != "null" {
 		a = args
 	}
-	res, err := s.CallTool(rctx, &sdk.CallToolParams{Name: name, Arguments: a})
+	params := &sdk.CallToolParams{Name: name, Arguments: a}
+	params.SetProgressToken(token)
+	res, err := s.CallTool(rctx, params)
 	if err != nil {
+		if errors.Is(context.Cause(ctx), errTimeout) {
+			err = context.DeadlineExceeded
+		}
 		return nil, nil, c.callError(name, err)
 	}
 	raws := slot.all()

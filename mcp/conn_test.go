@@ -150,7 +150,7 @@ func TestManagerFailures(t *testing.T) {
 	for _, tl := range m.DirectTools() {
 		names = append(names, tl.Info().Name)
 	}
-	if strings.Join(names, ",") != "mcp__ok__cwd,mcp__ok__env,mcp__ok__fail,mcp__ok__ping,list_mcp_resources,list_mcp_resource_templates,read_mcp_resource" {
+	if strings.Join(names, ",") != "mcp__ok__cwd,mcp__ok__env,mcp__ok__fail,mcp__ok__ping,mcp__ok__slow,list_mcp_resources,list_mcp_resource_templates,read_mcp_resource" {
 		t.Errorf("direct tools %v", names)
 	}
 	p := m.Problems(context.Background())

@@ -197,11 +197,11 @@ func TestCLI(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if code != 0 || len(got.Servers) != 1 || got.Servers[0].State != "connected" || strings.Join(got.Servers[0].Tools, ",") != "cwd,env,fail,ping" || !got.Servers[0].Resources {
+	if code != 0 || len(got.Servers) != 1 || got.Servers[0].State != "connected" || strings.Join(got.Servers[0].Tools, ",") != "cwd,env,fail,ping,slow" || !got.Servers[0].Resources {
 		t.Errorf("list --json: exit %d, %s", code, out)
 	}
 	out, _, _ = run("list")
-	if !strings.HasPrefix(out, "echo: connected, 4 tools (direct, global)\n  "+testServer+"\n  tools: cwd, env, fail, ping\n  offers resources\n") {
+	if !strings.HasPrefix(out, "echo: connected, 5 tools (direct, global)\n  "+testServer+"\n  tools: cwd, env, fail, ping, slow\n  offers resources\n") {
 		t.Errorf("list:\n%s", out)
 	}
 }

@@ -74,9 +74,29 @@ func (t *serverTool) Info() engine.ToolInfo { return t.info }
 // Annotations are the server's hints about the tool.
 func (t *serverTool) Annotations() jsonx.Object { return t.def.Annotations }
 
-func (t *serverTool) Execute(ctx context.Context, call engine.ToolCall, _ func(engine.ToolResult)) (engine.ToolResult, error) {
+func (t *serverTool) Execute(ctx context.Context, call engine.ToolCall, onUpdate func(engine.ToolResult)) (engine.ToolResult, error) {
 	server := t.conn.Server.Name
-	raw, res, err := t.conn.CallTool(ctx, t.def.Name, call.Args)
+	var progress func(string)
+	if onUpdate != nil {
+		details := detailsJSON(server, t.def.Name, "")
+		var mu sync.Mutex
+		done := false
+		defer func() {
+			mu.Lock()
+			done = true
+			mu.Unlock()
+		}()
+		progress = func(msg string) {
+			// A notification racing the result must not update a call
+			// that already ended.
+			mu.Lock()
+			defer mu.Unlock()
+			if !done {
+				onUpdate(engine.ToolResult{Content: []engine.Content{engine.TextContent(msg)}, Details: details})
+			}
+		}
+	}
+	raw, res, err := t.conn.CallTool(ctx, t.def.Name, call.Args, progress)
 	if err != nil {
 		return engine.ErrorResult(err.Error()), nil
 	}

@@ -1,6 +1,6 @@
 // Command testserver is a small stdio MCP server for pi's tests, built on
 // the SDK's server package: ping answers PONG:<text>, fail returns an
-// error result, env and cwd report the process's environment and
+// error result, slow reports progress before it answers, env and cwd report the process's environment and
 // directory, and one text resource is offered. With -hang, tools/call
 // never answers; with -crash, the process exits on the first call.
 package main
@@ -11,6 +11,7 @@ import (
 	"flag"
 	"log"
 	"os"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -47,6 +48,14 @@ func main() {
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			guard(ctx)
 			return text("boom", true), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "slow", Description: "Answers after five progress steps 300 ms apart", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			for i := 1; i <= 5; i++ {
+				time.Sleep(300 * time.Millisecond)
+				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: req.Params.GetProgressToken(), Progress: float64(i), Total: 5})
+			}
+			return text("slow done", false), nil
 		})
 	s.AddTool(&mcp.Tool{Name: "env", Description: "Value of an environment variable", InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
