@@ -65,6 +65,14 @@ type Conn struct {
 	nextToken int64
 }
 
+// errNeedsAuth is a server that answered 401: it wants an OAuth sign-in,
+// which this build cannot do yet.
+type errNeedsAuth struct{ server string }
+
+func (e errNeedsAuth) Error() string {
+	return fmt.Sprintf("MCP server %q requires sign-in (HTTP 401); OAuth sign-in is not available in this build yet, so give it an Authorization header in mcp.json", e.server)
+}
+
 // errTimeout ends a request that got no answer or progress in time.
 var errTimeout = errors.New("timeout")
 
@@ -153,6 +161,10 @@ func (c *Conn) Session(ctx context.Context) (*sdk.ClientSession, error) {
 		c.connecting = nil
 		if err != nil {
 			c.state, c.err = StateFailed, err.Error()
+			var na errNeedsAuth
+			if errors.As(err, &na) {
+				c.state = StateNeedsAuth
+			}
 		}
 		c.mu.Unlock()
 		close(done)
@@ -167,12 +179,13 @@ func (c *Conn) connect(ctx context.Context) error {
 	defer cancel()
 	var transport sdk.Transport
 	var stderr *tailBuffer
+	var ht *headerTransport
 	if c.Server.IsHTTP() {
-		t, err := newHTTPTransport(ctx, c.Server)
+		t, h, err := newHTTPTransport(ctx, c.Server)
 		if err != nil {
 			return err
 		}
-		transport = t
+		transport, ht = t, h
 	} else {
 		t, err := newStdioTransport(ctx, c.Server, c.cwd)
 		if err != nil {
@@ -217,6 +230,9 @@ func (c *Conn) connect(ctx context.Context) error {
 	// server/discover round trip first, resultType in every result).
 	session, err := client.Connect(ctx, captureTransport{transport}, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
+		if ht != nil && ht.unauthorized.Load() {
+			return errNeedsAuth{name}
+		}
 		return c.connectError(err, stderr)
 	}
 	init := session.InitializeResult()

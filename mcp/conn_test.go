@@ -165,3 +165,48 @@ func TestManagerFailures(t *testing.T) {
 func engineCall(args string) engine.ToolCall {
 	return engine.ToolCall{ID: "c1", Name: "t", Args: json.RawMessage(args)}
 }
+
+// TestLog checks mcp.log's line format, the reference's: ISO time,
+// [server], level, the logger when there is one, and continuation lines
+// indented.
+func TestLog(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	l := NewLog(dir)
+	l.Write("echo", "warning", "db", "first\nsecond")
+	l.Write("echo", "", "", map[string]any{"k": 1})
+	b, err := os.ReadFile(filepath.Join(dir, "mcp.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("log %q", b)
+	}
+	if _, err := time.Parse("2006-01-02T15:04:05.000Z", strings.Fields(lines[0])[0]); err != nil {
+		t.Errorf("time of %q: %v", lines[0], err)
+	}
+	for i, want := range []string{" [echo] warning db: first", "    second", ` [echo] info {"k":1}`} {
+		if !strings.HasSuffix(lines[i], want) {
+			t.Errorf("line %d %q, want it to end with %q", i, lines[i], want)
+		}
+	}
+}
+
+// TestNeedsSignIn checks that an HTTP server answering 401 shows as
+// needing sign-in, not as failed.
+func TestNeedsSignIn(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://x/.well-known/oauth-protected-resource"`)
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	c := NewConn(server(t, "sec", `{"url":"`+srv.URL+`"}`), t.TempDir(), nil, nil)
+	if _, err := c.Session(context.Background()); err == nil {
+		t.Fatal("connected to a server that answers 401")
+	}
+	if state, errText := c.State(); state != StateNeedsAuth {
+		t.Errorf("state %q (%s), want %q", state, errText, StateNeedsAuth)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -84,10 +85,12 @@ func (c *groupConn) Close() error {
 	return err
 }
 
-// headerTransport adds the configured headers to every request.
+// headerTransport adds the configured headers to every request and
+// notes a 401, which means the server wants a sign-in.
 type headerTransport struct {
-	base    http.RoundTripper
-	headers [][2]string
+	base         http.RoundTripper
+	headers      [][2]string
+	unauthorized atomic.Bool
 }
 
 func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -95,21 +98,26 @@ func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	for _, kv := range t.headers {
 		r.Header.Set(kv[0], kv[1])
 	}
-	return t.base.RoundTrip(r)
+	resp, err := t.base.RoundTrip(r)
+	if err == nil && resp.StatusCode == http.StatusUnauthorized {
+		t.unauthorized.Store(true)
+	}
+	return resp, err
 }
 
-func newHTTPTransport(ctx context.Context, s *Server) (sdk.Transport, error) {
+func newHTTPTransport(ctx context.Context, s *Server) (*sdk.StreamableClientTransport, *headerTransport, error) {
 	var headers [][2]string
 	for _, kv := range s.Headers {
 		v, err := expandValue(ctx, kv[1], os.Getenv)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		headers = append(headers, [2]string{kv[0], v})
 	}
-	client := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers}}
+	ht := &headerTransport{base: http.DefaultTransport, headers: headers}
+	client := &http.Client{Transport: ht}
 	// Transient failures are retried twice, as the reference does.
-	return &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: client, MaxRetries: 2, DisableStandaloneSSE: true}, nil
+	return &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: client, MaxRetries: 2, DisableStandaloneSSE: true}, ht, nil
 }
 
 // tailBuffer keeps the last max bytes a stdio server wrote to stderr,
