@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/pi-go/pi/engine/tui"
 	"github.com/pi-go/pi/engine/tui/theme"
 )
 
@@ -388,3 +389,9 @@ func BenchmarkPathological(b *testing.B) {
 		}
 	}
 }
+
+// A Doc is a component of the TUI, and drops its rows on a theme change.
+var (
+	_ tui.Component   = (*Doc)(nil)
+	_ tui.Invalidator = (*Doc)(nil)
+)
