@@ -15,7 +15,7 @@ import (
 // It keeps each item's height at the current width and the row where each
 // item starts, recomputed only from the first item that changed, so a
 // frame that shows a window of a long session renders the items in that
-// window and nothing else (RenderRows), and a frame in which nothing
+// window and nothing else (RenderRange), and a frame in which nothing
 // changed costs nothing.
 type Transcript struct {
 	v     *view
@@ -107,7 +107,7 @@ func (t *Transcript) Height(width int) int {
 
 // RenderRows returns rows [from, to) at width, rendering only the items
 // that intersect them.
-func (t *Transcript) RenderRows(width, from, to int) []string {
+func (t *Transcript) RenderRange(width, from, to int) []string {
 	t.layout(width)
 	from, to = max(from, 0), min(to, t.total)
 	if from >= to {
@@ -138,7 +138,7 @@ func (t *Transcript) Render(width int) []string {
 	if r, ok := t.all.get(width, t.Version(), 0); ok {
 		return r
 	}
-	return t.all.put(width, t.Version(), 0, t.RenderRows(width, 0, t.Height(width)))
+	return t.all.put(width, t.Version(), 0, t.RenderRange(width, 0, t.Height(width)))
 }
 
 // Handle turns one agent event into transcript changes. It reports

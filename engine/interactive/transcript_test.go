@@ -160,10 +160,10 @@ func TestRenderRows(t *testing.T) {
 		t.Fatalf("Height %d, Render %d rows", tr.Height(50), len(all))
 	}
 	for _, c := range [][2]int{{0, 10}, {7, 33}, {len(all) - 5, len(all) + 5}, {40, 41}} {
-		got := tr.RenderRows(50, c[0], c[1])
+		got := tr.RenderRange(50, c[0], c[1])
 		want := all[c[0]:min(c[1], len(all))]
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("RenderRows(%d, %d) differs", c[0], c[1])
+			t.Errorf("RenderRange(%d, %d) differs", c[0], c[1])
 		}
 	}
 	// A change to the last item re-lays out only from it.
