@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	pi "github.com/pi-go/pi"
+	"github.com/pi-go/pi/engine/interactive"
+	"github.com/pi-go/pi/engine/session"
+)
+
+// runInteractive is pi in a terminal: the interactive mode over an agent
+// whose ctx.ui is the screen. Start-up warnings (settings, models.json,
+// session selection) go into the header instead of over the screen.
+func runInteractive(a *Args, stderr io.Writer) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var startup bytes.Buffer
+	opts := optionsFromArgs(a, ModeInteractive)
+	opts.Stderr = &startup
+	ui := interactive.NewUI()
+	opts.UI = ui
+	app, err := pi.New(ctx, opts)
+	if err != nil {
+		_, _ = stderr.Write(startup.Bytes())
+		if errors.Is(err, pi.ErrExtensionLoad) {
+			return 1
+		}
+		return reportStartupError(stderr, err)
+	}
+	defer app.Close()
+	app.OnShutdownRequest(cancel)
+	fileText, images, err := pi.ProcessFileArgs(app.Cwd(), a.FileArgs)
+	if err != nil {
+		fmt.Fprintln(stderr, err.Error())
+		return 1
+	}
+	initial, rest := pi.BuildInitialMessage("", fileText, images, a.Messages)
+	var fullscreen *bool
+	switch a.TUIMode {
+	case "regular":
+		f := false
+		fullscreen = &f
+	case "fullscreen":
+		t := true
+		fullscreen = &t
+	}
+	var warnings []string
+	for _, l := range strings.Split(strings.TrimRight(startup.String(), "\n"), "\n") {
+		if l != "" {
+			warnings = append(warnings, l)
+		}
+	}
+	err = interactive.Run(ctx, app, interactive.Options{
+		Version: Version, Fullscreen: fullscreen, Input: os.Stdin, Stdout: os.Stdout, UI: ui,
+		Initial: initial.Text, InitialImages: initial.Images, Messages: rest, Warnings: warnings,
+		DefaultSessionDir: session.AgentSessionsDir(app.AgentDir(), app.Cwd()),
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "Error:", err)
+		return 1
+	}
+	return 0
+}
