@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pi-go/pi/engine/tui"
 	"github.com/pi-go/pi/engine/tui/theme"
 )
 
@@ -70,7 +71,7 @@ func (h *header) Render(width int) []string {
 				h.hint("app.tools.expand", "more"),
 			h.v.fg("muted", "Press "+h.keys("app.tools.expand")+" to show full startup help and loaded resources."))
 	}
-	inner := width - 2*outputPad
+	inner := width - 1
 	var body []string
 	body = append(body, rows...)
 	for _, g := range h.resources {
@@ -98,7 +99,13 @@ func (h *header) Render(width int) []string {
 			body = append(body, wrapAll(w, inner, func(s string) string { return h.v.fg("warning", s) })...)
 		}
 	}
-	return h.c.put(width, 0, h.v.gen, box(h.v, width, outputPad, 0, "", append([]string{""}, body...)))
+	// The header keeps only the left pad, so the hint line fits 80
+	// columns as the reference's does.
+	out := []string{""}
+	for _, r := range body {
+		out = append(out, " "+tui.Truncate(r, width-1, ""))
+	}
+	return h.c.put(width, 0, h.v.gen, out)
 }
 
 // displayName is a resource's short name: the file name, or for an
