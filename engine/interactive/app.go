@@ -197,6 +197,7 @@ func (a *app) run() error {
 	a.p.SetInterceptor(a.intercept)
 	a.sess = a.c.Session()
 	a.replay()
+	a.noteCompactions()
 	a.refreshFooter()
 	a.editorChanged()
 	a.setTitle("π - " + filepath.Base(a.c.Cwd()))
@@ -270,6 +271,27 @@ func (a *app) replay() {
 		}
 	}
 	a.p.Reprint()
+}
+
+// noteCompactions says, when a session opens, how often it was compacted
+// (its earlier history is then only in the summary).
+func (a *app) noteCompactions() {
+	_, store := a.c.Current()
+	if store == nil {
+		return
+	}
+	n := 0
+	for _, e := range store.Entries() {
+		if e.Type == engine.EntryCompaction {
+			n++
+		}
+	}
+	switch {
+	case n == 1:
+		a.showStatus("Session compacted 1 time")
+	case n > 1:
+		a.showStatus(fmt.Sprintf("Session compacted %d times", n))
+	}
 }
 
 // refreshFooter recomputes the footer from the session (after a reply,

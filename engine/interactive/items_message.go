@@ -239,3 +239,24 @@ type spacer int
 func (s spacer) Render(int) []string { return make([]string, int(s)) }
 
 var _ tui.Component = spacer(0)
+
+// markdownItem is Markdown a command prints into the transcript
+// (/session, /hotkeys, /changelog).
+type markdownItem struct {
+	v   *view
+	doc markdownDoc
+	c   cache
+}
+
+func newMarkdownItem(v *view, src string) *markdownItem {
+	d := newMarkdown(v.th)
+	d.SetText(src)
+	return &markdownItem{v: v, doc: d}
+}
+
+func (it *markdownItem) Render(width int) []string {
+	if r, ok := it.c.get(width, 0, it.v.gen); ok {
+		return r
+	}
+	return it.c.put(width, 0, it.v.gen, box(it.v, width, outputPad, 0, "", it.doc.Render(width-2*outputPad)))
+}
