@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	pi "github.com/pi-go/pi"
 	"github.com/pi-go/pi/engine/interactive"
@@ -56,6 +58,17 @@ func runInteractive(a *Args, stderr io.Writer) int {
 			warnings = append(warnings, l)
 		}
 	}
+	// In raw mode Ctrl+C is a key; a SIGINT sent from elsewhere aborts
+	// the run, as it does in print mode, instead of killing pi with the
+	// terminal still in raw mode.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT)
+	defer signal.Stop(sigs)
+	go func() {
+		for range sigs {
+			app.Abort()
+		}
+	}()
 	err = interactive.Run(ctx, app, interactive.Options{
 		Version: Version, Fullscreen: fullscreen, Input: os.Stdin, Stdout: os.Stdout, UI: ui,
 		Initial: initial.Text, InitialImages: initial.Images, Messages: rest, Warnings: warnings,
