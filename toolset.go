@@ -44,6 +44,8 @@ func (app *Agent) builtin(name string) engine.Tool {
 			Shell:      builtins.ShellConfig{ShellPath: app.settings.ShellPath(), CommandPrefix: app.settings.ShellCommandPrefix()},
 			SessionEnv: app.sessionEnv,
 		})
+	case "powershell":
+		return builtins.NewPowerShellWithOptions(app.cwd, builtins.BashOptions{SessionEnv: app.sessionEnv})
 	case "read":
 		return builtins.NewReadWithOptions(app.cwd, builtins.ReadOptions{
 			NoAutoResize: !app.settings.ImagesAutoResize(),

@@ -84,7 +84,11 @@ func runBashTool(ctx context.Context, cwd, command string, timeout *float64, opt
 	if opts.SessionEnv != nil {
 		cfg.Env = sessionShellEnv(cfg.Env, opts.SessionEnv())
 	}
-	acc := newOutputAccumulator("pi-bash")
+	prefix := "pi-bash"
+	if cfg.PowerShell {
+		prefix = "pi-powershell"
+	}
+	acc := newOutputAccumulator(prefix)
 
 	// Updates are cumulative snapshots, at most one per updateThrottle,
 	// with a final flush. The throttle timer and the reader goroutine both

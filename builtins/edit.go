@@ -124,7 +124,7 @@ func runEdit(ctx context.Context, cwd string, rawArgs json.RawMessage) (engine.T
 		if ctx.Err() != nil {
 			return errAborted
 		}
-		if err := syscall.Access(abs, 4|2 /* R_OK|W_OK */); err != nil {
+		if err := access(abs, 4|2 /* R_OK|W_OK */); err != nil {
 			var errno syscall.Errno
 			code := err.Error()
 			if errors.As(err, &errno) {

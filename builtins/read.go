@@ -117,7 +117,7 @@ func errnoName(e syscall.Errno) (string, string) {
 
 func readFile(ctx context.Context, cwd, path string, offset, limit *float64, opts ReadOptions) (engine.ToolResult, error) {
 	abs := resolveReadPath(path, cwd)
-	if err := syscall.Access(abs, 4 /* R_OK */); err != nil {
+	if err := access(abs, 4 /* R_OK */); err != nil {
 		return engine.ToolResult{}, nodeError(err, "access", abs)
 	}
 	f, err := os.Open(abs)

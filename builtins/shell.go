@@ -30,24 +30,44 @@ type ShellConfig struct {
 	CommandPrefix string
 	// Env is the whole environment; nil means the process environment.
 	Env []string
+	// PowerShell runs the command with PowerShell instead of bash (the
+	// powershell tool); ShellPath and CommandPrefix do not apply then.
+	PowerShell bool
 }
 
-// resolveShell picks the shell as the reference does: an explicit path,
-// then /bin/bash, then bash on PATH, then sh.
-func resolveShell(custom string) (string, error) {
-	if custom != "" {
-		if _, err := os.Stat(custom); err != nil {
-			return "", fmt.Errorf("Custom shell path not found: %s", custom)
-		}
-		return custom, nil
+// shellCmd is a resolved shell: the executable, the arguments before the
+// command, and whether the command goes on stdin instead (the legacy WSL
+// bash.exe launcher mangles quoting on its command line).
+type shellCmd struct {
+	path  string
+	args  []string
+	stdin bool
+}
+
+// command builds the process that runs command.
+func (c shellCmd) command(command string) *exec.Cmd {
+	if c.stdin {
+		cmd := exec.Command(c.path, c.args...)
+		cmd.Stdin = strings.NewReader(command)
+		return cmd
 	}
-	if _, err := os.Stat("/bin/bash"); err == nil {
-		return "/bin/bash", nil
+	return exec.Command(c.path, append(append([]string(nil), c.args...), command)...)
+}
+
+// resolve picks the shell for cfg.
+func (cfg ShellConfig) resolve() (shellCmd, error) {
+	if cfg.PowerShell {
+		return resolvePowerShell()
 	}
-	if p, err := exec.LookPath("bash"); err == nil {
-		return p, nil
+	return resolveShell(cfg.ShellPath)
+}
+
+// shellName is how error messages name the shell.
+func (cfg ShellConfig) shellName() string {
+	if cfg.PowerShell {
+		return "PowerShell"
 	}
-	return "sh", nil
+	return "bash"
 }
 
 // shellExit records that the shell itself exited before a timeout fired.
@@ -91,28 +111,31 @@ func runShell(ctx context.Context, command, cwd string, timeout *float64, cfg Sh
 	if ctx.Err() != nil {
 		return 0, errShellAborted
 	}
-	shell, err := resolveShell(cfg.ShellPath)
+	shell, err := cfg.resolve()
 	if err != nil {
 		return 0, toolError(err.Error())
 	}
 	if _, err := os.Stat(cwd); err != nil {
-		return 0, failf("Working directory does not exist: %s\nCannot execute bash commands.", cwd)
+		return 0, failf("Working directory does not exist: %s\nCannot execute %s commands.", cwd, cfg.shellName())
 	}
-	if cfg.CommandPrefix != "" {
+	if cfg.CommandPrefix != "" && !cfg.PowerShell {
 		command = cfg.CommandPrefix + "\n" + command
+	}
+	if cfg.PowerShell {
+		command = powerShellCommand(shell, command)
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return 0, fmt.Errorf("bash: pipe: %w", err)
 	}
-	cmd := exec.Command(shell, "-c", command)
+	cmd := shell.command(command)
 	cmd.Dir = cwd
 	cmd.Env = cfg.Env
 	if cmd.Env == nil {
 		cmd.Env = shellEnv()
 	}
 	cmd.Stdout, cmd.Stderr = w, w
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = newGroupAttr()
 	started := time.Now()
 	if err := cmd.Start(); err != nil {
 		r.Close()
@@ -221,13 +244,6 @@ func exitCodeOf(ps *os.ProcessState) int {
 	return ps.ExitCode()
 }
 
-// killGroup kills the whole process group, falling back to the process.
-func killGroup(pid int) {
-	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
-}
-
 // BinDir is prepended to PATH for spawned shells (the reference puts
 // <agentDir>/bin there). Set it once at start-up.
 var BinDir string
@@ -263,4 +279,27 @@ func jsNumber(f float64) string {
 		return fmt.Sprintf("%d", int64(f))
 	}
 	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// powerShellCommand makes Windows PowerShell 5 exit with the command's
+// status: its -Command exits 1 after a native command that wrote to stderr
+// even when that command succeeded. pwsh does not need it, and a command
+// ending in a backtick (a line continuation) must not get it.
+func powerShellCommand(sh shellCmd, command string) string {
+	if !strings.EqualFold(baseName(sh.path), "powershell.exe") || strings.HasSuffix(command, "`") {
+		return command
+	}
+	return command + "\n;\n" +
+		"if ($?) { exit 0 }\n" +
+		`if ($LASTEXITCODE -eq 0 -and "$($Error[0].FullyQualifiedErrorId)" -like "NativeCommandError*") { exit 0 }` + "\n" +
+		"exit 1"
+}
+
+// baseName is the last element of a path with either separator, so a
+// Windows path reads the same on every platform.
+func baseName(p string) string {
+	if i := strings.LastIndexAny(p, `\/`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
 }

@@ -13,7 +13,7 @@ import (
 var DefaultNames = []string{"read", "bash", "edit", "write"}
 
 // AllNames are every built-in tool, in the reference's order.
-var AllNames = []string{"read", "bash", "edit", "write", "grep", "find", "ls"}
+var AllNames = []string{"read", "bash", "powershell", "edit", "write", "grep", "find", "ls"}
 
 // New returns the built-in tool called name, bound to cwd.
 func New(name, cwd string) (engine.Tool, bool) {
@@ -22,6 +22,8 @@ func New(name, cwd string) (engine.Tool, bool) {
 		return NewRead(cwd), true
 	case "bash":
 		return NewBash(cwd), true
+	case "powershell":
+		return NewPowerShell(cwd), true
 	case "edit":
 		return NewEdit(cwd), true
 	case "write":

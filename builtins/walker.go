@@ -9,7 +9,6 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
-	"syscall"
 )
 
 // parallelWalk is walkTree spread over several goroutines: directories are
@@ -270,22 +269,4 @@ func (pw *parallelWalk) readDir(d *walkDir) []any {
 	}
 	d.kids = kids
 	return tasks
-}
-
-// openDir opens dir for openat, so that each file of a batch is opened
-// without the kernel walking its whole path again; on failure files are
-// opened by their full paths.
-func (w *walkWorker) openDir(dir string) {
-	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		fd = -1
-	}
-	w.dirfd = fd
-}
-
-func (w *walkWorker) closeDir() {
-	if w.dirfd >= 0 {
-		syscall.Close(w.dirfd)
-		w.dirfd = -1
-	}
 }

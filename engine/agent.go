@@ -199,6 +199,9 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 	if final == nil {
 		final = &Message{Role: RoleAssistant, StopReason: StopError, ErrorMessage: "provider returned no message"}
 	}
+	if final.ErrorMessage != "" {
+		final.ErrorMessage = RedactSecrets(final.ErrorMessage, requestSecrets(req)...)
+	}
 	if final.Role == "" {
 		final.Role = RoleAssistant
 	}

@@ -206,7 +206,7 @@ func (a *API) exec(command, argsJSON, optsJSON string, ok, fail goja.Callable) g
 		var stdout, stderr bytes.Buffer
 		capped := &execCap{limit: limit, onFull: kill}
 		cmd.Stdout, cmd.Stderr = capped.writer(&stdout), capped.writer(&stderr)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.SysProcAttr = groupAttr()
 		if err := cmd.Start(); err != nil {
 			// Node reports a spawn failure as a result with code 1 and the
 			// error on stderr rather than a rejection.
@@ -228,10 +228,10 @@ func (a *API) exec(command, argsJSON, optsJSON string, ok, fail goja.Callable) g
 		case werr = <-waitDone:
 		case <-timer:
 			kill()
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+			_ = signalGroup(cmd.Process.Pid, syscall.SIGTERM)
 			werr = <-waitDone
 		case <-ctx.Done():
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+			_ = signalGroup(cmd.Process.Pid, syscall.SIGTERM)
 			werr = <-waitDone
 		}
 		code := 0

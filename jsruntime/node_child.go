@@ -64,8 +64,8 @@ func (o spawnOpts) command(ctx context.Context, file string, args []string) *exe
 		cmd.Env = o.env
 	}
 	// A process group lets kill() reach the shell's children too.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+	cmd.SysProcAttr = groupAttr()
+	cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, syscall.SIGTERM) }
 	return cmd
 }
 
@@ -83,8 +83,6 @@ func signalName(state *os.ProcessState) (int, string) {
 	}
 	return state.ExitCode(), ""
 }
-
-var signals = map[string]syscall.Signal{"SIGTERM": syscall.SIGTERM, "SIGKILL": syscall.SIGKILL, "SIGINT": syscall.SIGINT, "SIGHUP": syscall.SIGHUP, "SIGQUIT": syscall.SIGQUIT, "SIGUSR1": syscall.SIGUSR1, "SIGUSR2": syscall.SIGUSR2}
 
 // spawnAsync starts a process and streams its events to onEvent on the
 // loop: ("stdout", Buffer), ("stderr", Buffer), ("error", message) and
@@ -157,7 +155,7 @@ func (r *Runtime) spawnAsync(file string, args []string, optsV goja.Value, onEve
 				s = syscall.Signal(n)
 			}
 		}
-		return syscall.Kill(-cmd.Process.Pid, s) == nil
+		return signalGroup(cmd.Process.Pid, s) == nil
 	})
 	var wg sync.WaitGroup
 	pump := func(name string, rd io.Reader) {

@@ -715,20 +715,7 @@ func (r *Runtime) statsObject(fi os.FileInfo) goja.Value {
 		_ = o.SetPrototype(p)
 	}
 	mode := uint32(fi.Mode().Perm()) | unixType(fi.Mode())
-	st, _ := fi.Sys().(*syscall.Stat_t)
-	if st != nil {
-		mode = uint32(st.Mode)
-		_ = o.Set("dev", st.Dev)
-		_ = o.Set("mode", mode)
-		_ = o.Set("nlink", st.Nlink)
-		_ = o.Set("uid", st.Uid)
-		_ = o.Set("gid", st.Gid)
-		_ = o.Set("rdev", st.Rdev)
-		_ = o.Set("blksize", st.Blksize)
-		_ = o.Set("ino", st.Ino)
-		_ = o.Set("size", fi.Size())
-		_ = o.Set("blocks", st.Blocks)
-	} else {
+	if !setUnixStat(o, fi) {
 		_ = o.Set("mode", mode)
 		_ = o.Set("size", fi.Size())
 	}

@@ -482,7 +482,7 @@ func tryWrite(c net.Conn, b []byte) int {
 	total := 0
 	_ = rc.Write(func(fd uintptr) bool {
 		for total < len(b) {
-			n, err := syscall.Write(int(fd), b[total:])
+			n, err := writeFD(fd, b[total:])
 			if n <= 0 || err != nil {
 				break
 			}

@@ -31,6 +31,12 @@ const (
 //
 // Raw is the exact byte sequence the terminal sent for this key, which
 // extension components receive unchanged.
+//
+// Shifted and Base come from the Kitty protocol's alternate keys: Shifted
+// is the symbol a Shift chord produced ("+" for shift+=), so "ctrl++"
+// matches ctrl+shift+= as pi's bindings name the produced symbol; Base is
+// the key at the same place on a US PC-101 layout, so ctrl+с on a
+// Cyrillic layout matches "ctrl+c".
 type Key struct {
 	Code    string
 	Text    string
@@ -38,6 +44,8 @@ type Key struct {
 	Repeat  bool // a Kitty-protocol auto-repeat
 	Release bool // a Kitty-protocol key release
 	Raw     string
+	Shifted string
+	Base    string
 }
 
 // String is the key in pi's syntax with modifiers in a fixed order,
@@ -58,9 +66,31 @@ type KeySpec struct {
 }
 
 // Matches reports whether k is this key with exactly these modifiers.
-// Releases never match.
+// Releases never match. A Kitty key also matches by the symbol its Shift
+// produced (with Shift consumed) and, when its own code is not a Latin
+// letter, digit or symbol, by its base-layout key.
 func (s KeySpec) Matches(k Key) bool {
-	return !k.Release && k.Code == s.Code && k.Mod == s.Mod
+	if k.Release {
+		return false
+	}
+	if k.Code == s.Code && k.Mod == s.Mod {
+		return true
+	}
+	if k.Shifted != "" && k.Mod&ModShift != 0 && k.Shifted == s.Code && k.Mod&^ModShift == s.Mod {
+		return true
+	}
+	return k.Base != "" && k.Base == s.Code && k.Mod == s.Mod && !isLatinKey(k.Code)
+}
+
+// isLatinKey reports whether code names a key that is authoritative on
+// its own: a named key, an ASCII letter, digit or symbol. Remapped
+// layouts (Dvorak, Colemak) report such keys at other physical places,
+// so their base-layout key must not be consulted.
+func isLatinKey(code string) bool {
+	if len(code) != 1 {
+		return namedKeys[code] || (len(code) > 1 && code[0] == 'f')
+	}
+	return code[0] > ' ' && code[0] < 0x7f
 }
 
 // String renders the spec in pi's syntax.
@@ -199,6 +229,15 @@ func (m *Keymap) Matches(k Key, action string) bool {
 		}
 	}
 	return false
+}
+
+// Has reports whether the keymap knows action (bound or disabled).
+func (m *Keymap) Has(action string) bool {
+	if m == nil {
+		return false
+	}
+	_, ok := m.bindings[action]
+	return ok
 }
 
 // Actions returns every action id the keymap knows, in no set order.

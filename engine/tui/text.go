@@ -5,7 +5,15 @@ import "github.com/charmbracelet/x/ansi"
 // Width is the number of terminal cells s occupies, ignoring escape
 // sequences (grapheme clusters, wide characters and emoji counted as the
 // terminal draws them).
-func Width(s string) int { return ansi.StringWidth(s) }
+func Width(s string) int {
+	// Most rows are plain ASCII; measuring graphemes costs ~100× more.
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
 
 // Truncate cuts s to at most width cells, appending tail (counted in the
 // width) when it cut anything. Escape sequences are kept so styles stay

@@ -1,0 +1,116 @@
+package tui
+
+import (
+	"regexp"
+	"strings"
+)
+
+// The escape sequences a Program writes. They are exported so tests (and
+// the end-to-end harness) can look for them in the output stream.
+const (
+	SeqSyncBegin       = "\x1b[?2026h"
+	SeqSyncEnd         = "\x1b[?2026l"
+	SeqHideCursor      = "\x1b[?25l"
+	SeqShowCursor      = "\x1b[?25h"
+	SeqPasteOn         = "\x1b[?2004h"
+	SeqPasteOff        = "\x1b[?2004l"
+	SeqKittyPush       = "\x1b[>7u" // disambiguate + event types + alternate keys
+	SeqKittyQuery      = "\x1b[?u"
+	SeqKittyPop        = "\x1b[<u"
+	SeqDA1             = "\x1b[c" // sentinel: answered after the Kitty query by every terminal
+	SeqModifyOtherOn   = "\x1b[>4;2m"
+	SeqModifyOtherOff  = "\x1b[>4;0m"
+	SeqFocusOn         = "\x1b[?1004h"
+	SeqFocusOff        = "\x1b[?1004l"
+	SeqAltScreenOn     = "\x1b[?1049h"
+	SeqAltScreenOff    = "\x1b[?1049l"
+	SeqAutowrapOff     = "\x1b[?7l"
+	SeqAutowrapOn      = "\x1b[?7h"
+	SeqMouseOn         = "\x1b[?1000h\x1b[?1002h\x1b[?1006h"
+	SeqMouseOff        = "\x1b[?1006l\x1b[?1002l\x1b[?1000l"
+	SeqClearAll        = "\x1b[2J\x1b[H\x1b[3J"  // screen, home, scrollback: the regular renderer's reprint
+	SeqResetLine       = "\x1b[0m\x1b]8;;\x1b\\" // every row ends with styles and links closed
+	seqEraseLine       = "\x1b[2K"
+	seqClearScreenHome = "\x1b[2J\x1b[H"
+)
+
+// CursorMarker is a zero-width APC string a focused component puts where
+// the text cursor is. The renderer removes it and parks the hardware
+// cursor there (hidden unless ProgramOptions.ShowHardwareCursor), so
+// input methods draw their candidate window at the right place.
+const CursorMarker = "\x1b_pi:c\x1b\\"
+
+// cursorMarkerBEL is the reference's spelling (terminated by BEL), which
+// JavaScript components use; the renderer accepts both.
+const cursorMarkerBEL = "\x1b_pi:c\x07"
+
+// modes records what setup turned on, so teardown undoes exactly that.
+type modes struct {
+	raw        bool
+	setup      bool
+	fullscreen bool
+	kitty      bool // the terminal answered the Kitty query
+	modifyKeys bool // modifyOtherKeys was turned on as the fallback
+	probed     bool // the Kitty question is settled
+}
+
+// enterSequence is what a Program writes when it takes the terminal.
+func enterSequence(fullscreen bool) string {
+	var b strings.Builder
+	if fullscreen {
+		b.WriteString(SeqAltScreenOn)
+		b.WriteString(SeqAutowrapOff)
+		b.WriteString(SeqMouseOn)
+		b.WriteString(SeqFocusOn)
+		b.WriteString(seqClearScreenHome)
+	}
+	b.WriteString(SeqHideCursor)
+	b.WriteString(SeqPasteOn)
+	b.WriteString(SeqKittyPush)
+	b.WriteString(SeqKittyQuery)
+	b.WriteString(SeqDA1)
+	return b.String()
+}
+
+// exitSequence undoes enterSequence and the keyboard mode the probe chose.
+func (m *modes) exitSequence() string {
+	var b strings.Builder
+	b.WriteString(SeqSyncEnd) // in case a frame was cut short by a panic
+	b.WriteString(SeqKittyPop)
+	if m.modifyKeys {
+		b.WriteString(SeqModifyOtherOff)
+	}
+	b.WriteString(SeqPasteOff)
+	if m.fullscreen {
+		b.WriteString(SeqFocusOff)
+		b.WriteString(SeqMouseOff)
+		b.WriteString(SeqAutowrapOn)
+		b.WriteString(SeqAltScreenOff)
+	}
+	b.WriteString(SeqShowCursor)
+	return b.String()
+}
+
+var (
+	kittyReply = regexp.MustCompile(`^\x1b\[\?\d*u$`)
+	da1Reply   = regexp.MustCompile(`^\x1b\[\?[\d;]*c$`)
+)
+
+// probeReply settles the keyboard protocol from a terminal reply: a
+// Kitty flags answer means the push took effect; a DA1 answer before any
+// Kitty answer means the terminal ignored the push (tmux, older xterm),
+// so modifyOtherKeys is the fallback. It returns what to write, if
+// anything.
+func (m *modes) probeReply(raw string) string {
+	if m.probed {
+		return ""
+	}
+	switch {
+	case kittyReply.MatchString(raw):
+		m.probed, m.kitty = true, true
+	case da1Reply.MatchString(raw):
+		m.probed, m.modifyKeys = true, true
+		return SeqModifyOtherOn
+	}
+	return ""
+}

@@ -1,0 +1,256 @@
+package tui
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+)
+
+// acquire takes the terminal: raw mode, protocol setup, resize
+// notification and the input reader. release undoes whatever part of it
+// happened, so it is safe after a failed acquire.
+func (p *Program) acquire() error {
+	if rm, ok := p.term.(RawModer); ok {
+		if err := rm.EnterRaw(); err != nil {
+			return err
+		}
+		p.modes.raw = true
+	}
+	p.modes.fullscreen = p.o.Fullscreen
+	p.modes.setup = true
+	p.modes.probed, p.modes.kitty, p.modes.modifyKeys = false, false, false
+	p.write(enterSequence(p.o.Fullscreen))
+	if rn, ok := p.term.(ResizeNotifier); ok {
+		p.stopResize = rn.NotifyResize(func() { p.Post(p.onResize) })
+	}
+	p.startInput()
+	p.released = false
+	return nil
+}
+
+// release gives the terminal back: stops reading, undoes every mode
+// acquire set and leaves raw mode.
+func (p *Program) release() {
+	if p.stopInput != nil {
+		p.stopInput()
+		p.stopInput = nil
+	}
+	if p.stopResize != nil {
+		p.stopResize()
+		p.stopResize = nil
+	}
+	if p.escTimer != nil {
+		p.escTimer.Stop()
+	}
+	if p.modes.setup {
+		p.write(p.modes.exitSequence())
+		p.modes.setup = false
+	}
+	if p.modes.raw {
+		if rm, ok := p.term.(RawModer); ok {
+			_ = rm.ExitRaw()
+		}
+		p.modes.raw = false
+	}
+	p.released = true
+}
+
+// finalFrame leaves the screen tidy before release: in regular mode the
+// cursor goes below the document so the shell prompt starts on a fresh
+// row; in fullscreen the body may be printed into the main screen after
+// the alternate screen is left.
+func (p *Program) finalFrame() {
+	if p.released {
+		return
+	}
+	if !p.o.Fullscreen {
+		var b bytes.Buffer
+		p.reg.leave(&b)
+		p.write(b.String())
+		return
+	}
+	if !p.o.PrintBodyOnExit {
+		return
+	}
+	// Leave the alternate screen first so the rows land in the main
+	// screen's scrollback; exitSequence's own 1049l is then harmless.
+	var b bytes.Buffer
+	b.WriteString(SeqAltScreenOff)
+	b.WriteString(SeqAutowrapOn)
+	for _, row := range p.bodyAll(p.width) {
+		b.WriteString(stripMarkers(row))
+		b.WriteString(SeqResetLine)
+		b.WriteString("\r\n")
+	}
+	p.write(b.String())
+}
+
+// bodyAll renders the whole body at width.
+func (p *Program) bodyAll(width int) []string {
+	if p.body == nil || width <= 0 {
+		return nil
+	}
+	if w, ok := p.body.(Windowed); ok {
+		return w.RenderRange(width, 0, w.Height(width))
+	}
+	return p.body.Render(width)
+}
+
+// onResize runs on the UI goroutine after SIGWINCH (or the test
+// terminal's resize).
+func (p *Program) onResize() {
+	w, h, err := p.term.Size()
+	if err != nil {
+		return
+	}
+	p.dispatch(Resize{Width: w, Height: h})
+}
+
+// startInput reads input on its own goroutine and posts each chunk to
+// the UI goroutine, where it is decoded (the decoder is not shared
+// between goroutines).
+func (p *Program) startInput() {
+	if p.in == nil {
+		p.stopInput = func() {}
+		return
+	}
+	r := p.in
+	cancel := func() {}
+	if f, ok := p.in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if fr, err := newFileReader(f); err == nil {
+			r, cancel = fr, fr.Close
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := r.Read(buf)
+			if n > 0 {
+				chunk := append([]byte(nil), buf[:n]...)
+				p.Post(func() { p.feed(chunk) })
+			}
+			if err != nil {
+				select {
+				case <-done:
+				default:
+					if !errors.Is(err, errReadCanceled) {
+						p.Post(func() {
+							if errors.Is(err, io.EOF) {
+								p.runErr = ErrInputClosed
+							} else {
+								p.runErr = fmt.Errorf("tui: read input: %w", err)
+							}
+						})
+					}
+				}
+				return
+			}
+		}
+	}()
+	p.stopInput = func() { close(done); cancel() }
+}
+
+// feed decodes a chunk and dispatches its events. A chunk with an escape
+// byte may end in an incomplete sequence, so the decoder is flushed
+// after EscapeTimeout without more input.
+func (p *Program) feed(b []byte) {
+	p.escGen++
+	for _, ev := range p.dec.Feed(b) {
+		p.dispatch(ev)
+	}
+	if bytesHasEsc(b) {
+		gen := p.escGen
+		if p.escTimer != nil {
+			p.escTimer.Stop()
+		}
+		p.escTimer = time.AfterFunc(p.o.EscapeTimeout, func() {
+			p.Post(func() {
+				if p.escGen != gen {
+					return
+				}
+				for _, ev := range p.dec.Flush() {
+					p.dispatch(ev)
+				}
+			})
+		})
+	}
+}
+
+func bytesHasEsc(b []byte) bool {
+	for _, c := range b {
+		if c == 0x1b {
+			return true
+		}
+	}
+	return false
+}
+
+// notifyTermSignals catches SIGTERM and SIGHUP for a real terminal so
+// Run can restore it before the process ends.
+func notifyTermSignals(t Terminal) (<-chan os.Signal, func()) {
+	if _, ok := t.(*ProcessTerminal); !ok {
+		return nil, func() {}
+	}
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGTERM, syscall.SIGHUP)
+	return ch, func() { signal.Stop(ch) }
+}
+
+// ReleaseTerminal gives the terminal back for a while (an external
+// editor, an interactive child): input stops, every mode is undone and
+// raw mode is left. RestoreTerminal takes it back and redraws.
+func (p *Program) ReleaseTerminal() error {
+	if !p.running || p.released {
+		return errors.New("tui: terminal is not held")
+	}
+	if !p.o.Fullscreen {
+		var b bytes.Buffer
+		p.reg.leave(&b)
+		p.write(b.String())
+	}
+	p.release()
+	return nil
+}
+
+// RestoreTerminal takes the terminal back after ReleaseTerminal and
+// redraws everything (what the other program printed is cleared).
+func (p *Program) RestoreTerminal() error {
+	if !p.running || !p.released {
+		return errors.New("tui: terminal is not released")
+	}
+	if err := p.acquire(); err != nil {
+		p.release()
+		return err
+	}
+	p.reg.reset()
+	p.full.reset()
+	p.Reprint()
+	p.inputSeen = true
+	return nil
+}
+
+// Suspend is Ctrl+Z: it gives the terminal back, stops the process group
+// and, once the shell continues it, takes the terminal back and redraws.
+// It returns an error when the terminal cannot suspend (a test terminal).
+func (p *Program) Suspend() error {
+	s, ok := p.term.(Suspender)
+	if !ok {
+		return errors.New("tui: this terminal cannot suspend")
+	}
+	if err := p.ReleaseTerminal(); err != nil {
+		return err
+	}
+	serr := s.Suspend()
+	if err := p.RestoreTerminal(); err != nil {
+		return err
+	}
+	return serr
+}

@@ -1,0 +1,288 @@
+package tui
+
+import (
+	"bytes"
+	"encoding/base64"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// fullRenderer draws on the alternate screen: the body scrolls inside
+// the rows above the dock, and only rows that differ from the previous
+// frame are rewritten.
+type fullRenderer struct {
+	started     bool
+	width       int
+	height      int
+	prev        []string
+	offset      int  // first body row in view
+	follow      bool // keep the newest rows in view
+	bodyH       int  // body height at the last frame
+	winH        int  // body window height at the last frame
+	bodyW       int  // body width at the last frame
+	cursorShown bool
+	cursor      cursorPos
+	sel         selection
+	memo        widthMemo
+}
+
+// selection is a drag in body coordinates (row = body row, col = cell).
+type selection struct {
+	active         bool
+	aRow, aCol     int
+	bRow, bCol     int
+	dragged        bool
+	lastX, lastRow int
+}
+
+func (f *fullRenderer) reset() {
+	follow, offset := f.follow, f.offset
+	*f = fullRenderer{follow: follow, offset: offset, memo: f.memo}
+}
+
+func (p *Program) renderFull(b *bytes.Buffer) {
+	w, h := p.width, p.height
+	f := &p.full
+	bw := w
+	if p.o.Scrollbar && w > 1 {
+		bw = w - 1
+	}
+	d := p.document(w, bw)
+	dock := d.dock
+	if len(dock) > h {
+		dock = dock[len(dock)-h:]
+	}
+	winH := h - len(dock)
+	maxOff := max(0, d.bodyH-winH)
+	if f.follow || f.offset >= maxOff {
+		f.offset, f.follow = maxOff, true
+	}
+	f.offset = max(f.offset, 0)
+	f.bodyH, f.winH, f.bodyW = d.bodyH, winH, bw
+	f.memo.next()
+
+	screen := make([]string, h)
+	copy(screen, d.body(f.offset, f.offset+winH))
+	if f.sel.active && f.sel.dragged {
+		for i := range winH {
+			screen[i] = f.sel.highlight(screen[i], f.offset+i, bw)
+		}
+	}
+	if !f.follow && d.bodyH > winH && winH > 0 {
+		screen[winH-1] = p.jumpLabel(bw)
+	}
+	if bw < w && d.bodyH > winH && winH > 0 {
+		size := max(1, winH*winH/d.bodyH)
+		pos := 0
+		if maxOff > 0 {
+			pos = f.offset * (winH - size) / maxOff
+		}
+		for i := range winH {
+			bar := "│"
+			if i >= pos && i < pos+size {
+				bar = "┃"
+			}
+			if p.o.ScrollbarStyle != nil {
+				bar = p.o.ScrollbarStyle(bar)
+			}
+			screen[i] = f.memo.pad(screen[i], bw) + SeqResetLine + bar
+		}
+	}
+	copy(screen[winH:], dock)
+	if len(p.overlays) > 0 {
+		p.compositeOverlays(screen, w, h)
+	}
+	cur := takeCursor(screen)
+	for i := range screen {
+		screen[i] = f.memo.fit(screen[i], w)
+	}
+
+	full := !f.started || p.reprint || f.width != w || f.height != h
+	start := b.Len()
+	b.WriteString(SeqSyncBegin)
+	body := b.Len()
+	if full {
+		b.WriteString(seqClearScreenHome)
+	}
+	moved := false
+	for i, row := range screen {
+		if !full && i < len(f.prev) && f.prev[i] == row {
+			continue
+		}
+		if full && row == "" {
+			continue
+		}
+		b.WriteString("\x1b[")
+		b.WriteString(strconv.Itoa(i + 1))
+		b.WriteString(";1H")
+		writeRow(b, row)
+		moved = true
+	}
+	f.started, f.width, f.height, f.prev = true, w, h, screen
+	if cur.row >= 0 && (moved || cur != f.cursor) {
+		b.WriteString("\x1b[")
+		b.WriteString(strconv.Itoa(cur.row + 1))
+		b.WriteByte(';')
+		b.WriteString(strconv.Itoa(cur.col + 1))
+		b.WriteByte('H')
+	}
+	f.cursor = cur
+	want := p.o.ShowHardwareCursor && cur.row >= 0
+	if want != f.cursorShown {
+		if want {
+			b.WriteString(SeqShowCursor)
+		} else {
+			b.WriteString(SeqHideCursor)
+		}
+		f.cursorShown = want
+	}
+	if b.Len() == body {
+		b.Truncate(start)
+		return
+	}
+	b.WriteString(SeqSyncEnd)
+}
+
+// jumpLabel is the centred "jump to latest" row.
+func (p *Program) jumpLabel(width int) string {
+	label := Truncate(p.o.JumpLabel, width, "")
+	pad := (width - Width(label)) / 2
+	if p.o.JumpLabelStyle != nil {
+		label = p.o.JumpLabelStyle(label)
+	}
+	return spaces(pad) + label
+}
+
+// ScrollBy scrolls the fullscreen body by n rows (negative: towards the
+// top). Reaching the bottom resumes following new content.
+func (p *Program) ScrollBy(n int) {
+	f := &p.full
+	maxOff := max(0, f.bodyH-f.winH)
+	if f.follow {
+		f.offset = maxOff
+	}
+	f.offset = min(max(f.offset+n, 0), maxOff)
+	f.follow = f.offset >= maxOff
+	p.RequestRender()
+}
+
+// PageUp scrolls the body up by one window less a row of context.
+func (p *Program) PageUp() { p.ScrollBy(-max(1, p.full.winH-1)) }
+
+// PageDown scrolls the body down by one window less a row.
+func (p *Program) PageDown() { p.ScrollBy(max(1, p.full.winH-1)) }
+
+// ScrollToTop shows the first body row.
+func (p *Program) ScrollToTop() {
+	p.full.offset = 0
+	p.full.follow = p.full.bodyH <= p.full.winH
+	p.RequestRender()
+}
+
+// ScrollToBottom shows the newest rows and follows new content again
+// (Ctrl+End, the jump label's key).
+func (p *Program) ScrollToBottom() { p.full.follow = true; p.RequestRender() }
+
+// Scrolled reports whether the fullscreen body is scrolled away from
+// the bottom (the jump label is showing).
+func (p *Program) Scrolled() bool { return !p.full.follow }
+
+// mouseFull handles the wheel and drag-select; it reports whether it
+// used the event.
+func (p *Program) mouseFull(m Mouse) bool {
+	f := &p.full
+	switch m.Action {
+	case MouseWheelUp:
+		p.ScrollBy(-p.o.WheelLines)
+		return true
+	case MouseWheelDown:
+		p.ScrollBy(p.o.WheelLines)
+		return true
+	}
+	if !p.o.CopyOnSelect {
+		return false
+	}
+	y := min(max(m.Y, 0), max(f.winH-1, 0))
+	x := min(max(m.X, 0), max(f.bodyW, 0))
+	switch {
+	case m.Action == MousePress && m.Button == 0 && m.Y < f.winH:
+		f.sel = selection{active: true, aRow: f.offset + y, aCol: x, bRow: f.offset + y, bCol: x}
+		return true
+	case m.Action == MouseMotion && f.sel.active:
+		f.sel.bRow, f.sel.bCol, f.sel.dragged = f.offset+y, x, true
+		return true
+	case m.Action == MouseRelease && f.sel.active:
+		f.sel.bRow, f.sel.bCol = f.offset+y, x
+		if f.sel.dragged {
+			if text := p.selectedText(); text != "" {
+				p.write(OSC52(text))
+			}
+		}
+		f.sel = selection{}
+		return true
+	}
+	return false
+}
+
+// OSC52 is the escape sequence that puts text on the system clipboard.
+func OSC52(text string) string {
+	return "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07"
+}
+
+// ordered returns the selection's start and end (row, col) in reading
+// order; end is exclusive.
+func (s *selection) ordered() (r0, c0, r1, c1 int) {
+	r0, c0, r1, c1 = s.aRow, s.aCol, s.bRow, s.bCol
+	if r1 < r0 || (r1 == r0 && c1 < c0) {
+		r0, c0, r1, c1 = r1, c1, r0, c0
+	}
+	return r0, c0, r1, c1
+}
+
+// span is the selected column range of body row row.
+func (s *selection) span(row, width int) (from, to int, ok bool) {
+	r0, c0, r1, c1 := s.ordered()
+	if row < r0 || row > r1 {
+		return 0, 0, false
+	}
+	from, to = 0, width
+	if row == r0 {
+		from = c0
+	}
+	if row == r1 {
+		to = c1
+	}
+	return from, to, from < to
+}
+
+// highlight shows the selected part of a row in reverse video.
+func (s *selection) highlight(row string, bodyRow, width int) string {
+	from, to, ok := s.span(bodyRow, width)
+	if !ok {
+		return row
+	}
+	row = PadRight(row, width)
+	return ansi.Cut(row, 0, from) + SeqResetLine + "\x1b[7m" + Strip(ansi.Cut(row, from, to)) +
+		"\x1b[27m" + ansi.Cut(row, to, width)
+}
+
+// selectedText is the plain text of the selection, trailing blanks of
+// each row trimmed.
+func (p *Program) selectedText() string {
+	f := &p.full
+	r0, _, r1, _ := f.sel.ordered()
+	d := p.document(0, f.bodyW)
+	rows := d.body(r0, r1+1)
+	var out []string
+	for i, row := range rows {
+		from, to, ok := f.sel.span(r0+i, f.bodyW)
+		if !ok {
+			out = append(out, "")
+			continue
+		}
+		out = append(out, strings.TrimRight(Strip(ansi.Cut(stripMarkers(row), from, to)), " "))
+	}
+	return strings.TrimRight(strings.Join(out, "\n"), "\n")
+}

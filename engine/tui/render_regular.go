@@ -1,0 +1,230 @@
+package tui
+
+import (
+	"bytes"
+	"strconv"
+)
+
+// regularRenderer keeps the document in the main screen. The terminal
+// holds document rows [0, written); rows above top have scrolled into
+// the terminal's scrollback and can no longer be changed, rows
+// [top, written) are on screen. prev is what those on-screen rows show.
+//
+// The first frame scrolls whatever the shell showed into the scrollback
+// (it is kept, not erased) and starts the document at the top row, so
+// the renderer knows exactly which document row is on which screen row.
+type regularRenderer struct {
+	started     bool
+	width       int
+	height      int
+	written     int
+	top         int
+	prev        []string
+	cur         int // document row the hardware cursor is on
+	curCol      int // its column, -1 when unknown (after writing a row)
+	cursorShown bool
+	memo        widthMemo
+}
+
+func (r *regularRenderer) reset() { *r = regularRenderer{memo: r.memo} }
+
+func (p *Program) renderRegular(b *bytes.Buffer) {
+	w, h := p.width, p.height
+	r := &p.reg
+	d := p.document(w, w)
+	n := d.height()
+	if !r.started || p.reprint || r.width != w || r.height != h ||
+		(p.o.ClearOnShrink && n < r.written && r.written > h) {
+		p.reprintRegular(b, &d)
+		return
+	}
+	nEff := n
+	if len(p.overlays) > 0 {
+		// An overlay is placed on a whole screen: pad a short document
+		// with blank rows so it has one.
+		nEff = max(n, r.written, h)
+	}
+	newWritten := max(r.written, nEff)
+	newTop := max(0, newWritten-h)
+	from := r.top
+	all := d.rows(from, n)
+	for len(all) < nEff-from {
+		all = append(all, "")
+	}
+	window := all[newTop-from:]
+	for i := range all[:newTop-from] {
+		all[i] = fitRow(stripMarkers(all[i]), w)
+	}
+	if len(p.overlays) > 0 {
+		p.compositeOverlays(window, w, h)
+	}
+	cur := takeCursor(window)
+	r.memo.next()
+	for i := range window {
+		window[i] = r.memo.fit(window[i], w)
+	}
+
+	// The first row that differs from what the screen shows.
+	first := -1
+	for i := from; i < max(nEff, r.written); i++ {
+		var was, now string
+		if i-r.top < len(r.prev) {
+			was = r.prev[i-r.top]
+		}
+		if i < nEff {
+			now = all[i-from]
+		}
+		if i >= r.written || was != now {
+			first = i
+			break
+		}
+	}
+	start := b.Len()
+	b.WriteString(SeqSyncBegin)
+	body := b.Len()
+	if first >= 0 && first < nEff {
+		r.moveTo(b, first)
+		for i := first; i < nEff; i++ {
+			if i > first {
+				b.WriteString("\r\n")
+				r.cur = i
+				r.written = max(r.written, i+1)
+			}
+			writeRow(b, all[i-from])
+			r.curCol = -1
+		}
+		r.written = max(r.written, nEff)
+	}
+	if first >= 0 && nEff < r.written {
+		// The document shrank: blank the rows below it.
+		r.moveTo(b, nEff)
+		b.WriteString("\x1b[J")
+	}
+	r.top = max(0, r.written-h)
+	r.prev = r.prev[:0]
+	for i := r.top; i < r.written; i++ {
+		if i < nEff {
+			r.prev = append(r.prev, all[i-from])
+		} else {
+			r.prev = append(r.prev, "")
+		}
+	}
+	r.placeCursor(b, p.o.ShowHardwareCursor, cur, newTop, nEff)
+	if b.Len() == body {
+		b.Truncate(start)
+		return
+	}
+	b.WriteString(SeqSyncEnd)
+}
+
+// reprintRegular draws the whole document. After the first frame it
+// clears screen and scrollback first (ESC[2J ESC[H ESC[3J), as the
+// reference does after a resize or a change above the visible rows.
+func (p *Program) reprintRegular(b *bytes.Buffer, d *document) {
+	w, h := p.width, p.height
+	r := &p.reg
+	n := d.height()
+	nEff := n
+	if len(p.overlays) > 0 {
+		nEff = max(n, h)
+	}
+	all := d.rows(0, n)
+	for len(all) < nEff {
+		all = append(all, "")
+	}
+	top := max(0, nEff-h)
+	for i := range all[:top] {
+		all[i] = fitRow(stripMarkers(all[i]), w)
+	}
+	window := all[top:]
+	if len(p.overlays) > 0 {
+		p.compositeOverlays(window, w, h)
+	}
+	cur := takeCursor(window)
+	for i := range window {
+		window[i] = fitRow(window[i], w)
+	}
+	b.WriteString(SeqSyncBegin)
+	if r.started {
+		b.WriteString(SeqClearAll)
+	} else {
+		// Scroll the shell's rows into the scrollback, then start at the top.
+		for i := 1; i < h; i++ {
+			b.WriteString("\r\n")
+		}
+		b.WriteString("\x1b[H")
+	}
+	for i, row := range all {
+		if i > 0 {
+			b.WriteString("\r\n")
+		}
+		writeRow(b, row)
+	}
+	*r = regularRenderer{started: true, width: w, height: h, written: nEff, top: top,
+		prev: append([]string(nil), window...), cur: max(nEff-1, 0), curCol: -1, cursorShown: r.cursorShown,
+		memo: r.memo}
+	r.placeCursor(b, p.o.ShowHardwareCursor, cur, top, nEff)
+	b.WriteString(SeqSyncEnd)
+}
+
+// moveTo moves the hardware cursor to column 0 of document row row,
+// creating rows below the written ones with newlines.
+func (r *regularRenderer) moveTo(b *bytes.Buffer, row int) {
+	switch {
+	case row < r.cur:
+		b.WriteString("\x1b[")
+		b.WriteString(strconv.Itoa(r.cur - row))
+		b.WriteByte('A')
+	case row > r.cur:
+		down := min(row, r.written-1) - r.cur
+		if down > 0 {
+			b.WriteString("\x1b[")
+			b.WriteString(strconv.Itoa(down))
+			b.WriteByte('B')
+		}
+		for i := max(r.written, r.cur+1); i <= row; i++ {
+			b.WriteString("\r\n")
+		}
+		r.written = max(r.written, row+1)
+	}
+	b.WriteByte('\r')
+	r.cur, r.curCol = row, 0
+}
+
+// placeCursor parks the hardware cursor at the marker (window row
+// cur.row is document row top+cur.row), or on the last row.
+func (r *regularRenderer) placeCursor(b *bytes.Buffer, show bool, cur cursorPos, top, n int) {
+	if cur.row >= 0 {
+		if row := top + cur.row; row != r.cur || cur.col != r.curCol {
+			if row != r.cur {
+				r.moveTo(b, row)
+			}
+			b.WriteString("\x1b[")
+			b.WriteString(strconv.Itoa(cur.col + 1))
+			b.WriteByte('G')
+			r.curCol = cur.col
+		}
+	} else if n > 0 && r.cur != n-1 {
+		r.moveTo(b, n-1)
+	}
+	want := show && cur.row >= 0
+	if want != r.cursorShown {
+		if want {
+			b.WriteString(SeqShowCursor)
+		} else {
+			b.WriteString(SeqHideCursor)
+		}
+		r.cursorShown = want
+	}
+}
+
+// leave puts the cursor on a fresh row below the document, so what the
+// shell prints next does not overwrite it.
+func (r *regularRenderer) leave(b *bytes.Buffer) {
+	if !r.started || r.written == 0 {
+		return
+	}
+	r.moveTo(b, r.written-1)
+	b.WriteString("\r\n")
+	r.started = false
+}

@@ -1,0 +1,139 @@
+package tuitest_test
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"github.com/pi-go/pi/engine/tui"
+	"github.com/pi-go/pi/engine/tui/tuitest"
+)
+
+func startFull(t *testing.T, w, h int, o tui.ProgramOptions, body tui.Component, dock tui.Component) (*tuitest.Term, *tuitest.Run) {
+	t.Helper()
+	term := tuitest.NewTerm(w, h)
+	o.Fullscreen = true
+	r := tuitest.Start(t, term, o, func(p *tui.Program) {
+		p.SetBody(body)
+		p.SetDock(dock)
+	}, nil)
+	return term, r
+}
+
+func TestFullscreenFollowScrollAndJumpLabel(t *testing.T) {
+	t.Parallel()
+	body := &windowed{rows: numbered("msg", 100)}
+	dock := &rowsBody{rows: []string{"── editor ──", "footer"}}
+	term, r := startFull(t, 60, 10, tui.ProgramOptions{}, body, dock)
+	if !term.AltScreen() {
+		t.Fatal("not on the alternate screen")
+	}
+	s := term.Screen()
+	if s[0] != "msg 92" || s[7] != "msg 99" || s[8] != "── editor ──" || s[9] != "footer" {
+		t.Fatalf("following screen: %q", s)
+	}
+	r.Do(func() { r.P.ScrollBy(-10) })
+	s = term.Screen()
+	if s[0] != "msg 82" || s[6] != "msg 88" || strings.TrimSpace(s[7]) != tui.DefaultJumpLabel {
+		t.Fatalf("scrolled screen: %q", s)
+	}
+	if got := strings.Index(s[7], "↓"); got <= 0 {
+		t.Fatalf("jump label not centred: %q", s[7])
+	}
+	// New content while scrolled away keeps the view where the user put it.
+	r.Do(func() { body.rows = append(body.rows, numbered("new", 5)...); r.P.RequestRender() })
+	if s = term.Screen(); s[0] != "msg 82" {
+		t.Fatalf("view moved while scrolled: %q", s)
+	}
+	r.Do(func() { r.P.ScrollToBottom() })
+	s = term.Screen()
+	if s[7] != "new 4" || r.P.Scrolled() {
+		t.Fatalf("bottom: %q", s)
+	}
+	r.Do(func() { r.P.ScrollToTop() })
+	if s = term.Screen(); s[0] != "msg 0" {
+		t.Fatalf("top: %q", s)
+	}
+	r.Do(func() { r.P.PageDown() })
+	if s = term.Screen(); s[0] != "msg 7" {
+		t.Fatalf("page down: %q", s)
+	}
+	if n := body.full.Load(); n != 0 {
+		t.Fatalf("fullscreen rendered the whole body %d times", n)
+	}
+}
+
+func TestFullscreenShortBodyPinsDock(t *testing.T) {
+	t.Parallel()
+	body := &rowsBody{rows: []string{"header"}}
+	dock := &rowsBody{rows: []string{"editor", "footer"}}
+	term, _ := startFull(t, 30, 8, tui.ProgramOptions{Scrollbar: true}, body, dock)
+	s := term.Screen()
+	if s[0] != "header" || s[5] != "" || s[6] != "editor" || s[7] != "footer" {
+		t.Fatalf("screen: %q", s)
+	}
+	if strings.ContainsAny(term.ScreenText(), "┃│") {
+		t.Fatal("scrollbar without overflow")
+	}
+}
+
+func TestFullscreenScrollbarAndWheel(t *testing.T) {
+	t.Parallel()
+	body := &windowed{rows: numbered("line", 40)}
+	dock := &rowsBody{rows: []string{"dock"}}
+	term, r := startFull(t, 20, 9, tui.ProgramOptions{Scrollbar: true, WheelLines: 2}, body, dock)
+	s := term.Screen()
+	for i := 0; i < 8; i++ {
+		if len([]rune(s[i])) != 20 {
+			t.Fatalf("row %d has no scrollbar column: %q", i, s[i])
+		}
+	}
+	// Following: the thumb is at the bottom of the track.
+	if !strings.HasSuffix(s[7], "┃") || !strings.HasSuffix(s[0], "│") {
+		t.Fatalf("thumb not at the bottom: %q", s)
+	}
+	r.Feed("\x1b[<64;3;3M") // wheel up
+	s = term.Screen()
+	if !strings.HasPrefix(s[0], "line 30") || !r.P.Scrolled() {
+		t.Fatalf("wheel did not scroll 2 rows: %q", s)
+	}
+	r.Feed("\x1b[<65;3;3M\x1b[<65;3;3M")
+	if r.P.Scrolled() {
+		t.Fatal("wheel back down did not resume following")
+	}
+}
+
+func TestFullscreenDragSelectCopies(t *testing.T) {
+	t.Parallel()
+	body := &rowsBody{rows: []string{"alpha beta", "gamma delta", "epsilon"}}
+	dock := &rowsBody{rows: []string{"dock"}}
+	term, r := startFull(t, 30, 6, tui.ProgramOptions{CopyOnSelect: true}, body, dock)
+	term.ResetOutput()
+	// Press at "beta" (row 1, col 7), drag to after "gamma" (row 2, col 6).
+	r.Feed("\x1b[<0;7;1M")
+	r.Feed("\x1b[<32;6;2M")
+	if out := term.Output(); !strings.Contains(out, "\x1b[7m") {
+		t.Fatalf("no selection highlight: %q", out)
+	}
+	r.Feed("\x1b[<0;6;2m")
+	want := tui.OSC52("beta\ngamma")
+	if out := term.Output(); !strings.Contains(out, want) {
+		t.Fatalf("copy missing %q (%s) in %q", want, base64.StdEncoding.EncodeToString([]byte("beta\ngamma")), out)
+	}
+}
+
+func TestFullscreenPrintsBodyOnExit(t *testing.T) {
+	t.Parallel()
+	body := &windowed{rows: numbered("item", 30)}
+	term, r := startFull(t, 20, 8, tui.ProgramOptions{PrintBodyOnExit: true}, body, &rowsBody{rows: []string{"dock"}})
+	if err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if term.AltScreen() {
+		t.Fatal("still on the alternate screen")
+	}
+	all := strings.Split(term.All(), "\n")
+	if len(all) != 30 || all[0] != "item 0" || all[29] != "item 29" {
+		t.Fatalf("main screen after exit (%d rows): %q", len(all), all)
+	}
+}
