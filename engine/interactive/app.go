@@ -13,6 +13,7 @@ import (
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/session"
 	"github.com/pi-go/pi/engine/tui"
+	"github.com/pi-go/pi/engine/tui/editor"
 	"github.com/pi-go/pi/engine/tui/theme"
 )
 
@@ -24,7 +25,7 @@ type Options struct {
 	// tuiMode setting (fullscreen unless it says "regular").
 	Fullscreen *bool
 	// Terminal and Input are the terminal to draw on and its input.
-	Terminal terminal
+	Terminal tui.Terminal
 	Input    io.Reader
 	// Stdout receives what is printed after the UI closes (the resume
 	// hint); nil is os.Stdout.
@@ -48,13 +49,6 @@ type Options struct {
 	DefaultSessionDir string
 }
 
-// programOptions are what the app asks of the tui.Program.
-type programOptions struct {
-	Fullscreen bool
-	Keymap     *tui.Keymap
-	Theme      *theme.Theme
-}
-
 // uiProgram is the part of *tui.Program the app uses.
 type uiProgram interface {
 	SetBody(c tui.Component)
@@ -72,20 +66,6 @@ type uiProgram interface {
 	Suspend() error
 }
 
-// mainEditor is what the app needs from the prompt editor.
-type mainEditor interface {
-	tui.Component
-	tui.InputHandler
-	tui.PasteHandler
-	tui.Focusable
-	Text() string
-	SetText(text string)
-	InsertText(text string)
-	AddHistory(text string)
-	SetBorderStyle(style func(string) string)
-	SetTopLabel(label string)
-}
-
 // app is the interactive mode's state; every field is owned by the UI
 // goroutine.
 type app struct {
@@ -95,7 +75,7 @@ type app struct {
 	p    uiProgram
 	km   *tui.Keymap
 	v    *view
-	term terminal
+	term tui.Terminal
 
 	tr          *Transcript
 	head        *header
@@ -103,7 +83,8 @@ type app struct {
 	queue       *pendingArea
 	above       *widgetArea
 	below       *widgetArea
-	editor      mainEditor
+	editor      *editor.Editor
+	commands    *editor.CommandProvider
 	dialog      tui.Component // shown in the editor's place, when set
 	dialogStack []tui.Component
 	stopTicks   func()
@@ -119,6 +100,7 @@ type app struct {
 	lastCtrlC   time.Time
 	bashCancel  context.CancelFunc
 	messages    []string // prompts still to send (Options.Messages)
+	unsub       func()
 	quitting    bool
 }
 
@@ -155,22 +137,70 @@ func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 	a.foot = &footer{v: v, cwd: c.Cwd(), branch: gitBranch(c.Cwd()), statuses: map[string]string{}}
 	a.queue = &pendingArea{v: v, dequeue: firstKey(km, "app.message.dequeue")}
 	a.above, a.below = &widgetArea{v: v}, &widgetArea{v: v}
-	a.editor = newEditor(km, a.submit, a.editorChanged)
+	a.editor = a.newEditor()
 	a.dock = &tui.Container{}
 	a.layoutDock()
 
-	full := true
-	if o.Fullscreen != nil {
-		full = *o.Fullscreen
-	} else if m, _ := c.SettingValue("tuiMode").(string); m == "regular" {
-		full = false
-	}
-	p, err := newProgram(o.Terminal, o.Input, programOptions{Fullscreen: full, Keymap: km, Theme: o.Theme})
-	if err != nil {
-		return nil, err
-	}
-	a.p = p
 	return a, nil
+}
+
+// newEditor builds the prompt editor with its completions: slash
+// commands (built-in, extension, templates, skills) and @ files.
+func (a *app) newEditor() *editor.Editor {
+	maxVisible := 0
+	if n, ok := a.c.SettingValue("autocompleteMaxVisible").(float64); ok {
+		maxVisible = int(n)
+	}
+	th := a.v.th
+	ed := editor.New(a.km, editor.Options{
+		PaddingX:               settingInt(a.c, "editorPaddingX"),
+		AutocompleteMaxVisible: maxVisible,
+		TerminalRows: func() int {
+			if a.term != nil {
+				if _, h, err := a.term.Size(); err == nil {
+					return h
+				}
+			}
+			return 24
+		},
+		Styles: editor.Styles{
+			Selected:    func(s string) string { return th.Fg("accent", s) },
+			Description: func(s string) string { return th.Fg("muted", s) },
+			ScrollInfo:  func(s string) string { return th.Fg("dim", s) },
+		},
+	})
+	ed.OnSubmit = a.submit
+	ed.OnChange = a.editorChanged
+	a.commands = editor.NewCommandProvider(a.commandList())
+	ed.SetProviders(a.commands, editor.NewFileProvider(a.c.Cwd()))
+	return ed
+}
+
+// commandList is what "/" completes: the built-in commands, then the
+// extensions', the prompt templates and the skills.
+func (a *app) commandList() []editor.Command {
+	var out []editor.Command
+	out = append(out, builtinCommands()...)
+	for _, c := range a.c.Commands() {
+		d := ""
+		if c.Description != nil {
+			d = *c.Description
+		}
+		out = append(out, editor.Command{Name: c.Name, Description: d})
+	}
+	templates, skills := a.c.Resources()
+	for _, t := range templates {
+		out = append(out, editor.Command{Name: t.Name, Description: t.Description, ArgumentHint: t.ArgumentHint})
+	}
+	for _, s := range skills {
+		out = append(out, editor.Command{Name: "skill:" + s.Name, Description: s.Description})
+	}
+	return out
+}
+
+func settingInt(c Controller, path string) int {
+	n, _ := c.SettingValue(path).(float64)
+	return int(n)
 }
 
 func settingBool(c Controller, path string) bool {
@@ -190,7 +220,63 @@ func (a *app) layoutDock() {
 	a.dock.Add(a.queue, a.above, spacer(1), slot, a.below, a.foot)
 }
 
+// programOptions are the renderer's options from the settings.
+func (a *app) programOptions() tui.ProgramOptions {
+	full := true
+	if a.o.Fullscreen != nil {
+		full = *a.o.Fullscreen
+	} else if m, _ := a.c.SettingValue("tuiMode").(string); m == "regular" {
+		full = false
+	}
+	boolSetting := func(path string, def bool) bool {
+		if b, ok := a.c.SettingValue(path).(bool); ok {
+			return b
+		}
+		return def
+	}
+	wheel := 0
+	if n, ok := a.c.SettingValue("fullscreenWheelScrollLines").(float64); ok && n > 0 {
+		wheel = int(n)
+	}
+	exitOut, _ := a.c.SettingValue("fullscreenExitOutput").(string)
+	th := a.v.th
+	return tui.ProgramOptions{
+		Fullscreen: full, Keymap: a.km,
+		ShowHardwareCursor: boolSetting("showHardwareCursor", os.Getenv("PI_HARDWARE_CURSOR") == "1"),
+		ClearOnShrink:      boolSetting("terminal.clearOnShrink", os.Getenv("PI_CLEAR_ON_SHRINK") == "1"),
+		Scrollbar:          boolSetting("fullscreenScrollbar", true),
+		WheelLines:         wheel,
+		CopyOnSelect:       boolSetting("fullscreenCopyOnSelect", true),
+		PrintBodyOnExit:    full && exitOut != "none",
+		JumpLabelStyle:     func(s string) string { return th.Fg("accent", s) },
+		ScrollbarStyle:     func(s string) string { return th.Fg("scrollbarThumb", s) },
+	}
+}
+
 func (a *app) run() error {
+	term, in := a.o.Terminal, a.o.Input
+	if term == nil {
+		pt, err := tui.NewProcessTerminal(os.Stdin, os.Stdout)
+		if err != nil {
+			return err
+		}
+		term, in = pt, pt.Input()
+	}
+	a.term = term
+	p := tui.NewProgram(term, in, a.programOptions())
+	a.p = p
+	a.setup()
+	if a.o.UI != nil {
+		defer a.o.UI.detach()
+	}
+	defer a.unsub()
+	err := p.Run(a.ctx, a.onEvent)
+	return a.finish(err)
+}
+
+// setup builds the screen on the program (before Run, or on its UI
+// goroutine) and starts following the agent.
+func (a *app) setup() {
 	a.p.SetBody(a.tr)
 	a.p.SetDock(a.dock)
 	a.p.SetFocus(a.editor)
@@ -201,16 +287,17 @@ func (a *app) run() error {
 	a.refreshFooter()
 	a.editorChanged()
 	a.setTitle("π - " + filepath.Base(a.c.Cwd()))
-	unsub := a.c.Subscribe(func(e engine.Event) { a.p.Post(func() { a.handleEvent(e) }) })
-	defer unsub()
+	a.unsub = a.c.Subscribe(func(e engine.Event) { a.p.Post(func() { a.handleEvent(e) }) })
 	if a.o.UI != nil {
 		a.o.UI.attach(a)
-		defer a.o.UI.detach()
 	}
 	if a.o.Initial != "" || len(a.o.InitialImages) > 0 {
 		a.p.Post(func() { a.prompt(a.o.Initial, a.o.InitialImages) })
 	}
-	err := a.p.Run(a.ctx, a.onEvent)
+}
+
+// finish runs after the program's loop ended with err.
+func (a *app) finish(err error) error {
 	if a.stopSpinner != nil {
 		a.stopSpinner()
 	}

@@ -10,17 +10,18 @@ import (
 
 	pi "github.com/pi-go/pi"
 	"github.com/pi-go/pi/engine/tui"
+	"github.com/pi-go/pi/engine/tui/tuitest"
 	"github.com/pi-go/pi/internal/mockllm"
 	"github.com/pi-go/pi/internal/sdktest"
 )
 
-// testApp runs the interactive mode in-process against the mock LLM and
-// gives the test the screen and the keyboard.
+// testApp runs the interactive mode in-process against the mock LLM on
+// tuitest's virtual terminal.
 type testApp struct {
 	t    *testing.T
 	a    *app
-	p    uiProgram
-	done chan error
+	r    *tuitest.Run
+	term *tuitest.Term
 	out  *bytes.Buffer
 }
 
@@ -35,83 +36,69 @@ func startApp(t *testing.T, script mockllm.Script, o Options) *testApp {
 	}
 	t.Cleanup(ag.Close)
 	out := &bytes.Buffer{}
-	o.UI, o.Stdout, o.Version = ui, out, "0.0.0-test"
+	term := tuitest.NewTerm(100, 30)
+	regular := false
+	o.UI, o.Stdout, o.Version, o.Terminal, o.Input = ui, out, "0.0.0-test", term, term.Input()
+	if o.Fullscreen == nil {
+		o.Fullscreen = &regular
+	}
 	a, err := newApp(context.Background(), ag, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ta := &testApp{t: t, a: a, p: a.p, done: make(chan error, 1), out: out}
-	go func() { ta.done <- a.run() }()
+	a.term = term
+	r := tuitest.Start(t, term, a.programOptions(), func(p *tui.Program) {
+		a.p = p
+		a.setup()
+	}, a.onEvent)
 	t.Cleanup(func() {
-		a.p.Quit()
-		<-ta.done
+		ui.detach()
+		a.unsub()
 	})
-	return ta
+	return &testApp{t: t, a: a, r: r, term: term, out: out}
 }
 
-// onUI runs fn on the UI goroutine and waits for it.
-func (ta *testApp) onUI(fn func()) {
-	ta.t.Helper()
-	ch := make(chan struct{})
-	ta.p.Post(func() { fn(); close(ch) })
-	select {
-	case <-ch:
-	case <-time.After(10 * time.Second):
-		ta.t.Fatal("UI goroutine did not run the posted function")
-	}
+// screen is everything drawn so far (scrollback and screen) as text.
+func (ta *testApp) screen() string {
+	ta.r.Do(nil)
+	return ta.term.All()
 }
 
-// screen is the transcript and the dock as plain text at width.
-func (ta *testApp) screen(width int) string {
-	var s string
-	ta.onUI(func() {
-		rows := append(ta.a.tr.Render(width), ta.a.dock.Render(width)...)
-		s = tui.Strip(strings.Join(rows, "\n"))
-	})
-	return s
-}
-
-// waitFor polls the screen until it contains want (the agent answers on
-// its own goroutines; the wait is bounded, never a timed assertion).
+// waitFor waits until the terminal shows want (the agent answers on its
+// own goroutines; the wait is bounded, never a timed assertion).
 func (ta *testApp) waitFor(want string) string {
 	ta.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		s := ta.screen(80)
+		s := ta.screen()
 		if strings.Contains(s, want) {
 			return s
 		}
 		if time.Now().After(deadline) {
-			ta.t.Fatalf("screen never showed %q:\n%s", want, s)
+			ta.t.Fatalf("terminal never showed %q:\n%s", want, s)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 }
 
-func (ta *testApp) typeText(s string) {
-	for _, r := range s {
-		ta.key(tui.Key{Code: string(r), Text: string(r)})
+// exited waits for the program to end and runs the app's exit.
+func (ta *testApp) exited() error {
+	ta.t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		err, pan := ta.r.Wait()
+		if pan != nil {
+			panic(pan)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return ta.a.finish(err)
+	case <-time.After(20 * time.Second):
+		ta.t.Fatalf("pi did not exit; screen:\n%s", ta.term.ScreenText())
+		return nil
 	}
-}
-
-func (ta *testApp) key(k tui.Key) {
-	ta.onUI(func() { dispatchKey(ta.a, k) })
-}
-
-// dispatchKey routes a key as tui.Program does: interceptor, focused
-// component, then the app's onEvent.
-func dispatchKey(a *app, k tui.Key) {
-	if a.intercept(k) {
-		return
-	}
-	var focus tui.Component = a.editor
-	if a.dialog != nil {
-		focus = a.dialog
-	}
-	if h, ok := focus.(tui.InputHandler); ok && h.HandleKey(k) {
-		return
-	}
-	a.onEvent(k)
 }
 
 func TestAppPromptReplyAndToolRow(t *testing.T) {
@@ -122,8 +109,8 @@ func TestAppPromptReplyAndToolRow(t *testing.T) {
 		{Text: "All done here."},
 	}}, Options{})
 	ta.waitFor("pi v0.0.0-test")
-	ta.typeText("run it")
-	ta.key(tui.Key{Code: "enter"})
+	ta.r.Feed("run it")
+	ta.r.Feed("\r")
 	s := ta.waitFor("All done here.")
 	for _, want := range []string{"run it", "$ echo hi from bash", "hi from bash", "Took ", "mock-model"} {
 		if !strings.Contains(s, want) {
@@ -131,16 +118,9 @@ func TestAppPromptReplyAndToolRow(t *testing.T) {
 		}
 	}
 	// Ctrl+C twice exits.
-	ta.key(tui.Key{Code: "c", Mod: tui.ModCtrl})
-	ta.key(tui.Key{Code: "c", Mod: tui.ModCtrl})
-	select {
-	case err := <-ta.done:
-		if err != nil {
-			t.Fatalf("run: %v", err)
-		}
-		ta.done <- nil
-	case <-time.After(10 * time.Second):
-		t.Fatal("two Ctrl+C did not exit")
+	ta.r.Feed("\x03\x03")
+	if err := ta.exited(); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -148,8 +128,7 @@ func TestAppInitialPromptAndBang(t *testing.T) {
 	t.Parallel()
 	ta := startApp(t, mockllm.Script{Turns: []mockllm.Turn{{Text: "First reply."}}}, Options{Initial: "hello"})
 	ta.waitFor("First reply.")
-	ta.typeText("!echo bang-$((6*7))")
-	ta.key(tui.Key{Code: "enter"})
+	ta.r.Feed("!echo bang-$((6*7))\r")
 	s := ta.waitFor("bang-42")
 	if !strings.Contains(s, "$ echo bang-$((6*7))") {
 		t.Errorf("no bash block:\n%s", s)
@@ -160,16 +139,10 @@ func TestAppSlashQuitPrintsResumeHint(t *testing.T) {
 	t.Parallel()
 	ta := startApp(t, mockllm.Script{Turns: []mockllm.Turn{{Text: "Saved reply."}}}, Options{Initial: "keep me"})
 	ta.waitFor("Saved reply.")
-	ta.typeText("/quit")
-	ta.key(tui.Key{Code: "enter"})
-	select {
-	case err := <-ta.done:
-		ta.done <- err
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("/quit did not exit")
+	ta.r.Feed("/quit")
+	ta.r.Feed("\r")
+	if err := ta.exited(); err != nil {
+		t.Fatal(err)
 	}
 	if out := ta.out.String(); !strings.Contains(out, "To resume this session:\npi --session ") {
 		t.Errorf("exit output %q", out)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/tui"
+	"github.com/pi-go/pi/engine/tui/editor"
 )
 
 // BenchmarkKeypressFrame is the UI work of one typed key with a long
@@ -22,7 +23,7 @@ func BenchmarkKeypressFrame(b *testing.B) {
 				tr.addMessage(assistant(engine.TextContent(fmt.Sprintf("Answer %d: a reply long enough to wrap over more than one row of the terminal at eighty columns, with some more words.", i))), false)
 			}
 			km, _ := buildKeymap("")
-			ed := newEditor(km, func(string) {}, func() {})
+			ed := editor.New(km, editor.Options{})
 			foot := &footer{v: v, cwd: "/tmp/project", statuses: map[string]string{}}
 			dock := &tui.Container{}
 			dock.Add(&pendingArea{v: v}, ed, foot)

@@ -60,7 +60,7 @@ var appKeys = map[string][]string{
 // warnings for the header; the valid rest is kept.
 func buildKeymap(agentDir string) (*tui.Keymap, []string) {
 	defaults := map[string][]string{}
-	for k, v := range tuiDefaultKeys() {
+	for k, v := range tui.DefaultKeys() {
 		defaults[k] = v
 	}
 	for k, v := range appKeys {
@@ -68,7 +68,7 @@ func buildKeymap(agentDir string) (*tui.Keymap, []string) {
 	}
 	km, errs := tui.NewKeymap(defaults)
 	if agentDir != "" {
-		errs = append(errs, loadKeybindings(filepath.Join(agentDir, "keybindings.json"), km)...)
+		errs = append(errs, tui.LoadKeybindings(filepath.Join(agentDir, "keybindings.json"), km)...)
 	}
 	var warnings []string
 	for _, e := range errs {

@@ -1,6 +1,18 @@
 package interactive
 
-import "context"
+import (
+	"context"
+
+	"github.com/pi-go/pi/engine/tui/editor"
+)
+
+// builtinCommands are the built-in slash commands "/" completes.
+func builtinCommands() []editor.Command {
+	return []editor.Command{
+		{Name: "new", Description: "Start a new session"},
+		{Name: "quit", Description: "Quit pi"},
+	}
+}
 
 // runSlash runs a built-in slash command; it reports false for text that
 // is not one (extension commands, templates and skills go out as a
