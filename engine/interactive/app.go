@@ -116,6 +116,15 @@ func Run(ctx context.Context, c Controller, o Options) error {
 
 func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 	km, kwarn := buildKeymap(c.AgentDir())
+	if o.Theme == nil {
+		name, _ := c.SettingValue("theme").(string)
+		th, err := theme.Load(name, []string{filepath.Join(c.AgentDir(), "themes"), filepath.Join(c.Cwd(), ".pi", "themes")})
+		if err != nil {
+			kwarn = append(kwarn, "Warning: theme: "+err.Error())
+			th = theme.Dark()
+		}
+		o.Theme = th
+	}
 	home, _ := os.UserHomeDir()
 	v := &view{th: o.Theme, expandKey: firstKey(km, "app.tools.expand"), cwd: c.Cwd(), home: home,
 		thinkingLabel: "Thinking...", hideThinking: settingBool(c, "hideThinkingBlock")}
