@@ -144,7 +144,7 @@ func TestAppSlashQuitPrintsResumeHint(t *testing.T) {
 	if err := ta.exited(); err != nil {
 		t.Fatal(err)
 	}
-	if out := ta.out.String(); !strings.Contains(out, "To resume this session:\npi --session ") {
+	if out := tui.Strip(ta.out.String()); !strings.Contains(out, "To resume this session:\npi --session ") {
 		t.Errorf("exit output %q", out)
 	}
 }
