@@ -14,6 +14,7 @@ import (
 	pi "github.com/pi-go/pi"
 	"github.com/pi-go/pi/engine/interactive"
 	"github.com/pi-go/pi/engine/session"
+	"github.com/pi-go/pi/engine/tui"
 )
 
 // runInteractive is pi in a terminal: the interactive mode over an agent
@@ -74,6 +75,15 @@ func runInteractive(a *Args, stderr io.Writer) int {
 		Initial: initial.Text, InitialImages: initial.Images, Messages: rest, Warnings: warnings,
 		DefaultSessionDir: session.AgentSessionsDir(app.AgentDir(), app.Cwd()),
 	})
+	var sig *tui.SignalError
+	if errors.As(err, &sig) {
+		// The terminal is restored; end as print mode does on these.
+		app.Shutdown()
+		if sig.Signal == syscall.SIGHUP {
+			return 129
+		}
+		return 143
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return 1
