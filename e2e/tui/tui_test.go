@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -196,5 +197,49 @@ func TestPromptReplyToolRowAndDoubleCtrlC(t *testing.T) {
 				t.Errorf("no resume hint in the output:\n%q", raw[max(0, len(raw)-600):])
 			}
 		})
+	}
+}
+
+// TestContinueReplaysHistory exits a session and reopens it with -c: the
+// earlier prompt, reply and tool row are drawn again from the session
+// file.
+func TestContinueReplaysHistory(t *testing.T) {
+	t.Parallel()
+	args, _ := json.Marshal(map[string]string{"command": "echo replayed-tool"})
+	agentDir, project, _ := sdktest.Home(t, mockllm.Script{Turns: []mockllm.Turn{
+		{ToolCalls: []mockllm.ToolCall{{Name: "bash", Arguments: args, ID: "call_1"}}},
+		{Text: "First session reply."},
+	}})
+	first := startPi(t, agentDir, project, 100, 30, "--model", sdktest.Model, "--tui-mode", "regular", "remember this")
+	first.waitFor("First session reply.")
+	first.send("\x04") // Ctrl+D on the empty editor exits
+	if code := first.exitCode(); code != 0 {
+		t.Fatalf("first run exit code %d", code)
+	}
+	second := startPi(t, agentDir, project, 100, 30, "--model", sdktest.Model, "--tui-mode", "regular", "-c")
+	s := second.waitFor("First session reply.")
+	for _, want := range []string{"remember this", "$ echo replayed-tool", "replayed-tool"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("replayed screen lacks %q:\n%s", want, s)
+		}
+	}
+	second.send("\x03\x03")
+	if code := second.exitCode(); code != 0 {
+		t.Fatalf("second run exit code %d", code)
+	}
+}
+
+// TestSigtermExits143 checks that SIGTERM ends the interactive mode with
+// the print mode's code.
+func TestSigtermExits143(t *testing.T) {
+	t.Parallel()
+	agentDir, project, _ := sdktest.Home(t, mockllm.Script{})
+	tm := startPi(t, agentDir, project, 80, 24, "--model", sdktest.Model)
+	tm.waitFor("mock-model")
+	if err := tm.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := tm.exitCode(); code != 143 {
+		t.Fatalf("exit code %d, want 143", code)
 	}
 }
