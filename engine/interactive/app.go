@@ -132,17 +132,7 @@ func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 	a.tr = newTranscript(v)
 	a.head = &header{v: v, version: o.Version, keys: func(action string) string { return firstKey(km, action) }}
 	a.head.warnings = append(append(append([]string(nil), o.Warnings...), kwarn...), c.SettingWarnings()...)
-	templates, skills := c.Resources()
-	var tp, sp []string
-	for _, t := range templates {
-		tp = append(tp, t.FilePath)
-	}
-	for _, s := range skills {
-		sp = append(sp, s.FilePath)
-	}
-	a.head.resources = []resourceGroup{
-		{"Context", c.ContextFiles()}, {"Skills", sp}, {"Prompts", tp}, {"Extensions", c.LoadedExtensions()},
-	}
+	a.head.resources = a.resourceGroups()
 	a.foot = &footer{v: v, cwd: c.Cwd(), branch: gitBranch(c.Cwd()), statuses: map[string]string{}}
 	a.queue = &pendingArea{v: v, dequeue: firstKey(km, "app.message.dequeue")}
 	a.above, a.below = &widgetArea{v: v}, &widgetArea{v: v}
@@ -151,6 +141,21 @@ func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 	a.layoutDock()
 
 	return a, nil
+}
+
+// resourceGroups are the header's listings of what was loaded.
+func (a *app) resourceGroups() []resourceGroup {
+	templates, skills := a.c.Resources()
+	var tp, sp []string
+	for _, t := range templates {
+		tp = append(tp, t.FilePath)
+	}
+	for _, s := range skills {
+		sp = append(sp, s.FilePath)
+	}
+	return []resourceGroup{
+		{"Context", a.c.ContextFiles()}, {"Skills", sp}, {"Prompts", tp}, {"Extensions", a.c.LoadedExtensions()},
+	}
 }
 
 // newEditor builds the prompt editor with its completions: slash
