@@ -98,6 +98,7 @@ type app struct {
 	stopSpinner func()
 	working     string // the top rule's label while working
 	lastCtrlC   time.Time
+	lastEscape  time.Time
 	bashCancel  context.CancelFunc
 	messages    []string // prompts still to send (Options.Messages)
 	unsub       func()

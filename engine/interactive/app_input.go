@@ -108,6 +108,26 @@ func (a *app) interrupt() {
 	if a.streaming {
 		a.restoreQueue(false)
 		a.c.Abort()
+		return
+	}
+	// Two Escapes on an empty editor run doubleEscapeAction: the tree
+	// (default), the fork picker, or nothing.
+	if a.editor.Text() != "" {
+		a.lastEscape = time.Time{}
+		return
+	}
+	now := time.Now()
+	if now.Sub(a.lastEscape) >= doubleCtrlC {
+		a.lastEscape = now
+		return
+	}
+	a.lastEscape = time.Time{}
+	switch action, _ := a.c.SettingValue("doubleEscapeAction").(string); action {
+	case "none":
+	case "fork":
+		a.runSlash("fork", "", "/fork")
+	default:
+		a.runSlash("tree", "", "/tree")
 	}
 }
 
