@@ -9,6 +9,7 @@ import (
 	"time"
 
 	pi "github.com/pi-go/pi"
+	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/tui"
 	"github.com/pi-go/pi/engine/tui/tuitest"
 	"github.com/pi-go/pi/internal/mockllm"
@@ -146,5 +147,56 @@ func TestAppSlashQuitPrintsResumeHint(t *testing.T) {
 	}
 	if out := tui.Strip(ta.out.String()); !strings.Contains(out, "To resume this session:\npi --session ") {
 		t.Errorf("exit output %q", out)
+	}
+}
+
+// TestAppExtensionUI drives ctx.ui's fire-and-forget calls: a notify
+// before the screen exists waits for it; status, widgets and editor text
+// land where the reference puts them.
+func TestAppExtensionUI(t *testing.T) {
+	t.Parallel()
+	ta := startApp(t, mockllm.Script{}, Options{})
+	ui := ta.a.o.UI
+	ui.Notify("hello from an extension", "info")
+	ui.Notify("careful", "warning")
+	ready := "Ready"
+	ui.SetStatus("st", &ready)
+	ui.SetWidget("w1", []string{"Above editor widget"}, engine.WidgetOptions{})
+	ui.SetWidget("w2", []string{"Below editor widget"}, engine.WidgetOptions{Placement: "belowEditor"})
+	ui.SetEditorText("prefilled text")
+	s := ta.waitFor("prefilled text")
+	for _, want := range []string{"hello from an extension", "Warning: careful", "Ready", "Above editor widget", "Below editor widget"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Index(s, "Above editor widget") > strings.Index(s, "prefilled text") ||
+		strings.Index(s, "Below editor widget") < strings.Index(s, "prefilled text") {
+		t.Errorf("widgets in the wrong place:\n%s", s)
+	}
+	ui.SetStatus("st", nil)
+	ui.SetWidget("w1", nil, engine.WidgetOptions{})
+	ta.r.Do(nil)
+	if scr := ta.term.ScreenText(); strings.Contains(scr, "Above editor widget") {
+		t.Errorf("cleared widget still shown:\n%s", scr)
+	}
+}
+
+// TestUIBacklog checks that calls made before the screen is attached are
+// shown once it is.
+func TestUIBacklog(t *testing.T) {
+	t.Parallel()
+	ui := NewUI()
+	ui.Notify("early notice", "error")
+	if len(ui.backlog) != 1 {
+		t.Fatalf("backlog %d, want 1", len(ui.backlog))
+	}
+	ui.detach()
+	ui.Notify("after close", "info")
+	if len(ui.backlog) != 0 {
+		t.Fatalf("calls after detach are kept: %d", len(ui.backlog))
+	}
+	if ok := ui.Confirm(context.Background(), "t", "m", engine.DialogOptions{}); ok {
+		t.Fatal("a dialog after detach answered yes")
 	}
 }
