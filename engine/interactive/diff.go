@@ -3,6 +3,7 @@ package interactive
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/pi-go/pi/engine/tui/theme"
@@ -16,7 +17,9 @@ import (
 // that changed between a removed row and the added row that replaces it
 // in reverse video.
 
-var diffLineRE = regexp.MustCompile(`^([+\- ])(\s*\d*) (.*)$`)
+// diffLineRE is compiled on first use: package inits run at every
+// start, in every mode.
+var diffLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([+\- ])(\s*\d*) (.*)$`) })
 
 type diffLine struct {
 	sign, num, text string
@@ -25,7 +28,7 @@ type diffLine struct {
 }
 
 func parseDiffLine(s string) diffLine {
-	m := diffLineRE.FindStringSubmatch(s)
+	m := diffLineRE().FindStringSubmatch(s)
 	if m == nil {
 		return diffLine{raw: s}
 	}
