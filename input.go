@@ -5,12 +5,12 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/imagetype"
 )
 
 // InitialMessage is the first prompt of a print/json run and its image
@@ -46,19 +46,6 @@ func expandHome(p string) string {
 	return p
 }
 
-// imageMimeType returns the mime type of a supported image, "" otherwise.
-func imageMimeType(data []byte) string {
-	head := data
-	if len(head) > 512 {
-		head = head[:512]
-	}
-	switch mt := http.DetectContentType(head); mt {
-	case "image/png", "image/jpeg", "image/gif", "image/webp":
-		return mt
-	}
-	return ""
-}
-
 // ProcessFileArgs turns @file arguments into prompt text and images: a
 // text file becomes a <file name="ABS"> block with its content, an image
 // an empty block plus an attachment; empty files are skipped.
@@ -82,7 +69,7 @@ func ProcessFileArgs(cwd string, files []string) (string, []engine.Content, erro
 		if err != nil {
 			return "", nil, &fileArgError{fmt.Sprintf("Error: Could not read file %s: %v", abs, err)}
 		}
-		if mt := imageMimeType(data); mt != "" {
+		if mt := imagetype.Sniff(data); mt != "" {
 			images = append(images, engine.ImageContent(base64.StdEncoding.EncodeToString(data), mt))
 			fmt.Fprintf(&text, "<file name=\"%s\"></file>\n", abs)
 			continue

@@ -167,6 +167,10 @@ func wire(ctx context.Context, a *Options) (*Agent, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkStoredCwd(f, cwd); err != nil {
+			f.Close()
+			return nil, err
+		}
 	}
 	app.store = f
 	starttrace.Step("session select")
@@ -395,4 +399,18 @@ func (app *Agent) promptBase() prompts.Options {
 	app.resMu.Lock()
 	defer app.resMu.Unlock()
 	return app.promptOpts
+}
+
+// checkStoredCwd refuses to reopen a session whose working directory is
+// gone, as the reference does in every headless mode: the tools would run
+// somewhere else than the transcript says.
+func checkStoredCwd(f *session.File, cwd string) error {
+	c := f.Cwd()
+	if c == "" || c == cwd {
+		return nil
+	}
+	if fi, err := os.Stat(c); err == nil && fi.IsDir() {
+		return nil
+	}
+	return &session.ExitError{Code: 1, Message: fmt.Sprintf("Stored session working directory does not exist: %s\nSession file: %s\nCurrent working directory: %s", c, f.Path(), cwd)}
 }

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/internal/imagetype"
 )
 
 const readSchema = `{"type":"object","required":["path"],"properties":{"path":{"type":"string","description":"File to read, absolute or relative to the working directory"},"offset":{"type":"number","description":"First line to return, counting from 1"},"limit":{"type":"number","description":"How many lines to return at most"}}}`
@@ -130,7 +131,7 @@ func readFile(ctx context.Context, cwd, path string, offset, limit *float64, opt
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return engine.ToolResult{}, nodeError(err, "read", "")
 	}
-	if mime := sniffImage(head[:n]); mime != "" {
+	if mime := imagetype.Sniff(head[:n]); mime != "" {
 		data, err := os.ReadFile(abs)
 		if err != nil {
 			return engine.ToolResult{}, nodeError(err, "read", "")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dop251/goja"
+	"github.com/pi-go/pi/internal/imagetype"
 )
 
 // Handler is one pi.on subscription. Handlers run in extension load order,
@@ -158,6 +159,7 @@ func (r *Runtime) installHostDefaults() {
 		_ = r.host.Set("getAgentDir", func() string { return agentDir })
 	}
 	r.installDiffHost()
+	_ = r.host.Set("sniffImage", func(b goja.Value) string { return imagetype.Sniff(bytesOf(r.vm, b)) })
 	_ = r.host.Set("createTool", func(name, cwd string, _ goja.Value, _ bool) goja.Value {
 		def := vm.NewObject()
 		_ = def.Set("name", name)

@@ -51,10 +51,17 @@ func (r *Runtime) fetch(rawURL, method string, headers map[string]string, body g
 		done(func(vm *goja.Runtime) {
 			res := vm.NewObject()
 			_ = res.Set("status", resp.StatusCode)
-			_ = res.Set("statusText", http.StatusText(resp.StatusCode))
+			_ = res.Set("statusText", reasonPhrase(resp))
 			h := vm.NewObject()
 			for k, vs := range resp.Header {
 				_ = h.Set(strings.ToLower(k), strings.Join(vs, ", "))
+			}
+			// Go's client moves these two out of Header; Node's keeps them.
+			if len(resp.TransferEncoding) > 0 {
+				_ = h.Set("transfer-encoding", strings.Join(resp.TransferEncoding, ", "))
+			}
+			if resp.Close && resp.Header.Get("Connection") == "" {
+				_ = h.Set("connection", "close")
 			}
 			_ = res.Set("headers", h)
 			// Cookies are kept apart too: joined with ", " they cannot be
@@ -111,4 +118,13 @@ func (b *fetchBody) close() {
 	b.closed = true
 	_ = b.body.Close()
 	b.cancel()
+}
+
+// reasonPhrase is the status line's reason as the server sent it ("404
+// Nope" gives "Nope"); Go keeps it in Status.
+func reasonPhrase(resp *http.Response) string {
+	if _, reason, ok := strings.Cut(resp.Status, " "); ok {
+		return reason
+	}
+	return http.StatusText(resp.StatusCode)
 }

@@ -119,6 +119,7 @@ func buildModuleMap(virtual map[string]string, lazy bool) map[string]moduleDef {
 	m["pi:internal/require"] = moduleDef{load: hostJSModule("pi:internal/require")}
 	m["pi:internal/theme"] = moduleDef{load: hostJSModule("pi:internal/theme")}
 	m["pi:internal/stubs"] = moduleDef{load: hostJSModule("pi:internal/stubs")}
+	m["pi:internal/http-server"] = moduleDef{load: hostJSModule("pi:internal/http-server")}
 	// Parts of api.js compiled on first use (see the comments there).
 	for _, name := range []string{"pi:internal/models", "pi:internal/commandctx", "pi:internal/dispatch", "pi:internal/tools", "pi:internal/shapes", "pi:internal/views"} {
 		m[name] = moduleDef{load: hostJSModule(name)}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -75,6 +76,53 @@ func (d *Decoder) SetKittyProtocol(active bool) { d.kitty = active }
 
 // KittyProtocol reports whether the decoder reads input as Kitty-mode.
 func (d *Decoder) KittyProtocol() bool { return d.kitty }
+
+// SequenceTimeout is how long an unfinished sequence other than a lone
+// ESC waits for its end (pi's 50 ms): a sequence cut by a slow link
+// should not turn into stray keys.
+const SequenceTimeout = 50 * time.Millisecond
+
+// replyTimeout is how long a terminal reply that has begun (a colour
+// report, XTVERSION, a Kitty graphics answer) waits for its terminator;
+// replies arrive in pieces on slow links and must not leak into the
+// editor as keys.
+const replyTimeout = time.Second
+
+// Timeout is how long the caller should wait before calling Flush, given
+// its ESC timeout: esc for a lone ESC, at least SequenceTimeout for an
+// unfinished sequence, one second for a terminal reply under way, and 0
+// when nothing is pending.
+func (d *Decoder) Timeout(esc time.Duration) time.Duration {
+	switch {
+	case !d.Pending():
+		return 0
+	case len(d.buf) == 1 && d.buf[0] == 0x1b:
+		return esc
+	case replyHeader(d.buf):
+		return max(esc, replyTimeout)
+	}
+	return max(esc, SequenceTimeout)
+}
+
+// replyHeader reports whether b starts like a terminal's answer to one of
+// pi's queries: OSC 10/11 or 4;n colours, OSC 7501, DCS >| (XTVERSION),
+// APC G (Kitty graphics).
+func replyHeader(b []byte) bool {
+	s := string(b)
+	for _, p := range []string{"\x1b]10;", "\x1b]11;", "\x1b]7501;?", "\x1bP>|", "\x1b_G"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	if rest, ok := strings.CutPrefix(s, "\x1b]4;"); ok {
+		n := 0
+		for n < len(rest) && n < 3 && rest[n] >= '0' && rest[n] <= '9' {
+			n++
+		}
+		return n > 0 && n < len(rest) && rest[n] == ';'
+	}
+	return false
+}
 
 // Pending reports whether bytes are waiting for more input (the caller
 // arms the ESC timer and calls Flush when it fires). An open bracketed

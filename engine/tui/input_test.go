@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // keyCase is one input and the keys it must decode to, written in pi's
@@ -229,6 +230,12 @@ func TestDecodeModifyOtherKeys(t *testing.T) {
 		{in: "\x1b[27;5;45~", want: []string{"ctrl+-"}},
 		{in: "\x1b[27;3;127~", want: []string{"alt+backspace"}},
 		{in: "\x1b[27;5;9~", want: []string{"ctrl+tab"}},
+		// tmux 3.3 with extended-keys on, as captured: CSI u without the
+		// Kitty protocol (the decoder stays in legacy mode).
+		{in: "\x1b[13;2u", want: []string{"shift+enter"}},
+		{in: "\x1b[9;2u", want: []string{"shift+tab"}},
+		{in: "\x1b[80;6u", want: []string{"ctrl+shift+p"}},
+		{in: "\x1b\r", want: []string{"alt+enter"}},
 	})
 }
 
@@ -409,5 +416,36 @@ func TestReplyParsers(t *testing.T) {
 		if ok != c.ok || ok && (i != c.index || [3]uint8{col.R, col.G, col.B} != c.rgb) {
 			t.Errorf("%q: %d %v %v", c.raw, i, col, ok)
 		}
+	}
+}
+
+func TestDecoderTimeout(t *testing.T) {
+	t.Parallel()
+	esc := 10 * time.Millisecond
+	cases := []struct {
+		in   string
+		want time.Duration
+	}{
+		{"", 0},
+		{"abc", 0},
+		{"\x1b", esc},
+		{"\x1b[1;", SequenceTimeout},
+		{"\x1b]", SequenceTimeout},
+		{"\x1b]11;rgb:00", time.Second},
+		{"\x1b]4;12;rgb:0", time.Second},
+		{"\x1bP>|xterm", time.Second},
+		{"\x1b[200~open paste", 0},
+	}
+	for _, c := range cases {
+		d := NewDecoder()
+		d.Feed([]byte(c.in))
+		if got := d.Timeout(esc); got != c.want {
+			t.Errorf("%q: %v, want %v", c.in, got, c.want)
+		}
+	}
+	d := NewDecoder()
+	d.Feed([]byte("\x1b"))
+	if got := d.Timeout(100 * time.Millisecond); got != 100*time.Millisecond {
+		t.Errorf("SSH lone ESC: %v", got)
 	}
 }

@@ -1,8 +1,9 @@
 // node:http and node:https clients (request, get) over the host's Go HTTP
 // client (__host.fetch, the primitive behind fetch): the request body is
 // gathered until end(), the response body streams as an IncomingMessage.
-// Servers are not available: createServer throws ERR_NOT_SUPPORTED, so a
-// bundled library that only imports http still loads.
+// Servers (createServer, Server, ServerResponse) live in
+// pi:internal/http-server, loaded on first use; https servers are not
+// available and throw ERR_NOT_SUPPORTED.
 "use strict";
 const EventEmitter = require("events");
 const { Readable } = require("stream");
@@ -144,6 +145,13 @@ function make(defaultProtocol) {
   };
   const get = (input, opts, cb) => { const r = request(input, opts, cb); r.end(); return r; };
   if (defaultProtocol === "https:") return { Agent, globalAgent, Server: notSupported("https.Server"), createServer: notSupported("https.createServer"), get, request };
-  return { Agent, ClientRequest, IncomingMessage, METHODS, STATUS_CODES, globalAgent, request, get, createServer: notSupported("http.createServer"), Server: notSupported("http.Server"), ServerResponse: notSupported("http.ServerResponse"), OutgoingMessage: EventEmitter, maxHeaderSize: 16384, validateHeaderName() {}, validateHeaderValue() {}, setMaxIdleHTTPParsers() {} };
+  const server = () => require("pi:internal/http-server");
+  return {
+    Agent, ClientRequest, IncomingMessage, METHODS, STATUS_CODES, globalAgent, request, get,
+    createServer: (opts, listener) => server().createServer(opts, listener),
+    get Server() { return server().Server; },
+    get ServerResponse() { return server().ServerResponse; },
+    OutgoingMessage: EventEmitter, maxHeaderSize: 16384, validateHeaderName() {}, validateHeaderValue() {}, setMaxIdleHTTPParsers() {},
+  };
 }
 module.exports = make;

@@ -205,6 +205,7 @@ func (e *Editor) tabComplete() {
 // the list. An explicit Tab with a single path suggestion applies it at
 // once.
 func (e *Editor) openAutocomplete(force, explicitTab bool) {
+	e.acSeq++
 	r := e.request(force)
 	if force {
 		for _, p := range e.providers {
@@ -213,23 +214,36 @@ func (e *Editor) openAutocomplete(force, explicitTab bool) {
 			}
 		}
 	}
-	var sug *Suggestions
-	var prov Provider
-	for _, p := range e.providers {
+	e.askFrom(0, r, e.acSeq, explicitTab)
+}
+
+// askFrom asks providers[i:] in turn; the first with items wins. An
+// AsyncProvider answers later: the rest of the chain then continues from
+// its callback, if the request is still current.
+func (e *Editor) askFrom(i int, r Request, seq int, explicitTab bool) {
+	for ; i < len(e.providers); i++ {
+		p := e.providers[i]
+		if ap, ok := p.(AsyncProvider); ok {
+			e.askAsync(ap, i, r, seq, explicitTab)
+			return
+		}
 		if s := p.Suggest(r); s != nil && len(s.Items) > 0 {
-			sug, prov = s, p
-			break
+			e.show(p, s, r.Force, explicitTab)
+			return
 		}
 	}
+	e.show(nil, nil, r.Force, explicitTab)
+}
+
+// show opens the list of sug (closing it when sug is nil). An explicit
+// Tab with a single path suggestion applies it at once.
+func (e *Editor) show(prov Provider, sug *Suggestions, force, explicitTab bool) {
 	if sug == nil {
-		if e.ac != nil {
-			e.ac = nil
-			e.changedView()
-		}
+		e.closeAutocomplete()
 		return
 	}
 	if force && explicitTab && len(sug.Items) == 1 {
-		e.ac = nil
+		e.closeAutocomplete()
 		e.applyItem(prov, sug.Items[0], sug.Prefix)
 		return
 	}
@@ -280,7 +294,13 @@ func (e *Editor) applyItem(p Provider, it Item, prefix string) {
 	e.changed()
 }
 
-func (e *Editor) closeAutocomplete() { e.ac = nil }
+func (e *Editor) closeAutocomplete() {
+	e.acSeq++ // an answer still on its way is for an older state
+	if e.ac != nil {
+		e.ac = nil
+		e.changedView()
+	}
+}
 
 // AutocompleteOpen reports whether the suggestion list is showing.
 func (e *Editor) AutocompleteOpen() bool { return e.ac != nil }

@@ -10,9 +10,8 @@ import (
 
 // CursorMarker is the zero-width string put where the cursor is while
 // the editor is focused, so the renderer can place the terminal's own
-// cursor there (IME candidate windows follow it). It equals
-// tui.CursorMarker of the renderer.
-const CursorMarker = "\x1b_pi:c\x1b\\"
+// cursor there (IME candidate windows follow it): tui.CursorMarker.
+const CursorMarker = tui.CursorMarker
 
 // Styles colour the editor's parts; a nil func leaves text as it is.
 type Styles struct {
@@ -32,6 +31,20 @@ type Options struct {
 	// max(5, 30% of it) rows of text and scrolls the rest. Nil means 24.
 	TerminalRows func() int
 	Styles       Styles
+	// Post runs fn on the UI goroutine (tui.Program.Post); an
+	// AsyncProvider's answer arrives through it. Nil runs fn directly,
+	// for callers that answer on the UI goroutine themselves.
+	Post func(fn func())
+	// RequestRender asks for a frame after an asynchronous change (an
+	// AsyncProvider's list arriving).
+	RequestRender func()
+	// AppKeys lets the application take keys before the editor's own
+	// actions, in pi's order: an open list's keys and the history
+	// actions (when bound) come first, then AppKeys, then editing. It
+	// reports whether the application handled the key (HandleKey then
+	// reports true). This is how app.message.followUp gets Alt+Enter,
+	// which the editor would otherwise take as a newline.
+	AppKeys func(k tui.Key) bool
 }
 
 // snapshot is one undo step.
@@ -65,6 +78,7 @@ type Editor struct {
 
 	border   func(string) string
 	topLabel string
+	topShort string
 
 	history   []string // newest first
 	histIdx   int      // -1: not browsing
@@ -82,10 +96,15 @@ type Editor struct {
 	scroll    int
 	lastWidth int
 
+	wrapCache  map[string][]chunk
+	wrapWidth  int
+	wrapPastes int
+
 	providers []Provider
 	triggers  []string
 	trigRe    *regexp.Regexp
 	ac        *acState
+	acSeq     int // bumped by every request and close; async answers must match
 
 	// DisableSubmit makes Enter do nothing (while a command runs).
 	DisableSubmit bool
@@ -131,9 +150,29 @@ func style(f func(string) string, s string) string {
 func (e *Editor) SetBorderStyle(f func(string) string) { e.border = f; e.changedView() }
 
 // SetTopLabel puts a label into the top rule ("⠋ Working"); "" removes it.
-func (e *Editor) SetTopLabel(label string) {
-	if label != e.topLabel {
-		e.topLabel = label
+func (e *Editor) SetTopLabel(label string) { e.SetTopLabels(label, "") }
+
+// SetTopLabels sets the label and a short form for rows too narrow for
+// it, or for it beside the "↑ N more" indicator (the spinner alone).
+func (e *Editor) SetTopLabels(label, short string) {
+	if label != e.topLabel || short != e.topShort {
+		e.topLabel, e.topShort = label, short
+		e.changedView()
+	}
+}
+
+// SetPaddingX sets the blank columns left and right of the text.
+func (e *Editor) SetPaddingX(n int) {
+	if n = max(0, n); n != e.opt.PaddingX {
+		e.opt.PaddingX = n
+		e.changedView()
+	}
+}
+
+// SetAutocompleteMaxVisible sets how many rows the list shows (3..20).
+func (e *Editor) SetAutocompleteMaxVisible(n int) {
+	if n = max(3, min(20, n)); n != e.opt.AutocompleteMaxVisible {
+		e.opt.AutocompleteMaxVisible = n
 		e.changedView()
 	}
 }

@@ -278,3 +278,36 @@ func TestInsertTextIsOneUndo(t *testing.T) {
 		t.Fatalf("undo = %q", state(e))
 	}
 }
+
+func TestAppKeysOrder(t *testing.T) {
+	t.Parallel()
+	e := newTestEditor(t)
+	var app []string
+	e.opt.AppKeys = func(k tui.Key) bool {
+		for _, spec := range []string{"alt+enter", "ctrl+p", "escape", "pageUp"} {
+			if k.Is(spec) {
+				app = append(app, spec)
+				return true
+			}
+		}
+		return false
+	}
+	e.SetProviders(NewCommandProvider(testCommands()))
+	e.AddHistory("old")
+	e.km.Set("tui.editor.historyPrevious", []string{"ctrl+p"})
+	setState(e, "ab|")
+	press(t, e, "alt+enter") // the app's follow-up, not a newline
+	press(t, e, "ctrl+p")    // bound history wins over the app
+	if state(e) != "|old" || strings.Join(app, ",") != "alt+enter" {
+		t.Fatalf("text %q, app got %q", state(e), app)
+	}
+	press(t, e, "ctrl+e", "backspace", "backspace", "backspace", "'/'")
+	press(t, e, "pageUp", "escape") // the open list takes its paging and Escape
+	if e.AutocompleteOpen() || strings.Join(app, ",") != "alt+enter" {
+		t.Fatalf("open %v, app got %q", e.AutocompleteOpen(), app)
+	}
+	press(t, e, "escape") // no list: the app's interrupt
+	if strings.Join(app, ",") != "alt+enter,escape" {
+		t.Fatalf("app got %q", app)
+	}
+}

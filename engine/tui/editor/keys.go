@@ -16,6 +16,27 @@ func (e *Editor) HandleKey(k tui.Key) bool {
 	if k.Release {
 		return false
 	}
+	// pi's order: an open list's paging and Escape, then bound history
+	// keys (so Ctrl+P can browse history although it cycles models by
+	// default), then the application's keys, then the editor's.
+	listKey := e.ac != nil && (e.is(k, "tui.select.pageUp") || e.is(k, "tui.select.pageDown") || e.is(k, "tui.select.cancel"))
+	if !listKey {
+		switch {
+		case e.is(k, "tui.editor.historyPrevious"):
+			e.jump = 0
+			e.closeAutocomplete()
+			e.historyMove(-1)
+			return true
+		case e.is(k, "tui.editor.historyNext"):
+			e.jump = 0
+			e.closeAutocomplete()
+			e.historyMove(1)
+			return true
+		}
+		if e.opt.AppKeys != nil && e.opt.AppKeys(k) {
+			return true
+		}
+	}
 	if e.jump != 0 {
 		dir := e.jump
 		e.jump = 0
@@ -73,6 +94,11 @@ func (e *Editor) HandleKey(k tui.Key) bool {
 			return true
 		}
 	}
+	if e.is(k, "tui.select.cancel") {
+		// No list yet, but one may be on its way: Escape drops it too
+		// (the key still goes to the application).
+		e.acSeq++
+	}
 	if e.is(k, "tui.input.tab") {
 		e.tabComplete()
 		return true
@@ -94,12 +120,6 @@ func (e *Editor) HandleKey(k tui.Key) bool {
 		e.yank()
 	case e.is(k, "tui.editor.yankPop"):
 		e.yankPop()
-	case e.is(k, "tui.editor.historyPrevious"):
-		e.closeAutocomplete()
-		e.historyMove(-1)
-	case e.is(k, "tui.editor.historyNext"):
-		e.closeAutocomplete()
-		e.historyMove(1)
 	case e.is(k, "tui.editor.cursorLineStart"):
 		e.lineStart()
 		e.changedView()

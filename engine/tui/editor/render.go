@@ -24,7 +24,7 @@ func (e *Editor) layout(width int) []layoutRow {
 	}
 	var rows []layoutRow
 	for i, l := range e.lines {
-		chunks := wrapLine(l, width, e.segs(l))
+		chunks := e.wrapped(l, width)
 		for ci, c := range chunks {
 			cur := -1
 			if i == e.line {
@@ -85,7 +85,7 @@ func (e *Editor) Render(width int) []string {
 	padS := strings.Repeat(" ", pad)
 	switch {
 	case e.topLabel != "":
-		out = append(out, e.labelRule(width))
+		out = append(out, e.labelRule(width, e.scroll))
 	case e.scroll > 0:
 		out = append(out, style(e.border, scrollRule("↑", e.scroll, width)))
 	default:
@@ -147,15 +147,38 @@ func firstSegment(s string, pastes map[int]string) int {
 	return segs[0].end
 }
 
-// labelRule is the top rule carrying a label: "── ⠋ Working ─────…".
-func (e *Editor) labelRule(width int) string {
-	lead := "── "
-	label := tui.Truncate(e.topLabel, max(0, width-tui.Width(lead)-1), "")
-	rest := width - tui.Width(lead) - tui.Width(label) - 1
-	if rest < 0 {
-		return tui.Truncate(style(e.border, lead)+label, width, "")
+// labelRule is the top rule carrying a label, as pi draws its working
+// indicator: "── ⠋ Working ─────…", with " ↑ N more " centred after it
+// when the text is scrolled and both fit; where they do not, the short
+// label (the spinner alone) stands in.
+func (e *Editor) labelRule(width, hidden int) string {
+	b := func(s string) string { return style(e.border, s) }
+	status := tui.Truncate(e.topLabel, max(1, width-5), "")
+	sw := tui.Width(status)
+	short := func() {
+		if e.topShort != "" {
+			status = tui.Truncate(e.topShort, width, "")
+			sw = tui.Width(status)
+		}
 	}
-	return style(e.border, lead) + label + " " + style(e.border, strings.Repeat("─", rest))
+	if hidden > 0 {
+		over := " ↑ " + itoa(hidden) + " more "
+		ow := tui.Width(over)
+		start := (width - ow) / 2
+		fits := func() bool { return ow+2 <= width && start-(3+sw+1) >= 1 }
+		if !fits() {
+			short()
+		}
+		if fits() {
+			return b("── ") + status + b(" "+strings.Repeat("─", start-(3+sw+1))+over+strings.Repeat("─", width-start-ow))
+		}
+	}
+	if width >= sw+5 {
+		return b("── ") + status + b(" "+strings.Repeat("─", width-sw-4))
+	}
+	short()
+	lead := min(3, max(0, width-sw))
+	return tui.Truncate(b(strings.Repeat("─", lead))+status+b(strings.Repeat("─", max(0, width-lead-sw))), width, "")
 }
 
 // scrollRule is a rule with " ↑ N more " centred, or left-aligned when

@@ -87,6 +87,14 @@ func TestRenderGoldens(t *testing.T) {
 			e.SetText(strings.Join(lines, "\n"))
 		}},
 		{"label", func(e *Editor) { e.SetTopLabel("⠋ Working"); e.SetBorderStyle(bold) }},
+		{"label-scrolled", func(e *Editor) {
+			e.SetTopLabels("⠋ Working on a long task", "⠋")
+			var lines []string
+			for i := 1; i <= 12; i++ {
+				lines = append(lines, fmt.Sprintf("line %d", i))
+			}
+			e.SetText(strings.Join(lines, "\n"))
+		}},
 		{"padding", func(e *Editor) { e.opt.PaddingX = 2; e.SetText("padded text that wraps around the edge") }},
 		{"paste-marker", func(e *Editor) {
 			e.HandlePaste(strings.Repeat("x\n", 30))

@@ -33,10 +33,20 @@ func segments(line string, valid map[int]string) []seg {
 		}
 	}
 	out := make([]seg, 0, len(line))
-	g := uniseg.NewGraphemes(line)
 	mi := 0
-	for g.Next() {
-		s, e := g.Positions()
+	state := -1
+	for pos := 0; pos < len(line); {
+		s := pos
+		var e int
+		if c := line[pos]; c < 0x80 && (pos+1 == len(line) || line[pos+1] < 0x80) && c != '\r' {
+			// ASCII followed by ASCII is a cluster of its own (CR LF aside).
+			e, state = pos+1, -1
+		} else {
+			var cluster string
+			cluster, _, _, state = uniseg.FirstGraphemeClusterInString(line[pos:], state)
+			e = pos + len(cluster)
+		}
+		pos = e
 		for mi < len(markers) && markers[mi][1] <= s {
 			mi++
 		}

@@ -14,13 +14,14 @@ type chunk struct {
 // characters, and inside a word only when the word alone is wider than a
 // row. A paste marker wider than a row is cut by grapheme for display but
 // stays one unit for editing.
-func wrapLine(line string, width int, segs []seg) []chunk {
+func wrapLine(line string, width int, valid map[int]string) []chunk {
 	if line == "" || width <= 0 {
 		return []chunk{{"", 0, 0}}
 	}
 	if tui.Width(line) <= width {
 		return []chunk{{line, 0, len(line)}}
 	}
+	segs := segments(line, valid)
 	var out []chunk
 	cur, start := 0, 0
 	opp, oppWidth := -1, 0
@@ -42,7 +43,7 @@ func wrapLine(line string, width int, segs []seg) []chunk {
 			opp = -1
 		}
 		if gw > width {
-			sub := wrapLine(g, width, segments(g, nil))
+			sub := wrapLine(g, width, nil)
 			for _, c := range sub[:len(sub)-1] {
 				out = append(out, chunk{c.text, s.start + c.start, s.start + c.end})
 			}
@@ -67,6 +68,21 @@ func wrapLine(line string, width int, segs []seg) []chunk {
 	return append(out, chunk{line[start:], start, len(line)})
 }
 
+// wrapped is wrapLine through a per-line cache: a keystroke changes one
+// line, so a frame rewraps only that one. Paste ids are always 1..n, so
+// the number of pastes says which markers are atomic.
+func (e *Editor) wrapped(line string, width int) []chunk {
+	if e.wrapWidth != width || e.wrapPastes != e.pasteCount || len(e.wrapCache) > 2*len(e.lines)+256 {
+		e.wrapCache, e.wrapWidth, e.wrapPastes = map[string][]chunk{}, width, e.pasteCount
+	}
+	if c, ok := e.wrapCache[line]; ok {
+		return c
+	}
+	c := wrapLine(line, width, e.pastes)
+	e.wrapCache[line] = c
+	return c
+}
+
 // visualLine is one row of the wrapped buffer.
 type visualLine struct {
 	line       int // logical line
@@ -77,7 +93,7 @@ type visualLine struct {
 func (e *Editor) visualLines(width int) []visualLine {
 	var out []visualLine
 	for i, l := range e.lines {
-		for _, c := range wrapLine(l, width, e.segs(l)) {
+		for _, c := range e.wrapped(l, width) {
 			out = append(out, visualLine{i, c.start, c.end})
 		}
 	}

@@ -410,6 +410,22 @@ function parseSkillBlock(text) {
 
 function formatDimensionNote() { return undefined; }
 
+// detectSupportedImageMimeTypeFromFile reads the first bytes of a file
+// through node:fs (so errors are Node's) and asks the host's detector, the
+// one the read tool and @file arguments use.
+async function detectSupportedImageMimeTypeFromFile(filePath) {
+  const fh = await require("fs").promises.open(filePath, "r");
+  try {
+    const n = 4100;
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await fh.read(buf, 0, n, 0);
+    const mime = host.sniffImage(buf.subarray(0, bytesRead));
+    return mime === "" ? null : mime;
+  } finally {
+    await fh.close();
+  }
+}
+
 // ---------------------------------------------------------------- exports
 
 const values = {
@@ -484,6 +500,7 @@ const values = {
   createSyntheticSourceInfo: createSyntheticSourceInfo,
   parseSkillBlock: parseSkillBlock,
   formatDimensionNote: formatDimensionNote,
+  detectSupportedImageMimeTypeFromFile: detectSupportedImageMimeTypeFromFile,
 };
 
 // Interactive-mode components: constructible, never rendered headless.
@@ -505,7 +522,7 @@ const functions = ["buildContextEntries", "buildSessionContext", "buildSessionPr
   "collectEntriesForBranchSummary", "compact", "convertToPng", "copyToClipboard", "createAgentSession",
   "createAgentSessionFromServices", "createAgentSessionRuntime", "createAgentSessionServices",
   "createCodemodeExtension", "createExtensionRuntime", "createLocalPowerShellOperations", "createMcpExtension",
-  "createToolSearchExtension", "detectSupportedImageMimeTypeFromFile", "discoverAndLoadExtensions", "findCutPoint",
+  "createToolSearchExtension", "discoverAndLoadExtensions", "findCutPoint",
   "findTurnStartIndex", "formatSkillsForPrompt", "generateBranchSummary", "generateDiffString", "generateSummary",
   "generateSummaryWithUsage", "generateUnifiedPatch", "getLastAssistantUsage", "getLatestCompactionEntry",
   "getPowerShellConfig", "hasTrustRequiringProjectResources", "loadProjectContextFiles", "loadSkills",
