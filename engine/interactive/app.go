@@ -54,7 +54,6 @@ type uiProgram interface {
 	SetBody(c tui.Component)
 	SetDock(c tui.Component)
 	SetFocus(c tui.Component)
-	SetInterceptor(fn func(tui.Event) bool)
 	Post(fn func())
 	RequestRender()
 	Reprint()
@@ -178,6 +177,13 @@ func (a *app) newEditor() *editor.Editor {
 			}
 			return 24
 		},
+		AppKeys: a.appKey,
+		Post:    func(fn func()) { a.p.Post(fn) },
+		RequestRender: func() {
+			if a.p != nil {
+				a.p.RequestRender()
+			}
+		},
 		Styles: editor.Styles{
 			Selected:    func(s string) string { return th.Fg("accent", s) },
 			Description: func(s string) string { return th.Fg("muted", s) },
@@ -295,7 +301,6 @@ func (a *app) setup() {
 	a.p.SetBody(a.tr)
 	a.p.SetDock(a.dock)
 	a.p.SetFocus(a.editor)
-	a.p.SetInterceptor(a.intercept)
 	a.sess = a.c.Session()
 	a.replay()
 	a.noteCompactions()

@@ -117,6 +117,7 @@ func (a *app) setWorking(label string) {
 }
 
 func (a *app) drawSpinner() {
-	a.editor.SetTopLabel(a.v.fg("accent", spinnerFrames[a.spinner]) + " " + a.v.fg("muted", a.working))
+	frame := a.v.fg("accent", spinnerFrames[a.spinner])
+	a.editor.SetTopLabels(frame+" "+a.v.fg("muted", a.working), frame)
 	a.p.RequestRender()
 }

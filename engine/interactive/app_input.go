@@ -15,21 +15,18 @@ import (
 // doubleCtrlC is how close two Ctrl+C must be to exit.
 const doubleCtrlC = 500 * time.Millisecond
 
-// intercept sees every event before the focused component: the app keys
-// that must win over the editor. Escape is not among them, so that the
-// editor's autocomplete list can close on it; unconsumed, it comes back
-// through onEvent as app.interrupt.
-func (a *app) intercept(ev tui.Event) bool {
-	k, ok := ev.(tui.Key)
-	if !ok || k.Release {
-		return false
-	}
-	if a.dialog != nil {
-		// A dialog in the editor slot owns the keyboard.
+// appKey runs the app.* action bound to k. The editor asks it (its
+// AppKeys option) after an open completion list and the history keys had
+// their turn and before its own editing keys, as the reference orders
+// them; keys nobody focused took come here through onEvent.
+func (a *app) appKey(k tui.Key) bool {
+	if k.Release {
 		return false
 	}
 	km := a.km
 	switch {
+	case km.Matches(k, "app.interrupt"):
+		a.interrupt()
 	case km.Matches(k, "app.clear"):
 		a.ctrlC()
 	case km.Matches(k, "app.exit") && a.editor.Text() == "":
@@ -67,15 +64,10 @@ func (a *app) intercept(ev tui.Event) bool {
 	return true
 }
 
-// onEvent gets what neither the interceptor nor the focused component
-// consumed.
+// onEvent gets what the focused component did not consume.
 func (a *app) onEvent(ev tui.Event) {
-	k, ok := ev.(tui.Key)
-	if !ok || k.Release {
-		return
-	}
-	if a.km.Matches(k, "app.interrupt") {
-		a.interrupt()
+	if k, ok := ev.(tui.Key); ok && a.dialog == nil {
+		a.appKey(k)
 	}
 }
 
