@@ -200,3 +200,30 @@ func TestUIBacklog(t *testing.T) {
 		t.Fatal("a dialog after detach answered yes")
 	}
 }
+
+// TestAppQueueDequeueAndAbort queues a steering message (Enter) and a
+// follow-up (Alt+Enter) while a reply streams, puts both back into the
+// editor with Alt+Up, and aborts with Escape.
+func TestAppQueueDequeueAndAbort(t *testing.T) {
+	t.Parallel()
+	slow := mockllm.Turn{Text: strings.Repeat("slow words ", 60), ChunkSize: 2, DelayMs: 40}
+	ta := startApp(t, mockllm.Script{Turns: []mockllm.Turn{slow}}, Options{Initial: "write slowly"})
+	ta.waitFor("slow words")
+	ta.r.Feed("steer: be brief\r")
+	ta.r.Feed("follow-up: then summarise\x1b\r")
+	s := ta.waitFor("Follow-up: follow-up: then summarise")
+	for _, want := range []string{"Steering: steer: be brief", "↳ Alt+Up to edit all queued messages"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("pending area lacks %q:\n%s", want, s)
+		}
+	}
+	ta.r.Feed("\x1b[1;3A")
+	ta.waitFor("Restored 2 queued messages to editor")
+	var text string
+	ta.r.Do(func() { text = ta.a.editor.Text() })
+	if text != "steer: be brief\n\nfollow-up: then summarise" {
+		t.Errorf("editor holds %q", text)
+	}
+	ta.r.Feed("\x1b")
+	ta.waitFor("Operation aborted")
+}
