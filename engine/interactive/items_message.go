@@ -6,8 +6,26 @@ import (
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/tui"
+	"github.com/pi-go/pi/engine/tui/markdown"
 	"github.com/pi-go/pi/engine/tui/theme"
 )
+
+// markdownDoc is the part of markdown.Doc the items use.
+type markdownDoc interface {
+	SetText(src string)
+	Render(width int) []string
+}
+
+// newMarkdown builds the renderer of one Markdown block in th's colours.
+func newMarkdown(th *theme.Theme) markdownDoc { return markdown.New(markdown.StylesFromTheme(th)) }
+
+// newThinkingMarkdown renders a thinking block: Markdown in italic
+// thinkingText.
+func newThinkingMarkdown(th *theme.Theme) markdownDoc {
+	st := markdown.StylesFromTheme(th)
+	st.Text = func(s string) string { return theme.Italic(th.Fg("thinkingText", s)) }
+	return markdown.New(st)
+}
 
 // outputPad is the left and right padding of transcript text (the
 // reference's outputPad setting, default 1).
@@ -52,11 +70,17 @@ func (it *assistantItem) update(m *engine.Message) {
 		it.docs = append(it.docs, nil)
 	}
 	for i, b := range m.Content.Blocks {
-		if b.Type == engine.ContentText {
+		switch b.Type {
+		case engine.ContentText:
 			if it.docs[i] == nil {
 				it.docs[i] = newMarkdown(it.v.th)
 			}
 			it.docs[i].SetText(strings.TrimSpace(b.Text))
+		case engine.ContentThinking:
+			if it.docs[i] == nil {
+				it.docs[i] = newThinkingMarkdown(it.v.th)
+			}
+			it.docs[i].SetText(strings.TrimSpace(b.Thinking))
 		}
 	}
 	it.version++
@@ -120,7 +144,7 @@ func (it *assistantItem) Render(width int) []string {
 				rows = append(rows, theme.Italic(it.v.fg("thinkingText", it.v.thinkingLabel)))
 				continue
 			}
-			rows = append(rows, wrapAll(t, inner, func(s string) string { return theme.Italic(it.v.fg("thinkingText", s)) })...)
+			rows = append(rows, it.docs[i].Render(inner)...)
 		case engine.ContentText:
 			if strings.TrimSpace(b.Text) == "" || it.docs[i] == nil {
 				continue

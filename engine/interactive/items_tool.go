@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/tui"
+	"github.com/pi-go/pi/engine/tui/highlight"
 	"github.com/pi-go/pi/engine/tui/theme"
 )
 
@@ -140,6 +141,20 @@ func (it *toolItem) renderBash(inner int) []string {
 	return rows
 }
 
+// code shows a file's text, highlighted by the language its path names
+// (plain toolOutput otherwise), wrapped to inner.
+func (it *toolItem) code(text string, inner int) []string {
+	lang := highlight.LanguageFromPath(it.str("path") + it.str("file_path"))
+	if lang == "" {
+		return wrapAll(text, inner, it.out)
+	}
+	var out []string
+	for _, l := range highlight.Lines(lang, strings.ReplaceAll(text, "\t", "   "), it.v.th) {
+		out = append(out, wrapAll(l, inner, nil)...)
+	}
+	return out
+}
+
 // bashPreviewLines is how many output rows a collapsed bash row keeps.
 const bashPreviewLines = 5
 
@@ -167,7 +182,7 @@ func (it *toolItem) renderRead(inner int) []string {
 		rows = append(rows, it.errorBody(inner)...)
 	case it.done && it.v.toolsExpanded:
 		rows = append(rows, "")
-		rows = append(rows, limitRows(it.v, wrapAll(strings.TrimRight(it.output(), "\n"), inner, it.out), 0, "")...)
+		rows = append(rows, it.code(strings.TrimRight(it.output(), "\n"), inner)...)
 	}
 	return rows
 }
@@ -196,7 +211,7 @@ func (it *toolItem) renderWrite(inner int) []string {
 	rows := []string{it.title("write") + " " + it.v.fg("accent", it.path())}
 	content := strings.TrimRight(it.str("content"), "\n")
 	if content != "" {
-		lines := wrapAll(content, inner, it.out)
+		lines := it.code(content, inner)
 		rows = append(rows, "")
 		total := len(lines)
 		if !it.v.toolsExpanded && total > 10 {

@@ -6,37 +6,7 @@ package interactive
 
 import (
 	"github.com/pi-go/pi/engine/tui"
-	"github.com/pi-go/pi/engine/tui/theme"
 )
-
-// markdownDoc is what an assistant reply needs from tuimd's markdown.Doc.
-type markdownDoc interface {
-	SetText(src string)
-	Render(width int) []string
-}
-
-// newMarkdown builds the renderer for one text block. Until
-// engine/tui/markdown lands, text is shown wrapped as written.
-var newMarkdown = func(th *theme.Theme) markdownDoc { return &plainDoc{} }
-
-type plainDoc struct {
-	text  string
-	width int
-	rows  []string
-}
-
-func (d *plainDoc) SetText(src string) {
-	if src != d.text {
-		d.text, d.rows = src, nil
-	}
-}
-
-func (d *plainDoc) Render(width int) []string {
-	if d.rows == nil || d.width != width {
-		d.rows, d.width = wrapAll(d.text, width, nil), width
-	}
-	return d.rows
-}
 
 // The extension dialogs (engine/interactive/dialogs once it lands). Until
 // then a dialog cannot be shown: the call resolves with its default and

@@ -72,8 +72,20 @@ func box(v *view, width, paddingX, paddingY int, bg string, content []string) []
 		inner = 1
 	}
 	pad := strings.Repeat(" ", paddingX)
+	// A full reset inside a row (Markdown ends its styles with one) would
+	// end the background too: it is set again after each.
+	bgOn := ""
+	if bg != "" {
+		if p := v.th.Bg(bg, "\x00"); strings.Contains(p, "\x00") {
+			bgOn = p[:strings.Index(p, "\x00")]
+		}
+	}
 	fill := func(s string) string {
 		row := tui.PadRight(pad+tui.Truncate(s, inner, "")+pad, width)
+		if bgOn != "" {
+			row = strings.ReplaceAll(row, "\x1b[0m", "\x1b[0m"+bgOn)
+			row = strings.ReplaceAll(row, "\x1b[49m", "\x1b[49m"+bgOn)
+		}
 		if bg != "" {
 			row = v.th.Bg(bg, row)
 		}
