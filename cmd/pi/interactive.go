@@ -72,7 +72,7 @@ func runInteractive(a *Args, stderr io.Writer) int {
 	}()
 	err = interactive.Run(ctx, app, interactive.Options{
 		Version: Version, Fullscreen: fullscreen, Input: os.Stdin, Stdout: os.Stdout, UI: ui,
-		Initial: initial.Text, InitialImages: initial.Images, Messages: rest, Warnings: warnings,
+		Initial: initial.Text, InitialImages: initial.Images, Messages: rest, Warnings: warnings, Resume: a.Resume,
 		DefaultSessionDir: session.AgentSessionsDir(app.AgentDir(), app.Cwd()),
 	})
 	var sig *tui.SignalError

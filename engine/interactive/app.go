@@ -41,6 +41,8 @@ type Options struct {
 	Initial       string
 	InitialImages []engine.Content
 	Messages      []string
+	// Resume opens the session picker at start (-r).
+	Resume bool
 	// Warnings are shown in the header (start-up diagnostics).
 	Warnings []string
 	// DefaultSessionDir is the session directory pi uses without
@@ -310,6 +312,13 @@ func (a *app) setup() {
 	a.unsub = a.c.Subscribe(func(e engine.Event) { a.p.Post(func() { a.handleEvent(e) }) })
 	if a.o.UI != nil {
 		a.o.UI.attach(a)
+	}
+	if a.o.Resume {
+		a.p.Post(func() {
+			if !a.runSlash("resume", "", "/resume") {
+				a.showError("Error: the session picker is not in this build yet")
+			}
+		})
 	}
 	if a.o.Initial != "" || len(a.o.InitialImages) > 0 {
 		a.p.Post(func() { a.prompt(a.o.Initial, a.o.InitialImages) })
