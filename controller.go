@@ -278,6 +278,7 @@ func (app *Agent) ServeRPC(ctx context.Context, in io.Reader, out *rpc.Writer) e
 		bridge := rpc.NewUIBridge(out)
 		app.ext.SetUI(bridge)
 		srv.OnUIResponse = bridge.HandleResponse
+		srv.CancelDialogs = bridge.CancelAll
 		app.ext.ReleaseStart()
 	}
 	starttrace.Step("rpc server")

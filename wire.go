@@ -145,6 +145,9 @@ func wire(ctx context.Context, a *Options) (*Agent, error) {
 		fmt.Fprintln(stderr, "Warning: errors loading models.json:", e)
 	}
 	enableBuiltinOAuth(reg)
+	// A Radius account's own model list, kept by its last refresh, stands
+	// in for the shipped one.
+	reg.ApplyStoredCatalog("radius")
 	app.registry = reg
 	starttrace.Step("models")
 	if a.ListModelsOnly {
