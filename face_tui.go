@@ -5,17 +5,9 @@ import (
 )
 
 // What the interactive mode (engine/interactive) reads from the agent
-// beyond the operations every face shares: the agent directory (for
-// keybindings.json and themes), raw settings (tuiMode, quietStartup,
-// hideThinkingBlock, externalEditor, …) and the loaded resources its
+// beyond the operations every face shares and the slash commands'
+// (face_cmds.go): the settings warnings and the loaded resources its
 // start-up header lists.
-
-// AgentDir is the agent's configuration directory.
-func (app *Agent) AgentDir() string { return app.agentDir }
-
-// SettingValue is one merged setting by its dotted path (nil when unset),
-// as settings.json holds it.
-func (app *Agent) SettingValue(path string) any { return app.settings.Raw(path) }
 
 // SettingWarnings are the problems found while reading the settings files.
 func (app *Agent) SettingWarnings() []string { return app.settings.Warnings() }

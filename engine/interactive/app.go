@@ -119,7 +119,7 @@ func Run(ctx context.Context, c Controller, o Options) error {
 func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 	km, kwarn := buildKeymap(c.AgentDir())
 	if o.Theme == nil {
-		name, _ := c.SettingValue("theme").(string)
+		name, _ := c.Setting("theme").(string)
 		th, err := theme.Load(name, []string{filepath.Join(c.AgentDir(), "themes"), filepath.Join(c.Cwd(), ".pi", "themes")})
 		if err != nil {
 			kwarn = append(kwarn, "Warning: theme: "+err.Error())
@@ -164,7 +164,7 @@ func (a *app) resourceGroups() []resourceGroup {
 // commands (built-in, extension, templates, skills) and @ files.
 func (a *app) newEditor() *editor.Editor {
 	maxVisible := 0
-	if n, ok := a.c.SettingValue("autocompleteMaxVisible").(float64); ok {
+	if n, ok := a.c.Setting("autocompleteMaxVisible").(float64); ok {
 		maxVisible = int(n)
 	}
 	th := a.v.th
@@ -203,7 +203,7 @@ func (a *app) newEditor() *editor.Editor {
 // extensions', the prompt templates and the skills.
 func (a *app) commandList() []editor.Command {
 	var out []editor.Command
-	out = append(out, builtinCommands()...)
+	out = append(out, a.builtinCommands()...)
 	for _, c := range a.c.Commands() {
 		d := ""
 		if c.Description != nil {
@@ -222,12 +222,12 @@ func (a *app) commandList() []editor.Command {
 }
 
 func settingInt(c Controller, path string) int {
-	n, _ := c.SettingValue(path).(float64)
+	n, _ := c.Setting(path).(float64)
 	return int(n)
 }
 
 func settingBool(c Controller, path string) bool {
-	b, _ := c.SettingValue(path).(bool)
+	b, _ := c.Setting(path).(bool)
 	return b
 }
 
@@ -248,20 +248,20 @@ func (a *app) programOptions() tui.ProgramOptions {
 	full := true
 	if a.o.Fullscreen != nil {
 		full = *a.o.Fullscreen
-	} else if m, _ := a.c.SettingValue("tuiMode").(string); m == "regular" {
+	} else if m, _ := a.c.Setting("tuiMode").(string); m == "regular" {
 		full = false
 	}
 	boolSetting := func(path string, def bool) bool {
-		if b, ok := a.c.SettingValue(path).(bool); ok {
+		if b, ok := a.c.Setting(path).(bool); ok {
 			return b
 		}
 		return def
 	}
 	wheel := 0
-	if n, ok := a.c.SettingValue("fullscreenWheelScrollLines").(float64); ok && n > 0 {
+	if n, ok := a.c.Setting("fullscreenWheelScrollLines").(float64); ok && n > 0 {
 		wheel = int(n)
 	}
-	exitOut, _ := a.c.SettingValue("fullscreenExitOutput").(string)
+	exitOut, _ := a.c.Setting("fullscreenExitOutput").(string)
 	th := a.v.th
 	return tui.ProgramOptions{
 		Fullscreen: full, Keymap: a.km,

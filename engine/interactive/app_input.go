@@ -114,7 +114,7 @@ func (a *app) interrupt() {
 		return
 	}
 	a.lastEscape = time.Time{}
-	switch action, _ := a.c.SettingValue("doubleEscapeAction").(string); action {
+	switch action, _ := a.c.Setting("doubleEscapeAction").(string); action {
 	case "none":
 	case "fork":
 		a.runSlash("fork", "", "/fork")
@@ -300,7 +300,7 @@ func (a *app) runBash(cmd string, excluded bool) {
 // externalEditor is Ctrl+G: edit the editor's text in $VISUAL, $EDITOR
 // or the externalEditor setting, with the screen released meanwhile.
 func (a *app) externalEditor() {
-	editor, _ := a.c.SettingValue("externalEditor").(string)
+	editor, _ := a.c.Setting("externalEditor").(string)
 	if editor == "" {
 		editor = os.Getenv("VISUAL")
 	}

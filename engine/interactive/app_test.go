@@ -82,6 +82,22 @@ func (ta *testApp) waitFor(want string) string {
 	}
 }
 
+// waitGone waits until the screen no longer shows text.
+func (ta *testApp) waitGone(text string) {
+	ta.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		ta.r.Do(nil)
+		if !strings.Contains(ta.term.ScreenText(), text) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ta.t.Fatalf("screen still shows %q:\n%s", text, ta.term.ScreenText())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // exited waits for the program to end and runs the app's exit.
 func (ta *testApp) exited() error {
 	ta.t.Helper()
@@ -226,4 +242,58 @@ func TestAppQueueDequeueAndAbort(t *testing.T) {
 	}
 	ta.r.Feed("\x1b")
 	ta.waitFor("Operation aborted")
+}
+
+// TestAppDialogs answers an extension's select in the editor slot, lets
+// a confirm time out, and opens the model selector with Ctrl+L.
+func TestAppDialogs(t *testing.T) {
+	t.Parallel()
+	ta := startApp(t, mockllm.Script{}, Options{})
+	ui := ta.a.o.UI
+	type answer struct {
+		choice string
+		ok     bool
+	}
+	got := make(chan answer, 1)
+	go func() {
+		c, ok := ui.Select(context.Background(), "Pick a colour", []string{"Red", "Blue"}, engine.DialogOptions{})
+		got <- answer{c, ok}
+	}()
+	ta.waitFor("Pick a colour")
+	ta.r.Feed("\x1b[B\r")
+	select {
+	case a := <-got:
+		if a.choice != "Blue" || !a.ok {
+			t.Errorf("select answered %q, %v", a.choice, a.ok)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("select was not answered")
+	}
+	if s := ta.screen(); strings.Contains(ta.term.ScreenText(), "Pick a colour") {
+		t.Errorf("dialog still shown:\n%s", s)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan bool, 1)
+	go func() { done <- ui.Confirm(ctx, "Really?", "It cannot be undone.", engine.DialogOptions{}) }()
+	ta.waitFor("It cannot be undone.")
+	cancel() // the extension's AbortSignal
+	select {
+	case yes := <-done:
+		if yes {
+			t.Error("an aborted confirm answered yes")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("aborted confirm did not return")
+	}
+
+	ta.r.Feed("\x0c") // Ctrl+L
+	s := ta.waitFor("to select")
+	if !strings.Contains(s, "mock-model") {
+		t.Errorf("model selector lacks the model:\n%s", s)
+	}
+	ta.r.Feed("\x1b")
+	ta.waitGone("to select") // a lone Escape is known once no byte follows
+	ta.r.Feed("/session\r")
+	ta.waitFor("Session Info")
 }

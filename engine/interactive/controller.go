@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/interactive/slash"
 	"github.com/pi-go/pi/engine/session"
 	"github.com/pi-go/pi/prompts"
 	"github.com/pi-go/pi/skills"
@@ -12,6 +13,9 @@ import (
 // Controller is what the interactive mode needs from the agent;
 // *pi.Agent implements it.
 type Controller interface {
+	// slash.Agent is what the built-in slash commands use.
+	slash.Agent
+
 	// Session is the current engine session; Current adds its store.
 	Session() *engine.Session
 	Current() (*engine.Session, *session.File)
@@ -52,7 +56,6 @@ type Controller interface {
 	// What the header and the settings-driven behaviour read.
 	Cwd() string
 	AgentDir() string
-	SettingValue(path string) any
 	SettingWarnings() []string
 	LoadedExtensions() []string
 	ContextFiles() []string
