@@ -12,9 +12,11 @@ import (
 	"syscall"
 
 	pi "github.com/pi-go/pi"
+	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/interactive"
 	"github.com/pi-go/pi/engine/session"
 	"github.com/pi-go/pi/engine/tui"
+	"github.com/pi-go/pi/engine/tui/theme"
 )
 
 // runInteractive is pi in a terminal: the interactive mode over an agent
@@ -26,6 +28,19 @@ func runInteractive(a *Args, stderr io.Writer) int {
 	var startup bytes.Buffer
 	opts := optionsFromArgs(a, ModeInteractive)
 	opts.Stderr = &startup
+	if a.Approve == nil {
+		// A project folder with gated resources and no saved decision is
+		// asked about before anything of it loads.
+		if cwd, err := os.Getwd(); err == nil && interactive.NeedsTrustPrompt(config.AgentDir(), cwd) {
+			th, _ := theme.Load("", nil)
+			trusted, err := interactive.AskTrust(ctx, interactive.TrustOptions{Cwd: cwd, AgentDir: config.AgentDir(), Theme: th})
+			if err != nil {
+				fmt.Fprintln(stderr, "Error:", err)
+				return 1
+			}
+			opts.Approve = &trusted
+		}
+	}
 	ui := interactive.NewUI()
 	opts.UI = ui
 	app, err := pi.New(ctx, opts)

@@ -243,3 +243,37 @@ func TestSigtermExits143(t *testing.T) {
 		t.Fatalf("exit code %d, want 143", code)
 	}
 }
+
+// TestTrustPromptBeforeStart: a project with its own .pi settings and no
+// saved decision is asked about first; "Trust" saves the decision and pi
+// starts.
+func TestTrustPromptBeforeStart(t *testing.T) {
+	t.Parallel()
+	agentDir, project, _ := sdktest.Home(t, mockllm.Script{})
+	if err := os.MkdirAll(filepath.Join(project, ".pi"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, ".pi", "settings.json"), []byte(`{"quietStartup": true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tm := startPi(t, agentDir, project, 100, 30, "--model", sdktest.Model)
+	tm.waitFor("Trust project folder?")
+	tm.send("\r")
+	tm.waitFor("mock-model")
+	b, err := os.ReadFile(filepath.Join(agentDir, "trust.json"))
+	if err != nil {
+		t.Fatalf("no trust.json: %v", err)
+	}
+	real, _ := filepath.EvalSymlinks(project)
+	if !strings.Contains(string(b), real) {
+		t.Errorf("trust.json lacks the project: %s", b)
+	}
+	// quietStartup from the now trusted project hides the header.
+	if strings.Contains(tm.screen(), "Press ctrl+o") {
+		t.Errorf("project settings were not loaded:\n%s", tm.screen())
+	}
+	tm.send("\x03\x03")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}
