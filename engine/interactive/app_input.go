@@ -39,6 +39,10 @@ func (a *app) appKey(k tui.Key) bool {
 		a.cycleThinking()
 	case km.Matches(k, "app.model.cycleForward"):
 		a.cycleModel()
+	case km.Matches(k, "app.model.cycleBackward"):
+		a.cycleModelBackward()
+	case km.Matches(k, "app.message.copy"):
+		a.runSlash("copy", "", "/copy")
 	case km.Matches(k, "app.thinking.toggle"):
 		a.v.hideThinking = !a.v.hideThinking
 		a.v.changed()
@@ -261,6 +265,45 @@ func (a *app) cycleModel() {
 				}
 				a.showStatus(msg)
 			}
+		})
+	}()
+}
+
+// cycleModelBackward is Shift+Ctrl+P: the previous model of the scope
+// (or of the models with credentials).
+func (a *app) cycleModelBackward() {
+	var choices []engine.ModelChoice
+	if scoped := a.c.ScopedModels(); len(scoped) > 0 {
+		choices = scoped
+	} else {
+		for _, m := range a.c.AvailableModels() {
+			choices = append(choices, engine.ModelChoice{Model: m})
+		}
+	}
+	if len(choices) < 2 {
+		a.showStatus("Only one model available")
+		return
+	}
+	cur := a.c.Model()
+	i := 0
+	for j, ch := range choices {
+		if cur != nil && ch.Model.Provider == cur.Provider && ch.Model.ID == cur.ID {
+			i = j
+		}
+	}
+	prev := choices[(i-1+len(choices))%len(choices)]
+	go func() {
+		m, err := a.c.SetModel(a.ctx, prev.Model.Provider, prev.Model.ID)
+		if err == nil && prev.ThinkingLevel != "" {
+			a.c.SetThinkingLevel(prev.ThinkingLevel)
+		}
+		a.p.Post(func() {
+			if err != nil {
+				a.showError("Error: " + err.Error())
+				return
+			}
+			a.refreshFooter()
+			a.showStatus("Switched to " + m.ID)
 		})
 	}()
 }
