@@ -90,6 +90,10 @@ func (app *Agent) extensionSources() []jsruntime.Source {
 // agent: its settings, models, tools, prompt and commands.
 func (app *Agent) apiOptions() jsruntime.APIOptions {
 	mode := string(app.mode)
+	if app.mode == ModeInteractive {
+		// The reference's extensions see the terminal UI as "tui".
+		mode = "tui"
+	}
 	o := jsruntime.APIOptions{
 		Mode: mode, Cwd: app.cwd, Trusted: app.trusted,
 		Settings: func() json.RawMessage {
