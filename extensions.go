@@ -90,7 +90,11 @@ func (app *Agent) extensionSources() []jsruntime.Source {
 // agent: its settings, models, tools, prompt and commands.
 func (app *Agent) apiOptions() jsruntime.APIOptions {
 	mode := string(app.mode)
-	return jsruntime.APIOptions{
+	if app.mode == ModeInteractive {
+		// The reference's extensions see the terminal UI as "tui".
+		mode = "tui"
+	}
+	o := jsruntime.APIOptions{
 		Mode: mode, Cwd: app.cwd, Trusted: app.trusted,
 		Settings: func() json.RawMessage {
 			// The reference's key order (global file, then the project's
@@ -144,6 +148,8 @@ func (app *Agent) apiOptions() jsruntime.APIOptions {
 			return out
 		},
 	}
+	app.mcpAPIOptions(&o)
+	return o
 }
 
 // referenceBuiltins are the names of the reference's built-in extensions
@@ -152,6 +158,10 @@ func (app *Agent) apiOptions() jsruntime.APIOptions {
 // for one goes on without it. Their commands (/llama, /mcp) are not
 // listed, so an extension that registers /mcp is simply the /mcp.
 var referenceBuiltins = map[string]bool{"llama.cpp": true, "codemode": true, "tool-search": true, "mcp": true}
+
+// availableBuiltins are the built-in extensions this build has, written
+// in Go: builtin:mcp (mcp_builtin.go).
+var availableBuiltins = map[string]bool{"mcp": true}
 
 // builtinPrefix starts the path of a built-in extension.
 const builtinPrefix = "builtin:"
@@ -174,6 +184,9 @@ func (app *Agent) builtinExtensionNotes() (warnings []string, loadErrs []jsrunti
 		if !ok {
 			continue
 		}
+		if availableBuiltins[name] {
+			continue
+		}
 		if referenceBuiltins[name] {
 			note(p)
 			continue
@@ -189,7 +202,7 @@ func (app *Agent) builtinExtensionNotes() (warnings []string, loadErrs []jsrunti
 	}
 	for _, e := range entries {
 		name, ok := strings.CutPrefix(e, "+"+builtinPrefix)
-		if ok && referenceBuiltins[name] {
+		if ok && referenceBuiltins[name] && !availableBuiltins[name] {
 			note(builtinPrefix + name)
 		}
 	}
@@ -246,6 +259,9 @@ func (app *Agent) extensionCommands() []prompts.CommandInfo {
 				SourceInfo: &prompts.SourceInfo{Path: c.Path, Source: source, Scope: scope, Origin: origin, BaseDir: baseDir},
 				Location:   prompts.SeedLocation(scope), Path: c.Path})
 		}
+	}
+	if c := app.mcpCommandInfo(); c != nil {
+		out = append(out, *c)
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package pi
 
 import (
+	"context"
 	"path/filepath"
 	"sync"
 
@@ -105,6 +106,9 @@ func (app *Agent) discoverResources() {
 // skill_expansion): on the RPC stream, or on stderr as print mode
 // prints them.
 func (app *Agent) Expand(text string) string {
+	// Every prompt passes here before its request: MCP servers with
+	// direct tools join the active tools first (mcp_builtin.go).
+	app.syncMCPTools(context.Background())
 	if app.ext.IsCommand(text) {
 		// Extension commands run before any expansion.
 		return text

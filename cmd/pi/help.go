@@ -57,7 +57,7 @@ Extensions and resources:
   --extension, -e <path>         Load an extension or package for this run (repeatable; npm:, git:
                                  and builtin:<name> too)
   --no-extensions, -ne           Do not discover extensions (explicit -e still loads)
-  --no-mcp                       Turn off MCP support (MCP is not built yet: no effect)
+  --no-mcp                       Turn off the built-in MCP support for this run
   --skill <path>                 Load a skill file or folder (repeatable)
   --no-skills, -ns               Do not discover skills
   --prompt-template <path>       Load a prompt template file or folder (repeatable)
