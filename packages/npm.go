@@ -75,6 +75,20 @@ type rootManifest struct {
 
 func (n *Npm) manifestPath() string { return filepath.Join(n.Root, "package.json") }
 
+// checkoutLockPath is the install lock of a git checkout at dir.
+func checkoutLockPath(dir string) string {
+	return filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".pi-install.lock")
+}
+
+// lock serialises installs into the root. A git checkout's lock file
+// lives beside it, not in it: the checkout stays as git left it.
+func (n *Npm) lock() (func(), error) {
+	if n.Checkout {
+		return lockFile(checkoutLockPath(n.Root))
+	}
+	return lockFile(filepath.Join(n.Root, ".pi-install.lock"))
+}
+
 // ensureProject creates the root as the reference does: the folder, a
 // .gitignore that ignores everything, and a minimal private package.json.
 func ensureProject(root string) error {
@@ -136,7 +150,7 @@ func (n *Npm) Install(ctx context.Context, specs []NpmSpec) error {
 	if err := os.MkdirAll(n.Root, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", n.Root, err)
 	}
-	unlock, err := lockDir(n.Root)
+	unlock, err := n.lock()
 	if err != nil {
 		return err
 	}
@@ -188,7 +202,7 @@ func (n *Npm) Uninstall(ctx context.Context, name string) error {
 	if _, err := os.Stat(n.manifestPath()); err != nil {
 		return nil
 	}
-	unlock, err := lockDir(n.Root)
+	unlock, err := n.lock()
 	if err != nil {
 		return err
 	}
