@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -19,10 +18,10 @@ import (
 // hostPackage matches the packages pi provides to extensions (the
 // modules jsruntime maps, legacy names included). They are never
 // installed: a physical copy would bypass that mapping.
-var hostPackage = regexp.MustCompile(`^(@earendil-works/pi-(coding-agent|ai|agent-core|tui)|@mariozechner/pi-(coding-agent|ai|agent-core|tui)|typebox|@sinclair/typebox)$`)
+var hostPackage = lazyRe(`^(@earendil-works/pi-(coding-agent|ai|agent-core|tui)|@mariozechner/pi-(coding-agent|ai|agent-core|tui)|typebox|@sinclair/typebox)$`)
 
 // IsHostPackage reports whether name is one of the packages pi provides.
-func IsHostPackage(name string) bool { return hostPackage.MatchString(name) }
+func IsHostPackage(name string) bool { return hostPackage.get().MatchString(name) }
 
 // NpmSpec is one package to add to an npm root: Want is a range, an
 // exact version, a dist-tag or empty (latest).
