@@ -39,6 +39,10 @@ type Agent struct {
 	// ext is the extension runner (extensions.go); never nil once the
 	// extensions are loaded.
 	ext *jsruntime.Runner
+	// pkgs are the pi packages' resources (packages.go).
+	pkgs pkgState
+	// mcp is the built-in MCP support (mcp_builtin.go).
+	mcp mcpBuiltin
 
 	skills    []skills.Skill
 	templates []prompts.Template
@@ -181,6 +185,8 @@ func wire(ctx context.Context, a *Options) (*Agent, error) {
 		// An opened session runs in its own directory.
 		app.cwd = c
 	}
+	app.resolvePackages(ctx)
+	starttrace.Step("packages")
 	app.prefetchResources()
 	return app, nil
 }
@@ -232,6 +238,7 @@ func (app *Agent) startSession() (*engine.Session, error) {
 	app.loadResources()
 	starttrace.Step("resources")
 	app.ext.SetAfterStart(app.addExtensionResources)
+	app.startMCP(context.Background())
 	tools, err := app.tools()
 	starttrace.Step("tools")
 	if err != nil {
@@ -266,7 +273,7 @@ func (app *Agent) startSession() (*engine.Session, error) {
 		SystemPrompt: sysPrompt,
 		Settings:     rs,
 		Compactor:    compaction.Compactor{},
-		Hooks:        app.ext.Hooks(),
+		Hooks:        app.sessionHooks(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("start session: %w", err)
