@@ -196,6 +196,13 @@ func TestPromptReplyToolRowAndDoubleCtrlC(t *testing.T) {
 			if !strings.Contains(raw, "To resume this session:") {
 				t.Errorf("no resume hint in the output:\n%q", raw[max(0, len(raw)-600):])
 			}
+			// The transcript stays on the screen (fullscreen prints it on
+			// leaving the alternate screen) with the hint below it.
+			final := tm.screen()
+			reply, hint := strings.LastIndex(final, "The command ran fine."), strings.Index(final, "To resume this session:")
+			if reply < 0 || hint < reply {
+				t.Errorf("after exit the hint is not below the transcript:\n%s", final)
+			}
 		})
 	}
 }
