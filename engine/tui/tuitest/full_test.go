@@ -145,6 +145,11 @@ func TestFullscreenPrintsBodyOnExit(t *testing.T) {
 	if len(all) != 30 || all[0] != "item 0" || all[29] != "item 29" {
 		t.Fatalf("main screen after exit (%d rows): %q", len(all), all)
 	}
+	// A second 1049l would restore the cursor saved on entry (xterm,
+	// tmux): what the application prints next would land over the rows.
+	if n := strings.Count(term.Output(), "\x1b[?1049l"); n != 1 {
+		t.Fatalf("the alternate screen is left %d times", n)
+	}
 }
 
 func TestFullscreenViewportKeys(t *testing.T) {
