@@ -77,17 +77,23 @@ func (app *Agent) extensionSources() []jsruntime.Source {
 	if app.trusted {
 		project = projectOnly(app.settings.Extensions(), global)
 	}
-	return jsruntime.Discover(jsruntime.DiscoverOptions{
+	found := jsruntime.Discover(jsruntime.DiscoverOptions{
 		AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted,
 		GlobalSettings: global, ProjectSettings: project,
-		CLI: withoutBuiltins(a.Extensions), NoDiscovery: a.NoExtensions,
+		CLI: withoutPackageSources(withoutBuiltins(a.Extensions), app.cwd), NoDiscovery: a.NoExtensions,
 	})
+	cli, configured := app.packageExtensionSources()
+	return withPackageExtensions(found, cli, configured)
 }
 
 // apiOptions are what each generation's extension API gets from the
 // agent: its settings, models, tools, prompt and commands.
 func (app *Agent) apiOptions() jsruntime.APIOptions {
 	mode := string(app.mode)
+	if app.mode == ModeInteractive {
+		// The reference's extensions see the terminal UI as "tui".
+		mode = "tui"
+	}
 	o := jsruntime.APIOptions{
 		Mode: mode, Cwd: app.cwd, Trusted: app.trusted,
 		Settings: func() json.RawMessage {
@@ -244,8 +250,13 @@ func (app *Agent) extensionCommands() []prompts.CommandInfo {
 			case scope == jsruntime.ScopeUser:
 				baseDir = app.agentDir
 			}
+			origin := "top-level"
+			if src.Origin != "" {
+				// A pi package's extension (packages.go).
+				origin, scope, baseDir = src.Origin, src.Scope, src.BaseDir
+			}
 			out = append(out, prompts.CommandInfo{Name: c.Name, Description: c.Description, Source: "extension",
-				SourceInfo: &prompts.SourceInfo{Path: c.Path, Source: source, Scope: scope, Origin: "top-level", BaseDir: baseDir},
+				SourceInfo: &prompts.SourceInfo{Path: c.Path, Source: source, Scope: scope, Origin: origin, BaseDir: baseDir},
 				Location:   prompts.SeedLocation(scope), Path: c.Path})
 		}
 	}

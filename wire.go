@@ -39,6 +39,8 @@ type Agent struct {
 	// ext is the extension runner (extensions.go); never nil once the
 	// extensions are loaded.
 	ext *jsruntime.Runner
+	// pkgs are the pi packages' resources (packages.go).
+	pkgs pkgState
 	// mcp is the built-in MCP support (mcp_builtin.go).
 	mcp mcpBuiltin
 
@@ -183,6 +185,8 @@ func wire(ctx context.Context, a *Options) (*Agent, error) {
 		// An opened session runs in its own directory.
 		app.cwd = c
 	}
+	app.resolvePackages(ctx)
+	starttrace.Step("packages")
 	app.prefetchResources()
 	return app, nil
 }

@@ -470,6 +470,11 @@ func (a *API) extSourceInfo(path string) ordered {
 			baseDir = a.rt.opts.AgentDir
 		}
 	}
+	if src.Origin != "" {
+		// A pi package's extension (packages.Resolved): its declared
+		// source, scope and package root.
+		return ordered{{"path", path}, {"source", source}, {"scope", src.Scope}, {"origin", src.Origin}, {"baseDir", src.BaseDir}}
+	}
 	return ordered{{"path", path}, {"source", source}, {"scope", scope}, {"origin", "top-level"}, {"baseDir", baseDir}}
 }
 

@@ -142,6 +142,7 @@ type Program struct {
 	// ran out); startRow is the zero-based row, -1 when unknown.
 	waitStart bool
 	startRow  int
+	stopWait  func()
 }
 
 // NewProgram builds a Program drawing on term and reading in. in is
@@ -281,7 +282,7 @@ func (p *Program) Run(ctx context.Context, onEvent func(Event)) (err error) {
 	p.inputSeen = true
 	if !p.o.Fullscreen && !p.reg.started {
 		p.waitStart = true
-		p.After(startReplyWait, func() { p.waitStart = false; p.inputSeen = true })
+		p.stopWait = p.After(startReplyWait, func() { p.waitStart = false; p.inputSeen = true })
 	}
 	p.maybeRender()
 	for {

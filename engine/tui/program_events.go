@@ -95,15 +95,25 @@ func (p *Program) startReply(ev Event) bool {
 		return false
 	}
 	if row, ok := cursorReportRow(raw); ok {
-		p.startRow, p.waitStart = row-1, false
-		p.RequestRender()
+		p.startRow = row - 1
+		p.endWait()
 		return true
 	}
 	if isCSIReply(raw, 'c', "0123456789;") {
-		p.waitStart = false
-		p.RequestRender()
+		p.endWait()
 	}
 	return false
+}
+
+// endWait releases the first regular-mode frame and cancels the
+// fallback timer (a late timer would draw a frame nobody asked for).
+func (p *Program) endWait() {
+	p.waitStart = false
+	if p.stopWait != nil {
+		p.stopWait()
+		p.stopWait = nil
+	}
+	p.RequestRender()
 }
 
 // Dispatch delivers ev as if the terminal had sent it (UI goroutine):

@@ -197,16 +197,30 @@ func (p *Program) feed(b []byte) {
 	for _, ev := range p.dec.Feed(b) {
 		p.dispatch(ev)
 	}
-	pending := bytesHasEsc(b)
-	if pr, ok := p.dec.(interface{ Pending() bool }); ok {
-		pending = pr.Pending()
+	// The decoder says how long its pending bytes may wait (a lone ESC the
+	// ESC timeout, a half sequence or a terminal reply longer); a decoder
+	// that cannot tell gets the ESC timeout after any chunk with an ESC.
+	wait := time.Duration(0)
+	switch d := p.dec.(type) {
+	case interface {
+		Timeout(esc time.Duration) time.Duration
+	}:
+		wait = d.Timeout(p.o.EscapeTimeout)
+	case interface{ Pending() bool }:
+		if d.Pending() {
+			wait = p.o.EscapeTimeout
+		}
+	default:
+		if bytesHasEsc(b) {
+			wait = p.o.EscapeTimeout
+		}
 	}
-	if pending {
+	if wait > 0 {
 		gen := p.escGen
 		if p.escTimer != nil {
 			p.escTimer.Stop()
 		}
-		p.escTimer = time.AfterFunc(p.o.EscapeTimeout, func() {
+		p.escTimer = time.AfterFunc(wait, func() {
 			p.Post(func() {
 				if p.escGen != gen {
 					return

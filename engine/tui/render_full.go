@@ -260,6 +260,13 @@ func (p *Program) mouseFull(m Mouse) bool {
 		f.sel = selection{active: true, aRow: f.offset + y, aCol: x, bRow: f.offset + y, bCol: x}
 		return true
 	case m.Action == MouseMotion && f.sel.active:
+		// Dragging onto the top row or below the window scrolls a row per
+		// motion event, so a selection can reach rows out of view.
+		if m.Y <= 0 && f.offset > 0 {
+			p.ScrollBy(-1)
+		} else if m.Y >= f.winH {
+			p.ScrollBy(1)
+		}
 		f.sel.bRow, f.sel.bCol, f.sel.dragged = f.offset+y, x, true
 		return true
 	case m.Action == MouseRelease && f.sel.active:

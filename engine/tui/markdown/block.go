@@ -314,8 +314,14 @@ func interrupts(lines []string, i int) bool {
 	return false
 }
 
+// maxDepth bounds the nesting of lists and quotes: deeper markers read as
+// text, so pathological input ("> - > - …") costs linear time.
+const maxDepth = 12
+
 // lexBlocks splits lines into blocks.
-func lexBlocks(lines []string) []*block {
+func lexBlocks(lines []string) []*block { return lexBlocksAt(lines, 0) }
+
+func lexBlocksAt(lines []string, depth int) []*block {
 	var out []*block
 	blank := false
 	i := 0
@@ -326,7 +332,7 @@ func lexBlocks(lines []string) []*block {
 			i++
 			continue
 		}
-		b, next := lexOne(lines, i)
+		b, next := lexOneAt(lines, i, depth)
 		b.blankBefore = blank
 		blank = false
 		out = append(out, b)
@@ -335,10 +341,13 @@ func lexBlocks(lines []string) []*block {
 	return out
 }
 
-// lexOne lexes the block that starts at lines[i] (not blank) and returns it
-// with the index of the line after it.
-func lexOne(lines []string, i int) (*block, int) {
+// lexOne lexes the top-level block that starts at lines[i] (not blank) and
+// returns it with the index of the line after it.
+func lexOne(lines []string, i int) (*block, int) { return lexOneAt(lines, i, 0) }
+
+func lexOneAt(lines []string, i, depth int) (*block, int) {
 	l := lines[i]
+	nest := depth < maxDepth
 	if ch, n, ind, info, ok := fenceOpen(l); ok {
 		j := i + 1
 		var body []string
@@ -370,7 +379,7 @@ func lexOne(lines []string, i int) (*block, int) {
 	if isHR(l) {
 		return &block{kind: kHR}, i + 1
 	}
-	if isQuote(l) {
+	if nest && isQuote(l) {
 		var inner []string
 		j := i
 		for j < len(lines) {
@@ -390,7 +399,7 @@ func lexOne(lines []string, i int) (*block, int) {
 			inner = append(inner, lines[j])
 			j++
 		}
-		return &block{kind: kQuote, children: lexBlocks(inner)}, j
+		return &block{kind: kQuote, children: lexBlocksAt(inner, depth+1)}, j
 	}
 	if tableStart(lines, i) {
 		header := tableCells(l)
@@ -405,8 +414,8 @@ func lexOne(lines []string, i int) (*block, int) {
 		}
 		return &block{kind: kTable, header: header, rows: rows, raw: strings.Join(lines[i:j], "\n")}, j
 	}
-	if _, _, _, _, ok := listMarker(l); ok {
-		return lexList(lines, i)
+	if _, _, _, _, ok := listMarker(l); ok && nest {
+		return lexList(lines, i, depth)
 	}
 	if isHTMLStart(l) {
 		j := i
@@ -459,7 +468,7 @@ func paragraphText(lines []string) string {
 }
 
 // lexList lexes a list starting at lines[i].
-func lexList(lines []string, i int) (*block, int) {
+func lexList(lines []string, i, depth int) (*block, int) {
 	ordered, num, delim, _, _ := listMarker(lines[i])
 	b := &block{kind: kList, ordered: ordered, start: num}
 	j := i
@@ -521,7 +530,7 @@ func lexList(lines []string, i int) (*block, int) {
 				body[0] = strings.TrimLeft(body[0][3:], " ")
 			}
 		}
-		it.blocks = lexBlocks(body)
+		it.blocks = lexBlocksAt(body, depth+1)
 		for _, c := range it.blocks[min(1, len(it.blocks)):] {
 			if c.blankBefore {
 				b.loose = true

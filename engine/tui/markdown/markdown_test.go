@@ -7,8 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/pi-go/pi/engine/tui"
 	"github.com/pi-go/pi/engine/tui/theme"
 )
 
@@ -333,3 +335,63 @@ func TestDefaultTextStyle(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// FuzzStreamingEqualsFresh appends src in two or three pieces and checks
+// the rows equal a fresh render of the whole text.
+func FuzzStreamingEqualsFresh(f *testing.F) {
+	for _, s := range []string{"- a\n\n2", "para\n#x", "> q\nlazy", "```\ncode\n``", "a\n---", "| a |\n|---|\n| b |"} {
+		f.Add(s, uint8(3), uint8(5))
+	}
+	st := &Styles{Bold: theme.Bold, Italic: theme.Italic}
+	f.Fuzz(func(t *testing.T, src string, cut1, cut2 uint8) {
+		a := min(int(cut1), len(src))
+		b := min(a+int(cut2), len(src))
+		var got, want string
+		done := make(chan bool)
+		go func() {
+			defer close(done)
+			d := New(st)
+			d.SetText(src[:a])
+			d.Render(30)
+			d.Append(src[a:b])
+			d.Render(30)
+			d.Append(src[b:])
+			got = strings.Join(d.Render(30), "\n")
+			fresh := New(st)
+			fresh.SetText(src)
+			want = strings.Join(fresh.Render(30), "\n")
+		}()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			t.Fatalf("hang: %q %d %d", src, a, b)
+		}
+		if got != want {
+			t.Fatalf("pieces %q %q %q:\nstreamed %q\nfresh    %q", src[:a], src[a:b], src[b:], got, want)
+		}
+	})
+}
+
+// BenchmarkPathological renders inputs that nest or open constructs
+// without end; each should cost about linear time in its length (compare
+// the x500 and x2000 results).
+func BenchmarkPathological(b *testing.B) {
+	for _, p := range []string{"1. ", "> - ", "[a](", "![", "**a", "`", "<a "} {
+		for _, n := range []int{500, 2000} {
+			src := strings.Repeat(p, n)
+			b.Run(strconv.Quote(p)+"x"+strconv.Itoa(n), func(b *testing.B) {
+				for b.Loop() {
+					d := New(nil)
+					d.SetText(src)
+					d.Render(30)
+				}
+			})
+		}
+	}
+}
+
+// A Doc is a component of the TUI, and drops its rows on a theme change.
+var (
+	_ tui.Component   = (*Doc)(nil)
+	_ tui.Invalidator = (*Doc)(nil)
+)

@@ -191,3 +191,17 @@ func TestFullscreenViewportKeys(t *testing.T) {
 		t.Fatalf("list selection %q, body scrolled %v", sel.Value, away)
 	}
 }
+
+func TestFullscreenDragPastTheWindowScrolls(t *testing.T) {
+	t.Parallel()
+	body := &windowed{rows: numbered("r", 30)}
+	term, r := startFull(t, 20, 6, tui.ProgramOptions{CopyOnSelect: true}, body, &rowsBody{rows: []string{"dock"}})
+	r.Do(func() { r.P.ScrollToTop() })
+	r.Feed("\x1b[<0;1;1M")               // press on "r 0"
+	r.Feed("\x1b[<32;4;6M\x1b[<32;4;6M") // drag onto the dock row twice: two rows down
+	term.ResetOutput()
+	r.Feed("\x1b[<0;4;6m")
+	if want := tui.OSC52("r 0\nr 1\nr 2\nr 3\nr 4\nr 5\nr 6"); !strings.Contains(term.Output(), want) {
+		t.Fatalf("copied text missing %q in %q", want, term.Output())
+	}
+}

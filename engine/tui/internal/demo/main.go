@@ -16,14 +16,15 @@ import (
 
 func main() {
 	regular := flag.Bool("regular", false, "use the regular (main screen) renderer")
+	n := flag.Int("n", 200, "messages in the body at start")
 	flag.Parse()
-	if err := run(!*regular); err != nil {
+	if err := run(!*regular, *n); err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(1)
 	}
 }
 
-func run(fullscreen bool) error {
+func run(fullscreen bool, n int) error {
 	term, err := tui.NewProcessTerminal(os.Stdin, os.Stdout)
 	if err != nil {
 		return err
@@ -37,7 +38,7 @@ func run(fullscreen bool) error {
 	p := tui.NewProgram(term, term.Input(), tui.ProgramOptions{Fullscreen: fullscreen, Keymap: km,
 		Scrollbar: true, CopyOnSelect: true, PrintBodyOnExit: true})
 	body := tui.NewColumn()
-	for i := range 200 {
+	for i := range n {
 		body.Add(tui.NewText(fmt.Sprintf("Message %d: the quick brown fox jumps over the lazy dog. 日本語 🚀", i), 1, 1, nil))
 	}
 	loader := tui.NewLoader(p, "Working...", nil, nil)
@@ -46,6 +47,7 @@ func run(fullscreen bool) error {
 	in.OnSubmit = func(s string) {
 		body.Add(tui.NewText(s, 1, 1, func(s string) string { return "\x1b[48;5;236m" + s + "\x1b[49m" }))
 		in.SetValue("")
+		body.Changed(body.Len() - 1)
 		p.ScrollToBottom()
 	}
 	dock := &tui.Container{}
