@@ -172,6 +172,9 @@ func (app *Agent) builtinExtensionNotes() (warnings []string, loadErrs []jsrunti
 		if !ok {
 			continue
 		}
+		if availableBuiltins[name] {
+			continue
+		}
 		if referenceBuiltins[name] {
 			note(p)
 			continue
@@ -187,7 +190,7 @@ func (app *Agent) builtinExtensionNotes() (warnings []string, loadErrs []jsrunti
 	}
 	for _, e := range entries {
 		name, ok := strings.CutPrefix(e, "+"+builtinPrefix)
-		if ok && referenceBuiltins[name] {
+		if ok && referenceBuiltins[name] && !availableBuiltins[name] {
 			note(builtinPrefix + name)
 		}
 	}

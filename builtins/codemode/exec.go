@@ -22,6 +22,7 @@ type outcome struct {
 // caller has a worker slot; deadline is zero for none.
 func (r *run) execScript(code string, deadline time.Time) outcome {
 	r.vm = goja.New()
+	r.lines = strings.Count(code, "\n") + 1
 	r.results = make(chan callDone)
 	r.done = make(chan struct{})
 	defer close(r.done)
@@ -179,6 +180,10 @@ func (r *run) valueError(v goja.Value) string {
 			for _, l := range strings.Split(st.String(), "\n") {
 				l = strings.TrimSpace(l)
 				if !strings.HasPrefix(l, "at ") || !strings.Contains(l, "codemode.js") {
+					continue
+				}
+				// The wrapper's closing line is not the script's.
+				if g := gojaPos.FindStringSubmatch(l); g != nil && g[1] == strconv.Itoa(r.lines+1) {
 					continue
 				}
 				out = append(out, "    "+fixPos(l))

@@ -23,7 +23,7 @@ func (t *Tool) renderOutput(r *run, maxTokens int) ([]engine.Content, string) {
 	var cur []string
 	flush := func() {
 		if len(cur) > 0 {
-			blocks = append(blocks, engine.TextContent(strings.Join(cur, "\n")))
+			blocks = append(blocks, engine.TextContent(joinLines(cur)))
 			cur = nil
 		}
 	}
@@ -81,4 +81,17 @@ func (t *Tool) renderOutput(r *run, maxTokens int) ([]engine.Content, string) {
 		}
 	}
 	return out, path
+}
+
+// joinLines puts each item on its own line; an item that already ends
+// with a newline (a file's text) gets no second one.
+func joinLines(items []string) string {
+	var b strings.Builder
+	for i, s := range items {
+		if i > 0 && !strings.HasSuffix(items[i-1], "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s)
+	}
+	return b.String()
 }

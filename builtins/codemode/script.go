@@ -77,6 +77,7 @@ type run struct {
 	store      *storeState
 	exited     bool
 	timeoutMs  int
+	lines      int // the script's line count
 	jsonStr    goja.Callable
 	jsonParse  goja.Callable
 	errorCtor  goja.Value

@@ -206,6 +206,11 @@ func (t *Tool) callable() []callable {
 	}
 	if t.cfg.Declared != nil {
 		for _, tool := range t.cfg.Declared() {
+			// The tool itself is skipped before its Info, which lists the
+			// callable tools.
+			if self, ok := tool.(*Tool); ok && self == t {
+				continue
+			}
 			name := tool.Info().Name
 			if name == Name || name == SearchName {
 				continue

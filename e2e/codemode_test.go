@@ -1,0 +1,135 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// requestTools returns the tool names and descriptions of one request to
+// the mock, and the content of its last tool message.
+func requestTools(t *testing.T, body json.RawMessage) (names []string, desc map[string]string, params map[string]string, lastTool string) {
+	t.Helper()
+	var b struct {
+		Tools []struct {
+			Function struct {
+				Name        string          `json:"name"`
+				Description string          `json:"description"`
+				Parameters  json.RawMessage `json:"parameters"`
+			} `json:"function"`
+		} `json:"tools"`
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &b); err != nil {
+		t.Fatal(err)
+	}
+	desc, params = map[string]string{}, map[string]string{}
+	for _, tl := range b.Tools {
+		names = append(names, tl.Function.Name)
+		desc[tl.Function.Name] = tl.Function.Description
+		params[tl.Function.Name] = string(tl.Function.Parameters)
+	}
+	if n := len(b.Messages); n > 0 && b.Messages[n-1].Role == "tool" {
+		var s string
+		if json.Unmarshal(b.Messages[n-1].Content, &s) != nil {
+			s = string(b.Messages[n-1].Content)
+		}
+		lastTool = s
+	}
+	return names, desc, params, lastTool
+}
+
+// TestCodemodeScriptCallsRead runs the binary with --tools +codemode: the
+// model's script reads a file, logs and stores a value. The tool is
+// declared with the reference's parameters, the other tools carry the
+// call note, the result has the script's output in the reference's shape,
+// the store is a codemode-store entry, and stdout holds only JSON lines.
+func TestCodemodeScriptCallsRead(t *testing.T) {
+	t.Parallel()
+	script := `[{"tool_calls":[{"name":"codemode","arguments":{"code":"const r = await tools.read({path: 'a.txt'}); console.log('seen', r.length); store('k', {n: 1}); text({a: 1}); return r;"}}]},{"text":"done"}]`
+	e := newEnv(t, "openai-completions", script, nil)
+	e.write("a.txt", "hello\n")
+	r := e.run("", "--tools", "+codemode", "--mode", "json", "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		if !json.Valid([]byte(line)) {
+			t.Errorf("stdout has a line that is not JSON: %q", line)
+		}
+	}
+	reqs := e.srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	names, desc, params, _ := requestTools(t, reqs[0].Body)
+	if strings.Join(names, ",") != "read,bash,edit,write,codemode" {
+		t.Errorf("declared tools %v", names)
+	}
+	if params["codemode"] != `{"type":"object","required":["code"],"properties":{"code":{"type":"string","description":"Raw JavaScript source."}}}` {
+		t.Errorf("codemode parameters %s", params["codemode"])
+	}
+	if !strings.HasSuffix(desc["bash"], "Codemode: `tools.bash(args)` resolves to `{ output, truncated, full_output_path?, exit_code, wall_time_seconds }`.") {
+		t.Errorf("bash description lacks the codemode note: %q", desc["bash"])
+	}
+	_, _, _, result := requestTools(t, reqs[1].Body)
+	for _, w := range []string{"Script completed\nWall time ", "Output:\n\n==> text 1/2 <==\n{\"a\":1}\n==> text 2/2 <==\nhello\n<console_output>\nseen 6\n</console_output>"} {
+		if !strings.Contains(result, w) {
+			t.Errorf("tool result lacks %q:\n%s", w, result)
+		}
+	}
+	files := e.sessionFiles()
+	if len(files) != 1 {
+		t.Fatalf("session files %v", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"customType":"codemode-store","data":{"set":{"k":{"n":1}},"delete":[]}`) {
+		t.Errorf("session lacks the codemode-store entry:\n%s", b)
+	}
+}
+
+// TestCodemodeBuiltinSwitches checks that the built-in extensions follow
+// -ne, -e builtin:<name> and the settings' -builtin:<name>.
+func TestCodemodeBuiltinSwitches(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		settings map[string]any
+		args     []string
+		want     string
+	}{
+		{name: "default", want: "read,bash,edit,write,codemode,tool_search"},
+		{name: "-ne", args: []string{"-ne"}, want: "read,bash,edit,write"},
+		{name: "-ne -e builtin:codemode", args: []string{"-ne", "-e", "builtin:codemode"}, want: "read,bash,edit,write,codemode"},
+		{name: "settings -builtin:tool-search", settings: map[string]any{"extensions": []string{"-builtin:tool-search"}}, want: "read,bash,edit,write,codemode"},
+		{name: "defaultTools", settings: map[string]any{"defaultTools": []string{"+tool_search"}}, args: []string{"--tools", "-bash"}, want: "read,edit,write,tool_search"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, "openai-completions", `[{"text":"ok"}]`, tc.settings)
+			args := append([]string{}, tc.args...)
+			if tc.settings["defaultTools"] == nil {
+				args = append(args, "--tools", "+codemode,+tool_search")
+			}
+			r := e.run("", append(args, "-p", "go")...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if strings.Contains(r.stderr, "not available") {
+				t.Errorf("stderr warns: %s", r.stderr)
+			}
+			names, _, _, _ := requestTools(t, e.srv.Requests()[0].Body)
+			if got := strings.Join(names, ","); got != tc.want {
+				t.Errorf("declared %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
