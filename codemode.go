@@ -43,7 +43,7 @@ func (app *Agent) codemodeInit() {
 	app.cm.once.Do(func() {
 		app.cm.reg = codemode.NewRegistry()
 		cfg := codemode.Config{
-			Declared: app.codemodeDeclared, Registry: app.cm.reg, Store: agentStore{app},
+			Declared: app.codemodeDeclared, Registry: app.cm.reg, Extra: app.extIndirect, Store: agentStore{app},
 			Only: app.settings.Raw("codemode.mode") == "only",
 		}
 		if n, ok := app.settings.Raw("codemode.inlineBudget").(float64); ok {
@@ -56,7 +56,7 @@ func (app *Agent) codemodeInit() {
 			}
 		}
 		app.cm.tool = codemode.New(cfg)
-		app.cm.search = codemode.NewSearch(codemode.SearchConfig{Registry: app.cm.reg, Declared: app.codemodeDeclared, Activate: app.activateTools})
+		app.cm.search = codemode.NewSearch(codemode.SearchConfig{Registry: app.cm.reg, Extra: app.extIndirect, Declared: app.codemodeDeclared, Activate: app.activateTools})
 		app.cm.reg.OnChange(app.codemodeAutoActivate)
 	})
 }
@@ -204,6 +204,13 @@ func (app *Agent) activateTools(names []string) error {
 		}
 		if e, ok := app.cm.reg.Get(n); ok {
 			tools = append(tools, e.Tool)
+			continue
+		}
+		for _, e := range app.extIndirect() {
+			if e.Tool.Info().Name == n {
+				tools = append(tools, e.Tool)
+				break
+			}
 		}
 	}
 	s.SetTools(app.codemodeLoadout(tools))
@@ -244,4 +251,40 @@ func (a agentStore) AppendCustom(customType string, data json.RawMessage) error 
 		return nil
 	}
 	return s.AppendEntry(&engine.Entry{Type: engine.EntryCustom, CustomType: customType, Data: data})
+}
+
+// extIndirect is the current extensions' tools with exposure codemode or
+// deferred: callable from scripts, found by tool_search.
+func (app *Agent) extIndirect() []codemode.Entry {
+	if app.ext == nil || !app.ext.Active() {
+		return nil
+	}
+	api, _ := app.ext.Current()
+	if api == nil {
+		return nil
+	}
+	var out []codemode.Entry
+	for _, t := range api.ExtTools() {
+		switch t.Exposure() {
+		case "codemode":
+			out = append(out, codemode.Entry{Tool: t, Exposure: codemode.ExposureCodemode})
+		case "deferred":
+			out = append(out, codemode.Entry{Tool: t, Exposure: codemode.ExposureDeferred})
+		}
+	}
+	return out
+}
+
+// builtinExtToolInfos are the loaded built-in extensions' tools for
+// pi.getAllTools(), with their builtin:<name> paths.
+func (app *Agent) builtinExtToolInfos() ([]engine.ToolInfo, []string) {
+	var infos []engine.ToolInfo
+	var paths []string
+	for _, b := range []struct{ tool, ext string }{{codemode.Name, "codemode"}, {codemode.SearchName, "tool-search"}} {
+		if t := app.builtinExtTool(b.tool); t != nil {
+			infos = append(infos, t.Info())
+			paths = append(paths, builtinPrefix+b.ext)
+		}
+	}
+	return infos, paths
 }

@@ -133,3 +133,53 @@ func TestCodemodeBuiltinSwitches(t *testing.T) {
 		})
 	}
 }
+
+// TestToolSearchDeclaresDeferredTool has an extension register a tool
+// with exposure "deferred": it is not declared until tool_search finds
+// it, is declared in the very next request, and the model's call of it
+// then works; a codemode script calls it and a codemode-exposure tool
+// without either being declared, and the codemode description lists
+// only the codemode-exposure one.
+func TestToolSearchDeclaresDeferredTool(t *testing.T) {
+	t.Parallel()
+	script := `[{"tool_calls":[{"name":"tool_search","arguments":{"query":"weather city"}}]},
+ {"tool_calls":[{"name":"weather_lookup","arguments":{"city":"Oslo"}}]},
+ {"tool_calls":[{"name":"codemode","arguments":{"code":"return [await tools.cm_tool({who:'x'}), await tools.weather_lookup({city:'y'})]"}}]},
+ {"text":"done"}]`
+	e := newEnv(t, "openai-completions", script, nil)
+	e.write("deferred.ts", `import { Type } from "typebox";
+export default function (pi) {
+  pi.registerTool({ name: "weather_lookup", label: "Weather", description: "Look up the weather forecast for a city.",
+    parameters: Type.Object({ city: Type.String() }), exposure: "deferred",
+    async execute(id, p) { return { content: [{ type: "text", text: "sunny in " + p.city }], details: {} }; } });
+  pi.registerTool({ name: "cm_tool", label: "CM", description: "Codemode only tool that greets.",
+    parameters: Type.Object({ who: Type.String() }), exposure: "codemode",
+    async execute(id, p) { return { content: [{ type: "text", text: "hello " + p.who }], details: {} }; } });
+}
+`)
+	r := e.run("", "--tools", "+tool_search,+codemode", "-e", "./deferred.ts", "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	reqs := e.srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests, want 4", len(reqs))
+	}
+	names, desc, _, _ := requestTools(t, reqs[0].Body)
+	if strings.Join(names, ",") != "read,bash,edit,write,tool_search,codemode" {
+		t.Errorf("first request declares %v", names)
+	}
+	if !strings.Contains(desc["codemode"], "### `cm_tool`") || strings.Contains(desc["codemode"], "weather_lookup") {
+		t.Errorf("codemode description:\n%s", desc["codemode"])
+	}
+	names, _, _, res := requestTools(t, reqs[1].Body)
+	if !strings.Contains(strings.Join(names, ","), "weather_lookup") || !strings.HasPrefix(res, "Loaded 1 tool") {
+		t.Errorf("after tool_search: tools %v, result %q", names, res)
+	}
+	if _, _, _, res := requestTools(t, reqs[2].Body); res != "sunny in Oslo" {
+		t.Errorf("deferred tool's result %q", res)
+	}
+	if _, _, _, res := requestTools(t, reqs[3].Body); !strings.Contains(res, `["hello x","sunny in y"]`) {
+		t.Errorf("script result %q", res)
+	}
+}

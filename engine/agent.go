@@ -39,6 +39,9 @@ type agentLoop struct {
 	steering     func() []*Message
 	followUp     func() []*Message
 	now          func() time.Time
+	// toolsNow, when set, is read before each later turn: tools declared
+	// during a run (tool_search's matches) reach the next model call.
+	toolsNow func() []Tool
 	// beforeTurn runs between turns, before turn_start; a non-nil result
 	// replaces the context (a compaction rebuilt it).
 	beforeTurn func(ctx context.Context) []*Message
@@ -76,6 +79,9 @@ func (a *agentLoop) run(ctx context.Context, history []*Message, prompts []*Mess
 		more := true
 		for more || len(pending) > 0 {
 			if !first {
+				if a.toolsNow != nil {
+					a.tools = a.toolsNow()
+				}
 				if a.beforeTurn != nil {
 					if rebuilt := a.beforeTurn(ctx); rebuilt != nil {
 						msgs = rebuilt

@@ -24,6 +24,10 @@ type Config struct {
 	// Registry holds the tools callable without being declared (MCP
 	// tools with codemode or deferred exposure). May be nil.
 	Registry *Registry
+	// Extra returns more entries read at each call next to the
+	// registry's (an extension's tools with exposure codemode or
+	// deferred, which come and go with its generation). May be nil.
+	Extra func() []Entry
 	// Store keeps store() values in the session. Nil keeps them for the
 	// tool's lifetime only.
 	Store SessionStore
@@ -222,7 +226,7 @@ func (t *Tool) callable() []callable {
 			add(callable{ident: jsIdent(name), tool: tool})
 		}
 	}
-	for _, e := range t.cfg.Registry.Entries() {
+	for _, e := range allEntries(t.cfg.Registry, t.cfg.Extra) {
 		e := e
 		add(callable{ident: jsIdent(e.Tool.Info().Name), tool: e.Tool, entry: &e})
 	}
@@ -308,4 +312,13 @@ func callSummary(calls []callRecord) string {
 		parts[i] = fmt.Sprintf("%s (%s)", c.Name, status)
 	}
 	return "Tool calls made before the failure (they are not undone): " + strings.Join(parts, ", ")
+}
+
+// allEntries is the registry's entries, then extra's.
+func allEntries(r *Registry, extra func() []Entry) []Entry {
+	out := r.Entries()
+	if extra != nil {
+		out = append(out, extra()...)
+	}
+	return out
 }

@@ -18,6 +18,8 @@ type SearchConfig struct {
 	// Registry holds the tools it searches: those with deferred or
 	// codemode exposure.
 	Registry *Registry
+	// Extra returns more entries next to the registry's (Config.Extra).
+	Extra func() []Entry
 	// Declared returns the tools declared to the model; they are not
 	// searched.
 	Declared func() []engine.Tool
@@ -61,7 +63,7 @@ func (s *Search) Execute(ctx context.Context, call engine.ToolCall, _ func(engin
 		}
 	}
 	var cands []Entry
-	for _, e := range s.cfg.Registry.Entries() {
+	for _, e := range allEntries(s.cfg.Registry, s.cfg.Extra) {
 		if !declared[e.Tool.Info().Name] {
 			cands = append(cands, e)
 		}
