@@ -57,6 +57,12 @@ func TestCodemodeScriptCallsRead(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
+	for _, w := range []string{`{"type":"tool_execution_start","toolCallId":"call_mock_0_0/1","toolName":"read","args":{"path":"a.txt"},"parentToolCallId":"call_mock_0_0"}`,
+		`"toolCallId":"call_mock_0_0/1","toolName":"read","result":{"content":[{"type":"text","text":"hello\n"}],"structuredContent":"hello\n"},"isError":false,"durationMs":`} {
+		if !strings.Contains(r.stdout, w) {
+			t.Errorf("stdout lacks the nested call's event %s", w)
+		}
+	}
 	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
 		if !json.Valid([]byte(line)) {
 			t.Errorf("stdout has a line that is not JSON: %q", line)
@@ -180,6 +186,26 @@ export default function (pi) {
 		t.Errorf("deferred tool's result %q", res)
 	}
 	if _, _, _, res := requestTools(t, reqs[3].Body); !strings.Contains(res, `["hello x","sunny in y"]`) {
+		t.Errorf("script result %q", res)
+	}
+}
+
+// TestCodemodeNestedCallsRunHooks checks that an extension's tool_call
+// handler sees, and can block, a call a script makes.
+func TestCodemodeNestedCallsRunHooks(t *testing.T) {
+	t.Parallel()
+	script := `[{"tool_calls":[{"name":"codemode","arguments":{"code":"const r = await Promise.allSettled([tools.bash({command: 'echo hi'})]); return r[0].reason.message"}}]},{"text":"done"}]`
+	e := newEnv(t, "openai-completions", script, nil)
+	e.write("guard.ts", `export default function (pi) {
+  pi.on("tool_call", async (event) => { if (event.toolName === "bash") return { block: true, reason: "no bash from scripts" }; });
+}
+`)
+	r := e.run("", "--tools", "+codemode", "-e", "./guard.ts", "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	reqs := e.srv.Requests()
+	if _, _, _, res := requestTools(t, reqs[len(reqs)-1].Body); !strings.Contains(res, "Output:\n\nno bash from scripts") {
 		t.Errorf("script result %q", res)
 	}
 }

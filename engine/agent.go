@@ -391,7 +391,7 @@ func (a *agentLoop) execute(ctx context.Context, p prepared, update func(ToolRes
 	}
 	call := ToolCall{ID: p.call.ID, Name: p.call.Name, Args: p.args}
 	begin := time.Now()
-	res, err := safeExecute(ctx, p.tool, call, update)
+	res, err := safeExecute(a.withNested(ctx, p.call.ID), p.tool, call, update)
 	d := time.Since(begin).Milliseconds()
 	if err != nil {
 		res = ErrorResult(err.Error())

@@ -286,15 +286,11 @@ type settler struct {
 	c               callable
 }
 
-// execute validates a call's arguments as a model's call would be, then
-// runs the tool.
+// execute runs a script's call as a model's call runs
+// (engine.ExecuteNested: validation, the tool_call and tool_result
+// hooks, events with parentToolCallId).
 func execute(ctx context.Context, t engine.Tool, id string, args json.RawMessage) (engine.ToolResult, error) {
-	info := t.Info()
-	coerced, err := engine.ValidateToolArgs(info.Name, info.Parameters, args)
-	if err != nil {
-		return engine.ErrorResult(err.Error()), nil
-	}
-	return t.Execute(ctx, engine.ToolCall{ID: id, Name: info.Name, Args: coerced}, nil)
+	return engine.ExecuteNested(ctx, t, engine.ToolCall{ID: id, Name: t.Info().Name, Args: args}), nil
 }
 
 func (r *run) update() {
