@@ -2,8 +2,6 @@ package pi
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 
@@ -50,20 +48,10 @@ func (app *Agent) codemodeInit() {
 			b := int(n)
 			cfg.InlineBudget = &b
 		}
-		if root := docsRoot(app.agentDir); root != "" {
-			if p := filepath.Join(root, "docs", "codemode.md"); fileExists(p) {
-				cfg.DocsPath = p
-			}
-		}
 		app.cm.tool = codemode.New(cfg)
 		app.cm.search = codemode.NewSearch(codemode.SearchConfig{Registry: app.cm.reg, Extra: app.extIndirect, Declared: app.codemodeDeclared, Activate: app.activateTools})
 		app.cm.reg.OnChange(app.codemodeAutoActivate)
 	})
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
 }
 
 // builtinExtEnabled says whether the built-in extension builtin:<name>

@@ -31,7 +31,8 @@ type Config struct {
 	// Store keeps store() values in the session. Nil keeps them for the
 	// tool's lifetime only.
 	Store SessionStore
-	// DocsPath is the codemode.md the description points to.
+	// DocsPath is a guide to the models global the description points
+	// to; empty says that models is not available.
 	DocsPath string
 	// TempDir receives full outputs and images; "" is os.TempDir().
 	TempDir string
@@ -66,10 +67,6 @@ func (t *Tool) Info() engine.ToolInfo {
 }
 
 func (t *Tool) description() string {
-	docs := t.cfg.DocsPath
-	if docs == "" {
-		docs = "docs/codemode.md"
-	}
 	return "Run a JavaScript script that calls other tools. Send raw JavaScript (no JSON, no markdown fence); it runs as the body of an async function in a sandbox, so top-level `await` and `return` work. There is no Node API, file system, network or timer.\n" +
 		"- `await tools.<name>({ ...args })` resolves to a string, or to an object when the tool's declaration says so, and rejects with an Error when the call fails. A tool declared to return an object also resolves on failure when it produced that object; check its fields. Calls still running when the script ends are cancelled.\n" +
 		"- An optional first line sets limits: `// @options: {\"max_output_tokens\": 10000, \"timeout_ms\": 60000}`\n\n" +
@@ -77,7 +74,17 @@ func (t *Tool) description() string {
 		"- Output: `text(value)`, `image(dataUrlOrImageBlock)`, `console.log(...)` and a top-level `return`; `exit()` ends the script. Several text items each start with a `==> text N/M <==` line; console lines come after the rest in one `<console_output>` block. `image()` saves the image to a temp file and names it in the result.\n" +
 		"- `store(key, value)` and `load(key)` keep JSON values from one codemode call to the next.\n" +
 		"- `ALL_TOOLS`, `await searchTools(query, { limit?, namespace? })`, `await describeTool(name)` and `await describeNamespace(name)` find tools this description does not list, such as MCP tools.\n" +
-		"- `models`: classifier and image models. Read " + docs + " before using it." + t.listing()
+		t.modelsLine() + t.listing()
+}
+
+// modelsLine says what `models` offers: this build cannot run classifier
+// or image models from scripts, so its methods reject, and the line says
+// so rather than pointing at a guide for something that fails.
+func (t *Tool) modelsLine() string {
+	if t.cfg.DocsPath != "" {
+		return "- `models`: classifier and image models. Read " + t.cfg.DocsPath + " before using it."
+	}
+	return "- `models`: not available in this build; its methods reject."
 }
 
 // listing is the description's section of tools scripts may call that
