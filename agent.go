@@ -334,6 +334,7 @@ func (app *Agent) Close() {
 			app.ext.Shutdown()
 		}
 		app.ext.Close()
+		app.closeMCP()
 		app.closeStore()
 	})
 }

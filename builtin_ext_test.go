@@ -14,9 +14,11 @@ import (
 	"github.com/pi-go/pi/internal/sdktest"
 )
 
-// TestBuiltinExtensions checks that the reference's built-in extensions,
-// none of which this build has, are neither listed nor fatal: get_commands
-// has no /llama or /mcp, a known builtin:<name> is a warning that names it,
+// TestBuiltinExtensions checks that builtin:mcp lists /mcp (unless
+// settings turn it off), and that the reference's built-in extensions
+// this build does not have (all but builtin:mcp) are neither listed nor
+// fatal: get_commands has no /llama, a known builtin:<name> is a warning
+// that names it,
 // an unknown -e builtin:<name> fails as in the reference, and an extension
 // that registers /mcp is the only /mcp.
 func TestBuiltinExtensions(t *testing.T) {
@@ -29,15 +31,17 @@ func TestBuiltinExtensions(t *testing.T) {
 		ext        bool // load mcpExt with -e
 		wantErr    bool
 		wantStderr []string
-		wantMCP    bool
+		wantMCP    bool // the extension's /mcp
+		noMCP      bool // builtin:mcp off: no /mcp at all
 	}{
 		{name: "none"},
-		{name: "-e builtin:mcp", extensions: []string{"builtin:mcp"},
-			wantStderr: []string{"Warning: built-in extension builtin:mcp is not available in this build"}},
+		{name: "-e builtin:mcp", extensions: []string{"builtin:mcp"}},
+		{name: "-e builtin:codemode", extensions: []string{"builtin:codemode"},
+			wantStderr: []string{"Warning: built-in extension builtin:codemode is not available in this build"}},
 		{name: "-e unknown", extensions: []string{"builtin:nope"}, wantErr: true,
 			wantStderr: []string{`Error: Failed to load extension "builtin:nope": Unknown built-in extension: builtin:nope`}},
 		{name: "settings", settings: `{"extensions":["-builtin:mcp","+builtin:llama.cpp","+builtin:nope"]}`,
-			wantStderr: []string{"Warning: built-in extension builtin:llama.cpp is not available in this build"}},
+			wantStderr: []string{"Warning: built-in extension builtin:llama.cpp is not available in this build"}, noMCP: true},
 		{name: "extension /mcp", ext: true, wantMCP: true},
 	}
 	for _, tc := range tests {
@@ -75,6 +79,9 @@ func TestBuiltinExtensions(t *testing.T) {
 				t.Fatalf("New: %v (stderr %s)", err, stderr.String())
 			}
 			defer agent.Close()
+			if strings.Contains(stderr.String(), "builtin:mcp is not available") {
+				t.Errorf("builtin:mcp, which this build has, was reported missing: %s", stderr.String())
+			}
 			if strings.Contains(stderr.String(), "nope") {
 				t.Errorf("a settings entry with an unknown built-in name was reported: %s", stderr.String())
 			}
@@ -85,13 +92,17 @@ func TestBuiltinExtensions(t *testing.T) {
 					t.Errorf("get_commands lists /llama, which nothing implements")
 				case "mcp":
 					mcp++
-					if !tc.wantMCP || c.SourceInfo == nil || c.SourceInfo.Source == "builtin" {
+					// The extension's /mcp replaces the built-in one.
+					if c.SourceInfo == nil || (c.SourceInfo.Source == "builtin") == tc.wantMCP {
 						t.Errorf("get_commands lists /mcp from %+v", c.SourceInfo)
 					}
 				}
 			}
-			if tc.wantMCP && mcp != 1 {
-				t.Errorf("/mcp listed %d times, want 1", mcp)
+			if want := 1; mcp != want && !tc.noMCP {
+				t.Errorf("/mcp listed %d times, want %d", mcp, want)
+			}
+			if tc.noMCP && mcp != 0 {
+				t.Errorf("/mcp listed with builtin:mcp off")
 			}
 		})
 	}

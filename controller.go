@@ -278,7 +278,14 @@ func (app *Agent) ServeRPC(ctx context.Context, in io.Reader, out *rpc.Writer) e
 		bridge := rpc.NewUIBridge(out)
 		app.ext.SetUI(bridge)
 		srv.OnUIResponse = bridge.HandleResponse
+		srv.CancelDialogs = bridge.CancelAll
 		app.ext.ReleaseStart()
+		app.setMCPUI(bridge)
+	} else if app.mcp.m != nil {
+		// /mcp answers with notifications, extension_ui_request records.
+		bridge := rpc.NewUIBridge(out)
+		srv.OnUIResponse = bridge.HandleResponse
+		app.setMCPUI(bridge)
 	}
 	starttrace.Step("rpc server")
 	return srv.Serve(ctx, in)

@@ -77,18 +77,24 @@ func (app *Agent) extensionSources() []jsruntime.Source {
 	if app.trusted {
 		project = projectOnly(app.settings.Extensions(), global)
 	}
-	return jsruntime.Discover(jsruntime.DiscoverOptions{
+	found := jsruntime.Discover(jsruntime.DiscoverOptions{
 		AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted,
 		GlobalSettings: global, ProjectSettings: project,
-		CLI: withoutBuiltins(a.Extensions), NoDiscovery: a.NoExtensions,
+		CLI: withoutPackageSources(withoutBuiltins(a.Extensions), app.cwd), NoDiscovery: a.NoExtensions,
 	})
+	cli, configured := app.packageExtensionSources()
+	return withPackageExtensions(found, cli, configured)
 }
 
 // apiOptions are what each generation's extension API gets from the
 // agent: its settings, models, tools, prompt and commands.
 func (app *Agent) apiOptions() jsruntime.APIOptions {
 	mode := string(app.mode)
-	return jsruntime.APIOptions{
+	if app.mode == ModeInteractive {
+		// The reference's extensions see the terminal UI as "tui".
+		mode = "tui"
+	}
+	o := jsruntime.APIOptions{
 		Mode: mode, Cwd: app.cwd, Trusted: app.trusted,
 		Settings: func() json.RawMessage {
 			// The reference's key order (global file, then the project's
@@ -143,6 +149,8 @@ func (app *Agent) apiOptions() jsruntime.APIOptions {
 			return out
 		},
 	}
+	app.mcpAPIOptions(&o)
+	return o
 }
 
 // referenceBuiltins are the names of the reference's built-in extensions
@@ -151,6 +159,10 @@ func (app *Agent) apiOptions() jsruntime.APIOptions {
 // for one goes on without it. Their commands (/llama, /mcp) are not
 // listed, so an extension that registers /mcp is simply the /mcp.
 var referenceBuiltins = map[string]bool{"llama.cpp": true, "codemode": true, "tool-search": true, "mcp": true}
+
+// availableBuiltins are the built-in extensions this build has, written
+// in Go: builtin:mcp (mcp_builtin.go).
+var availableBuiltins = map[string]bool{"mcp": true}
 
 // builtinPrefix starts the path of a built-in extension.
 const builtinPrefix = "builtin:"
@@ -239,10 +251,18 @@ func (app *Agent) extensionCommands() []prompts.CommandInfo {
 			case scope == jsruntime.ScopeUser:
 				baseDir = app.agentDir
 			}
+			origin := "top-level"
+			if src.Origin != "" {
+				// A pi package's extension (packages.go).
+				origin, scope, baseDir = src.Origin, src.Scope, src.BaseDir
+			}
 			out = append(out, prompts.CommandInfo{Name: c.Name, Description: c.Description, Source: "extension",
-				SourceInfo: &prompts.SourceInfo{Path: c.Path, Source: source, Scope: scope, Origin: "top-level", BaseDir: baseDir},
+				SourceInfo: &prompts.SourceInfo{Path: c.Path, Source: source, Scope: scope, Origin: origin, BaseDir: baseDir},
 				Location:   prompts.SeedLocation(scope), Path: c.Path})
 		}
+	}
+	if c := app.mcpCommandInfo(); c != nil {
+		out = append(out, *c)
 	}
 	return out
 }

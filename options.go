@@ -69,8 +69,10 @@ type Options struct {
 	// Extensions are -e paths; NoExtensions is -ne (no discovery, no
 	// built-in extensions). ExtensionFlags are the command line's unknown
 	// long flags, offered to the extensions that register them.
-	Extensions     []string
-	NoExtensions   bool
+	Extensions   []string
+	NoExtensions bool
+	// NoMCP is --no-mcp: no built-in MCP support for this run.
+	NoMCP          bool
 	ExtensionFlags []Flag
 
 	// Skills, PromptTemplates and their No* switches are --skill,

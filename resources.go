@@ -1,6 +1,7 @@
 package pi
 
 import (
+	"context"
 	"path/filepath"
 	"sync"
 
@@ -50,18 +51,47 @@ func (app *Agent) discoverResources() {
 	gSkills, pSkills := app.settings.Resources("skills")
 	gTmpl, pTmpl := app.settings.Resources("prompts")
 	var wg sync.WaitGroup
+	// Package resources rank after the discovered ones and before the
+	// command line's (packages.go); without any, one call does it all.
+	pkgSkills, pkgTmpl := app.packageSkills(cache), app.packageTemplates(cache)
 	wg.Go(func() {
-		app.skills, _ = skills.Discover(skills.Options{
+		sopts := skills.Options{
 			AgentDir: app.agentDir, Cwd: app.cwd, ProjectTrusted: app.trusted,
 			SettingsGlobal: gSkills, SettingsProject: pSkills,
 			CLIPaths: app.opts.Skills, NoSkills: app.opts.NoSkills, Cache: cache,
-		})
+		}
+		if len(pkgSkills) == 0 {
+			app.skills, _ = skills.Discover(sopts)
+			return
+		}
+		sopts.CLIPaths = nil
+		found, _ := skills.Discover(sopts)
+		found = appendSkills(found, pkgSkills)
+		if len(app.opts.Skills) > 0 {
+			sopts.CLIPaths, sopts.NoSkills = app.opts.Skills, true
+			cli, _ := skills.Discover(sopts)
+			found = appendSkills(found, cli)
+		}
+		app.skills = found
 	})
-	app.templates, _ = prompts.LoadTemplates(prompts.TemplateOptions{
+	topts := prompts.TemplateOptions{
 		AgentDir: app.agentDir, Cwd: app.cwd, ProjectTrusted: app.trusted,
 		SettingsGlobal: gTmpl, SettingsProject: pTmpl,
 		CLIPaths: app.opts.PromptTemplates, NoTemplates: app.opts.NoPromptTemplates, Cache: cache,
-	})
+	}
+	if len(pkgTmpl) == 0 {
+		app.templates, _ = prompts.LoadTemplates(topts)
+	} else {
+		topts.CLIPaths = nil
+		found, _ := prompts.LoadTemplates(topts)
+		found = appendTemplates(found, pkgTmpl)
+		if len(app.opts.PromptTemplates) > 0 {
+			topts.CLIPaths, topts.NoTemplates = app.opts.PromptTemplates, true
+			cli, _ := prompts.LoadTemplates(topts)
+			found = appendTemplates(found, cli)
+		}
+		app.templates = found
+	}
 	wg.Wait()
 	// A cache that cannot be written costs the next start a cold read,
 	// nothing else.
@@ -76,6 +106,9 @@ func (app *Agent) discoverResources() {
 // skill_expansion): on the RPC stream, or on stderr as print mode
 // prints them.
 func (app *Agent) Expand(text string) string {
+	// Every prompt passes here before its request: MCP servers with
+	// direct tools join the active tools first (mcp_builtin.go).
+	app.syncMCPTools(context.Background())
 	if app.ext.IsCommand(text) {
 		// Extension commands run before any expansion.
 		return text

@@ -39,6 +39,10 @@ type Agent struct {
 	// ext is the extension runner (extensions.go); never nil once the
 	// extensions are loaded.
 	ext *jsruntime.Runner
+	// pkgs are the pi packages' resources (packages.go).
+	pkgs pkgState
+	// mcp is the built-in MCP support (mcp_builtin.go).
+	mcp mcpBuiltin
 
 	skills    []skills.Skill
 	templates []prompts.Template
@@ -148,6 +152,9 @@ func wire(ctx context.Context, a *Options) (*Agent, error) {
 		fmt.Fprintln(stderr, "Warning: errors loading models.json:", e)
 	}
 	enableBuiltinOAuth(reg)
+	// A Radius account's own model list, kept by its last refresh, stands
+	// in for the shipped one.
+	reg.ApplyStoredCatalog("radius")
 	app.registry = reg
 	starttrace.Step("models")
 	if a.ListModelsOnly {
@@ -181,6 +188,8 @@ func wire(ctx context.Context, a *Options) (*Agent, error) {
 		// An opened session runs in its own directory.
 		app.cwd = c
 	}
+	app.resolvePackages(ctx)
+	starttrace.Step("packages")
 	app.prefetchResources()
 	return app, nil
 }
@@ -232,6 +241,7 @@ func (app *Agent) startSession() (*engine.Session, error) {
 	app.loadResources()
 	starttrace.Step("resources")
 	app.ext.SetAfterStart(app.addExtensionResources)
+	app.startMCP(context.Background())
 	tools, err := app.tools()
 	starttrace.Step("tools")
 	if err != nil {
@@ -266,7 +276,7 @@ func (app *Agent) startSession() (*engine.Session, error) {
 		SystemPrompt: sysPrompt,
 		Settings:     rs,
 		Compactor:    compaction.Compactor{},
-		Hooks:        app.ext.Hooks(),
+		Hooks:        app.sessionHooks(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("start session: %w", err)

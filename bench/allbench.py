@@ -215,7 +215,7 @@ def main() -> int:
         r = rpcbench.bench_stream(argv, env, proj, 1, 10000)
         if "error" in r:
             raise SystemExit(f"{argv[0]}: {r['error']}")
-        return r["ms"], None, r["rss_mib"] * 1024
+        return r["ms"], r["cpu_ms"], r["rss_mib"] * 1024
 
     def tool_case(kind, args):
         def ours_run(_):

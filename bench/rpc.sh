@@ -6,7 +6,10 @@
 # (a) ready: spawn `pi --mode rpc --no-session` → get_state answered → exit,
 #     median times and peak RSS (the child's ru_maxrss from wait4).
 # (b) 10,000 one-character text deltas streamed through RPC from a mock
-#     that writes the whole SSE body at once: deltas per second.
+#     that writes the whole SSE body at once: deltas per second, the
+#     stream's own CPU, and the mock's time per request (the harness's share).
+# (c) tool turn: tool_execution_end -> next message_start, client side.
+# (d) 10,000 pipelined get_state then EOF: time to exit, CPU, answers.
 # --floor also times two floor binaries (bench/floor.sh): a Go hello world
 # and one that links every dependency of pi but none of its code.
 # --go also runs the Go benchmarks of the event-writing path (engine/rpc).

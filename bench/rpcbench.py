@@ -13,9 +13,16 @@
     mock writes the whole SSE body in one burst, so the time from sending
     the prompt to agent_settled measures the agent's own parsing, event
     building and JSON writing. Reported as deltas per second.
+    The client reads in large chunks and classifies records by their
+    leading bytes (count_stream), so its own cost stays small next to the
+    agent's; the mock's time to serve each request is reported beside it.
 (c) tool turn: the time from tool_execution_end to the next assistant
     message_start on the client's side, for a bash tool call that the
     mock answers at once.
+(d) pipeline: 10,000 get_state commands written at once, then EOF: time to
+    exit, CPU, and how many were answered (all must be).
+
+The binaries alternate run by run, so load changes hit both alike.
 
 Only the Python standard library is used; the mock's SSE frames come from
 the conformance mockllm.py so both binaries see the wire format the
@@ -41,6 +48,12 @@ sys.path.insert(0, CONF)
 import mockllm  # noqa: E402  (path set just above)
 
 
+# Seconds the burst mock spent serving each request (headers read to last
+# byte handed to the kernel), so the report can show what the harness costs
+# next to what the agent costs.
+MOCK_SERVE_S: list[float] = []
+
+
 def burst_server(body: bytes) -> ThreadingHTTPServer:
     """An OpenAI-compatible endpoint answering every POST with body at once."""
 
@@ -48,6 +61,7 @@ def burst_server(body: bytes) -> ThreadingHTTPServer:
         protocol_version = "HTTP/1.1"
 
         def do_POST(self):  # noqa: N802 (http.server naming)
+            t0 = time.perf_counter()
             n = int(self.headers.get("Content-Length") or 0)
             self.rfile.read(n)
             self.send_response(200)
@@ -55,6 +69,8 @@ def burst_server(body: bytes) -> ThreadingHTTPServer:
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+            self.wfile.flush()
+            MOCK_SERVE_S.append(time.perf_counter() - t0)
 
         def do_GET(self):  # noqa: N802
             self.send_error(404)
@@ -171,31 +187,79 @@ def bench_ready(argv: list[str], env: dict, cwd: str, runs: int) -> dict:
             "rss_mib": statistics.median(rss) / 1024, "rss_max_mib": max(rss) / 1024}
 
 
+def count_stream(fd: int) -> tuple[int, int]:
+    """Reads RPC output from fd until agent_settled; returns (text deltas,
+    records). The client must cost far less than the agent, or it, not
+    the agent, is what gets measured: json.loads of every record cost
+    Python ~3 us each, 30 ms of a 10,000-delta reply, as much as our
+    whole agent. Records are read in large chunks and classified by their
+    leading bytes (both binaries write "type" first), and each delta is
+    checked for the text_delta type; the other records are parsed in full."""
+    buf = b""
+    deltas = records = 0
+    while True:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            raise RuntimeError(f"output ended after {records} records, before agent_settled")
+        buf += chunk
+        lines = buf.split(b"\n")
+        buf = lines.pop()
+        for line in lines:
+            records += 1
+            if line.startswith(b'{"type":"message_update"'):
+                if b'"assistantMessageEvent":{"type":"text_delta"' in line:
+                    deltas += 1
+                continue
+            if json.loads(line).get("type") == "agent_settled":
+                return deltas, records
+
+
 def bench_stream(argv: list[str], env: dict, cwd: str, runs: int, deltas: int) -> dict:
-    rates, rss = [], []
+    rates, rss, mock, cpu = [], [], [], []
     for _ in range(runs):
         c = Child(argv + ["--mode", "rpc", "--no-session", "--provider", "mock", "--model", "mock-model"], env, cwd)
         c.send({"id": "s", "type": "get_state"})
-        it = c.records()
-        for r in it:
-            if r.get("type") == "response" and r.get("id") == "s":
-                break
+        line = c.p.stdout.readline()  # the only record before the prompt
+        if json.loads(line).get("id") != "s":
+            return {"error": f"unexpected first record {line[:80]!r}"}
+        served = len(MOCK_SERVE_S)
         t0 = time.perf_counter()
         c.send({"id": "p", "type": "prompt", "message": "stream please"})
-        n = 0
-        for r in it:
-            if r.get("type") == "message_update" and r["assistantMessageEvent"].get("type") == "text_delta":
-                n += 1
-            elif r.get("type") == "agent_settled":
-                break
+        n, _ = count_stream(c.p.stdout.fileno())
         dt = time.perf_counter() - t0
         _, kib = c.close_and_wait()
         if n != deltas:
             return {"error": f"saw {n} text deltas, want {deltas}"}
         rates.append(n / dt)
         rss.append(kib)
+        cpu.append(c.cpu)
+        mock.extend(MOCK_SERVE_S[served:])
     return {"deltas_per_s": statistics.median(rates), "ms": deltas / statistics.median(rates) * 1000,
-            "rss_mib": statistics.median(rss) / 1024}
+            "rss_mib": statistics.median(rss) / 1024, "cpu_ms": statistics.median(cpu) * 1000,
+            "mock_ms": statistics.median(mock) * 1000 if mock else "-"}
+
+
+def bench_pipeline(argv: list[str], env: dict, cwd: str, runs: int, n: int = 10000) -> dict:
+    """(d) n get_state commands written at once, then EOF: the time until
+    the process exits, and how many were answered."""
+    data = b"".join(b'{"id":"g%d","type":"get_state"}\n' % i for i in range(n))
+    path = os.path.join(cwd, "..", "pipeline.jsonl")
+    with open(path, "wb") as f:
+        f.write(data)
+    times, cpu, answered = [], [], []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        with open(path, "rb") as stdin:
+            p = subprocess.Popen(argv + ["--mode", "rpc", "--no-session"], stdin=stdin, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+        out = p.stdout.read()
+        _, _, ru = os.wait4(p.pid, 0)
+        p.stdout.close()
+        times.append(time.perf_counter() - t0)
+        cpu.append(ru.ru_utime + ru.ru_stime)
+        answered.append(out.count(b'"type":"response"'))
+    return {"ms": statistics.median(times) * 1000, "cpu_ms": statistics.median(cpu) * 1000,
+            "answered": min(answered)}
 
 
 def bench_tool_gap(argv: list[str], env: dict, cwd: str, runs: int, prompts: int = 5) -> dict:
@@ -225,6 +289,27 @@ def bench_tool_gap(argv: list[str], env: dict, cwd: str, runs: int, prompts: int
     return {"gap_ms": statistics.median(gaps) * 1000, "n": len(gaps)}
 
 
+def merge_runs(runs: list[dict]) -> dict:
+    """The median of each figure over single-run results (an error in any
+    run is the result); the max fields keep their maximum, answered its
+    minimum."""
+    for r in runs:
+        if "error" in r:
+            return r
+    out = {}
+    for k in runs[0]:
+        vals = [r[k] for r in runs if isinstance(r.get(k), (int, float))]
+        if not vals:
+            out[k] = runs[0][k]
+        elif k.endswith("_max_mib"):
+            out[k] = max(vals)
+        elif k == "answered":
+            out[k] = min(vals)
+        else:
+            out[k] = statistics.median(vals)
+    return out
+
+
 def bench_floor(path: str, runs: int) -> float:
     """Median spawn -> first line of a floor binary (bench/floor.sh), ms."""
     ts = []
@@ -250,6 +335,7 @@ def main() -> int:
     ap.add_argument("--deltas", type=int, default=10000)
     ap.add_argument("--floor", help="directory with the hello and deps binaries of bench/floor.sh")
     ap.add_argument("--gap-runs", type=int, default=5, help="processes of the tool-turn gap case (5 prompts each)")
+    ap.add_argument("--pipe-runs", type=int, default=3, help="runs of the 10,000 pipelined get_state case")
     args = ap.parse_args()
 
     text = "".join(chr(ord("a") + i % 26) for i in range(args.deltas))
@@ -265,12 +351,22 @@ def main() -> int:
     targets = [("ours", shlex.split(args.ours))]
     if args.ref:
         targets.append(("ref", shlex.split(args.ref)))
-    res = {}
+    res = {name: {} for name, _ in targets}
     for name, argv in targets:
         argv[0] = os.path.abspath(argv[0]) if os.path.exists(argv[0]) else argv[0]
-        res[name] = {"ready": bench_ready(argv, env, proj, args.runs),
-                     "stream": bench_stream(argv, env, proj, args.stream_runs, args.deltas),
-                     "gap": bench_tool_gap(argv, tenv, proj, args.gap_runs)}
+    # Alternate the binaries run by run, so that a change in the machine's
+    # load hits both sides alike; each case's figure is the median.
+    cases = [("ready", lambda a: bench_ready(a, env, proj, 1), args.runs),
+             ("stream", lambda a: bench_stream(a, env, proj, 1, args.deltas), args.stream_runs),
+             ("gap", lambda a: bench_tool_gap(a, tenv, proj, 1), args.gap_runs),
+             ("pipe", lambda a: bench_pipeline(a, env, proj, 1), args.pipe_runs)]
+    for key, fn, runs in cases:
+        samples = {name: [] for name, _ in targets}
+        for _ in range(runs):
+            for name, argv in targets:
+                samples[name].append(fn(argv))
+        for name, _ in targets:
+            res[name][key] = merge_runs(samples[name])
     srv.shutdown()
     tsrv.shutdown()
 
@@ -282,7 +378,8 @@ def main() -> int:
             ratio = f"{(o / r if higher_better else r / o):.1f}x"
         print(f"{label:<42} {fmt(o, spec):>12} {fmt(r, spec):>12} {ratio:>9}")
 
-    print(f"runs: ready {args.runs}, stream {args.stream_runs} x {args.deltas} deltas; load average {os.getloadavg()[0]:.1f}")
+    print(f"runs (alternating): ready {args.runs}, stream {args.stream_runs} x {args.deltas} deltas, "
+          f"pipeline {args.pipe_runs}; load average {os.getloadavg()[0]:.1f}")
     print(f"{'case':<42} {'ours':>12} {'ref':>12} {'ours adv':>9}")
     row("(a) ready: spawn -> get_state (ms, median)", "ready", "ready_ms")
     row("(a) spawn -> exit after EOF (ms, median)", "ready", "exit_ms")
@@ -296,7 +393,20 @@ def main() -> int:
     row("(b) text deltas per second (median)", "stream", "deltas_per_s", "{:.0f}", higher_better=True)
     row("(b) prompt -> agent_settled (ms)", "stream", "ms")
     row("(b) peak RSS while streaming (MiB)", "stream", "rss_mib")
+    row("(b) CPU user+sys, whole process (ms)", "stream", "cpu_ms")
+    for name in res:
+        # The stream's own CPU: the streaming process's less a ready run's
+        # (start, one get_state, exit). Unlike wall time it holds up when
+        # the machine is busy.
+        st, rd = res[name]["stream"], res[name]["ready"]
+        if isinstance(st.get("cpu_ms"), (int, float)) and isinstance(rd.get("cpu_ms"), (int, float)):
+            st["stream_cpu_ms"] = max(st["cpu_ms"] - rd["cpu_ms"], 0.1)
+    row("(b) CPU of the stream itself (less (a)'s, ms)", "stream", "stream_cpu_ms")
+    row("(b) mock: request -> body sent (ms, median)", "stream", "mock_ms", "{:.2f}")
     row("(c) tool_execution_end -> next message_start (ms)", "gap", "gap_ms", "{:.2f}")
+    row("(d) 10,000 pipelined get_state -> exit (ms)", "pipe", "ms")
+    row("(d) CPU user+sys (ms, median)", "pipe", "cpu_ms")
+    row("(d) commands answered (of 10,000)", "pipe", "answered", "{:.0f}", higher_better=True)
     ours = res["ours"]["ready"]
     if isinstance(ours.get("ready_ms"), float):
         ok = ours["ready_ms"] <= 15 and ours["rss_max_mib"] <= 20

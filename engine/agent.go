@@ -146,6 +146,17 @@ func snapshot(m *Message) *Message {
 	if m == nil {
 		return nil
 	}
+	if len(m.Content.Blocks) == 1 {
+		// The usual streamed partial (one text block) is copied with its
+		// block in one allocation: a snapshot is taken for every delta.
+		w := &struct {
+			msg   Message
+			block [1]Content
+		}{msg: *m}
+		w.block[0] = m.Content.Blocks[0]
+		w.msg.Content.Blocks = w.block[:]
+		return &w.msg
+	}
 	c := *m
 	c.Content.Blocks = append([]Content(nil), m.Content.Blocks...)
 	return &c

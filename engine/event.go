@@ -18,8 +18,7 @@ func MarshalEvent(e Event) ([]byte, error) {
 	// encoding/json would re-validate and copy the whole message.
 	switch x := e.(type) {
 	case MessageUpdate:
-		return jsonx.NewBuilder().Set("type", EvMessageUpdate).Set("usage", x.Usage).
-			Set("assistantMessageEvent", x.AssistantMessageEvent).Bytes()
+		return x.appendJSON(make([]byte, 0, 256))
 	case MessageStart:
 		return jsonx.NewBuilder().Set("type", EvMessageStart).Set("message", x.Message).Bytes()
 	case MessageEnd:
@@ -33,6 +32,37 @@ func MarshalEvent(e Event) ([]byte, error) {
 		return nil, err
 	}
 	return withType(e.EventType(), b), nil
+}
+
+// AppendEvent appends MarshalEvent's record to dst. A streamed delta is
+// written straight into dst, which lets a writer encode it into its
+// output buffer with no copy and no allocation of its own.
+func AppendEvent(dst []byte, e Event) ([]byte, error) {
+	if x, ok := e.(MessageUpdate); ok {
+		return x.appendJSON(dst)
+	}
+	b, err := MarshalEvent(e)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, b...), nil
+}
+
+// appendJSON writes the message_update record: the usage so far and the
+// assistant event, without the partial message (the reference's wire
+// shape). On error dst comes back as it was.
+func (x MessageUpdate) appendJSON(dst []byte) ([]byte, error) {
+	out := append(dst, `{"type":"message_update","usage":`...)
+	out, err := x.Usage.AppendJSON(out)
+	if err != nil {
+		return dst, err
+	}
+	out = append(out, `,"assistantMessageEvent":`...)
+	out, err = x.AssistantMessageEvent.AppendJSON(out)
+	if err != nil {
+		return dst, err
+	}
+	return append(out, '}'), nil
 }
 
 // Event types as they appear on the wire.

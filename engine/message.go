@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 
 	"github.com/pi-go/pi/internal/jsonx"
 )
@@ -50,8 +52,39 @@ type Cost struct {
 func (c Cost) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil) }
 
 func (c Cost) AppendJSON(dst []byte) ([]byte, error) {
-	return jsonx.NewBuilderAt(dst).Set("input", c.Input).Set("output", c.Output).Set("cacheRead", c.CacheRead).
-		Set("cacheWrite", c.CacheWrite).Set("total", c.Total).Opt("totalFromProvider", c.TotalFromProvider).Bytes()
+	for _, f := range [...]float64{c.Input, c.Output, c.CacheRead, c.CacheWrite, c.Total} {
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			// The builder words the error as encoding/json does.
+			return jsonx.NewBuilderAt(dst).Set("input", c.Input).Set("output", c.Output).Set("cacheRead", c.CacheRead).
+				Set("cacheWrite", c.CacheWrite).Set("total", c.Total).Opt("totalFromProvider", c.TotalFromProvider).Bytes()
+		}
+	}
+	// Plain appends: the builder boxed each value in an interface, an
+	// allocation per field of every streamed record.
+	dst = append(dst, `{"input":`...)
+	dst = appendCost(dst, c.Input)
+	dst = append(dst, `,"output":`...)
+	dst = appendCost(dst, c.Output)
+	dst = append(dst, `,"cacheRead":`...)
+	dst = appendCost(dst, c.CacheRead)
+	dst = append(dst, `,"cacheWrite":`...)
+	dst = appendCost(dst, c.CacheWrite)
+	dst = append(dst, `,"total":`...)
+	dst = appendCost(dst, c.Total)
+	if c.TotalFromProvider != nil {
+		dst = append(dst, `,"totalFromProvider":`...)
+		dst = strconv.AppendBool(dst, *c.TotalFromProvider)
+	}
+	return append(dst, '}'), nil
+}
+
+// appendCost writes one amount; a zero (most amounts of a streamed
+// reply's running usage) skips the float formatting.
+func appendCost(dst []byte, f float64) []byte {
+	if f == 0 && !math.Signbit(f) {
+		return append(dst, '0')
+	}
+	return jsonx.AppendFloat(dst, f)
 }
 
 // Usage counts the tokens of one assistant message. Reasoning tokens are
@@ -76,15 +109,41 @@ type Usage struct {
 func (u Usage) MarshalJSON() ([]byte, error) { return u.AppendJSON(nil) }
 
 func (u Usage) AppendJSON(dst []byte) ([]byte, error) {
-	o := jsonx.NewBuilderAt(dst).Set("input", u.Input).Set("output", u.Output).Set("cacheRead", u.CacheRead).Set("cacheWrite", u.CacheWrite)
+	// Plain appends, as in Cost.AppendJSON: this is part of every
+	// streamed message_update record.
+	extras := func(dst []byte) []byte {
+		if u.CacheWrite1h != nil {
+			dst = append(dst, `,"cacheWrite1h":`...)
+			dst = strconv.AppendInt(dst, int64(*u.CacheWrite1h), 10)
+		}
+		if u.Reasoning != nil {
+			dst = append(dst, `,"reasoning":`...)
+			dst = strconv.AppendInt(dst, int64(*u.Reasoning), 10)
+		}
+		return dst
+	}
+	dst = append(dst, `{"input":`...)
+	dst = strconv.AppendInt(dst, int64(u.Input), 10)
+	dst = append(dst, `,"output":`...)
+	dst = strconv.AppendInt(dst, int64(u.Output), 10)
+	dst = append(dst, `,"cacheRead":`...)
+	dst = strconv.AppendInt(dst, int64(u.CacheRead), 10)
+	dst = append(dst, `,"cacheWrite":`...)
+	dst = strconv.AppendInt(dst, int64(u.CacheWrite), 10)
 	if !u.TrailingExtras {
-		o.Opt("cacheWrite1h", u.CacheWrite1h).Opt("reasoning", u.Reasoning)
+		dst = extras(dst)
 	}
-	o.Set("totalTokens", u.TotalTokens).Set("cost", u.Cost)
+	dst = append(dst, `,"totalTokens":`...)
+	dst = strconv.AppendInt(dst, int64(u.TotalTokens), 10)
+	dst = append(dst, `,"cost":`...)
+	dst, err := u.Cost.AppendJSON(dst)
+	if err != nil {
+		return nil, err
+	}
 	if u.TrailingExtras {
-		o.Opt("cacheWrite1h", u.CacheWrite1h).Opt("reasoning", u.Reasoning)
+		dst = extras(dst)
 	}
-	return o.Bytes()
+	return append(dst, '}'), nil
 }
 
 // UnmarshalJSON reads a usage object and its layout.

@@ -8,6 +8,20 @@ import (
 	"strings"
 )
 
+// ProviderHooksNop is implemented by a Hooks that wraps NopHooks for
+// everything but a few events of its own (the built-in MCP support's
+// /mcp command): its provider requests go out as built, as NopHooks'
+// do.
+type ProviderHooksNop interface{ ProviderHooksNop() bool }
+
+func nopProviderHooks(h Hooks) bool {
+	if _, none := h.(NopHooks); none {
+		return true
+	}
+	n, ok := h.(ProviderHooksNop)
+	return ok && n.ProviderHooksNop()
+}
+
 // attachProviderHooks wires the provider hooks of h, if any, into one
 // request. The provider calls them on the run's goroutine, so the
 // handlers finish before the request is sent or its body read, as the
@@ -18,7 +32,7 @@ func attachProviderHooks(ctx context.Context, h Hooks, req *LLMRequest) {
 		model := req.Model
 		req.OnStreamEvent = func(data json.RawMessage) { h.ProviderStreamEvent(ctx, model, data) }
 	}
-	if _, none := h.(NopHooks); none {
+	if nopProviderHooks(h) {
 		// Without extensions the request is sent as built.
 		return
 	}
@@ -30,7 +44,7 @@ func attachProviderHooks(ctx context.Context, h Hooks, req *LLMRequest) {
 // request (see WithHeaderHook).
 func applyHeaderHooks(ctx context.Context, h Hooks, req *LLMRequest) {
 	hh := h
-	if _, none := h.(NopHooks); none {
+	if nopProviderHooks(h) {
 		return
 	}
 	req.OnHeaders = func(headers map[string]string) (map[string]*string, bool) {
@@ -126,7 +140,7 @@ func (r *LLMRequest) HeaderDropped(name string) bool {
 // navigation go through it, as the reference's request options carry the
 // header hook to every request it makes.
 func withHeaderHooks(h Hooks, p Provider) Provider {
-	if _, none := h.(NopHooks); none || p == nil {
+	if none := nopProviderHooks(h); none || p == nil {
 		return p
 	}
 	return ProviderFunc(func(ctx context.Context, req *LLMRequest, emit func(AssistantEvent)) *Message {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/pi-go/pi/internal/jsonx"
 )
@@ -46,6 +47,18 @@ func (e AssistantEvent) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil)
 
 // AppendJSON writes the event into dst (see jsonx.Appender).
 func (e AssistantEvent) AppendJSON(dst []byte) ([]byte, error) {
+	switch e.Type {
+	case AETextDelta, AEThinkingDelta, AEToolCallDelta:
+		// The record of every streamed delta, written with plain appends
+		// (the builder boxes each value in an interface).
+		dst = append(dst, `{"type":`...)
+		dst = jsonx.AppendString(dst, e.Type)
+		dst = append(dst, `,"contentIndex":`...)
+		dst = strconv.AppendInt(dst, int64(e.ContentIndex), 10)
+		dst = append(dst, `,"delta":`...)
+		dst = jsonx.AppendString(dst, e.Delta)
+		return append(dst, '}'), nil
+	}
 	o := jsonx.NewBuilderAt(dst).Set("type", e.Type)
 	switch e.Type {
 	case AETextStart, AEThinkingStart:

@@ -45,6 +45,9 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 	if v, ok, err := a.ctxCall(name, av); ok {
 		return v, err
 	}
+	if v, ok, err := a.mcpCall(name, av); ok {
+		return v, err
+	}
 	switch name {
 	case "getFlag":
 		a.mu.Lock()
@@ -391,7 +394,11 @@ func (a *API) resolveTools(names []string) []engine.Tool {
 		if a.opts.Builtin != nil {
 			if t, ok := a.opts.Builtin(n, a.opts.Cwd); ok {
 				out = append(out, t)
+				continue
 			}
+		}
+		if t := a.hostTool(n); t != nil {
+			out = append(out, t)
 		}
 	}
 	return out
@@ -434,6 +441,7 @@ func (a *API) allToolsForJS() []any {
 			add(info, "model-only", ordered{{"path", paths[i]}, {"source", "builtin"}, {"scope", "temporary"}, {"origin", "top-level"}, {"baseDir", nil}})
 		}
 	}
+	out = append(out, a.hostToolsForJS()...)
 	return out
 }
 
@@ -467,6 +475,11 @@ func (a *API) extSourceInfo(path string) ordered {
 		if a.rt != nil && a.rt.opts.AgentDir != "" {
 			baseDir = a.rt.opts.AgentDir
 		}
+	}
+	if src.Origin != "" {
+		// A pi package's extension (packages.Resolved): its declared
+		// source, scope and package root.
+		return ordered{{"path", path}, {"source", source}, {"scope", src.Scope}, {"origin", src.Origin}, {"baseDir", src.BaseDir}}
 	}
 	return ordered{{"path", path}, {"source", source}, {"scope", scope}, {"origin", "top-level"}, {"baseDir", baseDir}}
 }

@@ -40,6 +40,16 @@ type APIOptions struct {
 	Trusted bool
 	// Settings returns the merged settings as JSON (pi.getSettings).
 	Settings func() json.RawMessage
+	// ValidateMCPServer checks a pi.registerMcpServer config and returns
+	// it as stored, or the reason it is invalid; nil means this build has
+	// no MCP support and the call throws. MCPServersChanged hears every
+	// registration change after the session is bound (api_mcp.go).
+	ValidateMCPServer func(name string, config json.RawMessage) (json.RawMessage, error)
+	MCPServersChanged func([]MCPServer)
+	// HostTools are the tools built-in extensions written in Go
+	// registered (builtin:mcp's), listed by pi.getAllTools after the
+	// extensions' and selectable with pi.setActiveTools when direct.
+	HostTools func() []HostTool
 	// Models backs ctx.modelRegistry; nil means no models.
 	Models ModelSource
 	// Builtin constructs a built-in tool by name (setActiveTools and the
@@ -139,6 +149,8 @@ type API struct {
 	bridgeObj *goja.Object
 	// completions are modelRegistry requests in flight (api_complete.go).
 	completions completions
+	// mcpServers are the pi.registerMcpServer registrations (api_mcp.go).
+	mcpServers []MCPServer
 	// streamAPIs are the wire APIs extensions serve with streamSimple
 	// (api_stream.go).
 	streamAPIs map[string]bool

@@ -30,6 +30,10 @@ type Source struct {
 	Path   string
 	Scope  string
 	Source string
+	// Origin and BaseDir label an extension a pi package provides
+	// ("package" and the package root); empty for the others, whose
+	// sourceInfo says "top-level" and the scope's folder.
+	Origin, BaseDir string
 }
 
 // DiscoverOptions says where to look for extensions.

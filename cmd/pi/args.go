@@ -206,10 +206,7 @@ func ParseArgs(argv []string) *Args {
 		case "--no-extensions", "-ne":
 			a.NoExtensions = true
 		case "--no-mcp":
-			// Accepted for the reference's command lines; with no MCP
-			// support built there is nothing to turn off, which is said.
 			a.NoMCP = true
-			a.warnf("--no-mcp has no effect: MCP support is not built yet")
 		case "--use-theme":
 			if !hasNext || strings.HasPrefix(next, "-") {
 				a.errorf("--use-theme requires a theme name")

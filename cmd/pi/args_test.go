@@ -2,7 +2,6 @@ package main
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
 	pi "github.com/pi-go/pi"
@@ -16,8 +15,8 @@ func TestParseArgs(t *testing.T) {
 		argv  []string
 		check func(t *testing.T, a *Args)
 	}{
-		{"no-mcp is accepted with a warning", []string{"--no-mcp"}, func(t *testing.T, a *Args) {
-			if !a.NoMCP || a.HasErrors() || len(a.Diagnostics) != 1 || !strings.Contains(a.Diagnostics[0].String(), "Warning: --no-mcp has no effect") {
+		{"no-mcp", []string{"--no-mcp"}, func(t *testing.T, a *Args) {
+			if !a.NoMCP || a.HasErrors() || len(a.Diagnostics) != 0 {
 				t.Fatalf("%+v", a.Diagnostics)
 			}
 		}},

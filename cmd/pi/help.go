@@ -10,6 +10,15 @@ const helpText = `pi - a coding agent for your terminal, with read, bash, edit a
 Usage:
   pi [options] [--] [@files...] [messages...]
 
+Commands:
+  pi install <source> [-l]       Install a package (npm:, git:, a URL or a path) and add it to settings
+  pi remove <source> [-l]        Remove a package and its settings entry (alias: uninstall)
+  pi update [source|self|pi]     Update the installed packages (--extensions) or one of them
+  pi list                        List the packages in the user's and the project's settings
+  pi config [-l]                 Turn package resources on or off (needs the TUI)
+  pi auth <command>              Log in or out, and check provider credentials
+  pi <command> --help            Help for one command
+
 Modes:
   --mode <text|json|rpc>         Output: text (default), a JSON event stream, or the RPC protocol
   --print, -p                    Run the prompts once and print the final answer
@@ -45,9 +54,10 @@ Tools:
   --no-builtin-tools, -nbt       Start without the built-in tools, keeping extension tools
 
 Extensions and resources:
-  --extension, -e <path>         Load an extension (repeatable; builtin:<name> too)
+  --extension, -e <path>         Load an extension or package for this run (repeatable; npm:, git:
+                                 and builtin:<name> too)
   --no-extensions, -ne           Do not discover extensions (explicit -e still loads)
-  --no-mcp                       Turn off MCP support (MCP is not built yet: no effect)
+  --no-mcp                       Turn off the built-in MCP support for this run
   --skill <path>                 Load a skill file or folder (repeatable)
   --no-skills, -ns               Do not discover skills
   --prompt-template <path>       Load a prompt template file or folder (repeatable)

@@ -59,8 +59,7 @@ func run(argv []string) int {
 		return 0
 	}
 	if mode == ModeInteractive && !metadataOnly {
-		fmt.Fprintln(stderr, "Error: interactive mode is not available in this build; use -p, --mode json or --mode rpc (or pipe input)")
-		return 1
+		return runInteractive(a, stderr)
 	}
 	stdout := os.Stdout
 	if !metadataOnly {

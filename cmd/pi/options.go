@@ -14,7 +14,7 @@ func optionsFromArgs(a *Args, mode pi.Mode) pi.Options {
 		Mode:     mode,
 		Provider: a.Provider, Model: a.Model, Thinking: a.Thinking, APIKey: a.APIKey, Models: a.Models,
 		Tools: a.Tools, NoTools: a.NoTools, NoBuiltinTools: a.NoBuiltinTools, ExcludeTools: a.ExcludeTools,
-		Extensions: a.Extensions, NoExtensions: a.NoExtensions, ExtensionFlags: a.UnknownFlags,
+		Extensions: a.Extensions, NoExtensions: a.NoExtensions, NoMCP: a.NoMCP, ExtensionFlags: a.UnknownFlags,
 		Skills: a.Skills, NoSkills: a.NoSkills, PromptTemplates: a.PromptTemplates, NoPromptTemplates: a.NoPromptTmpl,
 		SystemPrompt: a.SystemPrompt, AppendSystemPrompt: a.AppendSystem, NoContextFiles: a.NoContextFiles,
 		SessionDir: a.SessionDir, Continue: a.Continue, Resume: a.Resume, Session: a.Session,

@@ -82,11 +82,9 @@ var builtinOAuth sync.Map // *Registry -> bool
 
 // EnableBuiltinOAuth makes the registry use the built-in OAuth handlers
 // for the reference's built-in OAuth providers (anthropic, openai-codex,
-// github-copilot, xai, openrouter, kimi-coding, meta, openai) when no
-// extension installed one: their stored OAuth credentials then serve
-// requests, refreshed when they expire. Radius is not among them yet: its
-// login also carries the gateway's model list (gatewayConfig), which the
-// registry does not read; radius works with an API key.
+// github-copilot, xai, openrouter, kimi-coding, meta, openai, radius) when
+// no extension installed one: their stored OAuth credentials then serve
+// requests, refreshed when they expire.
 func (r *Registry) EnableBuiltinOAuth() { builtinOAuth.Store(r, true) }
 
 // builtinOAuthHandler is the built-in handler of a provider, or nil.
@@ -117,6 +115,8 @@ func BuiltinOAuthHandler(provider string) OAuthHandler {
 		return &MetaOAuth{}
 	case "openai":
 		return &ChatGPTOAuth{}
+	case "radius":
+		return &RadiusOAuth{}
 	}
 	return nil
 }

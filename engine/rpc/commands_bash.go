@@ -51,7 +51,7 @@ func handleBash(ctx context.Context, s *Server, cmd *Command) *Response {
 	id := s.trackBash(cancel)
 	defer s.untrackBash(id)
 	res, err := s.ctl.RunBash(bctx, *f.Command, f.ExcludeFromContext, func(chunk string) {
-		_ = s.out.WriteRecord(bashUpdate{ID: cmd.ID, Delta: chunk})
+		_ = s.out.WriteDeltaRecord(bashUpdate{ID: cmd.ID, Delta: chunk})
 	})
 	if err != nil {
 		return fail(cmd, err)

@@ -266,40 +266,54 @@ func Fail(cmd *Command, err error) Response {
 }
 
 // MarshalJSON writes the response in the reference's key order.
-func (r Response) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+func (r Response) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil) }
+
+// AppendJSON appends the response to dst (jsonx.Appender): its parts are
+// each written valid and compact (the echoed id and command compacted as
+// JSON.stringify prints them), so the writer need not scan the whole
+// record again, which for a large get_state or get_messages answer was
+// most of its cost.
+func (r Response) AppendJSON(dst []byte) ([]byte, error) {
+	b := append(dst, '{')
 	if len(r.ID) > 0 {
-		b.WriteString(`"id":`)
-		b.Write(r.ID)
-		b.WriteByte(',')
-	}
-	b.WriteString(`"type":"response"`)
-	if r.HasCommand {
-		c, _ := engine.MarshalJSON(r.Command)
-		if len(r.CommandRaw) > 0 {
-			c = r.CommandRaw
+		id, err := engine.MarshalJSON(r.ID)
+		if err != nil {
+			return nil, fmt.Errorf("response id: %w", err)
 		}
-		b.WriteString(`,"command":`)
-		b.Write(c)
+		b = append(b, `"id":`...)
+		b = append(b, id...)
+		b = append(b, ',')
+	}
+	b = append(b, `"type":"response"`...)
+	if r.HasCommand {
+		var c []byte
+		if len(r.CommandRaw) > 0 {
+			var err error
+			if c, err = engine.MarshalJSON(r.CommandRaw); err != nil {
+				return nil, fmt.Errorf("response command: %w", err)
+			}
+		} else {
+			c, _ = engine.MarshalJSON(r.Command)
+		}
+		b = append(b, `,"command":`...)
+		b = append(b, c...)
 	}
 	if r.Success {
-		b.WriteString(`,"success":true`)
+		b = append(b, `,"success":true`...)
 		if r.HasData {
 			d, err := engine.MarshalJSON(r.Data)
 			if err != nil {
 				return nil, fmt.Errorf("response data: %w", err)
 			}
-			b.WriteString(`,"data":`)
-			b.Write(d)
+			b = append(b, `,"data":`...)
+			b = append(b, d...)
 		}
 	} else {
 		e, _ := engine.MarshalJSON(r.Error)
-		b.WriteString(`,"success":false,"error":`)
-		b.Write(e)
+		b = append(b, `,"success":false,"error":`...)
+		b = append(b, e...)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
 }
 
 // parseErrorText imitates V8's JSON.parse messages for the common cases

@@ -143,3 +143,27 @@ func checkExactDispatch(t *testing.T, line []byte, cmd *Command, err error) {
 		t.Fatalf("%q has no string type but dispatched %q", line, cmd.Type)
 	}
 }
+
+// TestResponseEchoesIDAsStringified checks that an echoed id and a
+// non-string type are written as JSON.stringify prints what JSON.parse
+// read: compact, with \u escapes of plain characters written out, whatever
+// spacing the client used.
+func TestResponseEchoesIDAsStringified(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ in, want string }{
+		{`{"id": [1, {"a" : 2}], "type":"x"}`, `{"id":[1,{"a":2}],"type":"response","command":"x","success":false,"error":"Unknown command: x"}`},
+		{`{"id":"\u00e9\u2028","type":"x"}`, "{\"id\":\"é\u2028\",\"type\":\"response\",\"command\":\"x\",\"success\":false,\"error\":\"Unknown command: x\"}"},
+		{`{"id":1,"type":"get_state"}`, `{"id":1,"type":"response","command":"get_state","success":true,"data":{"a":[1,2]}}`},
+	}
+	for _, c := range cases {
+		cmd, err := Decode([]byte(c.in))
+		require.NoError(t, err)
+		r := Fail(cmd, errString("Unknown command: "+cmd.Type))
+		if cmd.Type == "get_state" {
+			r = OK(cmd, json.RawMessage(`{"a": [1, 2]}`))
+		}
+		b, err := engine.MarshalJSON(r)
+		require.NoError(t, err)
+		require.Equal(t, c.want, string(b))
+	}
+}

@@ -34,6 +34,10 @@ type Server struct {
 	Compact func(ctx context.Context, s *engine.Session, customInstructions string) (any, error)
 	// IsCompacting reports whether s is compacting (get_state).
 	IsCompacting func(s *engine.Session) bool
+	// CancelDialogs resolves every extension dialog still waiting for an
+	// extension_ui_response; called at the end of input, when no answer
+	// can come, so the commands behind one can finish and be answered.
+	CancelDialogs func()
 
 	opts Options
 	ctl  Controller
@@ -58,7 +62,6 @@ type Server struct {
 // NewServer returns a server over opts.Controller's session.
 func NewServer(opts Options) *Server {
 	s := &Server{opts: opts, ctl: opts.Controller, out: opts.Out, bashes: map[int]context.CancelFunc{}}
-	s.seq.cond = sync.NewCond(&s.seq.mu)
 	s.Compact = func(ctx context.Context, sess *engine.Session, instructions string) (any, error) {
 		res, err := sess.Compact(ctx, instructions)
 		if err != nil {
@@ -82,13 +85,11 @@ func (s *Server) current() (*engine.Session, *session.File) { return s.ctl.Curre
 func (s *Server) onEvent(e engine.Event) {
 	s.evMu.Lock()
 	defer s.evMu.Unlock()
+	// Only streamed deltas wait in the writer's batch; every other event
+	// (turn_start before the next request, tool_execution_start before a
+	// tool runs) is on stdout when this returns, after the deltas before
+	// it, as with the reference's synchronous writes.
 	_ = s.out.WriteEvent(e)
-	if e.EventType() == engine.EvTurnStart {
-		// A turn's LLM request follows turn_start. Every record before it
-		// (the last tool updates and results) is on stdout first, as with
-		// the reference's synchronous writes.
-		_ = s.out.Flush()
-	}
 }
 
 // Serve reads records from in until EOF or ctx ends. At EOF it stops the
@@ -126,9 +127,18 @@ func (s *Server) Serve(ctx context.Context, in io.Reader) error {
 	}
 }
 
-// shutdown detaches from the session so nothing more is printed, aborts
-// the run and user bash commands, and waits a little for them.
+// shutdown answers every command already read, then detaches from the
+// session so nothing more is printed, aborts the run and user bash
+// commands, and waits a little for them.
 func (s *Server) shutdown() {
+	// Every accepted command is answered before exit. The quick ones are
+	// queued in order; they finish unless one is stuck, so the wait ends
+	// when the queue is empty or nothing has finished for a while (an
+	// extension handler that never returns).
+	if s.CancelDialogs != nil {
+		s.CancelDialogs()
+	}
+	s.seq.waitIdle(shutdownStall)
 	s.mu.Lock()
 	unsub := s.unsub
 	s.unsub = nil
@@ -138,7 +148,7 @@ func (s *Server) shutdown() {
 		unsub()
 	}
 	s.abortBash()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownStall)
 	defer cancel()
 	if sess != nil {
 		_ = sess.Close(ctx)
@@ -150,6 +160,10 @@ func (s *Server) shutdown() {
 	case <-ctx.Done():
 	}
 }
+
+// shutdownStall is how long shutdown waits for a command that makes no
+// progress.
+const shutdownStall = 2 * time.Second
 
 // HandleLine processes one input record. Commands that wait (prompting,
 // abort, bash, compaction, session switches) run in their own goroutine
@@ -184,13 +198,10 @@ func (s *Server) HandleLine(ctx context.Context, line []byte) {
 		// Quick commands answer in arrival order, but off the reader's
 		// goroutine: a hook they trigger may wait for an
 		// extension_ui_response that only the reader can deliver.
-		t := s.seq.ticket()
-		go func() {
+		s.seq.run(func() {
 			defer s.wg.Done()
-			s.seq.wait(t)
-			defer s.seq.done()
 			s.run(ctx, cmd, h.fn)
-		}()
+		})
 		return
 	}
 	go func() {
@@ -199,34 +210,78 @@ func (s *Server) HandleLine(ctx context.Context, line []byte) {
 	}()
 }
 
-// sequencer lets goroutines take turns in ticket order.
+// sequencer runs functions one at a time in the order they were given, on
+// one goroutine that lives while there is work. (One goroutine per
+// command waiting on a shared condition variable woke every waiter at
+// each turn: 10,000 pipelined commands cost quadratic time.)
 type sequencer struct {
-	mu            sync.Mutex
-	cond          *sync.Cond
-	next, serving uint64
+	mu      sync.Mutex
+	queue   []func()
+	running bool
+	// idle is closed when the queue empties; progress gets a token each
+	// time a function returns (for waitIdle).
+	idle     chan struct{}
+	progress chan struct{}
 }
 
-func (q *sequencer) ticket() uint64 {
+// run queues f.
+func (q *sequencer) run(f func()) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	t := q.next
-	q.next++
-	return t
-}
-
-func (q *sequencer) wait(t uint64) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	for q.serving != t {
-		q.cond.Wait()
+	q.queue = append(q.queue, f)
+	if !q.running {
+		q.running = true
+		q.idle = make(chan struct{})
+		if q.progress == nil {
+			q.progress = make(chan struct{}, 1)
+		}
+		go q.loop()
 	}
 }
 
-func (q *sequencer) done() {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	q.serving++
-	q.cond.Broadcast()
+func (q *sequencer) loop() {
+	for {
+		q.mu.Lock()
+		if len(q.queue) == 0 {
+			q.running = false
+			q.queue = nil
+			close(q.idle)
+			q.mu.Unlock()
+			return
+		}
+		f := q.queue[0]
+		q.queue[0] = nil
+		q.queue = q.queue[1:]
+		progress := q.progress
+		q.mu.Unlock()
+		f()
+		select {
+		case progress <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// waitIdle waits until the queue is empty, or until no queued function
+// has finished for stall; it reports whether the queue emptied.
+func (q *sequencer) waitIdle(stall time.Duration) bool {
+	t := time.NewTimer(stall)
+	defer t.Stop()
+	for {
+		q.mu.Lock()
+		running, idle, progress := q.running, q.idle, q.progress
+		q.mu.Unlock()
+		if !running {
+			return true
+		}
+		select {
+		case <-idle:
+		case <-progress:
+			t.Reset(stall)
+		case <-t.C:
+			return false
+		}
+	}
 }
 
 // run calls a handler and writes its response, turning a panic into a

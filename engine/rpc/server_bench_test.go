@@ -14,8 +14,18 @@ import (
 // BenchmarkServerStreamDeltas streams a reply of 10,000 one-character
 // text deltas through the whole server (faux provider, session runtime,
 // event forwarding, Writer) and reports deltas per second, the in-process
-// counterpart of bench/rpc.sh's streaming case.
+// counterpart of bench/rpc.sh's streaming case: with the Writer of JSON
+// mode (a write per record) and the batched one RPC mode uses.
 func BenchmarkServerStreamDeltas(b *testing.B) {
+	for _, w := range []struct {
+		name string
+		new  func(io.Writer) *Writer
+	}{{"writer", NewWriter}, {"batched", NewBatchedWriter}} {
+		b.Run(w.name, func(b *testing.B) { benchStreamDeltas(b, w.new) })
+	}
+}
+
+func benchStreamDeltas(b *testing.B, newWriter func(io.Writer) *Writer) {
 	const deltas = 10000
 	text := strings.Repeat("x", deltas)
 	b.ReportAllocs()
@@ -26,7 +36,8 @@ func BenchmarkServerStreamDeltas(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		srv := NewServer(Options{Out: NewWriter(io.Discard), Controller: ctl})
+		out := newWriter(io.Discard)
+		srv := NewServer(Options{Out: out, Controller: ctl})
 		srv.HandleLine(context.Background(), []byte(`{"id":"p","type":"prompt","message":"go"}`))
 		srv.wg.Wait()
 		sess, _ := ctl.Current()
@@ -35,6 +46,9 @@ func BenchmarkServerStreamDeltas(b *testing.B) {
 		}
 		if got := sess.Messages(); len(got) == 0 || got[len(got)-1].Role != engine.RoleAssistant {
 			b.Fatal("no reply")
+		}
+		if err := out.Flush(); err != nil {
+			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(b.N*deltas)/b.Elapsed().Seconds(), "deltas/s")

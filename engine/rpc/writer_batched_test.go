@@ -85,11 +85,15 @@ func TestBatchedWriterStopsAfterFirstError(t *testing.T) {
 	t.Parallel()
 	fw := &failWriter{}
 	w := rpc.NewBatchedWriter(fw)
-	if err := w.WriteEvent(engine.AgentStart{}); err != nil {
+	delta := engine.MessageUpdate{AssistantMessageEvent: engine.AssistantEvent{Type: engine.AETextDelta, Delta: "x"}}
+	if err := w.WriteEvent(delta); err != nil {
 		t.Fatalf("queued write failed early: %v", err)
 	}
 	if err := w.Flush(); err == nil {
 		t.Fatal("Flush: want the write error")
+	}
+	if err := w.WriteEvent(delta); !errors.Is(err, rpc.ErrClosed) {
+		t.Fatalf("delta after the error: want ErrClosed, got %v", err)
 	}
 	if err := w.WriteEvent(engine.AgentStart{}); !errors.Is(err, rpc.ErrClosed) {
 		t.Fatalf("want ErrClosed, got %v", err)
@@ -117,16 +121,16 @@ func TestBatchedWriterBackpressure(t *testing.T) {
 	t.Parallel()
 	bw := &blockingWriter{release: make(chan struct{}), entered: make(chan struct{})}
 	w := rpc.NewBatchedWriter(bw)
-	big := []byte(`"` + strings.Repeat("x", 600<<10) + `"`)
-	if err := w.WriteLine(big); err != nil {
+	big := engine.MessageUpdate{AssistantMessageEvent: engine.AssistantEvent{Type: engine.AETextDelta, Delta: strings.Repeat("x", 600<<10)}}
+	if err := w.WriteEvent(big); err != nil {
 		t.Fatal(err)
 	}
-	<-bw.entered // the first record is being written and is stuck
+	<-bw.entered // the first delta is being written and is stuck
 	done := make(chan struct{})
 	go func() {
-		// Two more records exceed the pending limit: the second must wait.
-		_ = w.WriteLine(big)
-		_ = w.WriteLine(big)
+		// Two more deltas exceed the pending limit: the second must wait.
+		_ = w.WriteEvent(big)
+		_ = w.WriteEvent(big)
 		close(done)
 	}()
 	select {
@@ -136,6 +140,70 @@ func TestBatchedWriterBackpressure(t *testing.T) {
 	}
 	close(bw.release)
 	<-done
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// recordingWriter keeps each Write call's bytes apart, so a test can see
+// which records shared a write.
+type recordingWriter struct {
+	mu     sync.Mutex
+	writes []string
+}
+
+func (r *recordingWriter) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.writes = append(r.writes, string(p))
+	return len(p), nil
+}
+
+func (r *recordingWriter) all() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.writes...)
+}
+
+// TestBatchedWriterNonDeltasGoOutAtOnce checks the batching policy: a
+// record that is not a streamed delta is in the underlying writer when
+// WriteEvent returns (tool_execution_start before the tool runs), after
+// every delta queued before it, and in a write of its own (turn_end,
+// agent_end and agent_settled never share one).
+func TestBatchedWriterNonDeltasGoOutAtOnce(t *testing.T) {
+	t.Parallel()
+	delta := engine.MessageUpdate{AssistantMessageEvent: engine.AssistantEvent{Type: engine.AETextDelta, Delta: "x"}}
+	lifecycle := []engine.Event{
+		engine.ToolExecutionStart{ToolCallID: "t1", ToolName: "edit"},
+		engine.TurnEnd{},
+		engine.AgentEnd{},
+		engine.AgentSettled{},
+	}
+	rec := &recordingWriter{}
+	w := rpc.NewBatchedWriter(rec)
+	for i, e := range lifecycle {
+		for range 50 {
+			if err := w.WriteEvent(delta); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.WriteEvent(e); err != nil {
+			t.Fatal(err)
+		}
+		// No Flush: the record must already be written, and be the last.
+		writes := rec.all()
+		last := writes[len(writes)-1]
+		want, err := engine.MarshalEvent(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last != string(want)+"\n" {
+			t.Fatalf("event %d: last write is %q, want %s alone", i, last, want)
+		}
+		if got := strings.Count(strings.Join(writes, ""), `"text_delta"`); got != 50*(i+1) {
+			t.Fatalf("event %d: %d deltas written before it, want %d", i, got, 50*(i+1))
+		}
+	}
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,8 @@ type Loader struct {
 	frame        int
 	stop         func()
 	text         Text
+	rows         []string // "" then the text rows, rebuilt when those change
+	textRows     []string
 }
 
 // NewLoader builds a stopped loader.
@@ -105,5 +107,10 @@ func (l *Loader) Invalidate() { l.text.Invalidate() }
 
 // Render is a blank row and the spinner row.
 func (l *Loader) Render(width int) []string {
-	return append([]string{""}, l.text.Render(width)...)
+	tr := l.text.Render(width)
+	if l.rows == nil || !equalRows(tr, l.textRows) {
+		l.textRows = tr
+		l.rows = append([]string{""}, tr...)
+	}
+	return l.rows
 }

@@ -1,9 +1,6 @@
 package tui
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // The escape sequences a Program writes. They are exported so tests (and
 // the end-to-end harness) can look for them in the output stream.
@@ -17,7 +14,8 @@ const (
 	SeqKittyPush       = "\x1b[>7u" // disambiguate + event types + alternate keys
 	SeqKittyQuery      = "\x1b[?u"
 	SeqKittyPop        = "\x1b[<u"
-	SeqDA1             = "\x1b[c" // sentinel: answered after the Kitty query by every terminal
+	SeqDA1             = "\x1b[c"  // sentinel: answered after the Kitty query by every terminal
+	SeqCursorQuery     = "\x1b[6n" // regular mode: where the document starts
 	SeqModifyOtherOn   = "\x1b[>4;2m"
 	SeqModifyOtherOff  = "\x1b[>4;0m"
 	SeqFocusOn         = "\x1b[?1004h"
@@ -68,6 +66,9 @@ func enterSequence(fullscreen bool) string {
 	b.WriteString(SeqPasteOn)
 	b.WriteString(SeqKittyPush)
 	b.WriteString(SeqKittyQuery)
+	if !fullscreen {
+		b.WriteString(SeqCursorQuery)
+	}
 	b.WriteString(SeqDA1)
 	return b.String()
 }
@@ -91,10 +92,20 @@ func (m *modes) exitSequence() string {
 	return b.String()
 }
 
-var (
-	kittyReply = regexp.MustCompile(`^\x1b\[\?\d*u$`)
-	da1Reply   = regexp.MustCompile(`^\x1b\[\?[\d;]*c$`)
-)
+// isCSIReply reports whether raw is ESC [ ? params final with params of
+// the allowed bytes (hand-written: a package-level regexp would be
+// compiled at every process start).
+func isCSIReply(raw string, final byte, allowed string) bool {
+	if len(raw) < 4 || raw[:3] != "\x1b[?" || raw[len(raw)-1] != final {
+		return false
+	}
+	for i := 3; i < len(raw)-1; i++ {
+		if !strings.ContainsRune(allowed, rune(raw[i])) {
+			return false
+		}
+	}
+	return true
+}
 
 // probeReply settles the keyboard protocol from a terminal reply: a
 // Kitty flags answer means the push took effect; a DA1 answer before any
@@ -106,11 +117,33 @@ func (m *modes) probeReply(raw string) string {
 		return ""
 	}
 	switch {
-	case kittyReply.MatchString(raw):
+	case isCSIReply(raw, 'u', "0123456789"):
 		m.probed, m.kitty = true, true
-	case da1Reply.MatchString(raw):
+	case isCSIReply(raw, 'c', "0123456789;"):
 		m.probed, m.modifyKeys = true, true
 		return SeqModifyOtherOn
 	}
 	return ""
+}
+
+// cursorReportRow reads a cursor position report (CSI row ; col R) and
+// returns the one-based row. A report of row 1 reads the same as a
+// modified F3 key in the legacy encoding, so decoders may hand it over
+// as a key; both arrive here by their raw bytes.
+func cursorReportRow(raw string) (int, bool) {
+	if len(raw) < 6 || raw[:2] != "\x1b[" || raw[len(raw)-1] != 'R' {
+		return 0, false
+	}
+	row, col, ok := strings.Cut(raw[2:len(raw)-1], ";")
+	if !ok || row == "" || col == "" || strings.Trim(row, "0123456789") != "" || strings.Trim(col, "0123456789") != "" {
+		return 0, false
+	}
+	n := 0
+	for _, c := range row {
+		n = n*10 + int(c-'0')
+		if n > 1<<20 {
+			return 0, false
+		}
+	}
+	return n, n > 0
 }

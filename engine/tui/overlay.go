@@ -39,45 +39,101 @@ type OverlayOptions struct {
 }
 
 type overlay struct {
-	c         Component
-	o         OverlayOptions
-	hidden    bool
-	prevFocus Component
+	c       Component
+	o       OverlayOptions
+	hidden  bool
+	capture bool // takes keyboard focus while visible
+	removed bool
+	bounds  [4]int // x, y, w, h at the last frame
+}
+
+// Overlay is a handle on a shown overlay (the reference's OverlayHandle):
+// hide it for good, hide it for a while, move focus in and out, and read
+// where it was drawn. Methods run on the UI goroutine.
+type Overlay struct {
+	p  *Program
+	ov *overlay
 }
 
 // ShowOverlay draws c above everything else, composited into the frame
 // row by row. Unless NonCapturing it becomes the focus target until
 // hidden; hide (idempotent) removes it and gives focus back.
 func (p *Program) ShowOverlay(c Component, o OverlayOptions) (hide func()) {
-	ov := &overlay{c: c, o: o, prevFocus: p.focus}
+	return p.OpenOverlay(c, o).Hide
+}
+
+// OpenOverlay is ShowOverlay returning a handle.
+func (p *Program) OpenOverlay(c Component, o OverlayOptions) *Overlay {
+	ov := &overlay{c: c, o: o, capture: !o.NonCapturing}
+	before := p.focusTarget()
 	p.overlays = append(p.overlays, ov)
-	if !o.NonCapturing {
-		if f, ok := p.focus.(Focusable); ok {
-			f.SetFocused(false)
-		}
-		if f, ok := c.(Focusable); ok {
-			f.SetFocused(true)
-		}
-	}
+	p.refocus(before)
 	p.RequestRender()
-	return func() {
-		for i, x := range p.overlays {
-			if x != ov {
-				continue
-			}
+	return &Overlay{p: p, ov: ov}
+}
+
+// refocus tells the old and the new focus target about a change.
+func (p *Program) refocus(before Component) {
+	after := p.focusTarget()
+	if after == before {
+		return
+	}
+	if f, ok := before.(Focusable); ok {
+		f.SetFocused(false)
+	}
+	if f, ok := after.(Focusable); ok {
+		f.SetFocused(true)
+	}
+}
+
+// Hide removes the overlay for good and gives focus back.
+func (h *Overlay) Hide() {
+	p, ov := h.p, h.ov
+	if ov.removed {
+		return
+	}
+	before := p.focusTarget()
+	for i, x := range p.overlays {
+		if x == ov {
 			p.overlays = append(p.overlays[:i], p.overlays[i+1:]...)
-			if !o.NonCapturing {
-				if f, ok := c.(Focusable); ok {
-					f.SetFocused(false)
-				}
-				if f, ok := p.focusTarget().(Focusable); ok {
-					f.SetFocused(true)
-				}
-			}
-			p.RequestRender()
-			return
+			break
 		}
 	}
+	ov.removed = true
+	p.refocus(before)
+	p.RequestRender()
+}
+
+// SetHidden hides or shows the overlay without removing it; a hidden
+// overlay neither draws nor takes keys.
+func (h *Overlay) SetHidden(hidden bool) { h.change(func() { h.ov.hidden = hidden }) }
+
+// Hidden reports whether SetHidden hid it (or it was removed).
+func (h *Overlay) Hidden() bool { return h.ov.hidden || h.ov.removed }
+
+// Focus makes the overlay take keys again (also a NonCapturing one).
+func (h *Overlay) Focus() { h.change(func() { h.ov.capture = true }) }
+
+// Unfocus gives keys back to what is under it, leaving it visible.
+func (h *Overlay) Unfocus() { h.change(func() { h.ov.capture = false }) }
+
+// Focused reports whether the overlay is the focus target.
+func (h *Overlay) Focused() bool { return !h.ov.removed && h.p.focusTarget() == h.ov.c && h.ov.capture }
+
+// Bounds is where the overlay was drawn at the last frame (cells).
+func (h *Overlay) Bounds() (x, y, w, ht int) {
+	b := h.ov.bounds
+	return b[0], b[1], b[2], b[3]
+}
+
+func (h *Overlay) change(fn func()) {
+	if h.ov.removed {
+		return
+	}
+	before := h.p.focusTarget()
+	fn()
+	h.p.refocus(before)
+	h.p.RequestRender()
 }
 
 // HasOverlay reports whether any overlay is showing.
@@ -144,6 +200,7 @@ func (p *Program) compositeOverlays(screen []string, w, h int) {
 			continue
 		}
 		x, y, ow, rows := ov.layout(w, h)
+		ov.bounds = [4]int{x, y, ow, len(rows)}
 		for i, r := range rows {
 			if y+i < 0 || y+i >= len(screen) {
 				continue

@@ -64,9 +64,15 @@ type ProgramOptions struct {
 	// caused by input; 0 means 16 ms (about 60 frames a second).
 	FrameInterval time.Duration
 	// EscapeTimeout is how long an incomplete escape sequence waits for
-	// more bytes before it counts as keys; 0 means 40 ms.
+	// more bytes before it counts as keys; 0 means EscTimeout(nil)
+	// (PI_TUI_ESC_TIMEOUT, else 100 ms over SSH, else 10 ms).
 	EscapeTimeout time.Duration
 }
+
+// startReplyWait bounds how long the first regular-mode frame waits for
+// the terminal's cursor report; terminals answer in a few milliseconds,
+// and DA1 ends the wait at once on those that do not report.
+const startReplyWait = 200 * time.Millisecond
 
 // DefaultJumpLabel is the label on the last body row while the
 // fullscreen body is scrolled away from the newest content.
@@ -79,8 +85,9 @@ const DefaultJumpLabel = "↓ Jump to latest message · Ctrl+End"
 //
 // Event routing, in order, for each decoded event:
 //  1. Terminal replies settle the keyboard protocol; a Resize re-lays
-//     out the screen; in fullscreen the wheel scrolls the body and a
-//     left drag selects (these mouse events stop here).
+//     out the screen; in fullscreen the wheel scrolls the body, a left
+//     drag selects, and the keymap's tui.altScreen.* keys scroll (unless
+//     an overlay or a ViewportCapturer has focus); these stop here.
 //  2. The interceptor (SetInterceptor), when set, sees every event and
 //     may consume it: the application's keys that must beat the focused
 //     component (interrupt, exit).
@@ -130,6 +137,12 @@ type Program struct {
 	buf        bytes.Buffer
 	runErr     error
 	onEvent    func(Event)
+	// Regular mode holds the first frame until the terminal said where
+	// the cursor is (or answered DA1 without saying, or a short timer
+	// ran out); startRow is the zero-based row, -1 when unknown.
+	waitStart bool
+	startRow  int
+	stopWait  func()
 }
 
 // NewProgram builds a Program drawing on term and reading in. in is
@@ -143,7 +156,7 @@ func NewProgram(term Terminal, in io.Reader, o ProgramOptions) *Program {
 		o.FrameInterval = 16 * time.Millisecond
 	}
 	if o.EscapeTimeout <= 0 {
-		o.EscapeTimeout = 40 * time.Millisecond
+		o.EscapeTimeout = EscTimeout(nil)
 	}
 	if o.JumpLabel == "" {
 		o.JumpLabel = DefaultJumpLabel
@@ -154,6 +167,7 @@ func NewProgram(term Terminal, in io.Reader, o ProgramOptions) *Program {
 		p.dec = NewDecoder()
 	}
 	p.full.follow = true
+	p.startRow = -1
 	return p
 }
 
@@ -177,18 +191,16 @@ func (p *Program) SetBody(c Component) { p.body = c; p.reprint = true; p.Request
 func (p *Program) SetDock(c Component) { p.dock = c; p.RequestRender() }
 
 // SetFocus gives keyboard focus to c (nil: nobody). Focusable components
-// are told.
+// are told when they become, or stop being, the focus target.
 func (p *Program) SetFocus(c Component) {
 	if p.focus == c {
 		return
 	}
-	if f, ok := p.focus.(Focusable); ok {
-		f.SetFocused(false)
-	}
+	// While a capturing overlay is on top, c gets focus only when the
+	// overlay goes.
+	before := p.focusTarget()
 	p.focus = c
-	if f, ok := c.(Focusable); ok {
-		f.SetFocused(true)
-	}
+	p.refocus(before)
 	p.RequestRender()
 }
 
@@ -199,9 +211,9 @@ func (p *Program) Focused() Component { return p.focus }
 // component and consumes it by returning true.
 func (p *Program) SetInterceptor(fn func(Event) bool) { p.intercept = fn }
 
-// Post runs fn on the UI goroutine. It never blocks and is safe from any
-// goroutine, the UI goroutine included (fn then runs after the current
-// work).
+// Post runs fn on the UI goroutine and then requests a frame. It never
+// blocks and is safe from any goroutine, the UI goroutine included (fn
+// then runs after the current work).
 func (p *Program) Post(fn func()) {
 	p.mu.Lock()
 	p.queue = append(p.queue, fn)
@@ -268,6 +280,10 @@ func (p *Program) Run(ctx context.Context, onEvent func(Event)) (err error) {
 	p.reprint = true
 	p.dirty.Store(true)
 	p.inputSeen = true
+	if !p.o.Fullscreen && !p.reg.started {
+		p.waitStart = true
+		p.stopWait = p.After(startReplyWait, func() { p.waitStart = false; p.inputSeen = true })
+	}
 	p.maybeRender()
 	for {
 		select {
@@ -307,6 +323,10 @@ func (p *Program) drain() {
 		for _, fn := range q {
 			fn()
 		}
+		// Posted work nearly always changes what is shown; asking for the
+		// frame here means no caller can forget to (frames are coalesced,
+		// and one that changes nothing writes nothing).
+		p.dirty.Store(true)
 	}
 }
 
@@ -314,7 +334,7 @@ func (p *Program) drain() {
 // arrived (typing must echo at once) or the frame interval has passed;
 // otherwise it arms the frame timer.
 func (p *Program) maybeRender() {
-	if !p.dirty.Load() || p.released {
+	if !p.dirty.Load() || p.released || p.waitStart {
 		return
 	}
 	now := time.Now()

@@ -20,6 +20,9 @@ type MouseHandler interface {
 
 // dispatch routes one event; see the Program doc for the order.
 func (p *Program) dispatch(ev Event) {
+	if p.waitStart && p.startReply(ev) {
+		return
+	}
 	switch e := ev.(type) {
 	case Reply:
 		if s := p.modes.probeReply(e.Raw); s != "" {
@@ -43,6 +46,10 @@ func (p *Program) dispatch(ev Event) {
 				p.RequestRender()
 			}
 		}
+		return
+	}
+	if k, ok := ev.(Key); ok && p.viewportKey(k) {
+		p.RequestRender()
 		return
 	}
 	if p.intercept != nil && p.intercept(ev) {
@@ -74,6 +81,41 @@ func (p *Program) dispatch(ev Event) {
 	p.RequestRender()
 }
 
+// startReply takes the terminal's answers to the start-up cursor query
+// while the first regular-mode frame waits: a cursor report gives the
+// start row (and is consumed: it is ours); DA1 without one ends the wait.
+func (p *Program) startReply(ev Event) bool {
+	var raw string
+	switch e := ev.(type) {
+	case Reply:
+		raw = e.Raw
+	case Key:
+		raw = e.Raw
+	default:
+		return false
+	}
+	if row, ok := cursorReportRow(raw); ok {
+		p.startRow = row - 1
+		p.endWait()
+		return true
+	}
+	if isCSIReply(raw, 'c', "0123456789;") {
+		p.endWait()
+	}
+	return false
+}
+
+// endWait releases the first regular-mode frame and cancels the
+// fallback timer (a late timer would draw a frame nobody asked for).
+func (p *Program) endWait() {
+	p.waitStart = false
+	if p.stopWait != nil {
+		p.stopWait()
+		p.stopWait = nil
+	}
+	p.RequestRender()
+}
+
 // Dispatch delivers ev as if the terminal had sent it (UI goroutine):
 // for synthetic input such as an extension's pasteToEditor, and tests.
 func (p *Program) Dispatch(ev Event) { p.dispatch(ev) }
@@ -82,7 +124,7 @@ func (p *Program) Dispatch(ev Event) { p.dispatch(ev) }
 // the focused component.
 func (p *Program) focusTarget() Component {
 	for i := len(p.overlays) - 1; i >= 0; i-- {
-		if ov := p.overlays[i]; !ov.o.NonCapturing && !ov.hidden {
+		if ov := p.overlays[i]; ov.capture && !ov.hidden {
 			return ov.c
 		}
 	}

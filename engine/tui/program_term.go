@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -17,6 +18,13 @@ import (
 // notification and the input reader. release undoes whatever part of it
 // happened, so it is safe after a failed acquire.
 func (p *Program) acquire() error {
+	// A terminal without a size cannot be drawn on; say so instead of
+	// running without frames.
+	if w, h, err := p.term.Size(); err != nil {
+		return err
+	} else if w <= 0 || h <= 0 {
+		return ErrNoTerminalSize
+	}
 	if rm, ok := p.term.(RawModer); ok {
 		if err := rm.EnterRaw(); err != nil {
 			return err
@@ -103,6 +111,27 @@ func (p *Program) bodyAll(width int) []string {
 	return p.body.Render(width)
 }
 
+// SetTitle sets the terminal window title (OSC 0).
+func (p *Program) SetTitle(title string) {
+	p.WriteRaw("\x1b]0;" + strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, title) + "\x07")
+}
+
+// WriteRaw writes s to the terminal between frames (UI goroutine): for
+// queries and notifications the renderer does not own, such as colour
+// queries, OSC 9;4 progress or a bell. It is dropped while the terminal
+// is released.
+func (p *Program) WriteRaw(s string) {
+	if p.released || !p.running {
+		return
+	}
+	p.write(s)
+}
+
 // onResize runs on the UI goroutine after SIGWINCH (or the test
 // terminal's resize).
 func (p *Program) onResize() {
@@ -122,14 +151,15 @@ func (p *Program) startInput() {
 		return
 	}
 	r := p.in
-	cancel := func() {}
+	cancel, cleanup := func() {}, func() {}
 	if f, ok := p.in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		if fr, err := newFileReader(f); err == nil {
-			r, cancel = fr, fr.Close
+			r, cancel, cleanup = fr, fr.Cancel, fr.Close
 		}
 	}
 	done := make(chan struct{})
 	go func() {
+		defer cleanup()
 		buf := make([]byte, 4096)
 		for {
 			n, err := r.Read(buf)
@@ -158,20 +188,39 @@ func (p *Program) startInput() {
 	p.stopInput = func() { close(done); cancel() }
 }
 
-// feed decodes a chunk and dispatches its events. A chunk with an escape
-// byte may end in an incomplete sequence, so the decoder is flushed
-// after EscapeTimeout without more input.
+// feed decodes a chunk and dispatches its events. When the decoder keeps
+// an incomplete sequence (it reports Pending, or, for a decoder that
+// cannot tell, the chunk had an escape byte), it is flushed after
+// EscapeTimeout without more input: a lone ESC is the Escape key.
 func (p *Program) feed(b []byte) {
 	p.escGen++
 	for _, ev := range p.dec.Feed(b) {
 		p.dispatch(ev)
 	}
-	if bytesHasEsc(b) {
+	// The decoder says how long its pending bytes may wait (a lone ESC the
+	// ESC timeout, a half sequence or a terminal reply longer); a decoder
+	// that cannot tell gets the ESC timeout after any chunk with an ESC.
+	wait := time.Duration(0)
+	switch d := p.dec.(type) {
+	case interface {
+		Timeout(esc time.Duration) time.Duration
+	}:
+		wait = d.Timeout(p.o.EscapeTimeout)
+	case interface{ Pending() bool }:
+		if d.Pending() {
+			wait = p.o.EscapeTimeout
+		}
+	default:
+		if bytesHasEsc(b) {
+			wait = p.o.EscapeTimeout
+		}
+	}
+	if wait > 0 {
 		gen := p.escGen
 		if p.escTimer != nil {
 			p.escTimer.Stop()
 		}
-		p.escTimer = time.AfterFunc(p.o.EscapeTimeout, func() {
+		p.escTimer = time.AfterFunc(wait, func() {
 			p.Post(func() {
 				if p.escGen != gen {
 					return
@@ -230,7 +279,10 @@ func (p *Program) RestoreTerminal() error {
 		p.release()
 		return err
 	}
-	p.reg.reset()
+	// Whatever ran meanwhile drew on the screen: the regular renderer
+	// clears screen and scrollback and prints the document again (it is
+	// still "started", so the reprint clears), the fullscreen one
+	// repaints every row.
 	p.full.reset()
 	p.Reprint()
 	p.inputSeen = true

@@ -168,11 +168,60 @@ func (p *Program) ScrollBy(n int) {
 	p.RequestRender()
 }
 
-// PageUp scrolls the body up by one window less a row of context.
-func (p *Program) PageUp() { p.ScrollBy(-max(1, p.full.winH-1)) }
+// pageOverlap is how many rows of context a page scroll keeps (the
+// reference's).
+const pageOverlap = 4
 
-// PageDown scrolls the body down by one window less a row.
-func (p *Program) PageDown() { p.ScrollBy(max(1, p.full.winH-1)) }
+// PageUp scrolls the body up by one window less four rows of context.
+func (p *Program) PageUp() { p.ScrollBy(-max(1, p.full.winH-pageOverlap)) }
+
+// PageDown scrolls the body down by one window less four rows.
+func (p *Program) PageDown() { p.ScrollBy(max(1, p.full.winH-pageOverlap)) }
+
+// ViewportCapturer is a focused component that keeps the viewport keys
+// (PageUp/PageDown…) for itself in fullscreen, as a select list does.
+type ViewportCapturer interface {
+	CapturesViewportInput() bool
+}
+
+// viewportKey handles the keymap's tui.altScreen.* scrolling actions in
+// fullscreen, ahead of the focused component (they shadow the editor's
+// page keys), unless an overlay or a ViewportCapturer has focus.
+func (p *Program) viewportKey(k Key) bool {
+	km := p.o.Keymap
+	if !p.o.Fullscreen || km == nil {
+		return false
+	}
+	t := p.focusTarget()
+	if vc, ok := t.(ViewportCapturer); ok && vc.CapturesViewportInput() {
+		return false
+	}
+	if t != nil && t != p.focus {
+		return false // an overlay has focus
+	}
+	half := max(1, p.full.winH/2)
+	switch {
+	case km.Matches(k, "tui.altScreen.pageUp"):
+		p.PageUp()
+	case km.Matches(k, "tui.altScreen.pageDown"):
+		p.PageDown()
+	case km.Matches(k, "tui.altScreen.halfPageUp"):
+		p.ScrollBy(-half)
+	case km.Matches(k, "tui.altScreen.halfPageDown"):
+		p.ScrollBy(half)
+	case km.Matches(k, "tui.altScreen.lineUp"):
+		p.ScrollBy(-1)
+	case km.Matches(k, "tui.altScreen.lineDown"):
+		p.ScrollBy(1)
+	case km.Matches(k, "tui.altScreen.top"):
+		p.ScrollToTop()
+	case km.Matches(k, "tui.altScreen.bottom"):
+		p.ScrollToBottom()
+	default:
+		return false
+	}
+	return true
+}
 
 // ScrollToTop shows the first body row.
 func (p *Program) ScrollToTop() {
@@ -211,6 +260,13 @@ func (p *Program) mouseFull(m Mouse) bool {
 		f.sel = selection{active: true, aRow: f.offset + y, aCol: x, bRow: f.offset + y, bCol: x}
 		return true
 	case m.Action == MouseMotion && f.sel.active:
+		// Dragging onto the top row or below the window scrolls a row per
+		// motion event, so a selection can reach rows out of view.
+		if m.Y <= 0 && f.offset > 0 {
+			p.ScrollBy(-1)
+		} else if m.Y >= f.winH {
+			p.ScrollBy(1)
+		}
 		f.sel.bRow, f.sel.bCol, f.sel.dragged = f.offset+y, x, true
 		return true
 	case m.Action == MouseRelease && f.sel.active:

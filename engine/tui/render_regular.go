@@ -10,9 +10,11 @@ import (
 // the terminal's scrollback and can no longer be changed, rows
 // [top, written) are on screen. prev is what those on-screen rows show.
 //
-// The first frame scrolls whatever the shell showed into the scrollback
-// (it is kept, not erased) and starts the document at the top row, so
-// the renderer knows exactly which document row is on which screen row.
+// The first frame starts at the cursor row the terminal reported at
+// start (CSI 6n), below what the shell showed; without an answer it
+// scrolls the shell's rows into the scrollback (kept, not erased) and
+// starts at the top row. Either way the renderer knows exactly which
+// document row is on which screen row.
 type regularRenderer struct {
 	started     bool
 	width       int
@@ -24,6 +26,27 @@ type regularRenderer struct {
 	curCol      int // its column, -1 when unknown (after writing a row)
 	cursorShown bool
 	memo        widthMemo
+	// shell is how many rows of the shell's output sit above the
+	// document on the first screen (the cursor row reported at start):
+	// they count as blank rows of a virtual document and are never
+	// written. A reprint clears them away.
+	shell int
+}
+
+// vdoc is the document below shell blank rows.
+type vdoc struct {
+	d     *document
+	shell int
+}
+
+func (v vdoc) height() int { return v.shell + v.d.height() }
+
+func (v vdoc) rows(from, to int) []string {
+	var out []string
+	for i := max(from, 0); i < min(to, v.shell); i++ {
+		out = append(out, "")
+	}
+	return append(out, v.d.rows(max(from-v.shell, 0), to-v.shell)...)
 }
 
 func (r *regularRenderer) reset() { *r = regularRenderer{memo: r.memo} }
@@ -32,8 +55,12 @@ func (p *Program) renderRegular(b *bytes.Buffer) {
 	w, h := p.width, p.height
 	r := &p.reg
 	d := p.document(w, w)
-	n := d.height()
-	if !r.started || p.reprint || r.width != w || r.height != h ||
+	v := vdoc{d: &d, shell: r.shell}
+	n := v.height()
+	// Reprint when asked, after a size change, when the document shrank
+	// into the scrollback (the rows still on screen would be a stale
+	// copy of it), or on shrink when the dock must go back down.
+	if !r.started || p.reprint || r.width != w || r.height != h || n < r.top ||
 		(p.o.ClearOnShrink && n < r.written && r.written > h) {
 		p.reprintRegular(b, &d)
 		return
@@ -47,7 +74,7 @@ func (p *Program) renderRegular(b *bytes.Buffer) {
 	newWritten := max(r.written, nEff)
 	newTop := max(0, newWritten-h)
 	from := r.top
-	all := d.rows(from, n)
+	all := v.rows(from, n)
 	for len(all) < nEff-from {
 		all = append(all, "")
 	}
@@ -123,12 +150,19 @@ func (p *Program) renderRegular(b *bytes.Buffer) {
 func (p *Program) reprintRegular(b *bytes.Buffer, d *document) {
 	w, h := p.width, p.height
 	r := &p.reg
-	n := d.height()
+	// The first frame starts at the cursor row the terminal reported,
+	// below the shell's output; a later reprint clears everything.
+	shell := 0
+	if !r.started && p.startRow > 0 {
+		shell = min(p.startRow, h-1)
+	}
+	v := vdoc{d: d, shell: shell}
+	n := v.height()
 	nEff := n
 	if len(p.overlays) > 0 {
 		nEff = max(n, h)
 	}
-	all := d.rows(0, n)
+	all := v.rows(0, n)
 	for len(all) < nEff {
 		all = append(all, "")
 	}
@@ -145,24 +179,29 @@ func (p *Program) reprintRegular(b *bytes.Buffer, d *document) {
 		window[i] = fitRow(window[i], w)
 	}
 	b.WriteString(SeqSyncBegin)
-	if r.started {
+	switch {
+	case r.started:
 		b.WriteString(SeqClearAll)
-	} else {
-		// Scroll the shell's rows into the scrollback, then start at the top.
+	case p.startRow < 0:
+		// Where the cursor is was not reported: scroll the shell's rows
+		// into the scrollback (kept, not erased) and start at the top, so
+		// the renderer still knows which row is where.
 		for i := 1; i < h; i++ {
 			b.WriteString("\r\n")
 		}
 		b.WriteString("\x1b[H")
+	default:
+		b.WriteString("\r")
 	}
-	for i, row := range all {
-		if i > 0 {
+	for i := shell; i < len(all); i++ {
+		if i > shell {
 			b.WriteString("\r\n")
 		}
-		writeRow(b, row)
+		writeRow(b, all[i])
 	}
 	*r = regularRenderer{started: true, width: w, height: h, written: nEff, top: top,
 		prev: append([]string(nil), window...), cur: max(nEff-1, 0), curCol: -1, cursorShown: r.cursorShown,
-		memo: r.memo}
+		memo: r.memo, shell: shell}
 	r.placeCursor(b, p.o.ShowHardwareCursor, cur, top, nEff)
 	b.WriteString(SeqSyncEnd)
 }
@@ -226,5 +265,4 @@ func (r *regularRenderer) leave(b *bytes.Buffer) {
 	}
 	r.moveTo(b, r.written-1)
 	b.WriteString("\r\n")
-	r.started = false
 }

@@ -104,6 +104,10 @@ func (l *SelectList) Len() int { return len(l.filtered) }
 // Invalidate drops the cached rows.
 func (l *SelectList) Invalidate() { l.cache.valid = false }
 
+// CapturesViewportInput keeps PageUp/PageDown for the list while it has
+// focus in fullscreen.
+func (l *SelectList) CapturesViewportInput() bool { return true }
+
 // HandleKey moves the selection, confirms or cancels.
 func (l *SelectList) HandleKey(k Key) bool {
 	n := len(l.filtered)

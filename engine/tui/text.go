@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/charmbracelet/x/ansi"
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
 
 // Width is the number of terminal cells s occupies, ignoring escape
 // sequences (grapheme clusters, wide characters and emoji counted as the
@@ -47,15 +51,21 @@ func PadRight(s string, width int) string {
 	return s + spaces(width-w)
 }
 
+// blanks backs spaces for the common widths without an allocation (a
+// constant, so process start builds nothing).
+const (
+	blanks64 = "                                                                "
+	blanks   = blanks64 + blanks64 + blanks64 + blanks64 + blanks64 + blanks64 + blanks64 + blanks64
+)
+
 func spaces(n int) string {
 	if n <= 0 {
 		return ""
 	}
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = ' '
+	if n <= len(blanks) {
+		return blanks[:n]
 	}
-	return string(b)
+	return strings.Repeat(" ", n)
 }
 
 func splitLines(s string) []string {

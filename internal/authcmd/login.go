@@ -125,6 +125,13 @@ func runLogin(args []string, e *env) int {
 		what = "Logged in to " + name
 	}
 	fmt.Fprintf(e.stdout, "%s. Credentials saved to %s\n", what, reg.AuthPath())
+	if id == "radius" {
+		// The account's own model list replaces the shipped one, and is
+		// kept in models-store.json for offline starts.
+		if err := reg.RefreshRadiusCatalog(ctx, e.endpoints.Client, e.endpoints.RadiusGateway); err != nil {
+			fmt.Fprintf(e.stderr, "Warning: could not load the Radius model list: %s\n", err)
+		}
+	}
 	return 0
 }
 

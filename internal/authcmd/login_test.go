@@ -1,6 +1,7 @@
 package authcmd
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -228,5 +229,46 @@ func TestLogoutWaitsForTheReferenceLock(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "auth.json")); string(b) != "{}" {
 		t.Errorf("auth.json after logout %q", b)
+	}
+}
+
+// TestRadiusLoginNoBrowser signs in to Radius with a device code (what
+// --no-browser picks) against a fake gateway: the credential lands in
+// auth.json, and the account's model list in models-store.json.
+func TestRadiusLoginNoBrowser(t *testing.T) {
+	t.Parallel()
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/oauth/device", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, `{"device_code":"dc","user_code":"RAD-1","verification_uri":"https://radius.test/device","expires_in":60,"interval":1}`)
+	})
+	mux.HandleFunc("POST /v1/oauth/token", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, `{"access_token":"rad-access","refresh_token":"rad-refresh","expires_in":3600}`)
+	})
+	mux.HandleFunc("GET /v1/config", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer rad-access" {
+			w.WriteHeader(401)
+			return
+		}
+		_, _ = io.WriteString(w, `{"baseUrl":"https://radius.test/v1","models":[{"id":"team-model","name":"Team","reasoning":false,"input":["text"],"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0},"contextWindow":1000,"maxTokens":100}]}`)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	dir := home(t, "", "")
+	var out strings.Builder
+	ep := &login.Endpoints{RadiusGateway: srv.URL, Sleep: func(context.Context, time.Duration) error { return nil }}
+	e := &env{stdout: &out, stderr: &out, agentDir: dir, term: &fakeTerm{tty: true}, endpoints: ep}
+	if code := run([]string{"login", "radius", "--no-browser"}, e); code != 0 {
+		t.Fatalf("exit %d: %s", code, out.String())
+	}
+	if !strings.Contains(out.String(), "RAD-1") || !strings.Contains(out.String(), "Logged in to Radius.") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	auth, _ := os.ReadFile(filepath.Join(dir, "auth.json"))
+	if !strings.Contains(string(auth), `"access": "rad-access"`) {
+		t.Errorf("auth.json %s", auth)
+	}
+	store, _ := os.ReadFile(filepath.Join(dir, "models-store.json"))
+	if !strings.Contains(string(store), "team-model") || !strings.Contains(string(store), "checkedAt") {
+		t.Errorf("models-store.json %s", store)
 	}
 }

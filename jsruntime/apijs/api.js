@@ -387,12 +387,12 @@
       setThinkingLevel: action((level) => { call("setThinkingLevel", [level]); }),
       registerProvider(name, config) { registerProvider(path, name, config); },
       unregisterProvider(name) { unregisterProvider(name); },
-      // MCP servers and virtual models are not built yet: registering
-      // or listing says so rather than pretending to work. Unregistering
-      // stays harmless, since nothing can have been registered.
-      registerMcpServer() { notBuilt("registerMcpServer", "MCP support"); },
-      unregisterMcpServer() {},
-      getMcpServers() { notBuilt("getMcpServers", "MCP support"); },
+      // MCP registrations live on the Go side (api_mcp.go). Virtual
+      // models are not built yet: registering says so rather than
+      // pretending to work; unregistering stays harmless.
+      registerMcpServer(name, config) { call("registerMcpServer", [path, name, config]); },
+      unregisterMcpServer(name) { call("unregisterMcpServer", [path, name]); },
+      getMcpServers() { return call("getMcpServers") || []; },
       registerVirtualModel() { notBuilt("registerVirtualModel", "virtual models"); },
       unregisterVirtualModel() {},
       events: {

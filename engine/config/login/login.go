@@ -94,6 +94,11 @@ type Endpoints struct {
 	// DeviceID returns this installation's device id (a UUID kept in
 	// settings.json), which the ChatGPT sign-in names the agent host by.
 	DeviceID func() (string, error)
+	// RadiusGateway replaces https://radius.pi.dev for the Radius
+	// sign-in (a custom gateway from models.json, or a test server);
+	// RadiusCallbackPort is its callback port (0: 1456, negative: any).
+	RadiusGateway      string
+	RadiusCallbackPort int
 	// Client sends the requests; nil uses a client with a 30s timeout.
 	Client *http.Client
 	// Now is the clock the stored expiry is computed from; nil is time.Now.
@@ -159,6 +164,8 @@ func OAuthFlow(provider string) (Flow, bool) {
 		return Flow{Name: "OpenAI (ChatGPT subscription)", Run: loginChatGPT}, true
 	case "openrouter":
 		return Flow{Name: "OpenRouter OAuth", Run: loginOpenRouter}, true
+	case "radius":
+		return Flow{Name: "Radius", Run: loginRadius}, true
 	}
 	return Flow{}, false
 }

@@ -32,11 +32,13 @@ type chunk struct {
 	ID      string          `json:"id"`
 	Model   string          `json:"model"`
 	Usage   json.RawMessage `json:"usage"`
-	Choices []struct {
-		Delta        delta           `json:"delta"`
-		FinishReason *string         `json:"finish_reason"`
-		Usage        json.RawMessage `json:"usage"`
-	} `json:"choices"`
+	Choices []choice        `json:"choices"`
+}
+
+type choice struct {
+	Delta        delta           `json:"delta"`
+	FinishReason *string         `json:"finish_reason"`
+	Usage        json.RawMessage `json:"usage"`
 }
 
 // delta holds the fields of a choice's delta that pi reads, kept raw
@@ -150,25 +152,36 @@ func (p *Provider) read(ctx context.Context, b *llm.Builder, req *engine.LLMRequ
 	finished := false
 	for dec.Next() {
 		ev := dec.Event()
-		data := strings.TrimSpace(string(ev.Data))
-		if data == "" {
+		data := bytes.TrimSpace(ev.Data)
+		if len(data) == 0 {
 			continue
 		}
-		if data == "[DONE]" {
+		if string(data) == "[DONE]" {
 			break
 		}
 		// An error chunk ends the turn before it is seen as a chunk, as
 		// the SDK throws before yielding it; the reference's catch marks
 		// it aborted instead when the request was cancelled meanwhile.
-		if msg, isErr := chunkError(ev.Type, ev.Data); isErr {
+		var ch chunk
+		var msg string
+		var isErr, decoded bool
+		if topErr := json.RawMessage(nil); scanChunk(ev.Data, &ch, &topErr) {
+			msg, isErr = errorMessage(ev.Type, ev.Data, topErr)
+			decoded = true
+		} else {
+			msg, isErr = chunkError(ev.Type, ev.Data)
+		}
+		if isErr {
 			if ctx.Err() != nil {
 				return b.Fail(engine.StopAborted, msg)
 			}
 			return b.Fail(engine.StopError, msg)
 		}
-		var ch chunk
-		if json.Unmarshal(ev.Data, &ch) != nil {
-			continue
+		if !decoded {
+			ch = chunk{}
+			if json.Unmarshal(ev.Data, &ch) != nil {
+				continue
+			}
 		}
 		if req.OnStreamEvent != nil {
 			req.OnStreamEvent(ev.Data)
@@ -282,7 +295,12 @@ func chunkError(event string, data []byte) (string, bool) {
 	if json.Unmarshal(data, &top) != nil && event != "error" {
 		return "", false
 	}
-	payload := top.Error
+	return errorMessage(event, data, top.Error)
+}
+
+// errorMessage is chunkError once the chunk's top-level "error" member
+// (payload, nil when absent) has been read.
+func errorMessage(event string, data []byte, payload json.RawMessage) (string, bool) {
 	switch {
 	case event == "error":
 		if !hasValue(payload) {
@@ -364,6 +382,11 @@ func hasValue(r json.RawMessage) bool { return len(r) > 0 && string(r) != "null"
 // A string without escapes, the usual streamed delta, is sliced out
 // directly; raw was validated when its chunk was decoded.
 func stringValue(raw json.RawMessage) string {
+	// An absent field (most of a delta's) or null is no string; asking
+	// encoding/json to say so cost an error value per field per chunk.
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
 	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' &&
 		bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		return string(raw[1 : n-1])

@@ -105,6 +105,7 @@ func System(tc *TerminalColors, scheme string, mode Mode, getenv func(string) st
 	appearance := TerminalAppearance(tc, scheme, getenv)
 	if tc != nil && tc.Background != nil {
 		if t := deriveSystem(tc, mode); t != nil {
+			t.termFg, t.termBg = tc.Foreground, tc.Background
 			return t
 		}
 	}

@@ -19,6 +19,9 @@ type Theme struct {
 	colors map[string]Color
 	mode   Mode
 	export ExportColors
+	// termFg and termBg are the terminal's reported default colours, for
+	// Hex of tokens that use them.
+	termFg, termBg *RGB
 	// Path is the file the theme was loaded from ("" for built-in and
 	// generated themes).
 	Path string
@@ -104,6 +107,10 @@ func (t *Theme) Hex(token string) string {
 	}
 	light := t.Appearance == "light"
 	switch {
+	case info.background && t.termBg != nil:
+		return t.termBg.Hex()
+	case !info.background && t.termFg != nil:
+		return t.termFg.Hex()
 	case info.background && light:
 		return "#ffffff"
 	case info.background:

@@ -2,12 +2,20 @@ package tuitest_test
 
 import (
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/pi-go/pi/engine/tui"
 	"github.com/pi-go/pi/engine/tui/tuitest"
 )
+
+// scrolled asks the UI goroutine whether the body is scrolled away.
+func scrolled(r *tuitest.Run) bool {
+	var s bool
+	r.Do(func() { s = r.P.Scrolled() })
+	return s
+}
 
 func startFull(t *testing.T, w, h int, o tui.ProgramOptions, body tui.Component, dock tui.Component) (*tuitest.Term, *tuitest.Run) {
 	t.Helper()
@@ -47,7 +55,7 @@ func TestFullscreenFollowScrollAndJumpLabel(t *testing.T) {
 	}
 	r.Do(func() { r.P.ScrollToBottom() })
 	s = term.Screen()
-	if s[7] != "new 4" || r.P.Scrolled() {
+	if s[7] != "new 4" || scrolled(r) {
 		t.Fatalf("bottom: %q", s)
 	}
 	r.Do(func() { r.P.ScrollToTop() })
@@ -55,7 +63,7 @@ func TestFullscreenFollowScrollAndJumpLabel(t *testing.T) {
 		t.Fatalf("top: %q", s)
 	}
 	r.Do(func() { r.P.PageDown() })
-	if s = term.Screen(); s[0] != "msg 7" {
+	if s = term.Screen(); s[0] != "msg 4" {
 		t.Fatalf("page down: %q", s)
 	}
 	if n := body.full.Load(); n != 0 {
@@ -94,11 +102,11 @@ func TestFullscreenScrollbarAndWheel(t *testing.T) {
 	}
 	r.Feed("\x1b[<64;3;3M") // wheel up
 	s = term.Screen()
-	if !strings.HasPrefix(s[0], "line 30") || !r.P.Scrolled() {
+	if !strings.HasPrefix(s[0], "line 30") || !scrolled(r) {
 		t.Fatalf("wheel did not scroll 2 rows: %q", s)
 	}
 	r.Feed("\x1b[<65;3;3M\x1b[<65;3;3M")
-	if r.P.Scrolled() {
+	if scrolled(r) {
 		t.Fatal("wheel back down did not resume following")
 	}
 }
@@ -135,5 +143,65 @@ func TestFullscreenPrintsBodyOnExit(t *testing.T) {
 	all := strings.Split(term.All(), "\n")
 	if len(all) != 30 || all[0] != "item 0" || all[29] != "item 29" {
 		t.Fatalf("main screen after exit (%d rows): %q", len(all), all)
+	}
+}
+
+func TestFullscreenViewportKeys(t *testing.T) {
+	t.Parallel()
+	km, errs := tui.NewKeymap(map[string][]string{
+		"tui.altScreen.pageUp": {"pageUp"}, "tui.altScreen.pageDown": {"pageDown"},
+		"tui.altScreen.top": {"ctrl+home"}, "tui.altScreen.bottom": {"ctrl+end"},
+		"tui.select.pageUp": {"pageUp"}, "tui.select.pageDown": {"pageDown"},
+	})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	body := &windowed{rows: numbered("msg", 50)}
+	ed := &keyLog{}
+	term := tuitest.NewTerm(40, 10)
+	r := tuitest.Start(t, term, tui.ProgramOptions{Fullscreen: true, Keymap: km}, func(p *tui.Program) {
+		p.SetBody(body)
+		p.SetDock(ed)
+		p.SetFocus(ed)
+	}, nil)
+	r.Feed("\x1b[5~") // PageUp: the viewport, not the editor
+	if s := term.Screen(); s[0] != "msg 36" {
+		t.Fatalf("after PageUp: %q", s)
+	}
+	r.Feed("\x1b[1;5H") // Ctrl+Home
+	if s := term.Screen(); s[0] != "msg 0" {
+		t.Fatalf("after Ctrl+Home: %q", s)
+	}
+	r.Feed("\x1b[1;5F") // Ctrl+End
+	if s := term.Screen(); s[0] != "msg 41" {
+		t.Fatalf("after Ctrl+End: %q", s)
+	}
+	// A focused select list keeps the page keys.
+	var items []tui.SelectItem
+	for i := 0; i < 20; i++ {
+		items = append(items, tui.SelectItem{Value: fmt.Sprint("item", i)})
+	}
+	list := tui.NewSelectList(items, 5, km, tui.SelectListStyle{})
+	r.Do(func() { r.P.SetDock(list); r.P.SetFocus(list) })
+	r.Feed("\x1b[6~")
+	var sel tui.SelectItem
+	var away bool
+	r.Do(func() { sel, _ = list.Selected(); away = r.P.Scrolled() })
+	if sel.Value != "item5" || away {
+		t.Fatalf("list selection %q, body scrolled %v", sel.Value, away)
+	}
+}
+
+func TestFullscreenDragPastTheWindowScrolls(t *testing.T) {
+	t.Parallel()
+	body := &windowed{rows: numbered("r", 30)}
+	term, r := startFull(t, 20, 6, tui.ProgramOptions{CopyOnSelect: true}, body, &rowsBody{rows: []string{"dock"}})
+	r.Do(func() { r.P.ScrollToTop() })
+	r.Feed("\x1b[<0;1;1M")               // press on "r 0"
+	r.Feed("\x1b[<32;4;6M\x1b[<32;4;6M") // drag onto the dock row twice: two rows down
+	term.ResetOutput()
+	r.Feed("\x1b[<0;4;6m")
+	if want := tui.OSC52("r 0\nr 1\nr 2\nr 3\nr 4\nr 5\nr 6"); !strings.Contains(term.Output(), want) {
+		t.Fatalf("copied text missing %q in %q", want, term.Output())
 	}
 }

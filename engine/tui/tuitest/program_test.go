@@ -3,8 +3,10 @@ package tuitest_test
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-go/pi/engine/tui"
 	"github.com/pi-go/pi/engine/tui/tuitest"
@@ -114,7 +116,7 @@ func TestKeyboardProtocolProbe(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := term.Output()
-			if !strings.HasPrefix(out, tui.SeqHideCursor+tui.SeqPasteOn+tui.SeqKittyPush+tui.SeqKittyQuery+tui.SeqDA1) {
+			if !strings.HasPrefix(out, tui.SeqHideCursor+tui.SeqPasteOn+tui.SeqKittyPush+tui.SeqKittyQuery+tui.SeqCursorQuery+tui.SeqDA1) {
 				t.Fatalf("setup: %q", out[:min(len(out), 80)])
 			}
 			fallback := strings.Contains(out, tui.SeqModifyOtherOn)
@@ -206,7 +208,8 @@ func TestRenderRequestsCoalesce(t *testing.T) {
 	term := tuitest.NewTerm(30, 5)
 	body := &countingBody{}
 	r := tuitest.Start(t, term, tui.ProgramOptions{}, func(p *tui.Program) { p.SetBody(body) }, nil)
-	before := body.n
+	var before int
+	r.Do(func() { before = body.n })
 	// Fifty requests posted together are drained in one pass and drawn
 	// as one frame (Do adds its own render at the end).
 	done := make(chan struct{})
@@ -218,7 +221,65 @@ func TestRenderRequestsCoalesce(t *testing.T) {
 	})
 	<-done
 	r.Sync()
-	if n := body.n - before; n > 3 {
+	var n int
+	r.Do(func() { n = body.n - before })
+	if n > 4 { // the requests' frame, and Sync's and Do's own
 		t.Fatalf("50 render requests drew %d frames", n)
+	}
+}
+
+func TestLoneEscapeIsFlushedAsEscapeKey(t *testing.T) {
+	t.Parallel()
+	term := tuitest.NewTerm(20, 4)
+	r := tuitest.Start(t, term, tui.ProgramOptions{EscapeTimeout: time.Microsecond}, nil, nil)
+	r.Feed("\x1b")
+	// The flush arrives from the ESC timer; wait for it without a deadline
+	// of our own (the test binary's timeout bounds a hang).
+	for {
+		r.Sync()
+		for _, ev := range r.Events() {
+			if k, ok := ev.(tui.Key); ok {
+				if k.Code != "escape" || k.Raw != "\x1b" {
+					t.Fatalf("got %+v", k)
+				}
+				return
+			}
+		}
+		runtime.Gosched()
+	}
+}
+
+func TestOverlayHandle(t *testing.T) {
+	t.Parallel()
+	term := tuitest.NewTerm(40, 10)
+	main, ovl := &keyLog{}, &keyLog{}
+	r := tuitest.Start(t, term, tui.ProgramOptions{Fullscreen: true}, func(p *tui.Program) {
+		p.SetDock(main)
+		p.SetFocus(main)
+	}, nil)
+	var h *tui.Overlay
+	r.Do(func() { h = r.P.OpenOverlay(ovl, tui.OverlayOptions{Width: 20, Anchor: tui.AnchorTopRight, Margin: 1}) })
+	r.Feed("a")
+	var x, y, w, ht int
+	var focused bool
+	r.Do(func() { x, y, w, ht = h.Bounds(); h.Unfocus(); focused = h.Focused() })
+	if x != 19 || y != 1 || w != 20 || ht != 1 || focused || !main.focused || ovl.focused {
+		t.Fatalf("bounds %d,%d %dx%d focused=%v main=%v ovl=%v", x, y, w, ht, focused, main.focused, ovl.focused)
+	}
+	r.Feed("b")
+	if s := term.Screen(); !strings.Contains(s[1], "keys: a") {
+		t.Fatalf("unfocused overlay not drawn: %q", s[1])
+	}
+	r.Do(func() { h.Focus(); h.SetHidden(true) })
+	r.Feed("c")
+	if s := term.Screen(); strings.Contains(s[1], "keys") {
+		t.Fatalf("hidden overlay drawn: %q", s[1])
+	}
+	r.Do(func() { h.SetHidden(false) })
+	r.Feed("d")
+	r.Do(h.Hide)
+	r.Feed("e")
+	if got, want := strings.Join(ovl.keys, "")+"|"+strings.Join(main.keys, ""), "ad|bce"; got != want {
+		t.Fatalf("keys overlay|main = %s, want %s", got, want)
 	}
 }

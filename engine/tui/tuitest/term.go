@@ -2,8 +2,9 @@
 // emulator) so tests can assert what a user would see: the screen, the
 // scrollback, the cursor and every byte the program wrote.
 //
-// It answers the terminal queries a Program sends at start (DA1, and the
-// Kitty keyboard query when Term.Kitty is set) synchronously, so what a
+// It answers the terminal queries a Program sends at start (the cursor
+// position, DA1, and the Kitty keyboard query when Term.Kitty is set)
+// synchronously, so what a
 // test sees does not depend on goroutine timing. Input is fed through a
 // reader that reports when the Program has taken every byte, which makes
 // Feed followed by Sync deterministic.
@@ -11,6 +12,7 @@ package tuitest
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -58,8 +60,12 @@ func (t *Term) Write(p []byte) (int, error) {
 	t.out.Write(p)
 	s := string(p)
 	var replies strings.Builder
+	pos := t.emu.CursorPosition()
 	for _, q := range []struct{ seq, reply string }{
 		{"\x1b[?u", "\x1b[?7u"},
+		// The cursor report gives the position before this write: the
+		// query is sent before anything moves the cursor.
+		{"\x1b[6n", fmt.Sprintf("\x1b[%d;%dR", pos.Y+1, pos.X+1)},
 		{"\x1b[c", "\x1b[?62;22c"},
 	} {
 		if !strings.Contains(s, q.seq) {

@@ -1,0 +1,37 @@
+//go:build unix
+
+package packages
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+// lockDir takes an exclusive lock on root (a lock file inside it) so two
+// pi processes never install into the same folder at once: the second
+// blocks until the first is done. The lock is the kernel's (flock), so a
+// crashed holder never leaves it stuck.
+func lockDir(root string) (func(), error) {
+	p := filepath.Join(root, ".pi-install.lock")
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", root, err)
+	}
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", root, err)
+		}
+		return func() {
+			_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
+			f.Close()
+		}, nil
+	}
+}
