@@ -9,10 +9,12 @@ import (
 	"github.com/pi-go/pi/engine"
 )
 
-// availableBuiltins are the reference's built-in extensions this build
-// has (builtin:<name>); the others are still warned about
-// (builtinExtensionNotes).
-var availableBuiltins = map[string]bool{"codemode": true, "tool-search": true}
+func init() {
+	// builtin:codemode and builtin:tool-search are built (this file), so
+	// naming them is no longer a warning (builtinExtensionNotes).
+	availableBuiltins["codemode"] = true
+	availableBuiltins["tool-search"] = true
+}
 
 // codemodeState is the agent's builtin:codemode and builtin:tool-search:
 // the registry of tools reached without being declared, and the two

@@ -209,3 +209,29 @@ func TestToolSearch(t *testing.T) {
 		t.Errorf("no match: %q %s", res.Content[0].Text, res.Details)
 	}
 }
+
+// TestRegistrySource checks that a source's entries are read at each
+// call: a tool the source starts to list is callable from the next script.
+func TestRegistrySource(t *testing.T) {
+	t.Parallel()
+	reg := NewRegistry()
+	var mu sync.Mutex
+	var list []Entry
+	reg.AddSource(func() []Entry { mu.Lock(); defer mu.Unlock(); return list })
+	notified := 0
+	reg.OnChange(func() { notified++ })
+	tool := New(Config{Registry: reg, TempDir: t.TempDir()})
+	if res, text := runCode(t, tool, `return await tools.late({msg: "a"})`); !res.IsError {
+		t.Errorf("a tool no source lists was callable: %s", text)
+	}
+	mu.Lock()
+	list = []Entry{{Tool: &fakeTool{name: "late", desc: "Arrives late."}, Exposure: ExposureDeferred}}
+	mu.Unlock()
+	reg.Notify()
+	if res, text := runCode(t, tool, `return await tools.late({msg: "a"})`); res.IsError || !strings.Contains(text, "echo:a") {
+		t.Errorf("the source's tool: %s", text)
+	}
+	if notified != 1 {
+		t.Errorf("OnChange ran %d times, want 1", notified)
+	}
+}

@@ -37,9 +37,11 @@
 //     exposures are both registered this way.
 //
 // Any Go code adds tools with Registry.Add(Entry{Tool, Exposure,
-// Namespace, Returns, Activate}) and withdraws them with Remove; the tools
-// read the registry at each call, so a tool added while a session runs
-// is callable from the next script. Entry.Activate names the tool the
+// Namespace, Returns, Activate}) and withdraws them with Remove, or
+// registers a source with AddSource(func() []Entry) that is read at each
+// call (and calls Notify when its list changes); the tools read the
+// registry at each call, so a tool added while a session runs is
+// callable from the next script. Entry.Activate names the tool the
 // agent turns on when the entry appears (Name for an MCP server with
 // codemode exposure, SearchName for one with deferred exposure). A tool
 // whose result has StructuredContent resolves to it in scripts (an MCP

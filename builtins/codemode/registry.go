@@ -58,8 +58,30 @@ type Entry struct {
 type Registry struct {
 	mu       sync.Mutex
 	entries  []Entry
+	sources  []func() []Entry
 	version  uint64
 	onChange []func()
+}
+
+// AddSource registers a function whose entries join the registry's at
+// each read (after the added ones), for code that already keeps its own
+// list, such as the MCP client's connected servers. Call Notify when the
+// list changes so that Entry.Activate takes effect.
+func (r *Registry) AddSource(f func() []Entry) {
+	r.mu.Lock()
+	r.sources = append(r.sources, f)
+	r.mu.Unlock()
+	r.Notify()
+}
+
+// Notify runs the OnChange functions, as Add and Remove do.
+func (r *Registry) Notify() {
+	r.mu.Lock()
+	fns := slices.Clone(r.onChange)
+	r.mu.Unlock()
+	for _, f := range fns {
+		f()
+	}
 }
 
 // NewRegistry returns an empty registry.
@@ -106,8 +128,14 @@ func (r *Registry) Entries() []Entry {
 		return nil
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.entries)
+	out := slices.Clone(r.entries)
+	srcs := slices.Clone(r.sources)
+	r.mu.Unlock()
+	// Sources are called without the lock: they may take their own.
+	for _, f := range srcs {
+		out = append(out, f()...)
+	}
+	return out
 }
 
 // Get returns the entry of a tool by name.
@@ -115,10 +143,10 @@ func (r *Registry) Get(name string) (Entry, bool) {
 	if r == nil {
 		return Entry{}, false
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if i := r.index(name); i >= 0 {
-		return r.entries[i], true
+	for _, e := range r.Entries() {
+		if e.Tool.Info().Name == name {
+			return e, true
+		}
 	}
 	return Entry{}, false
 }
@@ -129,9 +157,7 @@ func (r *Registry) Has(exposure Exposure) bool {
 	if r == nil {
 		return false
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, e := range r.entries {
+	for _, e := range r.Entries() {
 		if e.Exposure == exposure {
 			return true
 		}
