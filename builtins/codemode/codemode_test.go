@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -233,5 +234,43 @@ func TestRegistrySource(t *testing.T) {
 	}
 	if notified != 1 {
 		t.Errorf("OnChange ran %d times, want 1", notified)
+	}
+}
+
+// TestWorkerLimit fills every worker slot: a script then waits for one
+// only until its timeout_ms and fails without running. It is not
+// parallel, since the slots are the process's.
+func TestWorkerLimit(t *testing.T) {
+	slots := workerSlots()
+	for i := 0; i < cap(slots); i++ {
+		slots <- struct{}{}
+	}
+	tool, echo, _ := newTestTool(t)
+	res, text := runCode(t, tool, "// @options: {\"timeout_ms\": 150}\nawait tools.echo({msg: 'x'})")
+	for i := 0; i < cap(slots); i++ {
+		<-slots
+	}
+	if !res.IsError || !strings.Contains(text, "no codemode worker became free") || echo.calls != 0 {
+		t.Errorf("isError %v, calls %d: %s", res.IsError, echo.calls, text)
+	}
+}
+
+// TestAbortStopsBusyScript cancels the call while the script spins: the
+// interrupt ends it.
+func TestAbortStopsBusyScript(t *testing.T) {
+	t.Parallel()
+	tool, _, _ := newTestTool(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		// The script must be running before the abort to test the
+		// interrupt, not the check before the start.
+		for tool.running.Load() == 0 {
+			runtime.Gosched()
+		}
+		cancel()
+	}()
+	res, err := tool.Execute(ctx, engine.ToolCall{ID: "a", Args: json.RawMessage(`{"code":"while (true) {}"}`)}, nil)
+	if err != nil || !res.IsError || !strings.Contains(res.Content[len(res.Content)-1].Text, "aborted") {
+		t.Errorf("err %v, result %+v", err, res)
 	}
 }

@@ -20,6 +20,13 @@
 // timeout_ms). The VM's memory is not capped (the reference's QuickJS
 // has 256 MB); a script that holds too much grows the process.
 //
+// A script's tool calls run through engine.ExecuteNested: validated, seen
+// (and possibly blocked) by the extensions' tool_call and tool_result
+// handlers, and announced with tool_execution_start/end events whose
+// toolCallId is "<codemode call id>/<n>" and parentToolCallId the
+// codemode call's. details.calls lists them (id, name, args, status,
+// durationMs) in the result and in each update.
+//
 // store() writes are recorded only when a script succeeds, as one
 // "codemode-store" custom entry {"set": {...}, "delete": [...]} in the
 // session (Config.Store); load() replays the current branch's entries.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pi-go/pi/engine"
@@ -48,8 +49,10 @@ type Config struct {
 // Tool is the codemode tool.
 type Tool struct {
 	cfg Config
-	mu  sync.Mutex
-	mem *storeState // values kept when Config.Store is nil
+	// running counts the scripts executing now (for tests and status).
+	running atomic.Int32
+	mu      sync.Mutex
+	mem     *storeState // values kept when Config.Store is nil
 }
 
 // New returns the codemode tool.
@@ -194,6 +197,8 @@ func (t *Tool) Execute(ctx context.Context, call engine.ToolCall, onUpdate func(
 	done := make(chan outcome, 1)
 	go func() {
 		defer func() { <-slots }()
+		t.running.Add(1)
+		defer t.running.Add(-1)
 		done <- r.execScript(args.Code, deadline)
 	}()
 	out := <-done
