@@ -188,6 +188,26 @@ export default function (pi) {
 	if _, _, _, res := requestTools(t, reqs[3].Body); !strings.Contains(res, `["hello x","sunny in y"]`) {
 		t.Errorf("script result %q", res)
 	}
+	// The session records the declaration as the reference does: a system
+	// message with toolsAdded right after tool_search's result.
+	files := e.sessionFiles()
+	if len(files) != 1 {
+		t.Fatalf("session files %v", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	found := false
+	for i, l := range lines {
+		if strings.Contains(l, `"role":"system"`) && strings.Contains(l, `"toolsAdded":[{"name":"weather_lookup"`) {
+			found = i > 0 && strings.Contains(lines[i-1], `"toolName":"tool_search"`)
+		}
+	}
+	if !found {
+		t.Errorf("no toolsAdded system message after tool_search's result:\n%s", b)
+	}
 }
 
 // TestCodemodeNestedCallsRunHooks checks that an extension's tool_call

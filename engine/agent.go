@@ -40,8 +40,10 @@ type agentLoop struct {
 	followUp     func() []*Message
 	now          func() time.Time
 	// toolsNow, when set, is read before each later turn: tools declared
-	// during a run (tool_search's matches) reach the next model call.
-	toolsNow func() []Tool
+	// during a run (tool_search's matches) reach the next model call, and
+	// toolsDecl's system message (nil for no change) declares them first.
+	toolsNow  func() []Tool
+	toolsDecl func(history []*Message, tools []Tool) *Message
 	// beforeTurn runs between turns, before turn_start; a non-nil result
 	// replaces the context (a compaction rebuilt it).
 	beforeTurn func(ctx context.Context) []*Message
@@ -79,9 +81,6 @@ func (a *agentLoop) run(ctx context.Context, history []*Message, prompts []*Mess
 		more := true
 		for more || len(pending) > 0 {
 			if !first {
-				if a.toolsNow != nil {
-					a.tools = a.toolsNow()
-				}
 				if a.beforeTurn != nil {
 					if rebuilt := a.beforeTurn(ctx); rebuilt != nil {
 						msgs = rebuilt
@@ -89,6 +88,14 @@ func (a *agentLoop) run(ctx context.Context, history []*Message, prompts []*Mess
 				}
 				if len(pending) == 0 && a.steering != nil {
 					pending = a.steering()
+				}
+				if a.toolsNow != nil {
+					a.tools = a.toolsNow()
+					if a.toolsDecl != nil {
+						if m := a.toolsDecl(msgs, a.tools); m != nil {
+							pending = append([]*Message{m}, pending...)
+						}
+					}
 				}
 				a.emit(TurnStart{})
 			}
