@@ -113,6 +113,15 @@ func (t noteTool) Info() engine.ToolInfo {
 	return info
 }
 
+// PrepareArguments keeps the wrapped tool's argument preparation (edit's
+// legacy forms), which the loop finds by type assertion.
+func (t noteTool) PrepareArguments(args json.RawMessage) json.RawMessage {
+	if p, ok := t.Tool.(engine.ArgumentPreparer); ok {
+		return p.PrepareArguments(args)
+	}
+	return args
+}
+
 func unwrapNote(t engine.Tool) engine.Tool {
 	if n, ok := t.(noteTool); ok {
 		return n.Tool

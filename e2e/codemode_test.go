@@ -229,3 +229,22 @@ func TestCodemodeNestedCallsRunHooks(t *testing.T) {
 		t.Errorf("script result %q", res)
 	}
 }
+
+// TestCodemodeKeepsEditLegacyArgs checks that the codemode note on a
+// declared tool keeps its argument preparation: edit's legacy top-level
+// oldText/newText still work, from the model and from a script.
+func TestCodemodeKeepsEditLegacyArgs(t *testing.T) {
+	t.Parallel()
+	script := `[{"tool_calls":[{"name":"edit","arguments":{"path":"f.txt","oldText":"one","newText":"two"}}]},
+ {"tool_calls":[{"name":"codemode","arguments":{"code":"return await tools.edit({path: 'f.txt', oldText: 'two', newText: 'three'})"}}]},
+ {"text":"done"}]`
+	e := newEnv(t, "openai-completions", script, nil)
+	e.write("f.txt", "one\n")
+	r := e.run("", "--tools", "+codemode", "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if got := e.read("f.txt"); got != "three\n" {
+		t.Errorf("f.txt = %q, want three", got)
+	}
+}

@@ -42,7 +42,11 @@ func ExecuteNested(ctx context.Context, t Tool, call ToolCall) ToolResult {
 		emit(ToolExecutionEnd{ToolCallID: call.ID, ToolName: info.Name, Result: res, IsError: res.IsError, DurationMs: d, ParentToolCallID: parent})
 		return res
 	}
-	args, err := ValidateToolArgs(info.Name, info.Parameters, call.Args)
+	raw := call.Args
+	if p, ok := t.(ArgumentPreparer); ok {
+		raw = p.PrepareArguments(raw)
+	}
+	args, err := ValidateToolArgs(info.Name, info.Parameters, raw)
 	if err != nil {
 		return end(ErrorResult(err.Error()), nil)
 	}
