@@ -58,6 +58,11 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		app.Close()
 		return nil, err
 	}
+	if opts.UI != nil {
+		// /mcp answers, and the servers that need attention, reach the
+		// embedder's UI (the terminal UI) instead of stderr.
+		app.setMCPUI(opts.UI)
+	}
 	return app, nil
 }
 

@@ -281,7 +281,7 @@ func (app *Agent) ServeRPC(ctx context.Context, in io.Reader, out *rpc.Writer) e
 		srv.CancelDialogs = bridge.CancelAll
 		app.ext.ReleaseStart()
 		app.setMCPUI(bridge)
-	} else if app.mcp.m != nil {
+	} else if app.mcpManager() != nil {
 		// /mcp answers with notifications, extension_ui_request records.
 		bridge := rpc.NewUIBridge(out)
 		srv.OnUIResponse = bridge.HandleResponse

@@ -43,6 +43,7 @@ func (app *Agent) reloadExtensions(ctx context.Context) error {
 			sess.SetTools(tools)
 		}
 	}
+	app.reloadMCP(ctx)
 	app.startGeneration(ctx, sess, "reload", "", "reload")
 	return nil
 }

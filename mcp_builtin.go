@@ -32,6 +32,13 @@ type mcpBuiltin struct {
 	reported bool
 }
 
+// mcpManager is the running MCP support, nil when off.
+func (app *Agent) mcpManager() *mcp.Manager {
+	app.mcp.mu.Lock()
+	defer app.mcp.mu.Unlock()
+	return app.mcp.m
+}
+
 // mcpBuiltinEnabled reports whether builtin:mcp runs in this session, as
 // the reference decides: --no-mcp turns it off for the run; -e
 // builtin:mcp turns it on even under -ne; otherwise it is on unless -ne
@@ -72,7 +79,7 @@ func (app *Agent) mcpBuiltinEnabled() bool {
 // are warnings on stderr; servers that fail are reported once the first
 // prompt has waited for them.
 func (app *Agent) startMCP(ctx context.Context) {
-	if app.mcp.m != nil {
+	if app.mcpManager() != nil {
 		return
 	}
 	if !app.mcpBuiltinEnabled() {
@@ -80,7 +87,9 @@ func (app *Agent) startMCP(ctx context.Context) {
 		return
 	}
 	m := mcp.NewManager(mcp.ManagerOptions{AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted, Registered: app.extensionMCPServers()})
+	app.mcp.mu.Lock()
 	app.mcp.m = m
+	app.mcp.mu.Unlock()
 	for _, w := range m.Unreachable() {
 		fmt.Fprintln(app.stderr, "Warning:", w)
 	}
@@ -92,7 +101,7 @@ func (app *Agent) startMCP(ctx context.Context) {
 // connected or changed since, after the tools already active, so the
 // request declares them.
 func (app *Agent) syncMCPTools(ctx context.Context) {
-	m := app.mcp.m
+	m := app.mcpManager()
 	if m == nil {
 		return
 	}
@@ -163,8 +172,8 @@ func matchMCPPattern(entries []string, name string) bool {
 
 // closeMCP stops the servers.
 func (app *Agent) closeMCP() {
-	if app.mcp.m != nil {
-		app.mcp.m.Close()
+	if m := app.mcpManager(); m != nil {
+		m.Close()
 	}
 }
 
@@ -185,7 +194,7 @@ func (app *Agent) mcpAPIOptions(o *jsruntime.APIOptions) {
 	}
 	o.HostTools = app.mcpHostTools
 	o.MCPServersChanged = func(list []jsruntime.MCPServer) {
-		if m := app.mcp.m; m != nil {
+		if m := app.mcpManager(); m != nil {
 			m.SetRegistered(context.Background(), registeredServers(list))
 		}
 	}
@@ -222,7 +231,7 @@ func (app *Agent) extensionMCPServers() []*mcp.Server {
 // need attention there once the startup connections are done, as the
 // reference notifies them after start.
 func (app *Agent) setMCPUI(ui engine.UI) {
-	m := app.mcp.m
+	m := app.mcpManager()
 	if m == nil {
 		return
 	}
@@ -241,7 +250,7 @@ func (app *Agent) setMCPUI(ui engine.UI) {
 
 // mcpHostTools are builtin:mcp's tools as pi.getAllTools lists them.
 func (app *Agent) mcpHostTools() []jsruntime.HostTool {
-	m := app.mcp.m
+	m := app.mcpManager()
 	if m == nil {
 		return nil
 	}
@@ -274,4 +283,18 @@ func (app *Agent) reportUnconnectedMCP() {
 		app.ext.Report(jsruntime.ExtensionError{Path: s.ExtensionPath, Event: "register_mcp_server",
 			Error: fmt.Sprintf("MCP server %q is registered, but no loaded extension connects MCP servers; another extension may have replaced the built-in MCP support", s.Name)})
 	}
+}
+
+// reloadMCP is /reload for MCP: mcp.json and the new generation's
+// registrations are read again and every server reconnects; the next
+// prompt declares the direct tools again.
+func (app *Agent) reloadMCP(ctx context.Context) {
+	app.mcp.mu.Lock()
+	old := app.mcp.m
+	app.mcp.m, app.mcp.synced = nil, nil
+	app.mcp.mu.Unlock()
+	if old != nil {
+		old.Close()
+	}
+	app.startMCP(ctx)
 }

@@ -22,7 +22,7 @@ const mcpCommandDescription = "Manage MCP servers: show their state, reconnect, 
 // mcpCommandInfo is /mcp in get_commands, as a command of the built-in
 // extension builtin:mcp; nil when MCP is off.
 func (app *Agent) mcpCommandInfo() *prompts.CommandInfo {
-	if app.mcp.m == nil {
+	if app.mcpManager() == nil {
 		return nil
 	}
 	d := mcpCommandDescription
@@ -35,7 +35,7 @@ func (app *Agent) mcpCommandInfo() *prompts.CommandInfo {
 // handlers when the built-in MCP support is on.
 func (app *Agent) sessionHooks() engine.Hooks {
 	inner := app.ext.Hooks()
-	if app.mcp.m == nil {
+	if app.mcpManager() == nil {
 		return inner
 	}
 	_, nop := inner.(engine.NopHooks)
@@ -80,7 +80,7 @@ func (app *Agent) mcpNotify(message, kind string) {
 }
 
 func (app *Agent) runMCPCommand(ctx context.Context, args []string) {
-	m := app.mcp.m
+	m := app.mcpManager()
 	if len(args) == 0 {
 		app.mcpNotify(m.Status(ctx), "info")
 		return

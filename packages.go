@@ -89,7 +89,7 @@ func (app *Agent) resolvePackages(ctx context.Context) {
 	var failures []packages.InstallFailure
 	if declared || len(tempSources) > 0 {
 		m := app.packageManager()
-		if declared && !app.opts.NoExtensions {
+		if declared {
 			var f []packages.InstallFailure
 			configured, f = m.Resolve(ctx)
 			failures = append(failures, f...)
@@ -153,6 +153,11 @@ func (app *Agent) packageExtensionSources() (cli, configured []jsruntime.Source)
 		app.resolvePackages(context.Background())
 	}
 	conf, temp := app.packageResources()
+	if app.opts.NoExtensions {
+		// -ne: the packages' skills and templates still load, their
+		// extensions do not (as in the reference); -e ones do.
+		conf = nil
+	}
 	toSources := func(rs []packages.Resolved) []jsruntime.Source {
 		var out []jsruntime.Source
 		for _, r := range rs {

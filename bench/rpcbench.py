@@ -34,6 +34,7 @@ import argparse
 import json
 import os
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -369,6 +370,8 @@ def main() -> int:
             res[name][key] = merge_runs(samples[name])
     srv.shutdown()
     tsrv.shutdown()
+    # The throwaway homes and the pipeline input are of no use afterwards.
+    shutil.rmtree(work, ignore_errors=True)
 
     def row(label, key, sub, spec="{:.1f}", higher_better=False):
         o = res["ours"][key].get(sub, res["ours"][key].get("error"))

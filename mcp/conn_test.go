@@ -210,3 +210,27 @@ func TestNeedsSignIn(t *testing.T) {
 		t.Errorf("state %q (%s), want %q", state, errText, StateNeedsAuth)
 	}
 }
+
+// TestServersSection checks the <mcp_servers> body: only enabled servers
+// with codemode or deferred tools, sorted, with how they are reached and
+// the first line of their description; direct-only servers are left out.
+func TestServersSection(t *testing.T) {
+	t.Parallel()
+	agent := t.TempDir()
+	writeFile(t, GlobalPath(agent), `{"mcpServers":{
+		"zeta":{"command":"x","exposure":"deferred","description":"Search tickets\nmore"},
+		"alpha-1":{"command":"x"},
+		"direct":{"command":"x","exposure":"direct"},
+		"mixed":{"command":"x","exposure":"direct","toolExposure":{"big_*":"deferred"}},
+		"off":{"command":"x","enabled":false}}}`)
+	m := NewManager(ManagerOptions{AgentDir: agent, Cwd: t.TempDir()})
+	got := m.ServersSection()
+	want := "These MCP servers' tools are not declared to you. Reach the tools of `codemode` servers from a codemode script. Load the tools of `tool_search` servers with `tool_search` first.\n" +
+		"- mcp__alpha_1 (codemode)\n- mcp__mixed (tool_search)\n- mcp__zeta (tool_search): Search tickets"
+	if got != want {
+		t.Errorf("section\n%s\nwant\n%s", got, want)
+	}
+	if s := NewManager(ManagerOptions{AgentDir: t.TempDir(), Cwd: t.TempDir()}).ServersSection(); s != "" {
+		t.Errorf("no servers: %q", s)
+	}
+}

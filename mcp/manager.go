@@ -22,6 +22,10 @@ type ManagerOptions struct {
 	// Registered are the servers extensions registered; a configured
 	// server of the same name takes precedence.
 	Registered []*Server
+	// Reachable reports whether tools of an exposure ("codemode",
+	// "deferred") can be called in this session, that is whether the
+	// codemode or tool_search tool exists; nil means neither does.
+	Reachable func(exposure string) bool
 }
 
 // Manager connects every enabled server of a session and makes their
@@ -326,6 +330,9 @@ func (m *Manager) Unreachable() []string {
 		}
 		var modes []string
 		add := func(e string) {
+			if m.opts.Reachable != nil && m.opts.Reachable(e) {
+				return
+			}
 			if (e == "codemode" || e == "deferred") && !contains(modes, e) {
 				modes = append(modes, e)
 			}

@@ -121,6 +121,7 @@ func (g *Git) Install(ctx context.Context, src Source, dir, installRoot string) 
 	}
 	if err != nil {
 		_ = os.RemoveAll(dir)
+		_ = os.Remove(checkoutLockPath(dir))
 		pruneEmptyParents(dir, installRoot)
 		return err
 	}
@@ -233,6 +234,7 @@ func (g *Git) Remove(dir, installRoot string) error {
 		return fmt.Errorf("remove %s: %w", dir, err)
 	}
 	_ = os.Remove(markerPath(dir))
+	_ = os.Remove(checkoutLockPath(dir))
 	pruneEmptyParents(dir, installRoot)
 	return nil
 }

@@ -74,6 +74,9 @@ func TestGitSource(t *testing.T) {
 	if e := m.Entries(ScopeUser); len(e) != 1 || e[0].Source != "git:example.com/acme/tools@v1" {
 		t.Fatalf("entries = %+v", e)
 	}
+	if st := git(t, dir, "status", "--porcelain"); st != "" {
+		t.Errorf("the install left the checkout dirty: %s", st)
+	}
 	v1 := git(t, dir, "rev-parse", "HEAD")
 	write("ext.ts", strings.Replace(helloExt, "hello", "hello2", 1))
 	git(t, work, "commit", "-q", "-am", "two")

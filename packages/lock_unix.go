@@ -5,20 +5,18 @@ package packages
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
 
-// lockDir takes an exclusive lock on root (a lock file inside it) so two
-// pi processes never install into the same folder at once: the second
+// lockFile takes an exclusive lock on the file at p, so two pi
+// processes never install into the same folder at once: the second
 // blocks until the first is done. The lock is the kernel's (flock), so a
 // crashed holder never leaves it stuck.
-func lockDir(root string) (func(), error) {
-	p := filepath.Join(root, ".pi-install.lock")
+func lockFile(p string) (func(), error) {
 	f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", root, err)
+		return nil, fmt.Errorf("lock %s: %w", p, err)
 	}
 	for {
 		err := unix.Flock(int(f.Fd()), unix.LOCK_EX)
@@ -27,7 +25,7 @@ func lockDir(root string) (func(), error) {
 		}
 		if err != nil {
 			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", root, err)
+			return nil, fmt.Errorf("lock %s: %w", p, err)
 		}
 		return func() {
 			_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -19,10 +18,10 @@ import (
 // hostPackage matches the packages pi provides to extensions (the
 // modules jsruntime maps, legacy names included). They are never
 // installed: a physical copy would bypass that mapping.
-var hostPackage = regexp.MustCompile(`^(@earendil-works/pi-(coding-agent|ai|agent-core|tui)|@mariozechner/pi-(coding-agent|ai|agent-core|tui)|typebox|@sinclair/typebox)$`)
+var hostPackage = lazyRe(`^(@earendil-works/pi-(coding-agent|ai|agent-core|tui)|@mariozechner/pi-(coding-agent|ai|agent-core|tui)|typebox|@sinclair/typebox)$`)
 
 // IsHostPackage reports whether name is one of the packages pi provides.
-func IsHostPackage(name string) bool { return hostPackage.MatchString(name) }
+func IsHostPackage(name string) bool { return hostPackage.get().MatchString(name) }
 
 // NpmSpec is one package to add to an npm root: Want is a range, an
 // exact version, a dist-tag or empty (latest).
@@ -74,6 +73,20 @@ type rootManifest struct {
 }
 
 func (n *Npm) manifestPath() string { return filepath.Join(n.Root, "package.json") }
+
+// checkoutLockPath is the install lock of a git checkout at dir.
+func checkoutLockPath(dir string) string {
+	return filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".pi-install.lock")
+}
+
+// lock serialises installs into the root. A git checkout's lock file
+// lives beside it, not in it: the checkout stays as git left it.
+func (n *Npm) lock() (func(), error) {
+	if n.Checkout {
+		return lockFile(checkoutLockPath(n.Root))
+	}
+	return lockFile(filepath.Join(n.Root, ".pi-install.lock"))
+}
 
 // ensureProject creates the root as the reference does: the folder, a
 // .gitignore that ignores everything, and a minimal private package.json.
@@ -136,7 +149,7 @@ func (n *Npm) Install(ctx context.Context, specs []NpmSpec) error {
 	if err := os.MkdirAll(n.Root, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", n.Root, err)
 	}
-	unlock, err := lockDir(n.Root)
+	unlock, err := n.lock()
 	if err != nil {
 		return err
 	}
@@ -188,7 +201,7 @@ func (n *Npm) Uninstall(ctx context.Context, name string) error {
 	if _, err := os.Stat(n.manifestPath()); err != nil {
 		return nil
 	}
-	unlock, err := lockDir(n.Root)
+	unlock, err := n.lock()
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -88,7 +87,7 @@ func LoadNpmConfig(root string, env func(string) string) NpmConfig {
 	return c
 }
 
-var envRefRe = regexp.MustCompile(`\$\{([^}]+)\}`)
+var envRefRe = lazyRe(`\$\{([^}]+)\}`)
 
 // parseNpmrc calls apply for each key=value line of an ini-style npmrc,
 // with ${VAR} references replaced from env as npm does.
@@ -108,7 +107,7 @@ func parseNpmrc(b []byte, env func(string) string, apply func(key, val string)) 
 			v = v[1 : len(v)-1]
 		}
 		expand := func(s string) string {
-			return envRefRe.ReplaceAllStringFunc(s, func(m string) string { return env(m[2 : len(m)-1]) })
+			return envRefRe.get().ReplaceAllStringFunc(s, func(m string) string { return env(m[2 : len(m)-1]) })
 		}
 		apply(expand(k), expand(v))
 	}

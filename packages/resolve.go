@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -90,7 +89,7 @@ func (m *Manager) ResolveTemporary(ctx context.Context, sources []string) (Resou
 	return m.resolveEntries(ctx, entries)
 }
 
-var commitRe = regexp.MustCompile(`(?i)^[0-9a-f]{7,64}$`)
+var commitRe = lazyRe(`(?i)^[0-9a-f]{7,64}$`)
 
 func (m *Manager) resolveEntries(ctx context.Context, entries []Entry) (Resources, []InstallFailure) {
 	res := Resources{}
@@ -188,7 +187,7 @@ func (m *Manager) resolveEntries(ctx context.Context, entries []Entry) (Resource
 			} else if scope == ScopeTemporary && !m.Offline() {
 				g := m.git()
 				head := strings.ToLower(g.Head(ctx, dir))
-				if !(s.Ref != "" && commitRe.MatchString(s.Ref) && strings.HasPrefix(head, strings.ToLower(s.Ref))) {
+				if !(s.Ref != "" && commitRe.get().MatchString(s.Ref) && strings.HasPrefix(head, strings.ToLower(s.Ref))) {
 					// A failed refresh keeps the cached checkout.
 					_ = g.Update(ctx, s, dir)
 				}

@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -42,7 +41,7 @@ type Source struct {
 	Pinned bool
 }
 
-var npmSpecRe = regexp.MustCompile(`^(@?[^@]+(?:/[^@]+)?)(?:@(.+))?$`)
+var npmSpecRe = lazyRe(`^(@?[^@]+(?:/[^@]+)?)(?:@(.+))?$`)
 
 // Parse reads a source string as the reference does: "npm:" is npm,
 // anything that is not a known URL-like prefix is a local path, and the
@@ -51,7 +50,7 @@ func Parse(raw string) Source {
 	if strings.HasPrefix(raw, "npm:") {
 		spec := strings.TrimSpace(strings.TrimPrefix(raw, "npm:"))
 		s := Source{Kind: KindNpm, Raw: raw, Spec: spec, Name: spec}
-		if m := npmSpecRe.FindStringSubmatch(spec); m != nil {
+		if m := npmSpecRe.get().FindStringSubmatch(spec); m != nil {
 			s.Name, s.Version = m[1], m[2]
 		}
 		if s.Version != "" {
@@ -86,12 +85,15 @@ func isLocalPath(s string) bool {
 	return true
 }
 
-var scpLikeRe = regexp.MustCompile(`^git@([^:]+):(.+)$`)
+// gitURLRe matches the URL schemes a git source may use.
+var gitURLRe = lazyRe(`(?i)^(https?|ssh|git)://`)
+
+var scpLikeRe = lazyRe(`^git@([^:]+):(.+)$`)
 
 // splitRef separates a trailing "@ref" from the repository part of a git
 // URL (the first "@" of the path, so scp-like "git@" is not a ref).
 func splitRef(u string) (repo, ref string) {
-	if m := scpLikeRe.FindStringSubmatch(u); m != nil {
+	if m := scpLikeRe.get().FindStringSubmatch(u); m != nil {
 		p, r, ok := strings.Cut(m[2], "@")
 		if !ok || p == "" || r == "" {
 			return u, ""
@@ -128,14 +130,14 @@ func parseGitURL(source string) (Source, bool) {
 	t := strings.TrimSpace(source)
 	u, hasPrefix := strings.CutPrefix(t, "git:")
 	u = strings.TrimSpace(u)
-	if !hasPrefix && !regexp.MustCompile(`(?i)^(https?|ssh|git)://`).MatchString(u) {
+	if !hasPrefix && !gitURLRe.get().MatchString(u) {
 		return Source{}, false
 	}
 	repo, ref := splitRef(u)
 	var host, path string
 	switch {
-	case scpLikeRe.MatchString(repo):
-		m := scpLikeRe.FindStringSubmatch(repo)
+	case scpLikeRe.get().MatchString(repo):
+		m := scpLikeRe.get().FindStringSubmatch(repo)
 		host, path = m[1], m[2]
 	case strings.HasPrefix(repo, "https://"), strings.HasPrefix(repo, "http://"),
 		strings.HasPrefix(repo, "ssh://"), strings.HasPrefix(repo, "git://"):

@@ -15,8 +15,9 @@ Commands:
   pi remove <source> [-l]        Remove a package and its settings entry (alias: uninstall)
   pi update [source|self|pi]     Update the installed packages (--extensions) or one of them
   pi list                        List the packages in the user's and the project's settings
-  pi config [-l]                 Turn package resources on or off (needs the TUI)
+  pi config [-l]                 Turn package resources on or off (not built yet)
   pi auth <command>              Log in or out, and check provider credentials
+  pi mcp <command>               Manage MCP servers
   pi <command> --help            Help for one command
 
 Modes:

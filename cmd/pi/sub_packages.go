@@ -442,7 +442,7 @@ func runSelfUpdate(ctx context.Context, o pkgOptions, stdout, stderr io.Writer) 
 }
 
 // runConfigCommand is `pi config`: its options are checked as the
-// reference checks them; the screen itself needs the TUI.
+// reference checks them; the screen itself is not built yet.
 func runConfigCommand(args []string, stdout, stderr io.Writer) int {
 	usage := packageUsage["config"]
 	for _, a := range args {
@@ -462,6 +462,6 @@ func runConfigCommand(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	fmt.Fprintln(stderr, "Error: \"pi config\" needs the interactive TUI, which is not available in this build yet; edit \"packages\" in settings.json instead")
+	fmt.Fprintln(stderr, "Error: \"pi config\" (the resource configuration screen) is not available in this build yet; edit \"packages\" in settings.json instead")
 	return 1
 }

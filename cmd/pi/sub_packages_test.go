@@ -158,6 +158,11 @@ func TestPackageLifecycle(t *testing.T) {
 			t.Errorf("%s sourceInfo = %v", n, si)
 		}
 	}
+	// -ne keeps the package's skills and templates, not its extension.
+	out, _, _ = e.run(`{"type":"get_commands","id":"1"}`+"\n", "--mode", "rpc", "-ne")
+	if strings.Contains(out, `"name":"hello"`) || !strings.Contains(out, `"name":"skill:greet"`) {
+		t.Errorf("-ne: %s", out)
+	}
 	out, _, code = e.run("", "list")
 	if code != 0 || out != "User packages:\n  npm:pi-hello\n    "+pkgRoot+"\n" {
 		t.Errorf("list: %d %q", code, out)

@@ -196,6 +196,13 @@ func TestPromptReplyToolRowAndDoubleCtrlC(t *testing.T) {
 			if !strings.Contains(raw, "To resume this session:") {
 				t.Errorf("no resume hint in the output:\n%q", raw[max(0, len(raw)-600):])
 			}
+			// The transcript stays on the screen (fullscreen prints it on
+			// leaving the alternate screen) with the hint below it.
+			final := tm.screen()
+			reply, hint := strings.LastIndex(final, "The command ran fine."), strings.Index(final, "To resume this session:")
+			if reply < 0 || hint < reply {
+				t.Errorf("after exit the hint is not below the transcript:\n%s", final)
+			}
 		})
 	}
 }
@@ -271,6 +278,52 @@ func TestTrustPromptBeforeStart(t *testing.T) {
 	// quietStartup from the now trusted project hides the header.
 	if strings.Contains(tm.screen(), "Press ctrl+o") {
 		t.Errorf("project settings were not loaded:\n%s", tm.screen())
+	}
+	tm.send("\x03\x03")
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}
+
+// askExtension registers /ask: a select in the editor slot, then a
+// notice with the answer, a status and a widget.
+const askExtension = `export default function (pi: any) {
+	pi.registerCommand("ask", {
+		description: "Asks for a colour.",
+		handler: async (_args: string, ctx: any) => {
+			const c = await ctx.ui.select("Pick a colour (" + ctx.mode + ", " + ctx.hasUI + ")", ["Red", "Blue"]);
+			ctx.ui.notify("picked " + c, "info");
+			ctx.ui.setStatus("ask", "asked once");
+			ctx.ui.setWidget("ask", ["colour widget: " + c]);
+		},
+	});
+}
+`
+
+// TestExtensionDialogInTheEditorSlot runs an extension command whose
+// ctx.ui.select shows in place of the editor and is answered with keys.
+func TestExtensionDialogInTheEditorSlot(t *testing.T) {
+	t.Parallel()
+	agentDir, project, _ := sdktest.Home(t, mockllm.Script{})
+	if err := os.MkdirAll(filepath.Join(agentDir, "extensions"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(agentDir, "extensions", "ask.ts"), []byte(askExtension), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tm := startPi(t, agentDir, project, 100, 30, "--model", sdktest.Model)
+	tm.waitFor("mock-model")
+	tm.send("/ask")
+	tm.waitFor("/ask")
+	tm.send("\r")
+	tm.waitFor("Pick a colour (tui, true)")
+	tm.send("\x1b[B")
+	tm.send("\r")
+	s := tm.waitFor("picked Blue")
+	for _, want := range []string{"asked once", "colour widget: Blue"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
 	}
 	tm.send("\x03\x03")
 	if code := tm.exitCode(); code != 0 {

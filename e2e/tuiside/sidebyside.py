@@ -178,6 +178,12 @@ def main() -> int:
     tmux(sock, "set-option", "-g", "extended-keys", "on", check=False)
     sides = [Side("ref", shlex.split(ref), a.out, sock, (w, h), a.mode),
              Side("ours", [os.path.abspath(a.pi)], a.out, sock, (w, h), a.mode)]
+    # A loaded machine can take many seconds to start Node: wait for each
+    # side's first real frame (the footer names the model) before typing.
+    for s in sides:
+        deadline = time.time() + 90
+        while "mock-model" not in capture(sock, s.name) and time.time() < deadline:
+            time.sleep(0.2)
     wanted = set(filter(None, a.steps.split(",")))
     differ = compared = 0
     try:

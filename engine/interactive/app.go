@@ -262,12 +262,16 @@ func (a *app) programOptions() tui.ProgramOptions {
 		wheel = int(n)
 	}
 	exitOut, _ := a.c.Setting("fullscreenExitOutput").(string)
+	// fullscreenScrollbar is "auto" (the default: shown while scrolling),
+	// "always" or "hidden".
+	bar, _ := a.c.Setting("fullscreenScrollbar").(string)
 	th := a.v.th
 	return tui.ProgramOptions{
 		Fullscreen: full, Keymap: a.km,
 		ShowHardwareCursor: boolSetting("showHardwareCursor", os.Getenv("PI_HARDWARE_CURSOR") == "1"),
 		ClearOnShrink:      boolSetting("terminal.clearOnShrink", os.Getenv("PI_CLEAR_ON_SHRINK") == "1"),
-		Scrollbar:          boolSetting("fullscreenScrollbar", true),
+		Scrollbar:          bar == "always",
+		ScrollbarAuto:      bar != "always" && bar != "hidden",
 		WheelLines:         wheel,
 		CopyOnSelect:       boolSetting("fullscreenCopyOnSelect", true),
 		PrintBodyOnExit:    full && exitOut != "none",

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -274,44 +275,52 @@ func (r Response) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil) }
 // record again, which for a large get_state or get_messages answer was
 // most of its cost.
 func (r Response) AppendJSON(dst []byte) ([]byte, error) {
-	b := append(dst, '{')
+	// The parts first, so that the record is sized once.
+	var id, c, body []byte
+	var err error
 	if len(r.ID) > 0 {
-		id, err := engine.MarshalJSON(r.ID)
-		if err != nil {
+		if id, err = engine.MarshalJSON(r.ID); err != nil {
 			return nil, fmt.Errorf("response id: %w", err)
 		}
-		b = append(b, `"id":`...)
-		b = append(b, id...)
-		b = append(b, ',')
 	}
-	b = append(b, `"type":"response"`...)
 	if r.HasCommand {
-		var c []byte
 		if len(r.CommandRaw) > 0 {
-			var err error
 			if c, err = engine.MarshalJSON(r.CommandRaw); err != nil {
 				return nil, fmt.Errorf("response command: %w", err)
 			}
 		} else {
 			c, _ = engine.MarshalJSON(r.Command)
 		}
+	}
+	switch {
+	case r.Success && r.HasData:
+		if body, err = engine.MarshalJSON(r.Data); err != nil {
+			return nil, fmt.Errorf("response data: %w", err)
+		}
+	case !r.Success:
+		body, _ = engine.MarshalJSON(r.Error)
+	}
+	b := slices.Grow(dst, len(id)+len(c)+len(body)+64)
+	b = append(b, '{')
+	if id != nil {
+		b = append(b, `"id":`...)
+		b = append(b, id...)
+		b = append(b, ',')
+	}
+	b = append(b, `"type":"response"`...)
+	if r.HasCommand {
 		b = append(b, `,"command":`...)
 		b = append(b, c...)
 	}
 	if r.Success {
 		b = append(b, `,"success":true`...)
 		if r.HasData {
-			d, err := engine.MarshalJSON(r.Data)
-			if err != nil {
-				return nil, fmt.Errorf("response data: %w", err)
-			}
 			b = append(b, `,"data":`...)
-			b = append(b, d...)
+			b = append(b, body...)
 		}
 	} else {
-		e, _ := engine.MarshalJSON(r.Error)
 		b = append(b, `,"success":false,"error":`...)
-		b = append(b, e...)
+		b = append(b, body...)
 	}
 	return append(b, '}'), nil
 }

@@ -50,6 +50,10 @@ type modes struct {
 	kitty      bool // the terminal answered the Kitty query
 	modifyKeys bool // modifyOtherKeys was turned on as the fallback
 	probed     bool // the Kitty question is settled
+	// altLeft: the alternate screen was already left (to print the body
+	// on exit); a second 1049l would restore the cursor saved on entry
+	// and put what follows over the printed rows.
+	altLeft bool
 }
 
 // enterSequence is what a Program writes when it takes the terminal.
@@ -86,7 +90,9 @@ func (m *modes) exitSequence() string {
 		b.WriteString(SeqFocusOff)
 		b.WriteString(SeqMouseOff)
 		b.WriteString(SeqAutowrapOn)
-		b.WriteString(SeqAltScreenOff)
+		if !m.altLeft {
+			b.WriteString(SeqAltScreenOff)
+		}
 	}
 	b.WriteString(SeqShowCursor)
 	return b.String()

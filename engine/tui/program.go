@@ -42,6 +42,11 @@ type ProgramOptions struct {
 	// when the body overflows its window; the body is then rendered one
 	// column narrower.
 	Scrollbar bool
+	// ScrollbarAuto (fullscreen, when Scrollbar is off) shows the
+	// scrollbar over the body's last column only while the user scrolls,
+	// for ScrollbarHideDelay after the last scroll: the reference's
+	// "auto" fullscreenScrollbar, its default.
+	ScrollbarAuto bool
 	// WheelLines is how many rows one wheel step scrolls (fullscreen);
 	// 0 means 3.
 	WheelLines int

@@ -88,9 +88,10 @@ func (p *Program) finalFrame() {
 		return
 	}
 	// Leave the alternate screen first so the rows land in the main
-	// screen's scrollback; exitSequence's own 1049l is then harmless.
+	// screen's scrollback; exitSequence then leaves out its own 1049l.
 	var b bytes.Buffer
 	b.WriteString(SeqAltScreenOff)
+	p.modes.altLeft = true
 	b.WriteString(SeqAutowrapOn)
 	for _, row := range p.bodyAll(p.width) {
 		b.WriteString(stripMarkers(row))

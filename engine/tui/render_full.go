@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -26,6 +27,30 @@ type fullRenderer struct {
 	cursor      cursorPos
 	sel         selection
 	memo        widthMemo
+	// barShown is the transient scrollbar of ScrollbarAuto, up until
+	// ScrollbarHideDelay after the last scroll; barStop cancels its hiding.
+	barShown bool
+	barStop  func()
+}
+
+// ScrollbarHideDelay is how long ScrollbarAuto's scrollbar stays after the
+// last scroll (the reference's second).
+const ScrollbarHideDelay = time.Second
+
+// scrollActivity shows ScrollbarAuto's scrollbar and (re)arms its hiding.
+func (p *Program) scrollActivity() {
+	if !p.o.ScrollbarAuto || p.o.Scrollbar {
+		return
+	}
+	f := &p.full
+	f.barShown = true
+	if f.barStop != nil {
+		f.barStop()
+	}
+	f.barStop = p.After(ScrollbarHideDelay, func() {
+		f.barShown, f.barStop = false, nil
+		p.RequestRender()
+	})
 }
 
 // selection is a drag in body coordinates (row = body row, col = cell).
@@ -39,7 +64,7 @@ type selection struct {
 
 func (f *fullRenderer) reset() {
 	follow, offset := f.follow, f.offset
-	*f = fullRenderer{follow: follow, offset: offset, memo: f.memo}
+	*f = fullRenderer{follow: follow, offset: offset, memo: f.memo, barShown: f.barShown, barStop: f.barStop}
 }
 
 func (p *Program) renderFull(b *bytes.Buffer) {
@@ -73,7 +98,14 @@ func (p *Program) renderFull(b *bytes.Buffer) {
 	if !f.follow && d.bodyH > winH && winH > 0 {
 		screen[winH-1] = p.jumpLabel(bw)
 	}
-	if bw < w && d.bodyH > winH && winH > 0 {
+	// ScrollbarAuto draws over the body's last column while it shows, as
+	// the reference's does; Scrollbar keeps a column of its own.
+	transient := !p.o.Scrollbar && p.o.ScrollbarAuto && f.barShown && w > 1
+	if (bw < w || transient) && d.bodyH > winH && winH > 0 {
+		barCol := bw
+		if transient {
+			barCol = w - 1
+		}
 		size := max(1, winH*winH/d.bodyH)
 		pos := 0
 		if maxOff > 0 {
@@ -87,7 +119,7 @@ func (p *Program) renderFull(b *bytes.Buffer) {
 			if p.o.ScrollbarStyle != nil {
 				bar = p.o.ScrollbarStyle(bar)
 			}
-			screen[i] = f.memo.pad(screen[i], bw) + SeqResetLine + bar
+			screen[i] = f.memo.pad(Truncate(screen[i], barCol, ""), barCol) + SeqResetLine + bar
 		}
 	}
 	copy(screen[winH:], dock)
@@ -165,6 +197,7 @@ func (p *Program) ScrollBy(n int) {
 	}
 	f.offset = min(max(f.offset+n, 0), maxOff)
 	f.follow = f.offset >= maxOff
+	p.scrollActivity()
 	p.RequestRender()
 }
 
@@ -227,12 +260,13 @@ func (p *Program) viewportKey(k Key) bool {
 func (p *Program) ScrollToTop() {
 	p.full.offset = 0
 	p.full.follow = p.full.bodyH <= p.full.winH
+	p.scrollActivity()
 	p.RequestRender()
 }
 
 // ScrollToBottom shows the newest rows and follows new content again
 // (Ctrl+End, the jump label's key).
-func (p *Program) ScrollToBottom() { p.full.follow = true; p.RequestRender() }
+func (p *Program) ScrollToBottom() { p.full.follow = true; p.scrollActivity(); p.RequestRender() }
 
 // Scrolled reports whether the fullscreen body is scrolled away from
 // the bottom (the jump label is showing).

@@ -3,6 +3,7 @@ package editor
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/pi-go/pi/engine/tui"
@@ -149,7 +150,7 @@ func (e *Editor) atMessageStart() bool {
 	return t == "" || t == "/"
 }
 
-var acWordChar = regexp.MustCompile(`^[a-zA-Z0-9.\-_]$`)
+var acWordChar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9.\-_]$`) })
 
 // afterType opens or refreshes the list after a typed character, where pi does.
 func (e *Editor) afterType(ch string) {
@@ -165,7 +166,7 @@ func (e *Editor) afterType(ch string) {
 		if e.trigRe.MatchString(before) {
 			e.openAutocomplete(false, false)
 		}
-	case acWordChar.MatchString(ch) || isCJK(ch):
+	case acWordChar().MatchString(ch) || isCJK(ch):
 		if e.slashContext(before) || e.trigRe.MatchString(before) {
 			e.openAutocomplete(false, false)
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Large pastes become markers: more than pasteMaxLines lines or more
@@ -18,9 +19,9 @@ const (
 
 // ctrlCSIu is a control byte that a terminal re-encoded inside a paste as
 // a CSI-u Ctrl+letter (tmux popups with extended keys do).
-var ctrlCSIu = regexp.MustCompile(`\x1b\[(\d+);5u`)
+var ctrlCSIu = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[(\d+);5u`) })
 
-var wordRune = regexp.MustCompile(`\w`)
+var wordRune = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\w`) })
 
 func (e *Editor) insertChar(ch string) {
 	e.exitHistory()
@@ -43,8 +44,8 @@ func (e *Editor) HandlePaste(text string) {
 	e.exitHistory()
 	e.last = actNone
 	e.pushUndo()
-	text = ctrlCSIu.ReplaceAllStringFunc(text, func(m string) string {
-		cp, _ := strconv.Atoi(ctrlCSIu.FindStringSubmatch(m)[1])
+	text = ctrlCSIu().ReplaceAllStringFunc(text, func(m string) string {
+		cp, _ := strconv.Atoi(ctrlCSIu().FindStringSubmatch(m)[1])
 		switch {
 		case cp >= 'a' && cp <= 'z':
 			return string(rune(cp - 96))
@@ -62,7 +63,7 @@ func (e *Editor) HandlePaste(text string) {
 	if text == "" {
 		return
 	}
-	if strings.ContainsAny(text[:1], "/~.") && e.col > 0 && wordRune.MatchString(e.cur()[e.col-1:e.col]) {
+	if strings.ContainsAny(text[:1], "/~.") && e.col > 0 && wordRune().MatchString(e.cur()[e.col-1:e.col]) {
 		text = " " + text
 	}
 	n := strings.Count(text, "\n") + 1
@@ -104,7 +105,7 @@ func (e *Editor) backspace() {
 		e.pushUndo()
 		line := e.cur()
 		start := prevBoundary(e.segs(line), e.col)
-		if m := pasteMarkerWhole.FindStringSubmatch(line[start:e.col]); m != nil {
+		if m := pasteMarkerWhole().FindStringSubmatch(line[start:e.col]); m != nil {
 			e.dropPaste(atoi(m[1]))
 			line = e.cur()
 		}
@@ -137,8 +138,8 @@ func (e *Editor) dropPaste(id int) {
 		}
 	}
 	for i, l := range e.lines {
-		e.lines[i] = pasteMarkerRe.ReplaceAllStringFunc(l, func(m string) string {
-			sub := pasteMarkerRe.FindStringSubmatch(m)
+		e.lines[i] = pasteMarkerRe().ReplaceAllStringFunc(l, func(m string) string {
+			sub := pasteMarkerRe().FindStringSubmatch(m)
 			x := atoi(sub[1])
 			if x <= id {
 				return m

@@ -333,8 +333,8 @@ func (e *Editor) expand(s string) string {
 	if len(e.pastes) == 0 {
 		return s
 	}
-	return pasteMarkerRe.ReplaceAllStringFunc(s, func(m string) string {
-		sub := pasteMarkerRe.FindStringSubmatch(m)
+	return pasteMarkerRe().ReplaceAllStringFunc(s, func(m string) string {
+		sub := pasteMarkerRe().FindStringSubmatch(m)
 		id := atoi(sub[1])
 		if t, ok := e.pastes[id]; ok {
 			return t

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // scorePositions scores a match (lower is better): consecutive runs and
@@ -88,8 +89,8 @@ func matchQuery(q, text []rune) (bool, float64) {
 }
 
 var (
-	lettersDigits = regexp.MustCompile(`^([a-z]+)([0-9]+)$`)
-	digitsLetters = regexp.MustCompile(`^([0-9]+)([a-z]+)$`)
+	lettersDigits = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z]+)([0-9]+)$`) })
+	digitsLetters = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]+)([a-z]+)$`) })
 )
 
 // fuzzyMatch matches query against text ignoring case; "gpt4" also
@@ -101,9 +102,9 @@ func fuzzyMatch(query, text string) (bool, float64) {
 	}
 	lq := string(q)
 	swapped := ""
-	if m := lettersDigits.FindStringSubmatch(lq); m != nil {
+	if m := lettersDigits().FindStringSubmatch(lq); m != nil {
 		swapped = m[2] + m[1]
-	} else if m := digitsLetters.FindStringSubmatch(lq); m != nil {
+	} else if m := digitsLetters().FindStringSubmatch(lq); m != nil {
 		swapped = m[2] + m[1]
 	}
 	if swapped == "" {

@@ -3,6 +3,7 @@ package editor
 import (
 	"regexp"
 	"strconv"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -12,8 +13,8 @@ import (
 // pasteMarkerRe matches a paste marker: "[paste #3 +42 lines]" or
 // "[paste #3 1234 chars]" (pi's two forms; the bare "[paste #3]" too).
 var (
-	pasteMarkerRe    = regexp.MustCompile(`\[paste #(\d+)( (\+\d+ lines|\d+ chars))?\]`)
-	pasteMarkerWhole = regexp.MustCompile(`^\[paste #(\d+)( (\+\d+ lines|\d+ chars))?\]$`)
+	pasteMarkerRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[paste #(\d+)( (\+\d+ lines|\d+ chars))?\]`) })
+	pasteMarkerWhole = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[paste #(\d+)( (\+\d+ lines|\d+ chars))?\]$`) })
 )
 
 // seg is one grapheme cluster (or one whole paste marker) of a line, by
@@ -25,7 +26,7 @@ type seg struct{ start, end int }
 func segments(line string, valid map[int]string) []seg {
 	var markers [][]int
 	if len(valid) > 0 {
-		for _, m := range pasteMarkerRe.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range pasteMarkerRe().FindAllStringSubmatchIndex(line, -1) {
 			id, _ := strconv.Atoi(line[m[2]:m[3]])
 			if _, ok := valid[id]; ok {
 				markers = append(markers, m[:2])
@@ -63,7 +64,7 @@ func segments(line string, valid map[int]string) []seg {
 
 // isMarker reports whether the segment text is a whole paste marker.
 func isMarker(s string) bool {
-	return len(s) >= 10 && s[0] == '[' && pasteMarkerWhole.MatchString(s)
+	return len(s) >= 10 && s[0] == '[' && pasteMarkerWhole().MatchString(s)
 }
 
 // prevBoundary is the start of the segment that ends at or spans col.

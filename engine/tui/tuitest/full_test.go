@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-go/pi/engine/tui"
 	"github.com/pi-go/pi/engine/tui/tuitest"
@@ -144,6 +145,11 @@ func TestFullscreenPrintsBodyOnExit(t *testing.T) {
 	if len(all) != 30 || all[0] != "item 0" || all[29] != "item 29" {
 		t.Fatalf("main screen after exit (%d rows): %q", len(all), all)
 	}
+	// A second 1049l would restore the cursor saved on entry (xterm,
+	// tmux): what the application prints next would land over the rows.
+	if n := strings.Count(term.Output(), "\x1b[?1049l"); n != 1 {
+		t.Fatalf("the alternate screen is left %d times", n)
+	}
 }
 
 func TestFullscreenViewportKeys(t *testing.T) {
@@ -203,5 +209,34 @@ func TestFullscreenDragPastTheWindowScrolls(t *testing.T) {
 	r.Feed("\x1b[<0;4;6m")
 	if want := tui.OSC52("r 0\nr 1\nr 2\nr 3\nr 4\nr 5\nr 6"); !strings.Contains(term.Output(), want) {
 		t.Fatalf("copied text missing %q in %q", want, term.Output())
+	}
+}
+
+// TestFullscreenScrollbarAuto: the reference's default "auto" scrollbar is
+// hidden while following, drawn over the last column once the user
+// scrolls, and gone again after the hide delay.
+func TestFullscreenScrollbarAuto(t *testing.T) {
+	t.Parallel()
+	body := &windowed{rows: numbered("line", 40)}
+	dock := &rowsBody{rows: []string{"dock"}}
+	term, r := startFull(t, 20, 9, tui.ProgramOptions{ScrollbarAuto: true}, body, dock)
+	if strings.ContainsAny(term.ScreenText(), "┃│") {
+		t.Fatalf("scrollbar before any scroll:\n%s", term.ScreenText())
+	}
+	r.Feed("\x1b[<64;3;3M") // wheel up
+	s := term.Screen()
+	if !strings.HasSuffix(s[0], "│") && !strings.HasSuffix(s[0], "┃") {
+		t.Fatalf("no scrollbar after scrolling: %q", s)
+	}
+	if !strings.HasPrefix(s[0], "line 29") || len([]rune(s[0])) != 20 {
+		t.Fatalf("the bar took the body's width: %q", s[0])
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.ContainsAny(term.ScreenText(), "┃│") {
+		if time.Now().After(deadline) {
+			t.Fatal("the scrollbar never hid")
+		}
+		time.Sleep(50 * time.Millisecond)
+		r.Sync()
 	}
 }
