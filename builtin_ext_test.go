@@ -36,8 +36,9 @@ func TestBuiltinExtensions(t *testing.T) {
 	}{
 		{name: "none"},
 		{name: "-e builtin:mcp", extensions: []string{"builtin:mcp"}},
-		{name: "-e builtin:codemode", extensions: []string{"builtin:codemode"},
-			wantStderr: []string{"Warning: built-in extension builtin:codemode is not available in this build"}},
+		{name: "-e builtin:codemode", extensions: []string{"builtin:codemode", "builtin:tool-search"}},
+		{name: "-e builtin:llama.cpp", extensions: []string{"builtin:llama.cpp"},
+			wantStderr: []string{"Warning: built-in extension builtin:llama.cpp is not available in this build"}},
 		{name: "-e unknown", extensions: []string{"builtin:nope"}, wantErr: true,
 			wantStderr: []string{`Error: Failed to load extension "builtin:nope": Unknown built-in extension: builtin:nope`}},
 		{name: "settings", settings: `{"extensions":["-builtin:mcp","+builtin:llama.cpp","+builtin:nope"]}`,

@@ -115,7 +115,8 @@ func (app *Agent) apiOptions() jsruntime.APIOptions {
 			}
 			return builtins.New(name, cwd)
 		},
-		BuiltinNames: builtins.AllNames,
+		BuiltinNames:    builtins.AllNames,
+		BuiltinExtTools: app.builtinExtToolInfos,
 		Shutdown: func() {
 			// The reference defers the shutdown until the agent is idle:
 			// the current run (the tool that asked, the model's answer to

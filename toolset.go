@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/pi-go/pi/builtins"
+	"github.com/pi-go/pi/builtins/codemode"
 	"github.com/pi-go/pi/engine"
 )
 
@@ -33,7 +34,7 @@ func (app *Agent) tools() ([]engine.Tool, error) {
 			out = append(out, t)
 		}
 	}
-	return out, nil
+	return app.codemodeLoadout(out), nil
 }
 
 // builtin constructs one built-in tool with the session's options.
@@ -46,6 +47,8 @@ func (app *Agent) builtin(name string) engine.Tool {
 		})
 	case "powershell":
 		return builtins.NewPowerShellWithOptions(app.cwd, builtins.BashOptions{SessionEnv: app.sessionEnv})
+	case codemode.Name, codemode.SearchName:
+		return app.builtinExtTool(name)
 	case "read":
 		return builtins.NewReadWithOptions(app.cwd, builtins.ReadOptions{
 			NoAutoResize: !app.settings.ImagesAutoResize(),

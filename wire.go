@@ -81,6 +81,9 @@ type Agent struct {
 	mu      sync.Mutex
 	sess    *engine.Session
 	closing bool
+
+	// cm is builtin:codemode and builtin:tool-search (codemode.go).
+	cm codemodeState
 }
 
 // wire loads settings and models and selects the session store; the

@@ -39,6 +39,11 @@ type agentLoop struct {
 	steering     func() []*Message
 	followUp     func() []*Message
 	now          func() time.Time
+	// toolsNow, when set, is read before each later turn: tools declared
+	// during a run (tool_search's matches) reach the next model call, and
+	// toolsDecl's system message (nil for no change) declares them first.
+	toolsNow  func() []Tool
+	toolsDecl func(history []*Message, tools []Tool) *Message
 	// beforeTurn runs between turns, before turn_start; a non-nil result
 	// replaces the context (a compaction rebuilt it).
 	beforeTurn func(ctx context.Context) []*Message
@@ -83,6 +88,14 @@ func (a *agentLoop) run(ctx context.Context, history []*Message, prompts []*Mess
 				}
 				if len(pending) == 0 && a.steering != nil {
 					pending = a.steering()
+				}
+				if a.toolsNow != nil {
+					a.tools = a.toolsNow()
+					if a.toolsDecl != nil {
+						if m := a.toolsDecl(msgs, a.tools); m != nil {
+							pending = append([]*Message{m}, pending...)
+						}
+					}
 				}
 				a.emit(TurnStart{})
 			}
@@ -396,7 +409,7 @@ func (a *agentLoop) execute(ctx context.Context, p prepared, update func(ToolRes
 	}
 	call := ToolCall{ID: p.call.ID, Name: p.call.Name, Args: p.args}
 	begin := time.Now()
-	res, err := safeExecute(ctx, p.tool, call, update)
+	res, err := safeExecute(a.withNested(ctx, p.call.ID), p.tool, call, update)
 	d := time.Since(begin).Milliseconds()
 	if err != nil {
 		res = ErrorResult(err.Error())

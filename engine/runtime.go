@@ -590,7 +590,7 @@ func (s *Session) runWithRetry(ctx context.Context, provider Provider, apiKey st
 		model, thinking := s.model, s.thinking
 		s.mu.Unlock()
 		loop := &agentLoop{
-			model: model, thinking: thinking, tools: tools, provider: provider, apiKey: apiKey,
+			model: model, thinking: thinking, tools: tools, toolsNow: s.Tools, toolsDecl: s.midRunDeclarations, provider: provider, apiKey: apiKey,
 			systemPrompt: sysText, sessionID: s.store.Header().ID, hooks: s.hooks, emit: s.loopEmit,
 			steering: s.steering.drain, followUp: s.followUp.drain, now: s.now,
 			beforeTurn: s.beforeNextTurn, continueTurn: s.takeBoundaryContinue,

@@ -409,13 +409,13 @@ func (a *API) allToolsForJS() []any {
 	var out []any
 	// promptGuidelines and sourceInfo.baseDir travel as null where the
 	// reference has undefined; the views host module restores that.
-	add := func(info engine.ToolInfo, si ordered) {
+	add := func(info engine.ToolInfo, exposure string, si ordered) {
 		item := ordered{{"name", info.Name}, {"description", info.Description}, {"parameters", json.RawMessage(orEmptyObject(info.Parameters))}}
 		var guidelines any
 		if info.PromptGuidelines != nil {
 			guidelines = info.PromptGuidelines
 		}
-		item = append(item, Field{"promptGuidelines", guidelines}, Field{"exposure", "direct"}, Field{"sourceInfo", si})
+		item = append(item, Field{"promptGuidelines", guidelines}, Field{"exposure", exposure}, Field{"sourceInfo", si})
 		out = append(out, item)
 	}
 	ext := map[string]bool{}
@@ -428,12 +428,18 @@ func (a *API) allToolsForJS() []any {
 				continue
 			}
 			if t, ok := a.opts.Builtin(n, a.opts.Cwd); ok {
-				add(t.Info(), ordered{{"path", "builtin:" + n}, {"source", "builtin"}, {"scope", "temporary"}, {"origin", "top-level"}, {"baseDir", nil}})
+				add(t.Info(), "direct", ordered{{"path", "builtin:" + n}, {"source", "builtin"}, {"scope", "temporary"}, {"origin", "top-level"}, {"baseDir", nil}})
 			}
 		}
 	}
 	for _, t := range a.ExtTools() {
-		add(t.info, a.extSourceInfo(t.path))
+		add(t.info, t.Exposure(), a.extSourceInfo(t.path))
+	}
+	if a.opts.BuiltinExtTools != nil {
+		infos, paths := a.opts.BuiltinExtTools()
+		for i, info := range infos {
+			add(info, "model-only", ordered{{"path", paths[i]}, {"source", "builtin"}, {"scope", "temporary"}, {"origin", "top-level"}, {"baseDir", nil}})
+		}
 	}
 	out = append(out, a.hostToolsForJS()...)
 	return out

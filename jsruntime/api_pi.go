@@ -55,6 +55,10 @@ type APIOptions struct {
 	// Builtin constructs a built-in tool by name (setActiveTools and the
 	// create*Tool factories); nil means builtins are unavailable.
 	Builtin func(name, cwd string) (engine.Tool, bool)
+	// BuiltinExtTools are the tools of the built-in extensions that are
+	// loaded (codemode, tool_search), listed by pi.getAllTools() after
+	// the extensions' tools with the sourceInfo path Paths[i].
+	BuiltinExtTools func() (tools []engine.ToolInfo, paths []string)
 	// BuiltinNames are the built-in tool names, in the reference's order.
 	BuiltinNames []string
 	// Shutdown is ctx.shutdown().

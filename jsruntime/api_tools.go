@@ -23,6 +23,7 @@ type ExtTool struct {
 	path          string
 	info          engine.ToolInfo
 	defaultActive bool
+	exposure      string
 }
 
 var _ engine.Tool = (*ExtTool)(nil)
@@ -32,6 +33,15 @@ func (t *ExtTool) Info() engine.ToolInfo { return t.info }
 
 // Path is the extension that registered the tool.
 func (t *ExtTool) Path() string { return t.path }
+
+// Exposure is the tool's exposure: "direct" (the default), "model-only",
+// "codemode", "deferred" or "hidden".
+func (t *ExtTool) Exposure() string {
+	if t.exposure == "" {
+		return "direct"
+	}
+	return t.exposure
+}
 
 // DefaultActive reports whether the tool starts active.
 func (t *ExtTool) DefaultActive() bool { return t.defaultActive }
@@ -121,6 +131,7 @@ func (a *API) registerTool(path, def string) {
 		info: engine.ToolInfo{Name: d.Name, Label: d.Label, Description: d.Description, Parameters: d.Parameters,
 			PromptSnippet: d.PromptSnippet, PromptGuidelines: d.PromptGuidelines, Sequential: d.ExecutionMode == "sequential",
 			OwnSampling: true, ConstrainedSampling: d.ConstrainedSampling}}
+	t.exposure = d.Exposure
 	if d.Exposure != "" && d.Exposure != "direct" && d.Exposure != "model-only" {
 		t.defaultActive = false
 	}
