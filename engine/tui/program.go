@@ -54,7 +54,7 @@ type ProgramOptions struct {
 	// and the release copies it with OSC 52.
 	CopyOnSelect bool
 	// PrintBodyOnExit (fullscreen): after leaving the alternate screen,
-	// print the whole body into the normal screen's scrollback.
+	// print the whole body, then the dock, into the normal screen's scrollback.
 	PrintBodyOnExit bool
 	// JumpLabel replaces the "↓ Jump to latest message · Ctrl+End" label
 	// shown on the last body row while scrolled away from the bottom.

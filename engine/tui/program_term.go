@@ -93,7 +93,13 @@ func (p *Program) finalFrame() {
 	b.WriteString(SeqAltScreenOff)
 	p.modes.altLeft = true
 	b.WriteString(SeqAutowrapOn)
-	for _, row := range p.bodyAll(p.width) {
+	// The dock (editor, footer) follows the transcript, as the
+	// reference's exit output shows the last screen's bottom too.
+	rows := p.bodyAll(p.width)
+	if p.dock != nil {
+		rows = append(rows, p.dock.Render(p.width)...)
+	}
+	for _, row := range rows {
 		b.WriteString(stripMarkers(row))
 		b.WriteString(SeqResetLine)
 		b.WriteString("\r\n")

@@ -142,7 +142,7 @@ func TestFullscreenPrintsBodyOnExit(t *testing.T) {
 		t.Fatal("still on the alternate screen")
 	}
 	all := strings.Split(term.All(), "\n")
-	if len(all) != 30 || all[0] != "item 0" || all[29] != "item 29" {
+	if len(all) != 31 || all[0] != "item 0" || all[29] != "item 29" || all[30] != "dock" {
 		t.Fatalf("main screen after exit (%d rows): %q", len(all), all)
 	}
 	// A second 1049l would restore the cursor saved on entry (xterm,
