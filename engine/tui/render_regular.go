@@ -110,13 +110,14 @@ func (p *Program) renderRegular(b *bytes.Buffer) {
 	b.WriteString(SeqSyncBegin)
 	body := b.Len()
 	if first >= 0 && first < nEff {
-		r.moveTo(b, first)
+		// Rewrite the changed rows only: a keystroke in the editor
+		// leaves the rules and the footer below it as they are.
+		oldWritten, oldTop := r.written, r.top
 		for i := first; i < nEff; i++ {
-			if i > first {
-				b.WriteString("\r\n")
-				r.cur = i
-				r.written = max(r.written, i+1)
+			if i > first && i < oldWritten && i-oldTop < len(r.prev) && r.prev[i-oldTop] == all[i-from] {
+				continue
 			}
+			r.moveTo(b, i)
 			writeRow(b, all[i-from])
 			r.curCol = -1
 		}

@@ -191,3 +191,30 @@ func TestRegularStartsBelowShellOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestRegularSkipsUnchangedRowsBelow: a change in the middle of the dock
+// (the editor line above the rules and the footer) rewrites that row
+// only, not everything below it.
+func TestRegularSkipsUnchangedRowsBelow(t *testing.T) {
+	t.Parallel()
+	term := tuitest.NewTerm(40, 10)
+	body := &windowed{rows: numbered("body", 50)}
+	log := &keyLog{}
+	dock := &tui.Container{}
+	dock.Add(log, tui.Lines{"---- rule ----", "footer line"})
+	r := tuitest.Start(t, term, tui.ProgramOptions{}, func(p *tui.Program) {
+		p.SetBody(body)
+		p.SetDock(dock)
+		p.SetFocus(log)
+	}, nil)
+	term.ResetOutput()
+	r.Feed("x")
+	out := term.Output()
+	if !strings.Contains(out, "keys: x") || strings.Contains(out, "rule") || strings.Contains(out, "footer") {
+		t.Errorf("keystroke frame: %q", out)
+	}
+	screen := term.Screen()
+	if screen[7] != "keys: x" || screen[8] != "---- rule ----" || screen[9] != "footer line" {
+		t.Errorf("screen bottom: %q", screen[6:])
+	}
+}
