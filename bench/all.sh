@@ -13,7 +13,8 @@
 # Cases: RPC ready; ready with 5 example extensions, cold and warm; print
 # mode with one tool call; 10,000 deltas; PSS of 20 idle RPC processes;
 # resume of a 200 MB session; grep and find over the tree (rg and fd as
-# the limit). --only takes first words of case names (ready, print,
+# the limit); keypress-to-frame latency of the TUI on a 2,000-message
+# session (bench/tuikey.py). --only takes first words of case names (ready, print, tui,
 # resume, grep, find, ...).
 # The machine should be otherwise idle; CPU figures move less under load.
 set -euo pipefail

@@ -291,8 +291,14 @@ def main() -> int:
                 l.append(fl(None))
         rows.append((label, o[1:], r[1:], l[1:]))
         print_row(rows[-1], header=len(rows) == 1)
-    for label in ("TUI keypress latency",):
-        print(f"{label:<33} n/a (not built yet)")
+    if not only or "tui" in only:
+        # The interactive mode in a pty: keypress to frame on a 2,000-message
+        # session, both renderers (bench/tuikey.py prints its own table).
+        cmd = [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tuikey.py"),
+               "--ours", a.ours, "--messages", "2000", "--keys", "20", "--runs", str(a.n)]
+        cmd += ["--ref", a.ref] if a.ref else ["--no-ref"]
+        print()
+        subprocess.run(cmd, check=False)
     for m in mocks.values():
         m.close()
     burst.shutdown()
