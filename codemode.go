@@ -142,11 +142,17 @@ func (app *Agent) codemodeLoadout(tools []engine.Tool) []engine.Tool {
 		out = append(out, t)
 		has[t.Info().Name] = true
 	}
+	activate := app.mcpActivations()
 	for _, e := range app.cm.reg.Entries() {
-		if e.Activate != "" && !has[e.Activate] {
-			if t := app.builtinExtTool(e.Activate); t != nil {
+		if e.Activate != "" {
+			activate = append(activate, e.Activate)
+		}
+	}
+	for _, name := range activate {
+		if !has[name] {
+			if t := app.builtinExtTool(name); t != nil {
 				out = append(out, t)
-				has[e.Activate] = true
+				has[name] = true
 			}
 		}
 	}

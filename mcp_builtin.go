@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/pi-go/pi/builtins/codemode"
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/internal/jsonx"
 	"github.com/pi-go/pi/jsruntime"
@@ -86,10 +87,15 @@ func (app *Agent) startMCP(ctx context.Context) {
 		app.reportUnconnectedMCP()
 		return
 	}
-	m := mcp.NewManager(mcp.ManagerOptions{AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted, Registered: app.extensionMCPServers()})
+	m := mcp.NewManager(mcp.ManagerOptions{AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted, Registered: app.extensionMCPServers(),
+		// codemode and deferred tools are reached through builtin:codemode
+		// and builtin:tool-search when those are on.
+		Reachable: func(exposure string) bool { return app.mcpIndirectTool(exposure) != "" }})
 	app.mcp.mu.Lock()
 	app.mcp.m = m
 	app.mcp.mu.Unlock()
+	app.IndirectTools().AddSource(func() []codemode.Entry { return app.mcpIndirect(m) })
+	app.codemodeAutoActivate()
 	for _, w := range m.Unreachable() {
 		fmt.Fprintln(app.stderr, "Warning:", w)
 	}
@@ -114,7 +120,13 @@ func (app *Agent) syncMCPTools(ctx context.Context) {
 	replaced := app.mcp.synced != s
 	app.mcp.synced = s
 	app.mcp.mu.Unlock()
-	if changed := m.Changed(); !first && !changed && !replaced {
+	changed := m.Changed()
+	if first || changed || replaced {
+		// The registry reads the servers' tools itself; telling it lets a
+		// server's tools turn codemode or tool_search on.
+		app.IndirectTools().Notify()
+	}
+	if !first && !changed && !replaced {
 		return
 	}
 	app.mcp.mu.Lock()
@@ -297,4 +309,89 @@ func (app *Agent) reloadMCP(ctx context.Context) {
 		old.Close()
 	}
 	app.startMCP(ctx)
+}
+
+// mcpIndirectTool is the tool that reaches MCP tools of an exposure:
+// codemode for "codemode" (the default), tool_search for "deferred", ""
+// when that built-in extension is off or the exposure is another.
+func (app *Agent) mcpIndirectTool(exposure string) string {
+	switch {
+	case exposure == "codemode" && app.builtinExtEnabled("codemode"):
+		return codemode.Name
+	case exposure == "deferred" && app.builtinExtEnabled("tool-search"):
+		return codemode.SearchName
+	}
+	return ""
+}
+
+// mcpActivations are the tools the configured MCP servers turn on: codemode
+// for a server (or one of its tools) with codemode exposure, tool_search
+// for deferred, unless mcp.json sets autoEnableCodemode to false. It goes
+// by the configuration, not the connections, so the first request already
+// declares them while the servers are still connecting.
+func (app *Agent) mcpActivations() []string {
+	m := app.mcpManager()
+	if m == nil {
+		return nil
+	}
+	c := m.Config()
+	if c == nil || (c.AutoEnableCodemode != nil && !*c.AutoEnableCodemode) {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(exposure string) {
+		if exposure == "" {
+			exposure = "codemode"
+		}
+		if via := app.mcpIndirectTool(exposure); via != "" && !seen[via] {
+			seen[via] = true
+			out = append(out, via)
+		}
+	}
+	for _, s := range c.Servers {
+		if !s.Enabled {
+			continue
+		}
+		add(s.Exposure)
+		for _, kv := range s.ToolExposure {
+			add(kv[1])
+		}
+	}
+	return out
+}
+
+// mcpIndirect lists the connected servers' codemode and deferred tools
+// (both "deferred" in AllTools) for the codemode registry: scripts call
+// them and find them with searchTools, tool_search declares the ones it
+// matches, and the codemode description stays the same while servers come
+// and go. Each has its server as the namespace; a script's call resolves
+// to the CallToolResult.
+func (app *Agent) mcpIndirect(m *mcp.Manager) []codemode.Entry {
+	if app.mcpIndirectTool("codemode") == "" && app.mcpIndirectTool("deferred") == "" {
+		return nil
+	}
+	var out []codemode.Entry
+	for _, te := range m.AllTools() {
+		if te.Exposure != "deferred" && te.Exposure != "codemode" {
+			continue
+		}
+		out = append(out, codemode.Entry{Tool: te.Tool, Exposure: codemode.ExposureDeferred, Namespace: mcpNamespace(te.Namespace), Returns: "CallToolResult"})
+	}
+	return out
+}
+
+func mcpNamespace(o jsonx.Object) *codemode.Namespace {
+	str := func(k string) string { v, _ := o.Get(k); s, _ := v.(string); return s }
+	ns := &codemode.Namespace{Name: str("name"), Description: str("description"), Instructions: str("instructions")}
+	if v, ok := o.Get("aliases"); ok {
+		if list, ok := v.([]any); ok {
+			for _, a := range list {
+				if s, ok := a.(string); ok {
+					ns.Aliases = append(ns.Aliases, s)
+				}
+			}
+		}
+	}
+	return ns
 }

@@ -112,7 +112,8 @@ func TestMCPDirectToolCall(t *testing.T) {
 		{name: "-ne", args: []string{"-ne"}, exposure: "direct"},
 		{name: "-ne -e builtin:mcp", args: []string{"-ne", "-e", "builtin:mcp"}, exposure: "direct", wantOn: true},
 		{name: "hidden", exposure: "hidden"},
-		{name: "codemode warns", exposure: "", stderr: `uses exposure "codemode", which needs the codemode or tool_search tool`},
+		{name: "codemode off warns", exposure: "", settings: map[string]any{"extensions": []string{"-builtin:codemode"}},
+			stderr: `uses exposure "codemode", which needs the codemode or tool_search tool`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -355,5 +356,29 @@ func TestMCPToolSelection(t *testing.T) {
 				t.Errorf("declared %s, want %s", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestMCPDefaultCodemodeExposure: a plain mcp.json entry (exposure
+// "codemode", the default) declares no MCP tool, turns builtin:codemode
+// on, and the model's script reaches the server's tool through
+// tools.mcp__echo__ping, resolving to its CallToolResult.
+func TestMCPDefaultCodemodeExposure(t *testing.T) {
+	t.Parallel()
+	server := testMCPServer(t)
+	script := `[{"tool_calls":[{"name":"codemode","arguments":{"code":"const r = await tools.mcp__echo__ping({text: 'hi'}); return r.content[0].text;"},"id":"call_1"}]},{"text":"done"}]`
+	e := newEnv(t, "openai-completions", script, nil)
+	e.writeJSON(filepath.Join(e.agentDir, "mcp.json"), map[string]any{"mcpServers": map[string]any{"echo": map[string]any{"command": server}}})
+	r := e.run("", "--mode", "json", "--no-session", "call ping")
+	if r.code != 0 || strings.Contains(r.stderr, "Warning") {
+		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+	}
+	end := mcpToolEnd(t, r.stdout, "call_1")
+	if end.IsError || !strings.Contains(string(end.Result), "PONG:hi") {
+		t.Fatalf("codemode result %s", end.Result)
+	}
+	declared := declaredTools(t, e)
+	if !slices.Contains(declared, "codemode") || slices.ContainsFunc(declared, func(n string) bool { return strings.HasPrefix(n, "mcp__") }) {
+		t.Errorf("declared tools %v: want codemode and no direct MCP tool", declared)
 	}
 }
