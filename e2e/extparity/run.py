@@ -9,10 +9,11 @@ Every argument is extparity.py's. What changes:
 
 1. The reference's built-in extensions (builtin:mcp, builtin:llama.cpp,
    builtin:codemode, builtin:tool-search) are turned off on both sides with
-   the settings "extensions" list ("-builtin:<name>"). This build has none
-   of them yet and no longer lists their commands (a listing that does
+   the settings "extensions" list ("-builtin:<name>"). This build has
+   builtin:mcp, builtin:codemode and builtin:tool-search but not yet
+   builtin:llama.cpp, whose /llama it does not list (a listing that does
    nothing would be a lie), so without this every example differs by the
-   /llama and /mcp entries of get_commands and nothing else is compared.
+   /llama entry of get_commands and nothing else is compared.
 2. Tool updates are merged after the fire-and-forget UI requests are taken
    out of a step's events, not before. A spinner's setTitle (an 80 ms
    timer) that happens to land between a tool's two
