@@ -515,7 +515,12 @@ const components = ["ArminComponent", "AssistantMessageComponent", "BashExecutio
 // SDK classes that only exist inside the Node reference.
 const classes = ["AgentSession", "AgentSessionRuntime", "CredentialSynchronizationError", "DefaultPackageManager",
   "DefaultResourceLoader", "ExtensionRunner", "InteractiveMode", "ModelRegistry", "ModelRuntime",
-  "ProjectTrustStore", "RpcClient", "SessionManager", "SettingsManager"];
+  "ProjectTrustStore", "RpcClient", "SessionManager"];
+
+// SDK classes pi-go provides, each built on first read.
+const sdkClasses = {
+  SettingsManager: () => require("pi:internal/sdk_settings").SettingsManager,
+};
 
 // SDK functions pi-go does not provide to extensions.
 const functions = ["buildContextEntries", "buildSessionContext", "buildSessionProjection", "calculateContextTokens",
@@ -533,6 +538,7 @@ const functions = ["buildContextEntries", "buildSessionContext", "buildSessionPr
 
 Object.defineProperty(exports, "__esModule", { value: true });
 for (const name of components) lazyExport(name, () => inertComponent(name));
+for (const name of Object.keys(sdkClasses)) lazyExport(name, sdkClasses[name]);
 for (const name of classes) exports[name] = typeof host[name] === "function" ? host[name] : unsupportedClass(name);
 for (const name of functions) exports[name] = typeof host[name] === "function" ? host[name] : notSupported(name);
 // Copied as descriptors, so the accessors of the tui components stay lazy.
