@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/session"
 )
 
 // runSDKScript runs testdata/<name>.js (a run(sdk, dir, fs, log)
@@ -90,4 +93,47 @@ func recordSDKGolden(t *testing.T, name, golden string) {
 func TestSDKSettingsManager(t *testing.T) {
 	t.Parallel()
 	runSDKScript(t, "sdk_settings")
+}
+
+// TestSDKSessionManager checks SessionManager against the reference's
+// answers: open and its read methods (header, entries, branches, tree,
+// context, name), appends that reach the file, list/listAll/findById,
+// inMemory, create's lazy file, continueRecent, and opening a directory.
+func TestSDKSessionManager(t *testing.T) {
+	t.Parallel()
+	runSDKScript(t, "sdk_session")
+}
+
+// TestSDKOpenHeldSession checks that opening a session file another
+// writer of this process holds (an extension opening ctx.sessionManager's
+// file) gives a snapshot that reads the file and refuses appends, instead
+// of failing or interleaving two writers.
+func TestSDKOpenHeldSession(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	f, err := session.Create(dir, dir, session.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := &engine.Message{Role: engine.RoleUser, Content: engine.Contents{Blocks: []engine.Content{engine.TextContent("hi")}}}
+	if err := f.Append(&engine.Entry{Type: engine.EntryMessage, Message: user}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Append(&engine.Entry{Type: engine.EntryMessage, Message: &engine.Message{Role: engine.RoleAssistant, Content: engine.Contents{Blocks: []engine.Content{engine.TextContent("yo")}}}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	s, err := openSessionFile(f.Path(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.st.(readOnlyStore); !ok {
+		t.Fatalf("store is %T, want a read-only snapshot", s.st)
+	}
+	if got := len(s.st.Entries()); got != 2 || s.st.Path() != f.Path() || s.st.Header().ID != f.Header().ID {
+		t.Errorf("snapshot: %d entries, path %q, id %q", got, s.st.Path(), s.st.Header().ID)
+	}
+	if err := s.st.Append(&engine.Entry{Type: engine.EntryCustom, CustomType: "x"}); err == nil || !strings.Contains(err.Error(), "can only read it") {
+		t.Errorf("append to the snapshot: %v", err)
+	}
 }

@@ -515,11 +515,12 @@ const components = ["ArminComponent", "AssistantMessageComponent", "BashExecutio
 // SDK classes that only exist inside the Node reference.
 const classes = ["AgentSession", "AgentSessionRuntime", "CredentialSynchronizationError", "DefaultPackageManager",
   "DefaultResourceLoader", "ExtensionRunner", "InteractiveMode", "ModelRegistry", "ModelRuntime",
-  "ProjectTrustStore", "RpcClient", "SessionManager"];
+  "ProjectTrustStore", "RpcClient"];
 
 // SDK classes pi-go provides, each built on first read.
 const sdkClasses = {
   SettingsManager: () => require("pi:internal/sdk_settings").SettingsManager,
+  SessionManager: () => require("pi:internal/sdk_session").SessionManager,
 };
 
 // SDK functions pi-go does not provide to extensions.
