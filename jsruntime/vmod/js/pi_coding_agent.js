@@ -514,14 +514,38 @@ const components = ["ArminComponent", "AssistantMessageComponent", "BashExecutio
 
 // SDK classes that only exist inside the Node reference.
 const classes = ["AgentSession", "AgentSessionRuntime", "CredentialSynchronizationError", "DefaultPackageManager",
-  "DefaultResourceLoader", "ExtensionRunner", "InteractiveMode", "ModelRegistry", "ModelRuntime",
+  "DefaultResourceLoader", "ExtensionRunner", "InteractiveMode", "ModelRuntime",
   "ProjectTrustStore", "RpcClient"];
 
 // SDK classes pi-go provides, each built on first read.
 const sdkClasses = {
   SettingsManager: () => require("pi:internal/sdk_settings").SettingsManager,
   SessionManager: () => require("pi:internal/sdk_session").SessionManager,
+  ModelRegistry: makeModelRegistryClass,
 };
+
+// ModelRegistry is the host's registry (models.json, auth.json, the
+// built-in catalog and the providers extensions registered), the one
+// ctx.modelRegistry is: `new ModelRegistry()` returns it, and instanceof
+// holds for it. pi-go has no ModelRuntime to build another one over.
+function makeModelRegistryClass() {
+  const hostRegistry = () => {
+    const reg = typeof host.hostModelRegistry === "function" ? host.hostModelRegistry() : undefined;
+    if (!reg) throw new Error("@earendil-works/pi-coding-agent: ModelRegistry is only available to extensions running in pi-go");
+    return reg;
+  };
+  class ModelRegistry {
+    constructor(runtime) {
+      if (runtime !== undefined) throw new Error("@earendil-works/pi-coding-agent: new ModelRegistry(runtime) is not supported in pi-go; use new ModelRegistry() or ctx.modelRegistry (the host's registry)");
+      return hostRegistry();
+    }
+    static [Symbol.hasInstance](v) {
+      if (v === null || typeof v !== "object") return false;
+      try { return Object.getPrototypeOf(v) === Object.getPrototypeOf(hostRegistry()); } catch (e) { return false; }
+    }
+  }
+  return ModelRegistry;
+}
 
 // SDK functions pi-go does not provide to extensions.
 const functions = ["buildContextEntries", "buildSessionContext", "buildSessionProjection", "calculateContextTokens",
