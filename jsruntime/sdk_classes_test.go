@@ -137,3 +137,12 @@ func TestSDKOpenHeldSession(t *testing.T) {
 		t.Errorf("append to the snapshot: %v", err)
 	}
 }
+
+// TestSDKFunctions checks the session and compaction functions against
+// the reference's answers: JSONL parsing, usage and compaction helpers,
+// context building from a leaf (compaction, model and thinking changes, a
+// side branch, a null leaf), projections, cut points and the diff.
+func TestSDKFunctions(t *testing.T) {
+	t.Parallel()
+	runSDKScript(t, "sdk_functions")
+}

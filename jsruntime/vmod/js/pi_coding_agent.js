@@ -548,22 +548,26 @@ function makeModelRegistryClass() {
 }
 
 // SDK functions pi-go does not provide to extensions.
-const functions = ["buildContextEntries", "buildSessionContext", "buildSessionProjection", "calculateContextTokens",
-  "collectEntriesForBranchSummary", "compact", "convertToPng", "copyToClipboard", "createAgentSession",
+const functions = ["collectEntriesForBranchSummary", "compact", "convertToPng", "copyToClipboard", "createAgentSession",
   "createAgentSessionFromServices", "createAgentSessionRuntime", "createAgentSessionServices",
   "createCodemodeExtension", "createExtensionRuntime", "createLocalPowerShellOperations", "createMcpExtension",
-  "createToolSearchExtension", "discoverAndLoadExtensions", "findCutPoint",
+  "createToolSearchExtension", "discoverAndLoadExtensions",
   "findTurnStartIndex", "formatSkillsForPrompt", "generateBranchSummary", "generateDiffString", "generateSummary",
-  "generateSummaryWithUsage", "generateUnifiedPatch", "getLastAssistantUsage", "getLatestCompactionEntry",
+  "generateSummaryWithUsage", "generateUnifiedPatch",
   "getPowerShellConfig", "hasTrustRequiringProjectResources", "loadProjectContextFiles", "loadSkills",
-  "loadSkillsFromDir", "main", "migrateSessionEntries", "parseArgs", "parseSessionEntries", "prepareBranchEntries",
+  "loadSkillsFromDir", "main", "migrateSessionEntries", "parseArgs", "prepareBranchEntries",
   "readStoredCredential", "renderDiff", "resizeImage", "resolveCliModel", "resolveModelScopeWithDiagnostics",
-  "runPrintMode", "runRpcMode", "sessionEntryToContextMessages", "shouldCompact", "wrapRegisteredTool",
+  "runPrintMode", "runRpcMode", "sessionEntryToContextMessages", "wrapRegisteredTool",
   "wrapRegisteredTools"];
 
 Object.defineProperty(exports, "__esModule", { value: true });
 for (const name of components) lazyExport(name, () => inertComponent(name));
 for (const name of Object.keys(sdkClasses)) lazyExport(name, sdkClasses[name]);
+// SDK functions pi-go provides (hostjs/pi_internal_sdk_functions.js).
+for (const name of ["buildContextEntries", "buildSessionContext", "buildSessionProjection", "calculateContextTokens",
+  "findCutPoint", "getLastAssistantUsage", "getLatestCompactionEntry", "parseSessionEntries", "shouldCompact"]) {
+  lazyExport(name, () => require("pi:internal/sdk_functions")[name]);
+}
 for (const name of classes) exports[name] = typeof host[name] === "function" ? host[name] : unsupportedClass(name);
 for (const name of functions) exports[name] = typeof host[name] === "function" ? host[name] : notSupported(name);
 // Copied as descriptors, so the accessors of the tui components stay lazy.
