@@ -6,6 +6,8 @@ import (
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/compaction"
+	"github.com/pi-go/pi/engine/config"
+	"github.com/pi-go/pi/prompts"
 )
 
 // installSDKFunctionsHost gives the coding-agent package's session and
@@ -60,5 +62,23 @@ func (r *Runtime) installSDKFunctionsHost() {
 		start, end = max(0, min(start, len(ces))), max(0, min(end, len(ces)))
 		cp := compaction.FindCutPoint(ces, start, end, keep)
 		return encode(ordered{{"firstKeptEntryIndex", cp.FirstKeptIndex}, {"turnStartIndex", cp.TurnStartIndex}, {"isSplitTurn", cp.SplitTurn}})
+	})
+	// The trust check and context files are the ones the host itself
+	// runs at start (engine/config, prompts), so an extension asking
+	// about a folder gets the host's answer.
+	_ = r.host.Set("hasTrustRequiringProjectResources", func(cwd string) bool { return config.NeedsTrust(absDir(cwd)) })
+	_ = r.host.Set("sdkProjectContextFiles", func(cwd, agentDir string) string {
+		if agentDir == "" {
+			agentDir = r.opts.AgentDir
+		}
+		files, err := prompts.LoadContextFiles(absDir(agentDir), absDir(cwd), true)
+		if err != nil && len(files) == 0 {
+			panic(vm.NewGoError(err))
+		}
+		out := make([]ordered, len(files))
+		for i, f := range files {
+			out[i] = ordered{{"path", f.Path}, {"content", f.Content}}
+		}
+		return encode(out)
 	})
 }

@@ -146,3 +146,12 @@ func TestSDKFunctions(t *testing.T) {
 	t.Parallel()
 	runSDKScript(t, "sdk_functions")
 }
+
+// TestSDKResources checks loadProjectContextFiles and
+// hasTrustRequiringProjectResources against the reference's answers:
+// context files from the agent dir and every ancestor, and which .pi
+// entries (or an ancestor's .agents/skills) make a folder need trust.
+func TestSDKResources(t *testing.T) {
+	t.Parallel()
+	runSDKScript(t, "sdk_resources")
+}

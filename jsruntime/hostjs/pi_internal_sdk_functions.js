@@ -60,7 +60,15 @@ function findCutPoint(entries, startIndex, endIndex, keepRecentTokens) {
   return JSON.parse(host.sdkFindCutPoint(JSON.stringify(entries), startIndex, endIndex, keepRecentTokens));
 }
 
+function loadProjectContextFiles(options) {
+  const o = options || {};
+  return JSON.parse(host.sdkProjectContextFiles(String(o.cwd), o.agentDir === undefined ? "" : String(o.agentDir)));
+}
+
+function hasTrustRequiringProjectResources(cwd) { return host.hasTrustRequiringProjectResources(String(cwd)); }
+
 module.exports = {
+  loadProjectContextFiles, hasTrustRequiringProjectResources,
   parseSessionEntries, getLatestCompactionEntry, calculateContextTokens, getLastAssistantUsage, shouldCompact,
   buildSessionContext, buildSessionProjection, buildContextEntries, findCutPoint,
 };

@@ -554,7 +554,7 @@ const functions = ["collectEntriesForBranchSummary", "compact", "convertToPng", 
   "createToolSearchExtension", "discoverAndLoadExtensions",
   "findTurnStartIndex", "formatSkillsForPrompt", "generateBranchSummary", "generateDiffString", "generateSummary",
   "generateSummaryWithUsage", "generateUnifiedPatch",
-  "getPowerShellConfig", "hasTrustRequiringProjectResources", "loadProjectContextFiles", "loadSkills",
+  "getPowerShellConfig", "loadSkills",
   "loadSkillsFromDir", "main", "migrateSessionEntries", "parseArgs", "prepareBranchEntries",
   "readStoredCredential", "renderDiff", "resizeImage", "resolveCliModel", "resolveModelScopeWithDiagnostics",
   "runPrintMode", "runRpcMode", "sessionEntryToContextMessages", "wrapRegisteredTool",
@@ -565,7 +565,8 @@ for (const name of components) lazyExport(name, () => inertComponent(name));
 for (const name of Object.keys(sdkClasses)) lazyExport(name, sdkClasses[name]);
 // SDK functions pi-go provides (hostjs/pi_internal_sdk_functions.js).
 for (const name of ["buildContextEntries", "buildSessionContext", "buildSessionProjection", "calculateContextTokens",
-  "findCutPoint", "getLastAssistantUsage", "getLatestCompactionEntry", "parseSessionEntries", "shouldCompact"]) {
+  "findCutPoint", "getLastAssistantUsage", "getLatestCompactionEntry", "parseSessionEntries", "shouldCompact",
+  "loadProjectContextFiles", "hasTrustRequiringProjectResources"]) {
   lazyExport(name, () => require("pi:internal/sdk_functions")[name]);
 }
 for (const name of classes) exports[name] = typeof host[name] === "function" ? host[name] : unsupportedClass(name);
