@@ -81,4 +81,20 @@ func (r *Runtime) installSDKFunctionsHost() {
 		}
 		return encode(out)
 	})
+	_ = r.host.Set("sdkFormatSkills", func(skillsJSON, tool string) string {
+		var in []struct {
+			Name                   string `json:"name"`
+			Description            string `json:"description"`
+			FilePath               string `json:"filePath"`
+			DisableModelInvocation bool   `json:"disableModelInvocation"`
+		}
+		if err := json.Unmarshal([]byte(skillsJSON), &in); err != nil {
+			panic(vm.NewTypeError("formatSkillsForPrompt: skills are not a list of skills: " + err.Error()))
+		}
+		refs := make([]prompts.SkillRef, len(in))
+		for i, s := range in {
+			refs[i] = prompts.SkillRef{Name: s.Name, Description: s.Description, Location: s.FilePath, DisableModelInvocation: s.DisableModelInvocation}
+		}
+		return prompts.FormatSkills(refs, tool)
+	})
 }

@@ -67,8 +67,15 @@ function loadProjectContextFiles(options) {
 
 function hasTrustRequiringProjectResources(cwd) { return host.hasTrustRequiringProjectResources(String(cwd)); }
 
+// formatSkillsForPrompt is the skills section of the host's own system
+// prompt (prompts.FormatSkills): the same XML listing as the reference,
+// with pi-go's wording around it.
+function formatSkillsForPrompt(skills, fileReadTool) {
+  return host.sdkFormatSkills(JSON.stringify(skills || []), fileReadTool === undefined ? "read" : String(fileReadTool));
+}
+
 module.exports = {
-  loadProjectContextFiles, hasTrustRequiringProjectResources,
+  formatSkillsForPrompt, loadProjectContextFiles, hasTrustRequiringProjectResources,
   parseSessionEntries, getLatestCompactionEntry, calculateContextTokens, getLastAssistantUsage, shouldCompact,
   buildSessionContext, buildSessionProjection, buildContextEntries, findCutPoint,
 };

@@ -22,4 +22,16 @@ async function run(sdk, dir, fs, log) {
   mk(dir + "/anc/.agents/skills/s/SKILL.md", "x");
   fs.mkdirSync(dir + "/anc/a/b", { recursive: true });
   log("trust ancestor skills", sdk.hasTrustRequiringProjectResources(dir + "/anc/a/b"));
+  // The skills section: the XML listing is the reference's, the prose
+  // around it pi-go's own, so only the listing and the frame are compared.
+  const skills = [
+    { name: "a&b", description: "uses <tags> & \"quotes\" 'x'", filePath: "/s/a/SKILL.md", baseDir: "/s/a", disableModelInvocation: false },
+    { name: "hidden", description: "h", filePath: "/s/h/SKILL.md", baseDir: "/s/h", disableModelInvocation: true },
+  ];
+  for (const tool of [undefined, "read", "bash", "indirect"]) {
+    const out = sdk.formatSkillsForPrompt(skills, tool);
+    const lines = out.split("\n");
+    log("skills", tool, j(out.slice(0, 2)), lines.length, j(lines.slice(lines.indexOf("<available_skills>"))));
+  }
+  log("skills none", j(sdk.formatSkillsForPrompt([skills[1]])), j(sdk.formatSkillsForPrompt([])));
 }

@@ -552,7 +552,7 @@ const functions = ["collectEntriesForBranchSummary", "compact", "convertToPng", 
   "createAgentSessionFromServices", "createAgentSessionRuntime", "createAgentSessionServices",
   "createCodemodeExtension", "createExtensionRuntime", "createLocalPowerShellOperations", "createMcpExtension",
   "createToolSearchExtension", "discoverAndLoadExtensions",
-  "findTurnStartIndex", "formatSkillsForPrompt", "generateBranchSummary", "generateDiffString", "generateSummary",
+  "findTurnStartIndex", "generateBranchSummary", "generateDiffString", "generateSummary",
   "generateSummaryWithUsage", "generateUnifiedPatch",
   "getPowerShellConfig", "loadSkills",
   "loadSkillsFromDir", "main", "migrateSessionEntries", "parseArgs", "prepareBranchEntries",
@@ -566,7 +566,7 @@ for (const name of Object.keys(sdkClasses)) lazyExport(name, sdkClasses[name]);
 // SDK functions pi-go provides (hostjs/pi_internal_sdk_functions.js).
 for (const name of ["buildContextEntries", "buildSessionContext", "buildSessionProjection", "calculateContextTokens",
   "findCutPoint", "getLastAssistantUsage", "getLatestCompactionEntry", "parseSessionEntries", "shouldCompact",
-  "loadProjectContextFiles", "hasTrustRequiringProjectResources"]) {
+  "loadProjectContextFiles", "hasTrustRequiringProjectResources", "formatSkillsForPrompt"]) {
   lazyExport(name, () => require("pi:internal/sdk_functions")[name]);
 }
 for (const name of classes) exports[name] = typeof host[name] === "function" ? host[name] : unsupportedClass(name);
