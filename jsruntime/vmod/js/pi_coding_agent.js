@@ -562,12 +562,23 @@ const functions = ["collectEntriesForBranchSummary", "compact", "convertToPng", 
 
 Object.defineProperty(exports, "__esModule", { value: true });
 for (const name of components) lazyExport(name, () => inertComponent(name));
-for (const name of Object.keys(sdkClasses)) lazyExport(name, sdkClasses[name]);
+// hostOr makes an SDK export from the host's module, or, where this
+// package runs without the host (the vmod tests' bare runtime), the clear
+// stand-in.
+function hostOr(make, standIn) {
+  return () => {
+    try { return make(); } catch (e) {
+      if (e && /Cannot find module 'pi:internal\//.test(String(e.message))) return standIn();
+      throw e;
+    }
+  };
+}
+for (const name of Object.keys(sdkClasses)) lazyExport(name, hostOr(sdkClasses[name], () => unsupportedClass(name)));
 // SDK functions pi-go provides (hostjs/pi_internal_sdk_functions.js).
 for (const name of ["buildContextEntries", "buildSessionContext", "buildSessionProjection", "calculateContextTokens",
   "findCutPoint", "getLastAssistantUsage", "getLatestCompactionEntry", "parseSessionEntries", "shouldCompact",
   "loadProjectContextFiles", "hasTrustRequiringProjectResources", "formatSkillsForPrompt"]) {
-  lazyExport(name, () => require("pi:internal/sdk_functions")[name]);
+  lazyExport(name, hostOr(() => require("pi:internal/sdk_functions")[name], () => notSupported(name)));
 }
 for (const name of classes) exports[name] = typeof host[name] === "function" ? host[name] : unsupportedClass(name);
 for (const name of functions) exports[name] = typeof host[name] === "function" ? host[name] : notSupported(name);
