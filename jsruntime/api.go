@@ -159,6 +159,9 @@ func (r *Runtime) installHostDefaults() {
 		_ = r.host.Set("getAgentDir", func() string { return agentDir })
 	}
 	r.installDiffHost()
+	r.installSDKHost()
+	r.installSDKSessionHost()
+	r.installSDKFunctionsHost()
 	_ = r.host.Set("sniffImage", func(b goja.Value) string { return imagetype.Sniff(bytesOf(r.vm, b)) })
 	_ = r.host.Set("createTool", func(name, cwd string, _ goja.Value, _ bool) goja.Value {
 		def := vm.NewObject()

@@ -267,6 +267,10 @@ func (a *API) setup(r *Runtime) error {
 		}
 		*dst = fn
 	}
+	if fn, ok := goja.AssertFunction(obj.Get("modelRegistry")); ok {
+		// The newest generation's registry answers `new ModelRegistry()`.
+		_ = r.host.Set("hostModelRegistry", func() (goja.Value, error) { return fn(goja.Undefined()) })
+	}
 	a.installHostBuiltins(r)
 	return nil
 }

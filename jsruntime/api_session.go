@@ -294,7 +294,7 @@ func (a *API) sessionCallAsync(ctx context.Context, name string, raw json.RawMes
 // (ctx.newSession({setup})): entries appended straight to the new
 // session's store, without events, as the reference's SessionManager
 // writes do. It returns the new entry's id.
-func (a *API) sessionWriteCall(st engine.Store, name string, av []json.RawMessage) (any, bool, error) {
+func sessionWriteCall(st engine.Store, name string, av []json.RawMessage) (any, bool, error) {
 	var e *engine.Entry
 	switch name {
 	case "smw.appendMessage":

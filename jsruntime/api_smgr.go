@@ -92,17 +92,33 @@ func (a *API) sessionManagerCall(s *engine.Session, name string, av []json.RawMe
 		}
 		a.mu.Unlock()
 	}
-	dirs, _ := st.(storeDirs)
-	tree, _ := st.(storeTree)
 	if st != s.Store() {
 		st = pinnedStore{Store: st, api: a}
 	}
-	if v, ok, err := a.sessionWriteCall(st, name, av); ok {
+	defaultDir := ""
+	if a.rt != nil && a.rt.opts.AgentDir != "" {
+		defaultDir = session.AgentSessionsDir(a.rt.opts.AgentDir, a.opts.Cwd)
+	}
+	return storeManagerCall(st, a.opts.Cwd, defaultDir, name, av)
+}
+
+// storeManagerCall answers a SessionManager's read and write methods over
+// the session store st: ctx.sessionManager's, and those of the managers
+// extensions open themselves (SessionManager.open, host_sdk_session.go).
+// defaultDir is the cwd's default session folder ("" when unknown).
+func storeManagerCall(st engine.Store, cwd, defaultDir, name string, av []json.RawMessage) (any, bool, error) {
+	inner := st
+	if p, ok := st.(pinnedStore); ok {
+		inner = p.Store
+	}
+	dirs, _ := inner.(storeDirs)
+	tree, _ := inner.(storeTree)
+	if v, ok, err := sessionWriteCall(st, name, av); ok {
 		return v, ok, err
 	}
 	switch name {
 	case "sm.getCwd":
-		return a.opts.Cwd, true, nil
+		return cwd, true, nil
 	case "sm.getSessionId":
 		return st.Header().ID, true, nil
 	case "sm.getSessionFile":
@@ -119,10 +135,10 @@ func (a *API) sessionManagerCall(s *engine.Session, name string, av []json.RawMe
 		}
 		return "", true, nil
 	case "sm.usesDefaultSessionDir":
-		if dirs == nil || dirs.Dir() == "" || a.rt == nil || a.rt.opts.AgentDir == "" {
+		if dirs == nil || dirs.Dir() == "" || defaultDir == "" {
 			return false, true, nil
 		}
-		return filepath.Clean(dirs.Dir()) == session.AgentSessionsDir(a.rt.opts.AgentDir, a.opts.Cwd), true, nil
+		return filepath.Clean(dirs.Dir()) == defaultDir, true, nil
 	case "sm.isPersisted":
 		return dirs == nil || dirs.Persisted(), true, nil
 	case "sm.flushed":
@@ -154,7 +170,7 @@ func (a *API) sessionManagerCall(s *engine.Session, name string, av []json.RawMe
 	case "sm.buildContextEntries":
 		return nonNilEntries(engine.ContextEntries(st.Branch())), true, nil
 	case "sm.getLabel":
-		return a.label(st, argString(av, 0)), true, nil
+		return label(st, argString(av, 0)), true, nil
 	case "sm.labels":
 		return labelList(st, tree), true, nil
 	case "sm.getTree":
@@ -186,14 +202,14 @@ func (a *API) sessionManagerCall(s *engine.Session, name string, av []json.RawMe
 		}
 		return sessionContextFields(engine.BuildContext(branch), projected), true, nil
 	}
-	return a.sessionManagerWrite(st, tree, name, av)
+	return sessionManagerWrite(st, tree, name, av)
 }
 
 // sessionManagerWrite answers the session manager's writes beyond those
 // the newSession setup callback has (sessionWriteCall): each returns the
 // new entry's id, as the reference's append methods do (appendUsage the
 // entry itself).
-func (a *API) sessionManagerWrite(st engine.Store, tree storeTree, name string, av []json.RawMessage) (any, bool, error) {
+func sessionManagerWrite(st engine.Store, tree storeTree, name string, av []json.RawMessage) (any, bool, error) {
 	var e *engine.Entry
 	switch name {
 	case "smw.appendThinkingLevelChange":
@@ -246,7 +262,7 @@ func (a *API) sessionManagerWrite(st engine.Store, tree storeTree, name string, 
 }
 
 // label is getLabel: the target's current label, or undefined.
-func (a *API) label(st engine.Store, id string) any {
+func label(st engine.Store, id string) any {
 	var label any
 	for _, e := range st.Entries() {
 		if e.Type == engine.EntryLabel && e.TargetID == id {

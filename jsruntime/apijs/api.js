@@ -438,5 +438,8 @@
     hasCommand: (name) => resolveCommands().some((x) => x.inv === name),
     bind() { bound = true; },
     hasHandlers,
+    // The registry behind ctx.modelRegistry, for the coding-agent
+    // package's ModelRegistry export (host_sdk.go).
+    modelRegistry: () => models().modelRegistry,
   };
 });

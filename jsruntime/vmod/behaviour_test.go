@@ -47,12 +47,12 @@ func TestBehaviour(t *testing.T) {
 		},
 		{
 			name: "SDK classes throw a clear error when used",
-			src: `var p = require("@earendil-works/pi-coding-agent"); var out = [typeof p.SessionManager];
-				try { p.SettingsManager.create(); } catch (e) { out.push(e.message); }
-				try { new p.SessionManager(); } catch (e) { out.push(e.message); }
+			src: `var p = require("@earendil-works/pi-coding-agent"); var out = [typeof p.AgentSession];
+				try { p.DefaultResourceLoader.create(); } catch (e) { out.push(e.message); }
+				try { new p.AgentSession(); } catch (e) { out.push(e.message); }
 				globalThis.r = out;`,
 			check: `return r;`,
-			want:  `["function","@earendil-works/pi-coding-agent: SettingsManager is not supported in pi-go","@earendil-works/pi-coding-agent: SessionManager is not supported in pi-go"]`,
+			want:  `["function","@earendil-works/pi-coding-agent: DefaultResourceLoader is not supported in pi-go","@earendil-works/pi-coding-agent: AgentSession is not supported in pi-go"]`,
 		},
 		{
 			name: "extensions can subclass host components at load time",

@@ -514,25 +514,72 @@ const components = ["ArminComponent", "AssistantMessageComponent", "BashExecutio
 
 // SDK classes that only exist inside the Node reference.
 const classes = ["AgentSession", "AgentSessionRuntime", "CredentialSynchronizationError", "DefaultPackageManager",
-  "DefaultResourceLoader", "ExtensionRunner", "InteractiveMode", "ModelRegistry", "ModelRuntime",
-  "ProjectTrustStore", "RpcClient", "SessionManager", "SettingsManager"];
+  "DefaultResourceLoader", "ExtensionRunner", "InteractiveMode", "ModelRuntime",
+  "ProjectTrustStore", "RpcClient"];
+
+// SDK classes pi-go provides, each built on first read.
+const sdkClasses = {
+  SettingsManager: () => require("pi:internal/sdk_settings").SettingsManager,
+  SessionManager: () => require("pi:internal/sdk_session").SessionManager,
+  ModelRegistry: makeModelRegistryClass,
+};
+
+// ModelRegistry is the host's registry (models.json, auth.json, the
+// built-in catalog and the providers extensions registered), the one
+// ctx.modelRegistry is: `new ModelRegistry()` returns it, and instanceof
+// holds for it. pi-go has no ModelRuntime to build another one over.
+function makeModelRegistryClass() {
+  const hostRegistry = () => {
+    const reg = typeof host.hostModelRegistry === "function" ? host.hostModelRegistry() : undefined;
+    if (!reg) throw new Error("@earendil-works/pi-coding-agent: ModelRegistry is only available to extensions running in pi-go");
+    return reg;
+  };
+  class ModelRegistry {
+    constructor(runtime) {
+      if (runtime !== undefined) throw new Error("@earendil-works/pi-coding-agent: new ModelRegistry(runtime) is not supported in pi-go; use new ModelRegistry() or ctx.modelRegistry (the host's registry)");
+      return hostRegistry();
+    }
+    static [Symbol.hasInstance](v) {
+      if (v === null || typeof v !== "object") return false;
+      try { return Object.getPrototypeOf(v) === Object.getPrototypeOf(hostRegistry()); } catch (e) { return false; }
+    }
+  }
+  return ModelRegistry;
+}
 
 // SDK functions pi-go does not provide to extensions.
-const functions = ["buildContextEntries", "buildSessionContext", "buildSessionProjection", "calculateContextTokens",
-  "collectEntriesForBranchSummary", "compact", "convertToPng", "copyToClipboard", "createAgentSession",
+const functions = ["collectEntriesForBranchSummary", "compact", "convertToPng", "copyToClipboard", "createAgentSession",
   "createAgentSessionFromServices", "createAgentSessionRuntime", "createAgentSessionServices",
   "createCodemodeExtension", "createExtensionRuntime", "createLocalPowerShellOperations", "createMcpExtension",
-  "createToolSearchExtension", "discoverAndLoadExtensions", "findCutPoint",
-  "findTurnStartIndex", "formatSkillsForPrompt", "generateBranchSummary", "generateDiffString", "generateSummary",
-  "generateSummaryWithUsage", "generateUnifiedPatch", "getLastAssistantUsage", "getLatestCompactionEntry",
-  "getPowerShellConfig", "hasTrustRequiringProjectResources", "loadProjectContextFiles", "loadSkills",
-  "loadSkillsFromDir", "main", "migrateSessionEntries", "parseArgs", "parseSessionEntries", "prepareBranchEntries",
+  "createToolSearchExtension", "discoverAndLoadExtensions",
+  "findTurnStartIndex", "generateBranchSummary", "generateDiffString", "generateSummary",
+  "generateSummaryWithUsage", "generateUnifiedPatch",
+  "getPowerShellConfig", "loadSkills",
+  "loadSkillsFromDir", "main", "migrateSessionEntries", "parseArgs", "prepareBranchEntries",
   "readStoredCredential", "renderDiff", "resizeImage", "resolveCliModel", "resolveModelScopeWithDiagnostics",
-  "runPrintMode", "runRpcMode", "sessionEntryToContextMessages", "shouldCompact", "wrapRegisteredTool",
+  "runPrintMode", "runRpcMode", "sessionEntryToContextMessages", "wrapRegisteredTool",
   "wrapRegisteredTools"];
 
 Object.defineProperty(exports, "__esModule", { value: true });
 for (const name of components) lazyExport(name, () => inertComponent(name));
+// hostOr makes an SDK export from the host's module, or, where this
+// package runs without the host (the vmod tests' bare runtime), the clear
+// stand-in.
+function hostOr(make, standIn) {
+  return () => {
+    try { return make(); } catch (e) {
+      if (e && /Cannot find module 'pi:internal\//.test(String(e.message))) return standIn();
+      throw e;
+    }
+  };
+}
+for (const name of Object.keys(sdkClasses)) lazyExport(name, hostOr(sdkClasses[name], () => unsupportedClass(name)));
+// SDK functions pi-go provides (hostjs/pi_internal_sdk_functions.js).
+for (const name of ["buildContextEntries", "buildSessionContext", "buildSessionProjection", "calculateContextTokens",
+  "findCutPoint", "getLastAssistantUsage", "getLatestCompactionEntry", "parseSessionEntries", "shouldCompact",
+  "loadProjectContextFiles", "hasTrustRequiringProjectResources", "formatSkillsForPrompt"]) {
+  lazyExport(name, hostOr(() => require("pi:internal/sdk_functions")[name], () => notSupported(name)));
+}
 for (const name of classes) exports[name] = typeof host[name] === "function" ? host[name] : unsupportedClass(name);
 for (const name of functions) exports[name] = typeof host[name] === "function" ? host[name] : notSupported(name);
 // Copied as descriptors, so the accessors of the tui components stay lazy.
