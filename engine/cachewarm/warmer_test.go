@@ -50,7 +50,12 @@ func newHarness(t *testing.T, mode string) *harness {
 	h.warmer = New(Options{
 		Mode:   func() string { h.mu.Lock(); defer h.mu.Unlock(); return h.mode },
 		Branch: func() []*engine.Entry { return branch },
-		Record: func(e *engine.Entry) error { h.mu.Lock(); defer h.mu.Unlock(); h.records = append(h.records, e); return nil },
+		Record: func(e *engine.Entry) error {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			h.records = append(h.records, e)
+			return nil
+		},
 		Decide: func(_ context.Context, ev engine.CacheWarmingDecision) (string, error) {
 			h.mu.Lock()
 			defer h.mu.Unlock()
