@@ -77,6 +77,8 @@ type Agent struct {
 	mu      sync.Mutex
 	sess    *engine.Session
 	closing bool
+	// warmer keeps sess's prompt cache warm (cachewarm.go).
+	warmer *sessionWarmer
 }
 
 // wire loads settings and models and selects the session store; the
@@ -244,9 +246,11 @@ func (app *Agent) startSession() (*engine.Session, error) {
 	starttrace.Step("system prompt")
 	rs := engine.DefaultRuntimeSettings()
 	app.applyRuntimeSettings(&rs)
+	hooks := app.ext.Hooks()
+	warmer := app.newSessionWarmer(hooks)
 	sess, err := engine.NewSession(engine.SessionOptions{
 		Store: app.store, Cwd: app.cwd, Model: app.model, ThinkingLevel: app.thinking,
-		Tools: tools, ProviderFor: app.providerFor, SwitchLevel: app.switchLevel,
+		Tools: tools, ProviderFor: warmer.providerFor(app.providerFor), SwitchLevel: app.switchLevel,
 		BlockImages: app.settings.BlockImages,
 		APIKey: func(m *engine.Model) (string, error) {
 			key, _, err := app.registry.RequestAuth(m)
@@ -266,17 +270,22 @@ func (app *Agent) startSession() (*engine.Session, error) {
 		SystemPrompt: sysPrompt,
 		Settings:     rs,
 		Compactor:    compaction.Compactor{},
-		Hooks:        app.ext.Hooks(),
+		Hooks:        hooks,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("start session: %w", err)
 	}
+	warmer.bind(sess)
 	app.mu.Lock()
 	if app.sess == nil {
 		app.header = app.store.Header()
 	}
 	app.sess = sess
+	previous := app.warmer
+	app.warmer = warmer
 	app.mu.Unlock()
+	// The replaced session's cache entry is of no further use.
+	previous.close()
 	app.rebindSubs(sess)
 	starttrace.Step("session")
 	app.ext.Bind(sess, "startup")

@@ -21,3 +21,17 @@ type CacheWarmingHooks interface {
 	// last one that returned an action chose, else ev.Action.
 	CacheWarmingDecision(ctx context.Context, ev CacheWarmingDecision) (string, error)
 }
+
+// ReattachProviderHooks gives req, a copy of a request the loop built,
+// the provider hooks of h bound to ctx instead of the ones it carries.
+// The cache warmer replays a session request after its run has ended,
+// when the run's context, which the original hooks are bound to, is
+// gone; the replay still passes through before_provider_headers,
+// before_provider_request and after_provider_response, as the
+// reference's refresh reuses the request's options.
+func ReattachProviderHooks(ctx context.Context, h Hooks, req *LLMRequest) {
+	req.OnPayload, req.OnResponse, req.OnHeaders, req.orderedHeaders, req.OnStreamEvent = nil, nil, nil, nil, nil
+	if h != nil {
+		attachProviderHooks(ctx, h, req)
+	}
+}

@@ -39,6 +39,11 @@ type Options struct {
 	Branch func() []*engine.Entry
 	// Record persists and announces the usage entry of a refresh.
 	Record func(e *engine.Entry) error
+	// Hooks, when set, are bound to each refresh in place of the
+	// original request's (engine.ReattachProviderHooks), whose run may be
+	// over; when they implement engine.CacheWarmingHooks and Decide is
+	// nil, they decide too.
+	Hooks engine.Hooks
 	// Clock defaults to the wall clock.
 	Clock Clock
 }
@@ -85,6 +90,9 @@ func New(opts Options) *Warmer {
 	}
 	if opts.Mode == nil {
 		opts.Mode = func() string { return ModeIdle }
+	}
+	if ch, ok := opts.Hooks.(engine.CacheWarmingHooks); ok && opts.Decide == nil {
+		opts.Decide = ch.CacheWarmingDecision
 	}
 	if opts.Branch == nil {
 		opts.Branch = func() []*engine.Entry { return nil }
@@ -325,7 +333,11 @@ func (w *Warmer) refresh(r *run) {
 	w.mu.Lock()
 	r.override = override
 	w.mu.Unlock()
-	msg := r.provider.Stream(r.ctx, WarmRequest(r.req), func(engine.AssistantEvent) {})
+	req := WarmRequest(r.req)
+	if w.opts.Hooks != nil {
+		engine.ReattachProviderHooks(r.ctx, w.opts.Hooks, req)
+	}
+	msg := r.provider.Stream(r.ctx, req, func(engine.AssistantEvent) {})
 	if !w.validate(r, false) {
 		return
 	}
