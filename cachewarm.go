@@ -24,10 +24,17 @@ type sessionWarmer struct {
 // newSessionWarmer reads cacheWarming from the global settings at every
 // step, so a change applies to the running schedule.
 func (app *Agent) newSessionWarmer(hooks engine.Hooks) *sessionWarmer {
+	return newSessionWarmer(app.settings.CacheWarmingMode, hooks, nil)
+}
+
+// newSessionWarmer builds a warmer reading the mode from mode; a nil
+// clock is the wall clock (tests pass a fake one).
+func newSessionWarmer(mode func() string, hooks engine.Hooks, clock cachewarm.Clock) *sessionWarmer {
 	sw := &sessionWarmer{}
 	sw.w = cachewarm.New(cachewarm.Options{
-		Mode:  app.settings.CacheWarmingMode,
+		Mode:  mode,
 		Hooks: hooks,
+		Clock: clock,
 		Branch: func() []*engine.Entry {
 			if s := sw.session(); s != nil {
 				return s.Store().Branch()
