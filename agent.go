@@ -335,6 +335,11 @@ func (app *Agent) OnShutdownRequest(stop func()) { app.ext.OnStop(stop) }
 // is closed (its lock released). It is idempotent.
 func (app *Agent) Close() {
 	app.closeOnce.Do(func() {
+		app.mu.Lock()
+		w := app.warmer
+		app.warmer = nil
+		app.mu.Unlock()
+		w.close()
 		if app.started {
 			app.ext.Shutdown()
 		}

@@ -84,6 +84,8 @@ type Agent struct {
 
 	// cm is builtin:codemode and builtin:tool-search (codemode.go).
 	cm codemodeState
+	// warmer keeps sess's prompt cache warm (cachewarm.go).
+	warmer *sessionWarmer
 }
 
 // wire loads settings and models and selects the session store; the
@@ -254,9 +256,12 @@ func (app *Agent) startSession() (*engine.Session, error) {
 	starttrace.Step("system prompt")
 	rs := engine.DefaultRuntimeSettings()
 	app.applyRuntimeSettings(&rs)
+	// The warmer asks the extensions themselves (their
+	// cache_warming_decision handlers), not the /mcp wrapper around them.
+	warmer := app.newSessionWarmer(app.ext.Hooks())
 	sess, err := engine.NewSession(engine.SessionOptions{
 		Store: app.store, Cwd: app.cwd, Model: app.model, ThinkingLevel: app.thinking,
-		Tools: tools, ProviderFor: app.providerFor, SwitchLevel: app.switchLevel,
+		Tools: tools, ProviderFor: warmer.providerFor(app.providerFor), SwitchLevel: app.switchLevel,
 		BlockImages: app.settings.BlockImages,
 		APIKey: func(m *engine.Model) (string, error) {
 			key, _, err := app.registry.RequestAuth(m)
@@ -281,12 +286,17 @@ func (app *Agent) startSession() (*engine.Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start session: %w", err)
 	}
+	warmer.bind(sess)
 	app.mu.Lock()
 	if app.sess == nil {
 		app.header = app.store.Header()
 	}
 	app.sess = sess
+	previous := app.warmer
+	app.warmer = warmer
 	app.mu.Unlock()
+	// The replaced session's cache entry is of no further use.
+	previous.close()
 	app.rebindSubs(sess)
 	starttrace.Step("session")
 	app.ext.Bind(sess, "startup")

@@ -124,3 +124,26 @@ func (a *API) DiscoverResources(ctx context.Context, cwd, reason string) Discove
 	_ = json.Unmarshal([]byte(res), &out)
 	return out
 }
+
+// CacheWarmingDecision runs "cache_warming_decision" before a prompt-cache
+// refresh: the handlers see pi's estimates and decision, and the last one
+// that returns an action decides (engine.CacheWarmingHooks).
+func (h hooks) CacheWarmingDecision(ctx context.Context, ev engine.CacheWarmingDecision) (string, error) {
+	a := h.api()
+	if !a.HasHandlers("cache_warming_decision") {
+		return ev.Action, nil
+	}
+	out, err := a.dispatch(ctx, "cache_warming_decision", ordered{{"type", "cache_warming_decision"},
+		{"warmCost", ev.WarmCost}, {"missCost", ev.MissCost}, {"continuationProbability", ev.ContinuationProbability},
+		{"action", ev.Action}})
+	if err != nil {
+		return ev.Action, err
+	}
+	var r struct {
+		Action *string `json:"action"`
+	}
+	if out == "" || json.Unmarshal([]byte(out), &r) != nil || r.Action == nil {
+		return ev.Action, nil
+	}
+	return *r.Action, nil
+}

@@ -415,3 +415,29 @@ func toStrings(v any) []string {
 	}
 	return out
 }
+
+// CacheWarmingModes are the values cacheWarming accepts, in the
+// reference's order.
+var CacheWarmingModes = []string{"off", "streaming", "idle"}
+
+// CacheWarmingMode is the global cacheWarming setting: "off",
+// "streaming" or "idle" (the default, also for any other value). A
+// project's settings never change it: keeping a cache warm spends the
+// user's money, so only the user's own file decides, as in the reference.
+func (s *Settings) CacheWarmingMode() string {
+	v, _ := s.GlobalRaw("cacheWarming").(string)
+	for _, m := range CacheWarmingModes {
+		if v == m {
+			return v
+		}
+	}
+	return "idle"
+}
+
+// ShowCacheMissNotices is showCacheMissNotices (default false): the
+// transcript notices for cache misses, cache warming, summary usage and
+// dropped thinking blocks.
+func (s *Settings) ShowCacheMissNotices() bool {
+	b, _ := s.Raw("showCacheMissNotices").(bool)
+	return b
+}

@@ -47,6 +47,7 @@ type modelDef struct {
 	ThinkingLevelMap json.RawMessage   `json:"thinkingLevelMap"`
 	Input            []string          `json:"input"`
 	InputLimits      json.RawMessage   `json:"inputLimits"`
+	PromptCache      json.RawMessage   `json:"promptCache"`
 	Cost             *engine.ModelCost `json:"cost"`
 	ContextWindow    *float64          `json:"contextWindow"`
 	MaxTokens        *float64          `json:"maxTokens"`
@@ -67,6 +68,7 @@ type modelOverride struct {
 	ThinkingLevelMap json.RawMessage   `json:"thinkingLevelMap"`
 	Input            []string          `json:"input"`
 	InputLimits      json.RawMessage   `json:"inputLimits"`
+	PromptCache      json.RawMessage   `json:"promptCache"`
 	Cost             *partialCost      `json:"cost"`
 	ContextWindow    *float64          `json:"contextWindow"`
 	MaxTokens        *float64          `json:"maxTokens"`
@@ -393,6 +395,7 @@ func modelFromDef(provider string, d modelDef, pc providerConfig, def *engine.Mo
 		MaxTokens:        16384,
 		ThinkingLevelMap: compactRaw(d.ThinkingLevelMap),
 		InputLimits:      compactRaw(d.InputLimits),
+		PromptCache:      compactRaw(d.PromptCache),
 		Compat:           mergeRawObjects(compactRaw(pc.Compat), compactRaw(d.Compat), compatNested...),
 
 		SamplingParams:                compactRaw(d.SamplingParams),
@@ -440,6 +443,10 @@ func applyOverride(m *engine.Model, ov modelOverride) *engine.Model {
 	if len(ov.InputLimits) > 0 {
 		out.InputLimits = mergeRawObjects(m.InputLimits, compactRaw(ov.InputLimits), "images")
 	}
+	if len(ov.PromptCache) > 0 {
+		// The model's cache lifetimes, per retention tier (cache warming).
+		out.PromptCache = mergeRawObjects(m.PromptCache, compactRaw(ov.PromptCache))
+	}
 	if ov.Cost != nil {
 		pick := func(p *float64, d float64) float64 {
 			if p != nil {
@@ -479,6 +486,7 @@ func applyOverride(m *engine.Model, ov modelOverride) *engine.Model {
 		add(len(ov.ThinkingLevelMap) > 0, "thinkingLevelMap", out.ThinkingLevelMap)
 		add(ov.Input != nil, "input", out.Input)
 		add(len(ov.InputLimits) > 0, "inputLimits", out.InputLimits)
+		add(len(ov.PromptCache) > 0, "promptCache", out.PromptCache)
 		add(ov.Cost != nil, "cost", out.Cost)
 		add(ov.ContextWindow != nil && *ov.ContextWindow > 0, "contextWindow", out.ContextWindow)
 		add(ov.MaxTokens != nil && *ov.MaxTokens > 0, "maxTokens", out.MaxTokens)

@@ -221,7 +221,8 @@
   // in hostjs/pi_internal_dispatch.js, compiled on the first such event;
   // every other event is emit.
   const DISPATCHED = new Set(["input", "before_agent_start", "context", "context_with_system", "tool_call", "tool_result", "before_provider_request",
-    "before_provider_headers", "project_trust", "turn_end", "agent_before_settle", "resources_discover", "user_bash"]);
+    "before_provider_headers", "project_trust", "turn_end", "agent_before_settle", "resources_discover", "user_bash",
+    "cache_warming_decision"]);
   let dispatchers;
   const dispatcherFor = (type) => {
     if (!DISPATCHED.has(type)) return emit;

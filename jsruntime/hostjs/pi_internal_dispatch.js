@@ -231,6 +231,26 @@ module.exports = function (h) {
     }
     return entries.length > 0 || cont ? { entries, continue: cont } : undefined;
   };
+  // cache_warming_decision: every handler sees pi's decision; the last
+  // one returning an action overrides it.
+  dispatchers.cache_warming_decision = async function (ev) {
+    const ctx = makeCtx(undefined);
+    const event = { type: "cache_warming_decision", warmCost: ev.warmCost, missCost: ev.missCost,
+      continuationProbability: ev.continuationProbability, action: ev.action };
+    let action = ev.action;
+    for (const { ext, handlers } of snapshot("cache_warming_decision")) {
+      for (const h of handlers) {
+        try {
+          G.enter(ext.path, "cache_warming_decision");
+          const r = await h(event, ctx);
+          if (r && r.action !== undefined) action = r.action;
+        } catch (e) {
+          report(ext.path, "cache_warming_decision", e);
+        }
+      }
+    }
+    return { action: String(action) };
+  };
   // project_trust: the first handler answering "yes" or "no" decides;
   // "undecided" (or nothing) leaves it to the next one.
   dispatchers.project_trust = async function (ev) {

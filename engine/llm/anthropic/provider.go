@@ -69,6 +69,9 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 		emit(engine.AssistantEvent{Type: engine.AEError, Reason: out.StopReason, Partial: out})
 		return out
 	}
+	if len(s.transformations) > 0 {
+		out.Diagnostics = appendDiagnostic(out.Diagnostics, transformationsDiagnostic(s.transformations, engine.NowMillis()))
+	}
 	emit(engine.AssistantEvent{Type: engine.AEDone, Reason: out.StopReason, Partial: out})
 	return out
 }

@@ -27,6 +27,11 @@ type streamState struct {
 	// open maps an Anthropic block index to the content index it fills.
 	open map[int]*openBlock
 
+	// transformations are the last input_transformations the stream
+	// reported (message_start, then message_delta); a successful response
+	// records them as a diagnostic (diagnostics.go).
+	transformations []json.RawMessage
+
 	// oauth maps tool names in the reply back from Claude Code's casing.
 	oauth bool
 }
@@ -62,6 +67,9 @@ type (
 			ID    string    `json:"id"`
 			Model string    `json:"model"`
 			Usage wireUsage `json:"usage"`
+			// InputTransformations are the changes Anthropic made to the
+			// request's input, dropped thinking blocks among them.
+			InputTransformations []json.RawMessage `json:"input_transformations"`
 		} `json:"message"`
 		ContentBlock *struct {
 			Type      string          `json:"type"`
@@ -84,7 +92,8 @@ type (
 				Explanation string `json:"explanation"`
 			} `json:"stop_details"`
 		} `json:"delta"`
-		Usage *wireUsage `json:"usage"`
+		Usage                *wireUsage        `json:"usage"`
+		InputTransformations []json.RawMessage `json:"input_transformations"`
 	}
 )
 
@@ -162,6 +171,9 @@ func (s *streamState) handle(we *wireEvent) error {
 			return nil
 		}
 		out.ResponseID = we.Message.ID
+		if we.Message.InputTransformations != nil {
+			s.transformations = we.Message.InputTransformations
+		}
 		if we.Message.Model != "" && we.Message.Model != s.req.Model.ID {
 			out.ResponseModel = we.Message.Model
 		}
@@ -263,6 +275,9 @@ func (s *streamState) handle(we *wireEvent) error {
 			}
 		}
 	case "message_delta":
+		if we.InputTransformations != nil {
+			s.transformations = we.InputTransformations
+		}
 		if d := we.Delta; d != nil && d.StopReason != "" {
 			out.RawStopReason = d.StopReason
 			reason, msg, err := mapStopReason(d.StopReason, d.StopDetails)
