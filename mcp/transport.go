@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,7 +48,7 @@ func newStdioTransport(ctx context.Context, s *Server, cwd string) (*stdioTransp
 		}
 	}
 	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = groupAttr()
 	// A wrapper's children may hold stderr open after the server exited;
 	// Wait then gives up on them soon (the group is killed after it).
 	cmd.WaitDelay = 200 * time.Millisecond
@@ -79,7 +78,7 @@ func (c *groupConn) Close() error {
 	err := c.Connection.Close()
 	c.once.Do(func() {
 		if p := c.cmd.Process; p != nil {
-			_ = syscall.Kill(-p.Pid, syscall.SIGKILL)
+			killGroup(p.Pid)
 		}
 	})
 	return err
