@@ -113,10 +113,12 @@ func (app *Agent) resolveModel() error {
 	for _, w := range warnings {
 		fmt.Fprintln(app.stderr, "Warning:", w)
 	}
-	if nm := (config.NoModelsError{}); err != nil && app.mode != ModeInteractive && errors.As(err, &nm) {
-		// RPC, print and JSON mode start anyway, as the reference does:
-		// the session gets a placeholder model, prompts fail with "No API
-		// key found for the selected model" and extension commands run.
+	if nm := (config.NoModelsError{}); err != nil && errors.As(err, &nm) {
+		// Every mode starts anyway, as the reference does: the session
+		// gets a placeholder model, prompts fail with "No API key found
+		// for the selected model" and extension commands run; in the
+		// interactive mode the warning heads the screen and /login is
+		// one command away.
 		fmt.Fprintln(app.stderr, "Warning:", err.Error())
 		model, level, err = rpc.PlaceholderModel(), engine.ThinkingOff, nil
 	}

@@ -330,3 +330,27 @@ func TestExtensionDialogInTheEditorSlot(t *testing.T) {
 		t.Fatalf("exit code %d", code)
 	}
 }
+
+// TestStartsWithoutModels: a new user with no credentials gets the
+// interactive mode with the no-models warning in the header and "unknown"
+// in the footer, as the reference starts, so /login is one command away;
+// a prompt fails with the no-key error and pi keeps running.
+func TestStartsWithoutModels(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	agentDir, project := filepath.Join(home, ".pi", "agent"), filepath.Join(home, "p")
+	for _, d := range []string{agentDir, project} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tm := startPi(t, agentDir, project, 100, 24)
+	tm.waitFor("No models available")
+	tm.waitFor("unknown")
+	tm.send("hello\r")
+	tm.waitFor("No API key found for the selected model")
+	tm.send("\x04") // Ctrl+D on the empty editor
+	if code := tm.exitCode(); code != 0 {
+		t.Fatalf("exit code %d, want 0", code)
+	}
+}
