@@ -77,10 +77,12 @@ func startPi(t *testing.T, agentDir, project string, w, h int, args ...string) *
 		for {
 			n, err := f.Read(buf)
 			if n > 0 {
+				// x/vt's SafeEmulator locks Write but not String, so the
+				// emulator is only touched under tm.mu.
 				tm.mu.Lock()
 				tm.raw.Write(buf[:n])
-				tm.mu.Unlock()
 				_, _ = tm.emu.Write(buf[:n])
+				tm.mu.Unlock()
 			}
 			if err != nil {
 				return
@@ -102,12 +104,18 @@ func startPi(t *testing.T, agentDir, project string, w, h int, args ...string) *
 			<-tm.done
 		}
 		_ = f.Close()
-		_ = tm.emu.Close()
+		// The emulator is not closed: x/vt's Close races with a Read in
+		// progress (the goroutine copying its answers to the pty), and the
+		// blocked reader ends with the test binary.
 	})
 	return tm
 }
 
-func (tm *term) screen() string { return tm.emu.String() }
+func (tm *term) screen() string {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	return tm.emu.String()
+}
 
 // waitFor waits (bounded) until the screen shows want.
 func (tm *term) waitFor(want string) string {
