@@ -107,6 +107,11 @@ func (app *Agent) resolveModel() error {
 		return err
 	}
 	a := app.opts
+	// Credential hints name our own guides (providers.md, models.md), as
+	// the reference's name its docs folder.
+	if d := docsRoot(app.agentDir); d != "" {
+		config.SetDocsDir(d)
+	}
 	model, level, warnings, err := config.Resolve(app.registry, app.settings, config.SelectFlags{
 		Provider: a.Provider, Model: a.Model, Thinking: string(a.Thinking), APIKey: a.APIKey, Models: a.Models,
 	})

@@ -23,7 +23,7 @@ var files embed.FS
 const Index = "README.md"
 
 // Pages are the guide pages, without the index.
-var Pages = []string{"extensions.md", "skills.md", "prompt-templates.md", "settings.md", "rpc.md", "sdk.md"}
+var Pages = []string{"extensions.md", "skills.md", "prompt-templates.md", "settings.md", "rpc.md", "sdk.md", "providers.md", "models.md"}
 
 // version names the cache folder after the embedded files (their CRC-32 and
 // total size), so a binary with other docs never reads a stale copy and

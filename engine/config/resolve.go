@@ -5,21 +5,30 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/pi-go/pi/engine"
 )
 
-// DocsDir is where the user-facing hints point for providers.md and
-// models.md. cmd/pi may set it to wherever the docs are installed.
-var DocsDir = "docs"
+// docsDir is where the user-facing hints point for providers.md and
+// models.md; SetDocsDir names the unpacked guides. Agents built in one
+// process (SDK programs, tests) set and read it from several goroutines.
+var docsDir atomic.Pointer[string]
+
+// SetDocsDir makes credential hints name dir's providers.md and models.md.
+func SetDocsDir(dir string) { docsDir.Store(&dir) }
 
 // loginHelp is the hint appended to credential errors.
 func loginHelp() string {
+	dir := "docs"
+	if d := docsDir.Load(); d != nil {
+		dir = *d
+	}
 	return "Use /login to log into a provider via OAuth or API key. See:\n" +
-		"  " + filepath.Join(DocsDir, "providers.md") + "\n" +
-		"  " + filepath.Join(DocsDir, "models.md")
+		"  " + filepath.Join(dir, "providers.md") + "\n" +
+		"  " + filepath.Join(dir, "models.md")
 }
 
 // NoModelsAvailableMessage is printed when no model has credentials.

@@ -132,8 +132,8 @@ CASES = {
 
 STACK_RE = re.compile(r"^\s+at .*$\n?", re.M)
 # The login help names the docs of the installed package by absolute path
-# (ours by the path it was built with).
-DOCS_RE = re.compile(r"\S*docs/(providers|models)\.md")
+# (ours by the folder it unpacked its guides into, named by a content hash).
+DOCS_RE = re.compile(r"\S*docs/(?:[0-9a-f]+/)?(providers|models)\.md")
 
 
 def harness_dir(arg: str | None) -> pathlib.Path:
