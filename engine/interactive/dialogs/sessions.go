@@ -491,6 +491,8 @@ func (p *SessionPicker) render(width int) []string {
 	}
 	st := p.st
 	f := &frame{w: width}
+	// A blank row above the top rule, as the reference's selector has.
+	f.blank()
 	f.line(st.border(width))
 	f.blank()
 	title := "Resume Session (Current Folder)"

@@ -619,6 +619,8 @@ func (ts *TreeSelector) Invalidate() { ts.rc.bump() }
 func (ts *TreeSelector) render(width int) []string {
 	st := ts.st
 	f := &frame{w: width}
+	// A blank row above the top rule, as the reference's selector has.
+	f.blank()
 	f.line(st.border(width))
 	f.line(st.title("   Session Tree"))
 	hints := []string{st.RawHint("↑/↓", "move"), st.RawHint("←/→", "page"), st.RawHint("ctrl+←/→", "branch")}
