@@ -301,9 +301,16 @@ func TestMCPCommand(t *testing.T) {
 			e := newEnv(t, "openai-completions", `[]`, settings)
 			e.writeJSON(filepath.Join(e.agentDir, "mcp.json"), map[string]any{"mcpServers": map[string]any{
 				"echo": map[string]any{"command": server, "exposure": "direct"}, "off": map[string]any{"command": "x", "enabled": false}}})
-			stdin := strings.Join([]string{`{"id":"1","type":"get_commands"}`, `{"id":"2","type":"prompt","message":"/mcp"}`,
-				`{"id":"3","type":"prompt","message":"/mcp reconnect echo"}`, `{"id":"4","type":"prompt","message":"/mcp frob"}`}, "\n") + "\n"
-			r := e.run(stdin, "--mode", "rpc", "--no-session")
+			// Each /mcp command gets a process of its own: piped together,
+			// the three prompts run side by side, and the status could see
+			// the reconnect's closed connection.
+			run := func(lines ...string) string {
+				return e.run(strings.Join(lines, "\n")+"\n", "--mode", "rpc", "--no-session").stdout
+			}
+			r := result{stdout: run(`{"id":"1","type":"get_commands"}`, `{"id":"2","type":"prompt","message":"/mcp"}`)}
+			if !off {
+				r.stdout += run(`{"id":"3","type":"prompt","message":"/mcp reconnect echo"}`) + run(`{"id":"4","type":"prompt","message":"/mcp frob"}`)
+			}
 			listed := strings.Contains(r.stdout, `{"name":"mcp","description":"Manage MCP servers: show their state, reconnect, sign out","source":"extension","sourceInfo":{"path":"builtin:mcp","source":"builtin","scope":"temporary","origin":"top-level"}}`)
 			if listed == off {
 				t.Errorf("get_commands lists /mcp: %v, want %v\n%s", listed, !off, r.stdout)
