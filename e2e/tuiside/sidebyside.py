@@ -136,7 +136,10 @@ class Side:
         with open(os.path.join(proj, "greeting.txt"), "w") as f:
             f.write("hello world\nline two\nline three\n")
         envs = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-        shell = f"cd {shlex.quote(proj)} && exec env -i {envs} {' '.join(shlex.quote(c) for c in cmd)}"
+        # The shell stays after pi exits (instead of tmux's remain-on-exit),
+        # so tmux reads all of pi's last output: with a dead pane it may
+        # stop reading before the exit transcript has drained.
+        shell = f"cd {shlex.quote(proj)} && env -i {envs} {' '.join(shlex.quote(c) for c in cmd)}; exec sleep 86400"
         tmux(sock, "new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]), "bash", "-c", shell)
         tmux(sock, "set-option", "-t", name, "remain-on-exit", "on")
 
