@@ -71,7 +71,7 @@ type ignoreMatcher struct {
 func compileIgnore(rules []ignoreRule) []ignoreMatcher {
 	out := make([]ignoreMatcher, len(rules))
 	for i, r := range rules {
-		out[i] = ignoreMatcher{r, compileGlob(r.pattern)}
+		out[i] = ignoreMatcher{r, compileGlob(r.Pattern)}
 	}
 	return out
 }
@@ -83,21 +83,21 @@ func ignoredBy(rules []ignoreMatcher, rel string, isDir bool) bool {
 	base := ""
 	for i := range rules {
 		r := &rules[i]
-		if r.dirOnly && !isDir {
+		if r.DirOnly && !isDir {
 			continue
 		}
 		sub := rel
-		if r.base != "" {
-			if len(rel) <= len(r.base) || rel[len(r.base)] != '/' || !strings.HasPrefix(rel, r.base) {
+		if r.Base != "" {
+			if len(rel) <= len(r.Base) || rel[len(r.Base)] != '/' || !strings.HasPrefix(rel, r.Base) {
 				continue
 			}
-			sub = rel[len(r.base)+1:]
+			sub = rel[len(r.Base)+1:]
 		}
 		var ok bool
-		if r.anchored {
+		if r.Anchored {
 			ok = r.g.match(sub)
 		} else {
-			if r.base == "" {
+			if r.Base == "" {
 				if base == "" {
 					base = path.Base(rel)
 				}
@@ -107,7 +107,7 @@ func ignoredBy(rules []ignoreMatcher, rel string, isDir bool) bool {
 			}
 		}
 		if ok {
-			ig = !r.negate
+			ig = !r.Negate
 		}
 	}
 	return ig

@@ -1,85 +1,24 @@
 package builtins
 
 import (
-	"bufio"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
-	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
+	"github.com/pi-go/pi/internal/gitignore"
 )
 
-// ignoreRule is one .gitignore line, relative to the directory holding it.
-type ignoreRule struct {
-	base     string // slash path of the .gitignore's directory, relative to the walk root
-	pattern  string
-	negate   bool
-	dirOnly  bool
-	anchored bool
-}
+// ignoreRule is one .gitignore rule (internal/gitignore, shared with the
+// editor's file search).
+type ignoreRule = gitignore.Rule
 
-func readIgnoreFile(file, base string) []ignoreRule {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	var rules []ignoreRule
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), " \r")
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		r := ignoreRule{base: base}
-		if strings.HasPrefix(line, "!") {
-			r.negate, line = true, line[1:]
-		}
-		line = strings.TrimPrefix(line, `\`)
-		if strings.HasSuffix(line, "/") {
-			r.dirOnly, line = true, strings.TrimRight(line, "/")
-		}
-		if strings.Contains(line, "/") {
-			r.anchored, line = true, strings.TrimPrefix(line, "/")
-		}
-		if line == "" {
-			continue
-		}
-		r.pattern = line
-		rules = append(rules, r)
-	}
-	return rules
-}
+func readIgnoreFile(file, base string) []ignoreRule { return gitignore.ReadFile(file, base) }
 
 // ignored applies rules (in order, last match wins) to rel, a slash path
 // relative to the walk root.
 func ignored(rules []ignoreRule, rel string, isDir bool) bool {
-	ig := false
-	for _, r := range rules {
-		if r.dirOnly && !isDir {
-			continue
-		}
-		sub := rel
-		if r.base != "" {
-			if !strings.HasPrefix(rel, r.base+"/") {
-				continue
-			}
-			sub = rel[len(r.base)+1:]
-		}
-		var ok bool
-		if r.anchored {
-			ok, _ = doublestar.Match(r.pattern, sub)
-		} else {
-			ok, _ = doublestar.Match(r.pattern, path.Base(sub))
-		}
-		if ok {
-			ig = !r.negate
-		}
-	}
-	return ig
+	return gitignore.Ignored(rules, rel, isDir)
 }
 
 // insideGitRepo reports whether dir or an ancestor has a .git entry.

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/pi-go/pi/internal/gitignore"
 )
 
 // maxFileSuggestions is how many "@" matches the list gets (pi's 20).
@@ -23,7 +25,7 @@ var errWalkFull = errors.New("walk limit")
 // on the way, up to max entries.
 func walk(root string, max int) []fileEntry {
 	var out []fileEntry
-	rules := map[string][]ignoreRule{"": readIgnore(root, "")}
+	rules := map[string][]gitignore.Rule{"": gitignore.ReadFile(filepath.Join(root, ".gitignore"), "")}
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == root {
 			return nil
@@ -43,7 +45,7 @@ func walk(root string, max int) []fileEntry {
 		if parent == "." {
 			parent = ""
 		}
-		if (isDir && skippedDirs[d.Name()]) || ignored(rules[parent], rel, isDir) {
+		if (isDir && skippedDirs[d.Name()]) || gitignore.Ignored(rules[parent], rel, isDir) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -51,7 +53,7 @@ func walk(root string, max int) []fileEntry {
 		}
 		if d.IsDir() {
 			// The directory's rules extend its parent's.
-			rules[rel] = append(append([]ignoreRule(nil), rules[parent]...), readIgnore(root, rel)...)
+			rules[rel] = append(append([]gitignore.Rule(nil), rules[parent]...), gitignore.ReadFile(filepath.Join(root, filepath.FromSlash(rel), ".gitignore"), rel)...)
 		}
 		out = append(out, fileEntry{rel, isDir})
 		if len(out) >= max {
