@@ -15,28 +15,32 @@ import (
 
 func runNew(ctx context.Context, h Host, _ string) error {
 	a := h.Agent()
-	background(h, func() error {
-		cancelled, err := a.NewSession(ctx, "")
-		if err == nil && cancelled {
-			err = errCancelled
-		}
-		return err
-	}, func(err error) {
-		switch {
-		case errors.Is(err, errCancelled):
-			h.Notify(Info, "New session cancelled")
-		case err != nil:
-			_ = fail(h, "Failed to create session: %w", err)
-		default:
-			h.Reprint()
-			h.Notify(Info, "✓ New session started")
-		}
-	})
+	replaceSession(h, func() (bool, error) { return a.NewSession(ctx, "") },
+		"New session cancelled", "Failed to create session: %w", func() { h.Notify(Info, "✓ New session started") })
 	return nil
 }
 
-// errCancelled stands for an extension cancelling a replacement.
-var errCancelled = errors.New("cancelled")
+// replaceSession runs a session replacement (new, switch, fork, clone,
+// import) off the UI goroutine and reports how it ended: cancelled by an
+// extension, failed (failFormat wraps the error), or done, when the
+// transcript is rebuilt before done runs.
+func replaceSession(h Host, op func() (cancelled bool, err error), cancelledMsg, failFormat string, done func()) {
+	var cancelled bool
+	background(h, func() (err error) {
+		cancelled, err = op()
+		return err
+	}, func(err error) {
+		switch {
+		case err != nil:
+			_ = fail(h, failFormat, err)
+		case cancelled:
+			h.Notify(Info, cancelledMsg)
+		default:
+			h.Reprint()
+			done()
+		}
+	})
+}
 
 // errBusy refuses a tree move while a compaction or another move runs.
 var errBusy = errors.New("Wait for the current compaction or tree navigation to finish before navigating the session tree.")
@@ -47,23 +51,9 @@ func runClone(ctx context.Context, h Host, _ string) error {
 		h.Notify(Info, "Nothing to clone yet")
 		return nil
 	}
-	background(h, func() error {
-		cancelled, err := a.Clone(ctx)
-		if err == nil && cancelled {
-			err = errCancelled
-		}
-		return err
-	}, func(err error) {
-		switch {
-		case errors.Is(err, errCancelled):
-			h.Notify(Info, "Clone cancelled")
-		case err != nil:
-			_ = fail(h, "%s", err.Error())
-		default:
-			h.Reprint()
-			h.SetEditorText("")
-			h.Notify(Info, "Cloned to new session")
-		}
+	replaceSession(h, func() (bool, error) { return a.Clone(ctx) }, "Clone cancelled", "%w", func() {
+		h.SetEditorText("")
+		h.Notify(Info, "Cloned to new session")
 	})
 	return nil
 }
@@ -104,24 +94,12 @@ func runFork(ctx context.Context, h Host, _ string) error {
 		OnSelect: func(it dialogs.ForkItem) {
 			h.CloseDialog()
 			var text string
-			background(h, func() error {
-				cancelled, t, err := a.Fork(ctx, it.EntryID, "before")
-				text = t
-				if err == nil && cancelled {
-					err = errCancelled
-				}
-				return err
-			}, func(err error) {
-				switch {
-				case errors.Is(err, errCancelled):
-					h.Notify(Info, "Fork cancelled")
-				case err != nil:
-					_ = fail(h, "%s", err.Error())
-				default:
-					h.Reprint()
-					h.SetEditorText(text)
-					h.Notify(Info, "Branched to new session")
-				}
+			replaceSession(h, func() (cancelled bool, err error) {
+				cancelled, text, err = a.Fork(ctx, it.EntryID, "before")
+				return cancelled, err
+			}, "Fork cancelled", "%w", func() {
+				h.SetEditorText(text)
+				h.Notify(Info, "Branched to new session")
 			})
 		},
 	}))
@@ -244,23 +222,8 @@ func navigate(ctx context.Context, h Host, id string, summarize bool, instructio
 func runResume(ctx context.Context, h Host, _ string) error {
 	ShowSessionPicker(h, func(info session.Info) {
 		a := h.Agent()
-		background(h, func() error {
-			cancelled, err := a.SwitchSession(ctx, info.Path)
-			if err == nil && cancelled {
-				err = errCancelled
-			}
-			return err
-		}, func(err error) {
-			switch {
-			case errors.Is(err, errCancelled):
-				h.Notify(Info, "Resume cancelled")
-			case err != nil:
-				_ = fail(h, "Failed to resume session: %w", err)
-			default:
-				h.Reprint()
-				h.Notify(Info, "Resumed session")
-			}
-		})
+		replaceSession(h, func() (bool, error) { return a.SwitchSession(ctx, info.Path) },
+			"Resume cancelled", "Failed to resume session: %w", func() { h.Notify(Info, "Resumed session") })
 	}, h.CloseDialog)
 	return nil
 }
@@ -376,23 +339,8 @@ func runImport(ctx context.Context, h Host, args string) error {
 				h.Notify(Info, "Import cancelled")
 				return
 			}
-			background(h, func() error {
-				cancelled, err := a.ImportSession(ctx, path)
-				if err == nil && cancelled {
-					err = errCancelled
-				}
-				return err
-			}, func(err error) {
-				switch {
-				case errors.Is(err, errCancelled):
-					h.Notify(Info, "Import cancelled")
-				case err != nil:
-					_ = fail(h, "Failed to import session: %w", err)
-				default:
-					h.Reprint()
-					h.Notify(Info, "Session imported from: "+path)
-				}
-			})
+			replaceSession(h, func() (bool, error) { return a.ImportSession(ctx, path) },
+				"Import cancelled", "Failed to import session: %w", func() { h.Notify(Info, "Session imported from: "+path) })
 		},
 	}))
 	return nil
