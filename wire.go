@@ -155,8 +155,8 @@ func wire(ctx context.Context, a *Options) (*Agent, error) {
 	}
 	enableBuiltinOAuth(reg)
 	// A Radius account's own model list, kept by its last refresh, stands
-	// in for the shipped one.
-	reg.ApplyStoredCatalog("radius")
+	// in for the shipped one (models.json's Radius providers have only it).
+	reg.ApplyStoredRadiusCatalogs()
 	app.registry = reg
 	starttrace.Step("models")
 	if a.ListModelsOnly {

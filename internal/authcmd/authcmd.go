@@ -50,7 +50,15 @@ func run(args []string, e *env) int {
 // loadRegistry reads models.json and auth.json as a request would, with
 // the built-in OAuth refreshes on.
 func loadRegistry(e *env) (*config.Registry, []error) {
-	return loadRegistryMode(e, true)
+	reg, errs := loadRegistryMode(e, true)
+	if reg != nil {
+		// A Radius provider's models are those its last login or refresh
+		// kept. check reads no stored catalog (the reference's check
+		// keeps its models store in memory), so this is not in
+		// loadRegistryMode.
+		reg.ApplyStoredRadiusCatalogs()
+	}
+	return reg, errs
 }
 
 // loadRegistryMode is loadRegistry; writable creates auth.json when it is
