@@ -57,6 +57,11 @@ func loadRegistry(e *env) (*config.Registry, []error) {
 		// keeps its models store in memory), so this is not in
 		// loadRegistryMode.
 		reg.ApplyStoredRadiusCatalogs()
+		// The reference's commands other than check open the file-backed
+		// models store, which creates models-store.json.
+		if err := reg.EnsureModelsStoreFile(); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	return reg, errs
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync"
 
 	"github.com/pi-go/pi/e2e/authref"
 )
@@ -23,9 +24,12 @@ func main() {
 	}
 	g := &authref.Gateway{URL: "http://" + ln.Addr().String()}
 	fmt.Println(g.URL)
+	var mu sync.Mutex
 	logged := 0
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		g.ServeHTTP(w, r)
+		mu.Lock()
+		defer mu.Unlock()
 		l := g.Log()
 		for ; logged < len(l); logged++ {
 			fmt.Fprintln(os.Stderr, l[logged])
