@@ -135,29 +135,32 @@ func runLogin(args []string, e *env) int {
 		what = "Logged in to " + name
 	}
 	fmt.Fprintf(e.stdout, "%s. Credentials saved to %s\n", what, reg.AuthPath())
-	if radius {
-		refreshRadiusCatalog(ctx, e, reg, id, name)
-	}
+	refreshCatalog(ctx, e, reg, id, name, radius)
 	return 0
 }
 
-// refreshRadiusCatalog loads the account's own model list, which replaces
-// the shipped one and is kept in models-store.json for offline starts. The
-// login is saved by now, so a failure (or Ctrl+C, or 15 seconds without
-// an answer) only leaves the list to the next start, as the reference's
-// messages say.
-func refreshRadiusCatalog(ctx context.Context, e *env, reg *config.Registry, id, name string) {
-	gateway := ""
-	if id == "radius" {
-		gateway = e.endpoints.RadiusGateway
-	}
+// refreshCatalog loads the account's own model list (Radius's, or what a
+// registered refresher serves), which replaces the shipped one and is
+// kept in models-store.json for offline starts. The login is saved by
+// now, so a failure (or Ctrl+C, or 15 seconds without an answer) only
+// leaves the list to the next start, as the reference's messages say.
+func refreshCatalog(ctx context.Context, e *env, reg *config.Registry, id, name string, radius bool) {
 	rctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
-	now := time.Now
-	if e.endpoints.Now != nil {
-		now = e.endpoints.Now
+	var err error
+	if radius {
+		gateway := ""
+		if id == "radius" {
+			gateway = e.endpoints.RadiusGateway
+		}
+		now := time.Now
+		if e.endpoints.Now != nil {
+			now = e.endpoints.Now
+		}
+		err = reg.RefreshRadiusCatalog(rctx, e.endpoints.Client, id, gateway, now())
+	} else {
+		_, err = reg.RefreshProviderCatalog(rctx, e.endpoints.Client, id)
 	}
-	err := reg.RefreshRadiusCatalog(rctx, e.endpoints.Client, id, gateway, now())
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:

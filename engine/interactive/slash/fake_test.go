@@ -157,6 +157,8 @@ type fakeAgent struct {
 	navResult engine.NavigateResult
 	providers []AuthProvider
 	loginFn   func(ctx context.Context, ui login.Interaction) error
+	// afterLogin answers AfterLogin (nil: nothing selected, no error).
+	afterLogin func(provider string) (string, string, error)
 }
 
 func (a *fakeAgent) call(format string, args ...any) {
@@ -283,6 +285,14 @@ func (a *fakeAgent) Login(ctx context.Context, provider string, apiKey bool, ui 
 		return a.loginFn(ctx, ui)
 	}
 	return a.took()
+}
+
+func (a *fakeAgent) AfterLogin(_ context.Context, provider string) (string, string, error) {
+	a.call("AfterLogin %s", provider)
+	if a.afterLogin != nil {
+		return a.afterLogin(provider)
+	}
+	return "", "", nil
 }
 
 func (a *fakeAgent) lastCall() string {
