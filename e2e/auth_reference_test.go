@@ -52,6 +52,9 @@ type authStep struct {
 	Expect  string   `json:"expect,omitempty"`
 	Type    string   `json:"type,omitempty"`
 	Browser bool     `json:"browser,omitempty"`
+	// TypeFn, when set, makes what is typed from the output so far
+	// (a pasted code that must carry the sign-in's state).
+	TypeFn func(out string) string `json:"-"`
 }
 
 type authCase struct {
@@ -61,6 +64,9 @@ type authCase struct {
 	auth, models string
 	steps        []authStep
 	serial       bool // uses the fixed callback port 1456
+	// builtin: a built-in provider's sign-in, recorded from the
+	// reference only (internal/authcmd compares ours with it).
+	builtin bool
 }
 
 type authStepResult struct {
@@ -235,6 +241,23 @@ func runAuthCase(t *testing.T, c authCase, command []string, reference bool) (au
 	srv := &http.Server{Handler: gw}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
+	// The built-in sign-ins' servers, which only the reference reaches
+	// (through redirect.mjs): our binary has no such redirection, so its
+	// built-in flows are compared in internal/authcmd.
+	pln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prov := &authref.Providers{}
+	psrv := &http.Server{Handler: prov}
+	go func() { _ = psrv.Serve(pln) }()
+	t.Cleanup(func() { _ = psrv.Close() })
+	provURL := "http://" + pln.Addr().String()
+	var hosts []string
+	for h, p := range authref.Hosts {
+		hosts = append(hosts, h+"="+p)
+	}
+	extraEnv := []string{"PI_AUTHREF_URL=" + provURL, "PI_AUTHREF_HOSTS=" + strings.Join(hosts, ",")}
 	write := func(name, content string) {
 		if content == "" {
 			return
@@ -248,16 +271,20 @@ func runAuthCase(t *testing.T, c authCase, command []string, reference bool) (au
 	write("models.json", c.models)
 	norm := func(s string) string {
 		s = strings.ReplaceAll(s, gw.URL, "http://GATEWAY")
+		s = strings.ReplaceAll(s, provURL, "http://PROVIDERS")
 		return strings.ReplaceAll(s, agentDir, "AGENT")
 	}
 	var out authGolden
 	lo := time.Now().UnixMilli()
 	for _, st := range c.steps {
+		if c.builtin {
+			st.Env = append(st.Env, extraEnv...)
+		}
 		r := runAuthStep(t, st, command, root, home, bin, gw.URL)
 		out.Steps = append(out.Steps, authStepResult{Args: st.Args, Stdout: normState(norm(r.stdout)), Stderr: normState(norm(r.stderr)), Code: r.code})
 	}
 	hi := time.Now().UnixMilli()
-	for _, l := range gw.Log() {
+	for _, l := range append(gw.Log(), prov.Log()...) {
 		out.Requests = append(out.Requests, norm(l))
 	}
 	if b, err := os.ReadFile(opened); err == nil {
@@ -281,7 +308,10 @@ func runAuthCase(t *testing.T, c authCase, command []string, reference bool) (au
 // verifier, state) with placeholders.
 func normState(s string) string {
 	re := regexp.MustCompile(`(code_challenge|code_verifier|state)=[A-Za-z0-9_%.~-]+`)
-	return re.ReplaceAllString(s, "$1=RANDOM")
+	s = re.ReplaceAllString(s, "$1=RANDOM")
+	// A pasted "code#state", and JSON bodies carrying the random values.
+	s = regexp.MustCompile(`#[A-Za-z0-9_-]{20,}`).ReplaceAllString(s, "#RANDOM")
+	return regexp.MustCompile(`"(state|code_verifier)":"[^"]*"`).ReplaceAllString(s, `"$1":"RANDOM"`)
 }
 
 func runAuthStep(t *testing.T, st authStep, command []string, root, home, bin, gateway string) result {
@@ -343,8 +373,12 @@ func runAuthStep(t *testing.T, st authStep, command []string, root, home, bin, g
 		return ""
 	}
 	if st.Expect != "" {
-		waitFor(st.Expect)
-		if _, err := f.Write([]byte(st.Type)); err != nil {
+		all := waitFor(st.Expect)
+		typed := st.Type
+		if st.TypeFn != nil {
+			typed = st.TypeFn(all)
+		}
+		if _, err := f.Write([]byte(typed)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -432,5 +466,58 @@ func compareAuthGolden(t *testing.T, got, want authGolden, lo, hi int64) {
 				t.Errorf("pi %s printed the refresh token %s", strings.Join(s.Args, " "), secret)
 			}
 		}
+	}
+}
+
+// builtinCases are the built-in sign-ins recorded from the reference
+// (through redirect.mjs) for internal/authcmd's TestLoginMatchesReference.
+func builtinCases() []authCase {
+	return []authCase{
+		{name: "xai", builtin: true, steps: []authStep{{Args: []string{"auth", "login", "xai"}, PTY: true}}},
+		{name: "github-copilot", builtin: true, steps: []authStep{
+			{Args: []string{"auth", "login", "github-copilot"}, PTY: true, Expect: "GitHub Enterprise URL/domain", Type: "\r"},
+		}},
+		{name: "anthropic", builtin: true, steps: []authStep{
+			{Args: []string{"auth", "login", "anthropic", "--no-browser"}, PTY: true, Expect: "Paste", TypeFn: func(out string) string {
+				m := regexp.MustCompile(`[?&]state=([A-Za-z0-9_-]+)`).FindStringSubmatch(out)
+				if m == nil {
+					return "\r"
+				}
+				return authref.AnthropicCode + "#" + m[1] + "\r"
+			}},
+		}},
+	}
+}
+
+// TestAuthRecordBuiltinFlows records the built-in sign-ins from the
+// reference into internal/authcmd/testdata/ref-flows (record.sh runs it);
+// without PI_AUTH_REFERENCE it has nothing to do.
+func TestAuthRecordBuiltinFlows(t *testing.T) {
+	ref := strings.Fields(os.Getenv("PI_AUTH_REFERENCE"))
+	if len(ref) == 0 || runtime.GOOS != "linux" {
+		t.Skip("records from the reference only (e2e/authref/record.sh)")
+	}
+	_, file, _, _ := runtime.Caller(0)
+	preload := filepath.Join(filepath.Dir(file), "authref", "redirect.mjs")
+	dir := filepath.Join(filepath.Dir(file), "..", "internal", "authcmd", "testdata", "ref-flows")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range builtinCases() {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			cmd := append([]string{ref[0], "--import", preload}, ref[1:]...)
+			got, _, _ := runAuthCase(t, c, cmd, true)
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(got); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, c.name+".json"), b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }

@@ -11,4 +11,4 @@ install=${PI_REFERENCE_INSTALL:-../shared/conformance/install-reference.sh}
 [ -f "$install" ] || install=/work/shared/conformance/install-reference.sh
 ref=${PI_AUTH_REFERENCE:-$(bash "$install" 2>/dev/null | tail -1)}
 mkdir -p e2e/testdata/authref
-PI_AUTH_REFERENCE="$ref" go test ./e2e -run '^TestAuthMatchesReference$' -count=1 "$@"
+PI_AUTH_REFERENCE="$ref" go test ./e2e -run '^(TestAuthMatchesReference|TestAuthRecordBuiltinFlows)$' -count=1 "$@"
