@@ -477,6 +477,7 @@ func builtinCases() []authCase {
 		{name: "github-copilot", builtin: true, steps: []authStep{
 			{Args: []string{"auth", "login", "github-copilot"}, PTY: true, Expect: "GitHub Enterprise URL/domain", Type: "\r"},
 		}},
+		{name: "openai-codex", builtin: true, steps: []authStep{{Args: []string{"auth", "login", "openai-codex", "--no-browser"}, PTY: true}}},
 		{name: "anthropic", builtin: true, steps: []authStep{
 			{Args: []string{"auth", "login", "anthropic", "--no-browser"}, PTY: true, Expect: "Paste", TypeFn: func(out string) string {
 				m := regexp.MustCompile(`[?&]state=([A-Za-z0-9_-]+)`).FindStringSubmatch(out)

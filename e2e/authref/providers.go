@@ -18,6 +18,7 @@ var Hosts = map[string]string{
 	"api.github.com":                   "github",
 	"api.individual.githubcopilot.com": "copilot",
 	"platform.claude.com":              "anthropic",
+	"auth.openai.com":                  "openai-auth",
 }
 
 // Facts of the fake built-in accounts.
@@ -30,11 +31,15 @@ const (
 	AnthropicAccess = "sk-ant-oat01-SECRET-0001"
 	AnthropicRefr   = "sk-ant-ort01-SECRET-0001"
 	AnthropicCode   = "anthropic-code-0001"
+	// CodexAccess is a JWT (unsigned) whose claims name the ChatGPT
+	// account, as OpenAI's access tokens do.
+	CodexAccess  = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJodHRwczovL2FwaS5vcGVuYWkuY29tL2F1dGgiOnsiY2hhdGdwdF9hY2NvdW50X2lkIjoiYWNjdC1TRUNSRVQtMDAwMSJ9LCJleHAiOjE3NjcyMjkyMDB9.c2ln"
+	CodexRefresh = "codex-refresh-SECRET-0001"
 )
 
 // Providers fakes the token servers of the built-in sign-ins (xAI's device
 // flow, GitHub's device flow and Copilot's token and model endpoints,
-// Anthropic's token exchange). Each device flow answers
+// Anthropic's token exchange, OpenAI Codex's device sign-in). Each device flow answers
 // authorization_pending once. Log holds each request as Gateway's does.
 type Providers struct {
 	mu    sync.Mutex
@@ -109,6 +114,16 @@ func (p *Providers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		jsonReply(w, 200, fmt.Sprintf(`{"token_type":"Bearer","access_token":%q,"expires_in":28800,"refresh_token":%q,"scope":"user:inference user:profile"}`, AnthropicAccess, AnthropicRefr))
+	case "POST /openai-auth/api/accounts/deviceauth/usercode":
+		jsonReply(w, 200, `{"device_auth_id":"codex-device-0001","user_code":"CDX-2345","interval":"1"}`)
+	case "POST /openai-auth/api/accounts/deviceauth/token":
+		if p.pending("codex") {
+			jsonReply(w, 403, `{"error":{"code":"deviceauth_authorization_pending"}}`)
+			return
+		}
+		jsonReply(w, 200, `{"authorization_code":"codex-auth-code-0001","code_verifier":"codex-verifier-0001","code_challenge":"x"}`)
+	case "POST /openai-auth/oauth/token":
+		jsonReply(w, 200, fmt.Sprintf(`{"id_token":"x.y.z","access_token":%q,"refresh_token":%q,"expires_in":864000}`, CodexAccess, CodexRefresh))
 	default:
 		jsonReply(w, 404, `{"error":"not_found"}`)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -71,6 +72,7 @@ func TestLoginMatchesReference(t *testing.T) {
 	answers := map[string]func(out, prompt string) string{
 		"xai":            func(string, string) string { return "" },
 		"github-copilot": func(string, string) string { return "" },
+		"openai-codex":   func(string, string) string { return "" },
 		"anthropic": func(out, _ string) string {
 			m := state.FindStringSubmatch(out)
 			if m == nil {
@@ -97,9 +99,9 @@ func TestLoginMatchesReference(t *testing.T) {
 			ep := &login.Endpoints{
 				XAIAuthBase: host + "xai", GitHubBase: host + "github",
 				CopilotTokenURL: host + "github/copilot_internal/v2/token", CopilotModelsBase: host + "copilot",
-				AnthropicToken: host + "anthropic/v1/oauth/token",
-				Now:            func() time.Time { return refClock },
-				Sleep:          func(context.Context, time.Duration) error { return nil },
+				AnthropicToken: host + "anthropic/v1/oauth/token", CodexAuthBase: host + "openai-auth",
+				Now:   func() time.Time { return refClock },
+				Sleep: func(context.Context, time.Duration) error { return nil },
 			}
 			dir := home(t, "", "")
 			var out, errb strings.Builder
@@ -108,6 +110,10 @@ func TestLoginMatchesReference(t *testing.T) {
 
 			norm := func(s string) string {
 				s = strings.ReplaceAll(s, "\r", "")
+				// Codex's one base URL also makes the page and the
+				// redirect URI it names: they are auth.openai.com's.
+				s = strings.ReplaceAll(s, ep.CodexAuthBase, "https://auth.openai.com")
+				s = strings.ReplaceAll(s, url.QueryEscape(ep.CodexAuthBase), url.QueryEscape("https://auth.openai.com"))
 				s = strings.ReplaceAll(s, dir, "AGENT")
 				s = regexp.MustCompile(`(code_challenge|code_verifier|state)=[A-Za-z0-9_%.~-]+`).ReplaceAllString(s, "$1=RANDOM")
 				s = regexp.MustCompile(`#[A-Za-z0-9_-]{20,}`).ReplaceAllString(s, "#RANDOM")
@@ -140,5 +146,5 @@ func TestLoginMatchesReference(t *testing.T) {
 }
 
 func providerLabel(id string) string {
-	return map[string]string{"xai": "xAI", "github-copilot": "GitHub Copilot", "anthropic": "Anthropic"}[id]
+	return map[string]string{"xai": "xAI", "github-copilot": "GitHub Copilot", "anthropic": "Anthropic", "openai-codex": "OpenAI Codex"}[id]
 }
