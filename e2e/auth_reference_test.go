@@ -478,6 +478,8 @@ func builtinCases() []authCase {
 			{Args: []string{"auth", "login", "github-copilot"}, PTY: true, Expect: "GitHub Enterprise URL/domain", Type: "\r"},
 		}},
 		{name: "openai-codex", builtin: true, steps: []authStep{{Args: []string{"auth", "login", "openai-codex", "--no-browser"}, PTY: true}}},
+		{name: "kimi-coding", builtin: true, steps: []authStep{{Args: []string{"auth", "login", "kimi-coding"}, PTY: true}}},
+		{name: "meta", builtin: true, steps: []authStep{{Args: []string{"auth", "login", "meta", "--no-browser"}, PTY: true}}},
 		{name: "anthropic", builtin: true, steps: []authStep{
 			{Args: []string{"auth", "login", "anthropic", "--no-browser"}, PTY: true, Expect: "Paste", TypeFn: func(out string) string {
 				m := regexp.MustCompile(`[?&]state=([A-Za-z0-9_-]+)`).FindStringSubmatch(out)

@@ -19,6 +19,9 @@ var Hosts = map[string]string{
 	"api.individual.githubcopilot.com": "copilot",
 	"platform.claude.com":              "anthropic",
 	"auth.openai.com":                  "openai-auth",
+	"auth.kimi.com":                    "kimi",
+	"auth.meta.com":                    "meta-auth",
+	"api.meta.ai":                      "meta-api",
 }
 
 // Facts of the fake built-in accounts.
@@ -39,7 +42,8 @@ const (
 
 // Providers fakes the token servers of the built-in sign-ins (xAI's device
 // flow, GitHub's device flow and Copilot's token and model endpoints,
-// Anthropic's token exchange, OpenAI Codex's device sign-in). Each device flow answers
+// Anthropic's token exchange, the OpenAI Codex, Kimi Code and Meta device
+// sign-ins). Each device flow answers
 // authorization_pending once. Log holds each request as Gateway's does.
 type Providers struct {
 	mu    sync.Mutex
@@ -124,6 +128,24 @@ func (p *Providers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		jsonReply(w, 200, `{"authorization_code":"codex-auth-code-0001","code_verifier":"codex-verifier-0001","code_challenge":"x"}`)
 	case "POST /openai-auth/oauth/token":
 		jsonReply(w, 200, fmt.Sprintf(`{"id_token":"x.y.z","access_token":%q,"refresh_token":%q,"expires_in":864000}`, CodexAccess, CodexRefresh))
+	case "POST /kimi/api/oauth/device_authorization":
+		jsonReply(w, 200, `{"device_code":"kimi-device-0001","user_code":"KIMI-2345","verification_uri":"https://www.kimi.com/code/authorize_device","verification_uri_complete":"https://www.kimi.com/code/authorize_device?user_code=KIMI-2345","expires_in":900,"interval":1}`)
+	case "POST /kimi/api/oauth/token":
+		if p.pending("kimi") {
+			jsonReply(w, 400, `{"error":"authorization_pending","error_description":"pending"}`)
+			return
+		}
+		jsonReply(w, 200, `{"access_token":"kimi-access-SECRET-0001","refresh_token":"kimi-refresh-SECRET-0001","expires_in":3600,"scope":"kimi-code","token_type":"Bearer"}`)
+	case "POST /meta-auth/oidc/device/authorization/":
+		jsonReply(w, 200, `{"device_code":"meta-device-0001","user_code":"META-2345","verification_uri":"https://auth.meta.com/activate","verification_uri_complete":"https://auth.meta.com/activate?user_code=META-2345","expires_in":600,"interval":1}`)
+	case "POST /meta-auth/oidc/device/token/":
+		if p.pending("meta") {
+			jsonReply(w, 400, `{"error":"authorization_pending"}`)
+			return
+		}
+		jsonReply(w, 200, `{"access_token":"meta-identity-SECRET-0001","token_type":"Bearer","expires_in":3600}`)
+	case "POST /meta-api/muse-code/key":
+		jsonReply(w, 200, `{"api_key":"meta-key-SECRET-0001"}`)
 	default:
 		jsonReply(w, 404, `{"error":"not_found"}`)
 	}

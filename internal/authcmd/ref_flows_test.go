@@ -73,6 +73,8 @@ func TestLoginMatchesReference(t *testing.T) {
 		"xai":            func(string, string) string { return "" },
 		"github-copilot": func(string, string) string { return "" },
 		"openai-codex":   func(string, string) string { return "" },
+		"kimi-coding":    func(string, string) string { return "" },
+		"meta":           func(string, string) string { return "" },
 		"anthropic": func(out, _ string) string {
 			m := state.FindStringSubmatch(out)
 			if m == nil {
@@ -100,6 +102,7 @@ func TestLoginMatchesReference(t *testing.T) {
 				XAIAuthBase: host + "xai", GitHubBase: host + "github",
 				CopilotTokenURL: host + "github/copilot_internal/v2/token", CopilotModelsBase: host + "copilot",
 				AnthropicToken: host + "anthropic/v1/oauth/token", CodexAuthBase: host + "openai-auth",
+				KimiHost: host + "kimi", MetaAuthBase: host + "meta-auth", MetaMintURL: host + "meta-api/muse-code/key",
 				Now:   func() time.Time { return refClock },
 				Sleep: func(context.Context, time.Duration) error { return nil },
 			}
@@ -146,5 +149,6 @@ func TestLoginMatchesReference(t *testing.T) {
 }
 
 func providerLabel(id string) string {
-	return map[string]string{"xai": "xAI", "github-copilot": "GitHub Copilot", "anthropic": "Anthropic", "openai-codex": "OpenAI Codex"}[id]
+	return map[string]string{"xai": "xAI", "github-copilot": "GitHub Copilot", "anthropic": "Anthropic", "openai-codex": "OpenAI Codex",
+		"kimi-coding": "Kimi For Coding", "meta": "Meta"}[id]
 }
