@@ -309,6 +309,8 @@ func runAuthCase(t *testing.T, c authCase, command []string, reference bool) (au
 func normState(s string) string {
 	re := regexp.MustCompile(`(code_challenge|code_verifier|state)=[A-Za-z0-9_%.~-]+`)
 	s = re.ReplaceAllString(s, "$1=RANDOM")
+	// OpenRouter's callback listens on any free port, under a random path.
+	s = regexp.MustCompile(`127\.0\.0\.1(:|%3A)\d+((/|%2F)oauth(/|%2F)callback(/|%2F))[0-9a-f-]{36}`).ReplaceAllString(s, "127.0.0.1${1}PORT${2}RANDOM")
 	// A pasted "code#state", and JSON bodies carrying the random values.
 	s = regexp.MustCompile(`#[A-Za-z0-9_-]{20,}`).ReplaceAllString(s, "#RANDOM")
 	return regexp.MustCompile(`"(state|code_verifier)":"[^"]*"`).ReplaceAllString(s, `"$1":"RANDOM"`)
@@ -480,6 +482,9 @@ func builtinCases() []authCase {
 		{name: "openai-codex", builtin: true, steps: []authStep{{Args: []string{"auth", "login", "openai-codex", "--no-browser"}, PTY: true}}},
 		{name: "kimi-coding", builtin: true, steps: []authStep{{Args: []string{"auth", "login", "kimi-coding"}, PTY: true}}},
 		{name: "meta", builtin: true, steps: []authStep{{Args: []string{"auth", "login", "meta", "--no-browser"}, PTY: true}}},
+		{name: "openrouter", builtin: true, steps: []authStep{
+			{Args: []string{"auth", "login", "openrouter"}, PTY: true, Expect: "paste the authorization code", Type: "openrouter-code-0001\r"},
+		}},
 		{name: "anthropic", builtin: true, steps: []authStep{
 			{Args: []string{"auth", "login", "anthropic", "--no-browser"}, PTY: true, Expect: "Paste", TypeFn: func(out string) string {
 				m := regexp.MustCompile(`[?&]state=([A-Za-z0-9_-]+)`).FindStringSubmatch(out)

@@ -22,6 +22,7 @@ var Hosts = map[string]string{
 	"auth.kimi.com":                    "kimi",
 	"auth.meta.com":                    "meta-auth",
 	"api.meta.ai":                      "meta-api",
+	"openrouter.ai":                    "openrouter",
 }
 
 // Facts of the fake built-in accounts.
@@ -43,7 +44,7 @@ const (
 // Providers fakes the token servers of the built-in sign-ins (xAI's device
 // flow, GitHub's device flow and Copilot's token and model endpoints,
 // Anthropic's token exchange, the OpenAI Codex, Kimi Code and Meta device
-// sign-ins). Each device flow answers
+// sign-ins, OpenRouter's key exchange). Each device flow answers
 // authorization_pending once. Log holds each request as Gateway's does.
 type Providers struct {
 	mu    sync.Mutex
@@ -146,6 +147,12 @@ func (p *Providers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		jsonReply(w, 200, `{"access_token":"meta-identity-SECRET-0001","token_type":"Bearer","expires_in":3600}`)
 	case "POST /meta-api/muse-code/key":
 		jsonReply(w, 200, `{"api_key":"meta-key-SECRET-0001"}`)
+	case "POST /openrouter/api/v1/auth/keys":
+		if !strings.Contains(string(b), `"openrouter-code-0001"`) {
+			jsonReply(w, 403, `{"error":{"message":"Invalid code"}}`)
+			return
+		}
+		jsonReply(w, 200, `{"key":"sk-or-v1-SECRET-0001","user_id":"user-0001"}`)
 	default:
 		jsonReply(w, 404, `{"error":"not_found"}`)
 	}

@@ -75,6 +75,7 @@ func TestLoginMatchesReference(t *testing.T) {
 		"openai-codex":   func(string, string) string { return "" },
 		"kimi-coding":    func(string, string) string { return "" },
 		"meta":           func(string, string) string { return "" },
+		"openrouter":     func(string, string) string { return "openrouter-code-0001" },
 		"anthropic": func(out, _ string) string {
 			m := state.FindStringSubmatch(out)
 			if m == nil {
@@ -103,8 +104,9 @@ func TestLoginMatchesReference(t *testing.T) {
 				CopilotTokenURL: host + "github/copilot_internal/v2/token", CopilotModelsBase: host + "copilot",
 				AnthropicToken: host + "anthropic/v1/oauth/token", CodexAuthBase: host + "openai-auth",
 				KimiHost: host + "kimi", MetaAuthBase: host + "meta-auth", MetaMintURL: host + "meta-api/muse-code/key",
-				Now:   func() time.Time { return refClock },
-				Sleep: func(context.Context, time.Duration) error { return nil },
+				OpenRouterKeys: host + "openrouter/api/v1/auth/keys",
+				Now:            func() time.Time { return refClock },
+				Sleep:          func(context.Context, time.Duration) error { return nil },
 			}
 			dir := home(t, "", "")
 			var out, errb strings.Builder
@@ -119,6 +121,7 @@ func TestLoginMatchesReference(t *testing.T) {
 				s = strings.ReplaceAll(s, url.QueryEscape(ep.CodexAuthBase), url.QueryEscape("https://auth.openai.com"))
 				s = strings.ReplaceAll(s, dir, "AGENT")
 				s = regexp.MustCompile(`(code_challenge|code_verifier|state)=[A-Za-z0-9_%.~-]+`).ReplaceAllString(s, "$1=RANDOM")
+				s = regexp.MustCompile(`127\.0\.0\.1(:|%3A)\d+((/|%2F)oauth(/|%2F)callback(/|%2F))[0-9a-f-]{36}`).ReplaceAllString(s, "127.0.0.1${1}PORT${2}RANDOM")
 				s = regexp.MustCompile(`#[A-Za-z0-9_-]{20,}`).ReplaceAllString(s, "#RANDOM")
 				return regexp.MustCompile(`"(state|code_verifier)":"[^"]*"`).ReplaceAllString(s, `"$1":"RANDOM"`)
 			}
@@ -137,7 +140,11 @@ func TestLoginMatchesReference(t *testing.T) {
 			if g, w := strings.Join(reqs, "\n"), strings.Join(want.Requests, "\n"); g != w {
 				t.Errorf("requests:\n%s\nwant:\n%s", g, w)
 			}
-			if g, w := strings.Join(term.opened, "\n"), strings.Join(want.Opened, "\n"); g != w {
+			var opened []string
+			for _, u := range term.opened {
+				opened = append(opened, norm(u))
+			}
+			if g, w := strings.Join(opened, "\n"), strings.Join(want.Opened, "\n"); g != w {
 				t.Errorf("opened %q, want %q", g, w)
 			}
 			auth, _ := os.ReadFile(filepath.Join(dir, "auth.json"))
@@ -150,5 +157,5 @@ func TestLoginMatchesReference(t *testing.T) {
 
 func providerLabel(id string) string {
 	return map[string]string{"xai": "xAI", "github-copilot": "GitHub Copilot", "anthropic": "Anthropic", "openai-codex": "OpenAI Codex",
-		"kimi-coding": "Kimi For Coding", "meta": "Meta"}[id]
+		"kimi-coding": "Kimi For Coding", "meta": "Meta", "openrouter": "OpenRouter"}[id]
 }
