@@ -262,7 +262,11 @@ func (app *Agent) Login(ctx context.Context, provider string, apiKey bool, ui lo
 		if !ok {
 			return fmt.Errorf("account sign-in for %s is not available in this build", reg.ProviderDisplayName(provider))
 		}
-		ep := &login.Endpoints{CopilotKnownModel: func(m string) bool { return reg.Find("github-copilot", m) != nil }}
+		ep := &login.Endpoints{
+			CopilotKnownModel: func(m string) bool { return reg.Find("github-copilot", m) != nil },
+			// The ChatGPT sign-in names this installation by its device id.
+			DeviceID: config.DeviceID(app.agentDir),
+		}
 		cred, err = flow.Run(ctx, ui, ep)
 	case config.CatalogProviderName(provider) == "" && reg.HasProvider(provider):
 		if _, radius := reg.RadiusGateway(provider); radius {

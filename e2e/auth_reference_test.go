@@ -307,7 +307,9 @@ func runAuthCase(t *testing.T, c authCase, command []string, reference bool) (au
 // normState replaces the sign-in's random values (PKCE challenge and
 // verifier, state) with placeholders.
 func normState(s string) string {
-	re := regexp.MustCompile(`(code_challenge|code_verifier|state)=[A-Za-z0-9_%.~-]+`)
+	re := regexp.MustCompile(`(code_challenge|code_verifier|state|nonce)=[A-Za-z0-9_%.~-]+`)
+	// ChatGPT names the installation by its device id (settings.json).
+	s = regexp.MustCompile(`urn(:|%3A)uuid(:|%3A)[0-9a-f-]{36}`).ReplaceAllString(s, "urn${1}uuid${2}DEVICE")
 	s = re.ReplaceAllString(s, "$1=RANDOM")
 	// OpenRouter's callback listens on any free port, under a random path.
 	s = regexp.MustCompile(`127\.0\.0\.1(:|%3A)\d+((/|%2F)oauth(/|%2F)callback(/|%2F))[0-9a-f-]{36}`).ReplaceAllString(s, "127.0.0.1${1}PORT${2}RANDOM")
@@ -484,6 +486,15 @@ func builtinCases() []authCase {
 		{name: "meta", builtin: true, steps: []authStep{{Args: []string{"auth", "login", "meta", "--no-browser"}, PTY: true}}},
 		{name: "openrouter", builtin: true, steps: []authStep{
 			{Args: []string{"auth", "login", "openrouter"}, PTY: true, Expect: "paste the authorization code", Type: "openrouter-code-0001\r"},
+		}},
+		{name: "openai", builtin: true, serial: true, steps: []authStep{
+			{Args: []string{"auth", "login", "openai"}, PTY: true, Expect: "paste the final redirect URL here:", TypeFn: func(out string) string {
+				m := regexp.MustCompile(`[?&]state=([A-Za-z0-9_-]+)`).FindStringSubmatch(out)
+				if m == nil {
+					return "\r"
+				}
+				return "http://127.0.0.1:1455/auth/callback?code=chatgpt-code-0001&state=" + m[1] + "&client_id=chatgpt-client-0001\r"
+			}},
 		}},
 		{name: "anthropic", builtin: true, steps: []authStep{
 			{Args: []string{"auth", "login", "anthropic", "--no-browser"}, PTY: true, Expect: "Paste", TypeFn: func(out string) string {

@@ -44,7 +44,7 @@ const (
 // Providers fakes the token servers of the built-in sign-ins (xAI's device
 // flow, GitHub's device flow and Copilot's token and model endpoints,
 // Anthropic's token exchange, the OpenAI Codex, Kimi Code and Meta device
-// sign-ins, OpenRouter's key exchange). Each device flow answers
+// sign-ins, OpenRouter's key exchange, the ChatGPT token exchange). Each device flow answers
 // authorization_pending once. Log holds each request as Gateway's does.
 type Providers struct {
 	mu    sync.Mutex
@@ -153,6 +153,13 @@ func (p *Providers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		jsonReply(w, 200, `{"key":"sk-or-v1-SECRET-0001","user_id":"user-0001"}`)
+	case "POST /openai-auth/api/accounts/oauth/token":
+		if !strings.Contains(string(b), "code=chatgpt-code-0001") || !strings.Contains(string(b), "client_id=chatgpt-client-0001") {
+			jsonReply(w, 400, `{"error":"invalid_grant"}`)
+			return
+		}
+		jsonReply(w, 200, `{"access_token":"chatgpt-access-SECRET-0001","refresh_token":"chatgpt-refresh-SECRET-0001","expires_in":3600,`+
+			`"scope":"openid profile email offline_access resource.invoke chatgpt.tokens.use.direct","id_token":"x.y.z","token_type":"Bearer"}`)
 	default:
 		jsonReply(w, 404, `{"error":"not_found"}`)
 	}

@@ -76,6 +76,13 @@ func TestLoginMatchesReference(t *testing.T) {
 		"kimi-coding":    func(string, string) string { return "" },
 		"meta":           func(string, string) string { return "" },
 		"openrouter":     func(string, string) string { return "openrouter-code-0001" },
+		"openai": func(out, _ string) string {
+			m := state.FindStringSubmatch(out)
+			if m == nil {
+				return ""
+			}
+			return "http://127.0.0.1:1455/auth/callback?code=chatgpt-code-0001&state=" + m[1] + "&client_id=chatgpt-client-0001"
+		},
 		"anthropic": func(out, _ string) string {
 			m := state.FindStringSubmatch(out)
 			if m == nil {
@@ -105,10 +112,12 @@ func TestLoginMatchesReference(t *testing.T) {
 				AnthropicToken: host + "anthropic/v1/oauth/token", CodexAuthBase: host + "openai-auth",
 				KimiHost: host + "kimi", MetaAuthBase: host + "meta-auth", MetaMintURL: host + "meta-api/muse-code/key",
 				OpenRouterKeys: host + "openrouter/api/v1/auth/keys",
+				OpenAIAuthBase: host + "openai-auth",
 				Now:            func() time.Time { return refClock },
 				Sleep:          func(context.Context, time.Duration) error { return nil },
 			}
 			dir := home(t, "", "")
+			ep.DeviceID = deviceID(dir)
 			var out, errb strings.Builder
 			term := &echoTerm{out: &out, answer: answer}
 			code := run(want.Steps[0].Args[1:], &env{stdout: &out, stderr: &errb, agentDir: dir, term: term, endpoints: ep})
@@ -120,7 +129,8 @@ func TestLoginMatchesReference(t *testing.T) {
 				s = strings.ReplaceAll(s, ep.CodexAuthBase, "https://auth.openai.com")
 				s = strings.ReplaceAll(s, url.QueryEscape(ep.CodexAuthBase), url.QueryEscape("https://auth.openai.com"))
 				s = strings.ReplaceAll(s, dir, "AGENT")
-				s = regexp.MustCompile(`(code_challenge|code_verifier|state)=[A-Za-z0-9_%.~-]+`).ReplaceAllString(s, "$1=RANDOM")
+				s = regexp.MustCompile(`(code_challenge|code_verifier|state|nonce)=[A-Za-z0-9_%.~-]+`).ReplaceAllString(s, "$1=RANDOM")
+				s = regexp.MustCompile(`urn(:|%3A)uuid(:|%3A)[0-9a-f-]{36}`).ReplaceAllString(s, "urn${1}uuid${2}DEVICE")
 				s = regexp.MustCompile(`127\.0\.0\.1(:|%3A)\d+((/|%2F)oauth(/|%2F)callback(/|%2F))[0-9a-f-]{36}`).ReplaceAllString(s, "127.0.0.1${1}PORT${2}RANDOM")
 				s = regexp.MustCompile(`#[A-Za-z0-9_-]{20,}`).ReplaceAllString(s, "#RANDOM")
 				return regexp.MustCompile(`"(state|code_verifier)":"[^"]*"`).ReplaceAllString(s, `"$1":"RANDOM"`)
@@ -157,5 +167,5 @@ func TestLoginMatchesReference(t *testing.T) {
 
 func providerLabel(id string) string {
 	return map[string]string{"xai": "xAI", "github-copilot": "GitHub Copilot", "anthropic": "Anthropic", "openai-codex": "OpenAI Codex",
-		"kimi-coding": "Kimi For Coding", "meta": "Meta", "openrouter": "OpenRouter"}[id]
+		"kimi-coding": "Kimi For Coding", "meta": "Meta", "openrouter": "OpenRouter", "openai": "OpenAI"}[id]
 }
