@@ -226,6 +226,12 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 	if final.ErrorMessage != "" {
 		final.ErrorMessage = RedactSecrets(final.ErrorMessage, requestSecrets(req)...)
 	}
+	if len(final.Diagnostics) > 0 {
+		// A provider's diagnostics quote the failed response (its error
+		// message and body) too. Masking inserts no JSON syntax, so the
+		// raw JSON stays valid.
+		final.Diagnostics = json.RawMessage(RedactSecrets(string(final.Diagnostics), requestSecrets(req)...))
+	}
 	if final.Role == "" {
 		final.Role = RoleAssistant
 	}
