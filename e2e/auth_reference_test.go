@@ -89,6 +89,10 @@ func radiusAuth(access, refresh string, expires int64) string {
 	return fmt.Sprintf(`{"myradius":{"type":"oauth","access":%q,"refresh":%q,"expires":%d,"scope":"gateway offline_access"},"openai":{"type":"api_key","key":"sk-stored-openai"}}`, access, refresh, expires)
 }
 
+func anthropicAuth(refresh string, expires int64) string {
+	return fmt.Sprintf(`{"anthropic":{"type":"oauth","refresh":%q,"access":%q,"expires":%d}}`, refresh, authref.AnthropicAccess, expires)
+}
+
 func step(args ...string) authStep { return authStep{Args: args} }
 
 func authCases() []authCase {
@@ -495,6 +499,23 @@ func builtinCases() []authCase {
 				}
 				return "http://127.0.0.1:1455/auth/callback?code=chatgpt-code-0001&state=" + m[1] + "&client_id=chatgpt-client-0001\r"
 			}},
+		}},
+		{name: "anthropic-expired", builtin: true, auth: anthropicAuth(authref.AnthropicRefr, expiredExpiry), steps: []authStep{
+			step("auth", "check", "--provider", "anthropic", "--json", "--no-refresh"),
+			step("auth", "check", "--provider", "anthropic", "--no-refresh", "--credentials"),
+			step("auth", "print-api-key", "--provider", "anthropic"),
+			step("auth", "print-bearer-token", "--provider", "anthropic"),
+			step("auth", "check", "--provider", "anthropic", "--json", "--credentials"),
+		}},
+		{name: "anthropic-fresh", builtin: true, auth: anthropicAuth(authref.AnthropicRefr, freshExpiry), steps: []authStep{
+			step("auth", "print-bearer-token", "--provider", "anthropic"),
+			step("auth", "print-bearer-token", "--model", "claude-opus-4-5"),
+			step("auth", "check", "--provider", "anthropic"),
+		}},
+		{name: "anthropic-revoked", builtin: true, auth: anthropicAuth("sk-ant-ort01-SECRET-REVOKED", expiredExpiry), steps: []authStep{
+			step("auth", "print-bearer-token", "--provider", "anthropic"),
+			step("auth", "check", "--provider", "anthropic", "--json"),
+			step("auth", "check", "--provider", "anthropic", "--no-refresh", "--json"),
 		}},
 		{name: "anthropic", builtin: true, steps: []authStep{
 			{Args: []string{"auth", "login", "anthropic", "--no-browser"}, PTY: true, Expect: "Paste", TypeFn: func(out string) string {

@@ -27,14 +27,16 @@ var Hosts = map[string]string{
 
 // Facts of the fake built-in accounts.
 const (
-	XAIAccess       = "xai-access-SECRET-0001"
-	XAIRefresh      = "xai-refresh-SECRET-0001"
-	GitHubToken     = "gho_SECRET0001"
-	CopilotToken    = "tid=SECRET0001;exp=1767229200;proxy-ep=proxy.individual.githubcopilot.com;sku=free"
-	CopilotExpires  = 1767229200
-	AnthropicAccess = "sk-ant-oat01-SECRET-0001"
-	AnthropicRefr   = "sk-ant-ort01-SECRET-0001"
-	AnthropicCode   = "anthropic-code-0001"
+	XAIAccess        = "xai-access-SECRET-0001"
+	XAIRefresh       = "xai-refresh-SECRET-0001"
+	GitHubToken      = "gho_SECRET0001"
+	CopilotToken     = "tid=SECRET0001;exp=1767229200;proxy-ep=proxy.individual.githubcopilot.com;sku=free"
+	CopilotExpires   = 1767229200
+	AnthropicAccess  = "sk-ant-oat01-SECRET-0001"
+	AnthropicRefr    = "sk-ant-ort01-SECRET-0001"
+	AnthropicCode    = "anthropic-code-0001"
+	AnthropicAccess2 = "sk-ant-oat01-SECRET-0002"
+	AnthropicRefr2   = "sk-ant-ort01-SECRET-0002"
 	// CodexAccess is a JWT (unsigned) whose claims name the ChatGPT
 	// account, as OpenAI's access tokens do.
 	CodexAccess  = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJodHRwczovL2FwaS5vcGVuYWkuY29tL2F1dGgiOnsiY2hhdGdwdF9hY2NvdW50X2lkIjoiYWNjdC1TRUNSRVQtMDAwMSJ9LCJleHAiOjE3NjcyMjkyMDB9.c2ln"
@@ -114,6 +116,15 @@ func (p *Providers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "POST /copilot/models/claude-sonnet-4/policy":
 		jsonReply(w, 200, `{"state":"enabled"}`)
 	case "POST /anthropic/v1/oauth/token":
+		if strings.Contains(string(b), `"grant_type":"refresh_token"`) {
+			if !strings.Contains(string(b), `"refresh_token":"`+AnthropicRefr+`"`) {
+				// Revoked: the error echoes the request, refresh token included.
+				jsonReply(w, 400, fmt.Sprintf(`{"error":"invalid_grant","error_description":"Refresh token not found or invalid","request":%s}`, b))
+				return
+			}
+			jsonReply(w, 200, fmt.Sprintf(`{"token_type":"Bearer","access_token":%q,"expires_in":28800,"refresh_token":%q,"scope":"user:inference user:profile"}`, AnthropicAccess2, AnthropicRefr2))
+			return
+		}
 		if !strings.Contains(string(b), AnthropicCode) {
 			jsonReply(w, 400, `{"error":"invalid_grant","error_description":"Invalid code"}`)
 			return

@@ -3,6 +3,7 @@ package authcmd
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -168,4 +169,66 @@ func TestLoginMatchesReference(t *testing.T) {
 func providerLabel(id string) string {
 	return map[string]string{"xai": "xAI", "github-copilot": "GitHub Copilot", "anthropic": "Anthropic", "openai-codex": "OpenAI Codex",
 		"kimi-coding": "Kimi For Coding", "meta": "Meta", "openrouter": "OpenRouter", "openai": "OpenAI"}[id]
+}
+
+// TestCredentialCommandsMatchReference runs the credential commands the
+// reference was recorded running against a built-in OAuth provider
+// (Anthropic, whose token endpoint the recording reached through
+// redirect.mjs): fresh, expired (with and without --no-refresh) and
+// revoked logins. Each command's stdout, stderr and exit code, the token
+// requests and auth.json afterwards must be the reference's; a refreshed
+// expiry, counted from this run's clock, must lie within the run.
+func TestCredentialCommandsMatchReference(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"anthropic-fresh", "anthropic-expired", "anthropic-revoked"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			b, err := os.ReadFile(filepath.Join("testdata", "ref-flows", name+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want refFlow
+			if err := json.Unmarshal(b, &want); err != nil {
+				t.Fatal(err)
+			}
+			// The starting auth.json is what the reference's recording
+			// started from: its refresh token and expiry tell the case.
+			start := map[string]string{
+				"anthropic-fresh":   `{"anthropic":{"type":"oauth","refresh":"` + authref.AnthropicRefr + `","access":"` + authref.AnthropicAccess + `","expires":4102444800000}}`,
+				"anthropic-expired": `{"anthropic":{"type":"oauth","refresh":"` + authref.AnthropicRefr + `","access":"` + authref.AnthropicAccess + `","expires":1000000000000}}`,
+				"anthropic-revoked": `{"anthropic":{"type":"oauth","refresh":"sk-ant-ort01-SECRET-REVOKED","access":"` + authref.AnthropicAccess + `","expires":1000000000000}}`,
+			}[name]
+			prov := &authref.Providers{}
+			srv := httptest.NewServer(prov)
+			defer srv.Close()
+			dir := home(t, start, "")
+			lo := time.Now().UnixMilli()
+			for i, st := range want.Steps {
+				got := runIn(dir, nil, withTokenURL(srv.URL+"/_host/anthropic/v1/oauth/token"), nil, st.Args[1:]...)
+				if got.code != st.Code || got.stdout != st.Stdout || got.stderr != st.Stderr {
+					t.Errorf("step %d pi %s:\n got exit %d stdout %q stderr %q\nwant exit %d stdout %q stderr %q",
+						i, strings.Join(st.Args, " "), got.code, got.stdout, got.stderr, st.Code, st.Stdout, st.Stderr)
+				}
+			}
+			hi := time.Now().UnixMilli()
+			if g, w := strings.Join(prov.Log(), "\n"), strings.Join(want.Requests, "\n"); g != w {
+				t.Errorf("requests:\n%s\nwant:\n%s", g, w)
+			}
+			auth, _ := os.ReadFile(filepath.Join(dir, "auth.json"))
+			// Anthropic stores expires_in (28800 s) less five minutes.
+			const off = 28800*1000 - 5*60*1000
+			got := regexp.MustCompile(`"expires": (\d{13})`).ReplaceAllStringFunc(string(auth), func(m string) string {
+				var v int64
+				_, _ = fmt.Sscanf(m, `"expires": %d`, &v)
+				if v-off < lo || v-off > hi {
+					t.Errorf("refreshed expiry %d is not from this run's clock", v)
+					return m
+				}
+				return fmt.Sprintf(`"expires": %d`, refClock.UnixMilli()+off)
+			})
+			if w := want.Files["auth.json"]; got != w {
+				t.Errorf("auth.json:\n%s\nwant:\n%s", got, w)
+			}
+		})
+	}
 }
