@@ -50,7 +50,16 @@ func (app *Agent) mcpBuiltinEnabled() bool {
 	if app.opts.NoMCP {
 		return false
 	}
-	if app.ext != nil && app.ext.IsCommand("/mcp") {
+	if app.mcpReplacedBy() != "" {
+		return false
+	}
+	return app.mcpWanted()
+}
+
+// mcpWanted reports whether the switches and settings ask for
+// builtin:mcp, whether or not an extension replaces it.
+func (app *Agent) mcpWanted() bool {
+	if app.opts.NoMCP {
 		return false
 	}
 	if slices.Contains(app.opts.Extensions, builtinPrefix+"mcp") {
@@ -95,6 +104,12 @@ func (app *Agent) startMCP(ctx context.Context) {
 	app.mcp.m = m
 	app.mcp.mu.Unlock()
 	app.IndirectTools().AddSource(func() []codemode.Entry { return app.mcpIndirect(m) })
+	// Scripts and tool_search wait for the servers they need that are
+	// still connecting; the tools that arrive then join the registry.
+	app.IndirectTools().OnWait(func(ctx context.Context, code string) {
+		m.WaitForCode(ctx, code)
+		app.IndirectTools().Notify()
+	})
 	app.codemodeAutoActivate()
 	for _, w := range m.Unreachable() {
 		fmt.Fprintln(app.stderr, "Warning:", w)
@@ -394,4 +409,33 @@ func mcpNamespace(o jsonx.Object) *codemode.Namespace {
 		}
 	}
 	return ns
+}
+
+// mcpReplacedBy is the path of the extension that registers /mcp, which
+// replaces builtin:mcp as in the reference, or "".
+func (app *Agent) mcpReplacedBy() string {
+	if app.ext == nil || !app.ext.IsCommand("/mcp") {
+		return ""
+	}
+	api, _ := app.ext.Current()
+	if api == nil {
+		return ""
+	}
+	for _, c := range api.Commands(context.Background()) {
+		if c.Name == "mcp" {
+			return c.Path
+		}
+	}
+	return ""
+}
+
+// warnReplacedMCP says, once the extensions are loaded, that one of them
+// registers /mcp and so builtin:mcp is not loaded, in the reference's
+// words.
+func (app *Agent) warnReplacedMCP() {
+	if path := app.mcpReplacedBy(); path != "" && app.mcpWanted() {
+		fmt.Fprintf(app.stderr, "Warning: Extension package \"%smcp\": Extension %s registers command `/mcp`, so built-in extension `mcp` was not loaded. "+
+			"To use `mcp`, run `pi config` and make sure it is enabled under Built-in extensions, then disable or remove the existing extension. "+
+			"We recommend only having one or the other loaded at a time.\n", builtinPrefix, path)
+	}
 }
