@@ -179,7 +179,15 @@ func (app *Agent) HasAuth(m *engine.Model) bool { return app.registry.HasConfigu
 
 // SetGlobalSetting persists one setting to the global settings.json.
 func (app *Agent) SetGlobalSetting(path string, value any) error {
-	return app.settings.SetGlobal(path, value)
+	if err := app.settings.SetGlobal(path, value); err != nil {
+		return err
+	}
+	if path == "httpIdleTimeoutMs" {
+		// The reference reconfigures its HTTP dispatcher when /settings
+		// changes the timeout: the next request uses the new value.
+		applyHTTPIdleTimeout(app.settings)
+	}
+	return nil
 }
 
 // Commands are the extension commands (the loaded extensions', then the
