@@ -156,6 +156,12 @@ func (app *Agent) switchHooks() session.SwitchHooks {
 // AvailableModels are the models whose provider has credentials.
 func (app *Agent) AvailableModels() []*engine.Model { return app.registry.Available() }
 
+// FindModel is any model the registry knows, with or without
+// credentials (nil when none matches): what the cache-miss notices
+// (cachewarm.ModelLookup) price a past request with, as the reference's
+// transcript asks its model runtime.
+func (app *Agent) FindModel(provider, id string) *engine.Model { return app.registry.Find(provider, id) }
+
 // ScopedModels is the --models scope (or the enabledModels setting); nil
 // without one.
 func (app *Agent) ScopedModels() []rpc.ScopedModel {
