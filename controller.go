@@ -160,7 +160,9 @@ func (app *Agent) AvailableModels() []*engine.Model { return app.registry.Availa
 // credentials (nil when none matches): what the cache-miss notices
 // (cachewarm.ModelLookup) price a past request with, as the reference's
 // transcript asks its model runtime.
-func (app *Agent) FindModel(provider, id string) *engine.Model { return app.registry.Find(provider, id) }
+func (app *Agent) FindModel(provider, id string) *engine.Model {
+	return app.registry.Find(provider, id)
+}
 
 // ScopedModels is the --models scope (or the enabledModels setting); nil
 // without one.
