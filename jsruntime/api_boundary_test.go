@@ -164,3 +164,26 @@ func TestAPIContextWithSystemDropsTools(t *testing.T) {
 		})
 	}
 }
+
+// A handler may push onto event.entries instead of returning them, as
+// the reference hands every handler the proposal itself: the next
+// handler sees the pushed entry in entries and in the context, and it is
+// committed.
+func TestAPIBoundaryEntriesPushedInPlace(t *testing.T) {
+	t.Parallel()
+	src := `export default function (pi) {
+  let n = 0;
+  pi.on("turn_end", (e) => { if (++n === 1) e.entries.push({ type: "custom", customType: "pushed", data: { n } }); });
+  pi.on("turn_end", (e, ctx) => { ctx.ui.notify(n + " " + e.entries.map((x) => x.type).join(",") + " " + e.context.contextEntries.at(-1).sourceEntry.type); });
+}`
+	ui := &scriptedUI{}
+	h := newAPIHarness(t, src, ui, faux.Turn{Text: "first"})
+	h.prompt(t, "hello")
+	assert.Equal(t, []string{"1 custom custom"}, ui.notes())
+	assert.Empty(t, h.extErrors())
+	var pushed bool
+	for _, e := range h.store.Entries() {
+		pushed = pushed || (e.Type == engine.EntryCustom && e.CustomType == "pushed")
+	}
+	assert.True(t, pushed, "the pushed entry is committed")
+}

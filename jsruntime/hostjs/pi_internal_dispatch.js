@@ -225,11 +225,17 @@ module.exports = function (h) {
     let cont = false;
     let context = ev.context;
     let valid = true;
+    // What the context was last built from: a handler that proposes
+    // nothing new leaves it as it is (an invalid proposal is checked, and
+    // reported, again).
+    let built = "[]";
     for (const { ext, handlers } of snapshot(type)) {
       for (const h of handlers) {
         try {
           G.enter(ext.path, type);
-          const r = await h({ ...ev, entries: entries.slice(), continue: cont, context }, ctx);
+          // The proposal itself, as in the reference: a handler may also
+          // push onto event.entries.
+          const r = await h({ ...ev, entries, continue: cont, context }, ctx);
           if (r && typeof r === "object") {
             if (r.entries !== undefined) entries = r.entries;
             if (r.continue !== undefined) cont = !!r.continue;
@@ -241,8 +247,11 @@ module.exports = function (h) {
         // proposed so far; entries the session would refuse are reported
         // against the handler that proposed them.
         try {
-          context = JSON.parse(G.boundaryPreview(type, JSON.stringify(Array.isArray(entries) ? entries : [])));
           if (!Array.isArray(entries)) throw new Error("entries must be an array");
+          const json = JSON.stringify(entries);
+          if (valid && json === built) continue;
+          built = json;
+          context = JSON.parse(G.boundaryPreview(type, json));
           valid = true;
         } catch (e) {
           valid = false;
