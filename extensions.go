@@ -52,7 +52,6 @@ func (app *Agent) loadExtensions(ctx context.Context) error {
 		fmt.Fprintln(app.stderr, jsruntime.LoadFailureHint)
 		return ErrExtensionLoad
 	}
-	app.warnReplacedMCP()
 	// Flags claimed by no extension, and extension flags given wrongly,
 	// end the start (New reports them).
 	flags := make([]jsruntime.Flag, len(app.opts.ExtensionFlags))

@@ -149,6 +149,7 @@ func wire(ctx context.Context, a *Options) (*Agent, error) {
 		fmt.Fprintln(stderr, "Warning:", w)
 	}
 	applyHTTPProxy(app.settings)
+	applyHTTPIdleTimeout(app.settings)
 	reg, errs := config.LoadModels(app.agentDir)
 	for _, e := range errs {
 		fmt.Fprintln(stderr, "Warning: errors loading models.json:", e)

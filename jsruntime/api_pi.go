@@ -368,6 +368,7 @@ func (a *API) bridge(vm *goja.Runtime) *goja.Object {
 		}
 	})
 	set("exec", a.exec)
+	set("boundaryPreview", a.previewJSON)
 	set("renderPrompt", func(options string) (string, error) {
 		if a.opts.RenderPrompt == nil {
 			return "", errors.New("system prompt options are not supported here")

@@ -378,6 +378,11 @@ func (f *File) appendLocked(e *engine.Entry, parent *string) error {
 	}
 	e.ID = newEntryID(f.taken)
 	e.ParentID = parent
+	if e.Type == engine.EntryCompaction && e.FirstKeptEntryID == "" {
+		// A compaction that keeps nothing names itself as its first kept
+		// entry, as the reference records a retain-none compaction.
+		e.FirstKeptEntryID = e.ID
+	}
 	if e.Timestamp == "" {
 		e.Timestamp = engine.ISOTime(time.Now())
 	}
