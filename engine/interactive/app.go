@@ -65,6 +65,7 @@ type uiProgram interface {
 	ReleaseTerminal() error
 	RestoreTerminal() error
 	Suspend() error
+	WriteRaw(s string)
 }
 
 // app is the interactive mode's state; every field is owned by the UI
@@ -97,6 +98,7 @@ type app struct {
 	streaming   bool
 	spinner     int
 	stopSpinner func()
+	stopProgress func() // the OSC 9;4 keepalive while a turn or compaction runs
 	working     string // the top rule's label while working
 	lastCtrlC   time.Time
 	lastEscape  time.Time
@@ -334,6 +336,7 @@ func (a *app) finish(err error) error {
 	if a.stopSpinner != nil {
 		a.stopSpinner()
 	}
+	a.setProgress(false)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
