@@ -95,17 +95,17 @@ type app struct {
 	status      *noticeItem // the last status line, updated in place
 	exitCode    int
 
-	streaming   bool
-	spinner     int
-	stopSpinner func()
+	streaming    bool
+	spinner      int
+	stopSpinner  func()
 	stopProgress func() // the OSC 9;4 keepalive while a turn or compaction runs
-	working     string // the top rule's label while working
-	lastCtrlC   time.Time
-	lastEscape  time.Time
-	bashCancel  context.CancelFunc
-	messages    []string // prompts still to send (Options.Messages)
-	unsub       func()
-	quitting    bool
+	working      string // the top rule's label while working
+	lastCtrlC    time.Time
+	lastEscape   time.Time
+	bashCancel   context.CancelFunc
+	messages     []string // prompts still to send (Options.Messages)
+	unsub        func()
+	quitting     bool
 }
 
 // Run runs the interactive mode until the user exits. It returns nil on
