@@ -62,6 +62,7 @@ type uiProgram interface {
 	Quit()
 	Run(ctx context.Context, onEvent func(tui.Event)) error
 	Every(d time.Duration, fn func()) (stop func())
+	After(d time.Duration, fn func()) (stop func())
 	ReleaseTerminal() error
 	RestoreTerminal() error
 	Suspend() error
@@ -99,13 +100,17 @@ type app struct {
 	spinner      int
 	stopSpinner  func()
 	stopProgress func() // the OSC 9;4 keepalive while a turn or compaction runs
-	working      string // the top rule's label while working
-	lastCtrlC    time.Time
-	lastEscape   time.Time
-	bashCancel   context.CancelFunc
-	messages     []string // prompts still to send (Options.Messages)
-	unsub        func()
-	quitting     bool
+
+	colors           *colorReplies         // the terminal colour query under way
+	termColors       *theme.TerminalColors // what the terminal reported, nil before
+	themeFromSetting bool                  // the theme is the setting's (not Options.Theme), so it follows the terminal
+	working          string                // the top rule's label while working
+	lastCtrlC        time.Time
+	lastEscape       time.Time
+	bashCancel       context.CancelFunc
+	messages         []string // prompts still to send (Options.Messages)
+	unsub            func()
+	quitting         bool
 }
 
 // Run runs the interactive mode until the user exits. It returns nil on
@@ -120,6 +125,7 @@ func Run(ctx context.Context, c Controller, o Options) error {
 
 func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 	km, kwarn := buildKeymap(c.AgentDir())
+	fromSetting := o.Theme == nil
 	if o.Theme == nil {
 		name, _ := c.Setting("theme").(string)
 		th, err := theme.Load(name, []string{filepath.Join(c.AgentDir(), "themes"), filepath.Join(c.Cwd(), ".pi", "themes")})
@@ -132,7 +138,7 @@ func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 	home, _ := os.UserHomeDir()
 	v := &view{th: o.Theme, expandKey: firstKey(km, "app.tools.expand"), cwd: c.Cwd(), home: home,
 		thinkingLabel: "Thinking...", hideThinking: settingBool(c, "hideThinkingBlock")}
-	a := &app{ctx: ctx, c: c, o: o, km: km, v: v, term: o.Terminal, messages: o.Messages}
+	a := &app{ctx: ctx, c: c, o: o, km: km, v: v, term: o.Terminal, messages: o.Messages, themeFromSetting: fromSetting}
 	a.tr = newTranscript(v)
 	a.head = &header{v: v, version: o.Version, keys: func(action string) string { return firstKey(km, action) }}
 	a.head.warnings = append(append(append([]string(nil), o.Warnings...), kwarn...), c.SettingWarnings()...)
@@ -315,6 +321,7 @@ func (a *app) setup() {
 	a.refreshFooter()
 	a.editorChanged()
 	a.setTitle("π - " + filepath.Base(a.c.Cwd()))
+	a.p.Post(a.queryTerminalColors)
 	a.unsub = a.c.Subscribe(func(e engine.Event) { a.p.Post(func() { a.handleEvent(e) }) })
 	if a.o.UI != nil {
 		a.o.UI.attach(a)

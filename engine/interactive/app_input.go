@@ -70,6 +70,10 @@ func (a *app) appKey(k tui.Key) bool {
 
 // onEvent gets what the focused component did not consume.
 func (a *app) onEvent(ev tui.Event) {
+	if r, ok := ev.(tui.Reply); ok {
+		a.colorReply(r)
+		return
+	}
 	if k, ok := ev.(tui.Key); ok && a.dialog == nil {
 		a.appKey(k)
 	}

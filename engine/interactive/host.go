@@ -92,7 +92,8 @@ func (h host) SettingChanged(key string, value any) {
 	switch key {
 	case "theme":
 		name, _ := value.(string)
-		if th, err := theme.Load(name, a.themeDirs()); err == nil {
+		if th, err := a.loadTheme(name); err == nil {
+			a.themeFromSetting = true
 			a.setTheme(th)
 		} else {
 			a.showError("Error: theme: " + err.Error())
