@@ -139,6 +139,7 @@ func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 	v := &view{th: o.Theme, expandKey: firstKey(km, "app.tools.expand"), cwd: c.Cwd(), home: home,
 		thinkingLabel: "Thinking...", hideThinking: settingBool(c, "hideThinkingBlock")}
 	a := &app{ctx: ctx, c: c, o: o, km: km, v: v, term: o.Terminal, messages: o.Messages, themeFromSetting: fromSetting}
+	a.loadImageSettings()
 	a.tr = newTranscript(v)
 	a.head = &header{v: v, version: o.Version, keys: func(action string) string { return firstKey(km, action) }}
 	a.head.warnings = append(append(append([]string(nil), o.Warnings...), kwarn...), c.SettingWarnings()...)
@@ -322,6 +323,10 @@ func (a *app) setup() {
 	a.editorChanged()
 	a.setTitle("π - " + filepath.Base(a.c.Cwd()))
 	a.p.Post(a.queryTerminalColors)
+	if a.v.images != tui.ImagesNone {
+		// Images are sized by the cell's pixels: ask for them.
+		a.p.Post(func() { a.p.WriteRaw(tui.CellSizeQuery) })
+	}
 	a.unsub = a.c.Subscribe(func(e engine.Event) { a.p.Post(func() { a.handleEvent(e) }) })
 	if a.o.UI != nil {
 		a.o.UI.attach(a)

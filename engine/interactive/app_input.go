@@ -71,6 +71,10 @@ func (a *app) appKey(k tui.Key) bool {
 // onEvent gets what the focused component did not consume.
 func (a *app) onEvent(ev tui.Event) {
 	if r, ok := ev.(tui.Reply); ok {
+		if c, ok := r.CellSizeReply(); ok {
+			a.setCellSize(c)
+			return
+		}
 		a.colorReply(r)
 		return
 	}

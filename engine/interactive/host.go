@@ -98,6 +98,11 @@ func (h host) SettingChanged(key string, value any) {
 		} else {
 			a.showError("Error: theme: " + err.Error())
 		}
+	case "terminal.showImages", "terminal.imageWidthCells":
+		a.loadImageSettings()
+		a.v.changed()
+		a.tr.invalidateAll()
+		a.p.Reprint()
 	case "hideThinkingBlock":
 		b, _ := value.(bool)
 		a.v.hideThinking = b
@@ -110,6 +115,17 @@ func (h host) SettingChanged(key string, value any) {
 }
 
 func (h host) Themes() []string { return theme.Names(h.a.themeDirs()) }
+
+// PreviewTheme shows a theme while /settings' theme list moves over it,
+// without saving it; the list's Escape previews the saved one again.
+func (h host) PreviewTheme(name string) {
+	if th, err := h.a.loadTheme(name); err == nil {
+		h.a.setTheme(th)
+	}
+}
+
+// DrawsImages reports whether the terminal draws inline images.
+func (h host) DrawsImages() bool { return h.a.v.images != tui.ImagesNone }
 
 func (a *app) themeDirs() []string {
 	return []string{filepath.Join(a.c.AgentDir(), "themes"), filepath.Join(a.c.Cwd(), ".pi", "themes")}

@@ -91,6 +91,19 @@ type PiSettingsEnv struct {
 	Themes []string
 	// Models are the models offered under the per-model levels.
 	Models []*engine.Model
+	// Preview, when set, shows a theme while the theme list's selection
+	// moves over it; cancelling the list previews the setting again.
+	Preview func(theme string)
+	// Images adds the inline-image rows (Show images, Image width), as
+	// the reference does only where the terminal draws images.
+	Images bool
+}
+
+// imageSettings are the rows placed after Auto-compact when the
+// terminal draws images.
+var imageSettings = []settingSpec{
+	{"terminal.showImages", "Show images", "Draw images inline in the terminal", kindBool, nil, "true"},
+	{"terminal.imageWidthCells", "Image width", "Preferred width of inline images, in cells", kindInt, []string{"60", "80", "120"}, "60"},
 }
 
 // PiSettingsCount is the number of rows /settings lists.
@@ -176,10 +189,14 @@ func PiSettings(st Style, env PiSettingsEnv, onClose func()) *Settings {
 	}
 	specs := map[string]settingSpec{}
 	var rows []SettingRow
-	for _, sp := range append(append([]settingSpec(nil), piSettings...), warningSettings...) {
+	list := piSettings
+	if env.Images {
+		list = append(append(append([]settingSpec(nil), piSettings[:1]...), imageSettings...), piSettings[1:]...)
+	}
+	for _, sp := range append(append(append([]settingSpec(nil), list...), warningSettings...), imageSettings...) {
 		specs[sp.key] = sp
 	}
-	for _, sp := range piSettings {
+	for _, sp := range list {
 		r := SettingRow{ID: sp.key, Label: sp.label, Description: sp.desc, Value: display(sp, get(sp.key)), Values: sp.values}
 		switch sp.kind {
 		case kindBool:
@@ -190,9 +207,17 @@ func PiSettings(st Style, env PiSettingsEnv, onClose func()) *Settings {
 			}
 		case kindTheme:
 			themes := env.Themes
+			original := r.Value
+			preview := func(name string) {
+				if env.Preview != nil {
+					env.Preview(name)
+				}
+			}
 			r.Open = func(done func(string, bool)) tui.Component {
 				sel := NewSelect(st, SelectOptions{Title: "Theme", Options: themes,
-					OnSelect: func(_ int, o string) { done(o, true) }, OnCancel: func() { done("", false) }})
+					OnSelect:    func(_ int, o string) { done(o, true) },
+					OnCancel:    func() { preview(original); done("", false) },
+					OnHighlight: func(_ int, o string) { preview(o) }})
 				for i, t := range themes {
 					if t == r.Value {
 						sel.l.selectIndex(i)

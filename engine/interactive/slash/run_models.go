@@ -28,6 +28,12 @@ func runSettings(_ context.Context, h Host, _ string) error {
 		Themes: h.Themes(),
 		Models: a.AvailableModels(),
 	}
+	if p, ok := h.(ThemePreviewer); ok {
+		env.Preview = p.PreviewTheme
+	}
+	if im, ok := h.(ImageDrawer); ok {
+		env.Images = im.DrawsImages()
+	}
 	h.ShowDialog(dialogs.PiSettings(h.Style(), env, h.CloseDialog))
 	return nil
 }
