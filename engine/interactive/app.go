@@ -103,8 +103,9 @@ type app struct {
 
 	colors           *colorReplies         // the terminal colour query under way
 	termColors       *theme.TerminalColors // what the terminal reported, nil before
-	themeFromSetting bool                  // the theme is the setting's (not Options.Theme), so it follows the terminal
-	working          string                // the top rule's label while working
+	themeFromSetting bool
+	clipboard        clipboardReader // the system clipboard (tests give a fake)                  // the theme is the setting's (not Options.Theme), so it follows the terminal
+	working          string          // the top rule's label while working
 	lastCtrlC        time.Time
 	lastEscape       time.Time
 	bashCancel       context.CancelFunc

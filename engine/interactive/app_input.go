@@ -61,6 +61,8 @@ func (a *app) appKey(k tui.Key) bool {
 		a.externalEditor()
 	case km.Matches(k, "app.model.select"):
 		a.openModelSelector()
+	case km.Matches(k, "app.clipboard.pasteImage"):
+		a.pasteClipboard()
 	default:
 		return false
 	}
