@@ -142,6 +142,29 @@ func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 	a := &app{ctx: ctx, c: c, o: o, km: km, v: v, term: o.Terminal, messages: o.Messages, themeFromSetting: fromSetting}
 	a.loadImageSettings()
 	a.tr = newTranscript(v)
+	a.tr.costs = &costNotices{
+		on: func() bool { return settingBool(c, "showCacheMissNotices") },
+		entries: func() []*engine.Entry {
+			if _, store := c.Current(); store != nil {
+				return store.Entries()
+			}
+			return nil
+		},
+		branch: func() []*engine.Entry {
+			if _, store := c.Current(); store != nil {
+				return store.Branch()
+			}
+			return nil
+		},
+		models: func(provider, id string) *engine.Model {
+			for _, m := range c.AvailableModels() {
+				if m.Provider == provider && m.ID == id {
+					return m
+				}
+			}
+			return nil
+		},
+	}
 	a.head = &header{v: v, version: o.Version, keys: func(action string) string { return firstKey(km, action) }}
 	a.head.warnings = append(append(append([]string(nil), o.Warnings...), kwarn...), c.SettingWarnings()...)
 	a.head.resources = a.resourceGroups()

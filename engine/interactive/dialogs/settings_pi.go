@@ -55,7 +55,7 @@ var piSettings = []settingSpec{
 	{"cacheWarming", "Cache warming", "Keep provider prompt caches warm: off, while streaming, or also while idle", kindEnum, []string{"off", "streaming", "idle"}, "idle"},
 	{"hideThinkingBlock", "Hide thinking", "Collapse the model's thinking in replies", kindBool, nil, "false"},
 	{"markdown.mermaid", "Mermaid diagrams", "Draw Mermaid code blocks as text diagrams", kindEnum, []string{"off", "final", "streaming"}, "streaming"},
-	{"showCacheMissNotices", "Cache miss notices", "Add transcript notices about cache costs and provider recovery (this build shows none yet)", kindBool, nil, "false"},
+	{"showCacheMissNotices", "Cache miss notices", "Add transcript notices about cache misses, cache warming, summary costs and reasoning a provider dropped", kindBool, nil, "false"},
 	{"collapseChangelog", "Collapse changelog", "Show a short changelog after an update (this build bundles no changelog)", kindBool, nil, "false"},
 	{"quietStartup", "Quiet startup", "Hide the start-up listing ('header' keeps only the header)", kindQuiet, []string{"true", "header", "false"}, "false"},
 	{"enableInstallTelemetry", "Install telemetry", "Send an anonymous version ping after an update (this build never sends one)", kindBool, nil, "true"},
