@@ -157,7 +157,15 @@ type fakeAgent struct {
 	navResult engine.NavigateResult
 	providers []AuthProvider
 	loginFn   func(ctx context.Context, ui login.Interaction) error
+	radius    string // RadiusToken's answer
 }
+
+func (a *fakeAgent) ShareJSONL() ([]byte, error) {
+	a.call("ShareJSONL")
+	return []byte("{\"type\":\"session\"}\n"), a.took()
+}
+
+func (a *fakeAgent) RadiusToken(context.Context) (string, error) { return a.radius, nil }
 
 func (a *fakeAgent) call(format string, args ...any) {
 	a.mu.Lock()
