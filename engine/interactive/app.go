@@ -165,7 +165,8 @@ func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 			return nil
 		},
 	}
-	a.head = &header{v: v, version: o.Version, keys: func(action string) string { return firstKey(km, action) }}
+	a.head = &header{v: v, version: o.Version, keys: func(action string) string { return firstKey(km, action) },
+		logo: os.Getenv("TERM_PROGRAM") != "Apple_Terminal"}
 	a.head.warnings = append(append(append([]string(nil), o.Warnings...), kwarn...), c.SettingWarnings()...)
 	a.head.resources = a.resourceGroups()
 	a.foot = &footer{v: v, cwd: c.Cwd(), branch: gitBranch(c.Cwd()), statuses: map[string]string{}}

@@ -133,7 +133,7 @@ func TestAppPromptReplyAndToolRow(t *testing.T) {
 		{ToolCalls: []mockllm.ToolCall{{Name: "bash", Arguments: args, ID: "call_1"}}},
 		{Text: "All done here."},
 	}}, Options{})
-	ta.waitFor("pi v0.0.0-test")
+	ta.waitFor("v0.0.0-test")
 	ta.r.Feed("run it")
 	ta.r.Feed("\r")
 	s := ta.waitFor("All done here.")

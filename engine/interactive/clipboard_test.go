@@ -93,7 +93,7 @@ func TestClipboardPaste(t *testing.T) {
 func TestPasteKeyInsertsImagePath(t *testing.T) {
 	t.Parallel()
 	ta := startApp(t, mockllm.Script{}, Options{})
-	ta.waitFor("pi v0.0.0-test")
+	ta.waitFor("v0.0.0-test")
 	ta.r.Do(func() {
 		ta.a.clipboard = fakeClip(map[string]string{"DISPLAY": ":0"}, "linux", map[string]string{
 			"xclip -selection clipboard -t TARGETS -o":   "image/png\n",

@@ -40,7 +40,7 @@ func TestToolResultImage(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(ta.a.c.Cwd(), "pic.png"), b.Bytes(), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			ta.waitFor("pi v0.0.0-test")
+			ta.waitFor("v0.0.0-test")
 			ta.r.Feed("look\r")
 			ta.waitFor("Nice picture.")
 			out := ta.term.Output()

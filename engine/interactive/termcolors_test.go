@@ -37,7 +37,7 @@ func TestTerminalColorsRethemeSystem(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			ta := startApp(t, mockllm.Script{}, Options{}, tc.settings)
-			ta.waitFor("pi v0.0.0-test")
+			ta.waitFor("v0.0.0-test")
 			deadline := 0
 			for !strings.Contains(ta.term.Output(), "\x1b]11;?\x07") {
 				if deadline++; deadline > 2000 {
