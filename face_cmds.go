@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -370,3 +371,29 @@ func (app *Agent) RadiusToken(ctx context.Context) (string, error) {
 
 // The interactive mode's /share and /bug use these.
 var _ slash.Sharer = (*Agent)(nil)
+
+// RefreshModelCatalogs refreshes the catalogues of the providers that
+// load their models, as the /model picker does while it shows: every
+// extension provider with refreshModels (with network, an expired OAuth
+// token refreshed first) and, when signed in, Radius. Failures come back
+// by provider name; offline (PI_OFFLINE) nothing is fetched.
+func (app *Agent) RefreshModelCatalogs(ctx context.Context) map[string]string {
+	errs := map[string]string{}
+	if os.Getenv("PI_OFFLINE") != "" {
+		return errs
+	}
+	if api, _ := app.ext.Current(); api != nil {
+		for name, e := range api.RefreshProviderModels(ctx, true) {
+			errs[name] = e
+		}
+	}
+	if tok, err := app.RadiusToken(ctx); err == nil && tok != "" {
+		gateway := os.Getenv("PI_RADIUS_GATEWAY")
+		if err := app.registry.RefreshRadiusCatalog(ctx, http.DefaultClient, gateway); err != nil {
+			errs["radius"] = err.Error()
+		}
+	}
+	return errs
+}
+
+var _ slash.CatalogRefresher = (*Agent)(nil)

@@ -24,8 +24,15 @@ func (h host) Style() dialogs.Style   { return dialogs.Style{Theme: h.a.v.th, Ke
 func (h host) EditorText() string     { return h.a.editor.Text() }
 func (h host) SetEditorText(s string) { h.a.editor.SetText(s); h.a.p.RequestRender() }
 func (h host) Quit()                  { h.a.exit() }
-func (h host) Post(fn func())         { h.a.p.Post(fn) }
-func (h host) Go(fn func())           { go fn() }
+
+// Post runs fn on the UI goroutine and draws what it changed.
+func (h host) Post(fn func()) {
+	h.a.p.Post(func() {
+		fn()
+		h.a.p.RequestRender()
+	})
+}
+func (h host) Go(fn func()) { go fn() }
 
 // ShowDialog replaces what the editor slot shows with c.
 func (h host) ShowDialog(c tui.Component) {

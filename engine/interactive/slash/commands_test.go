@@ -118,7 +118,7 @@ func TestModelCommand(t *testing.T) {
 		{line: "/model gpt-x", keys: "down enter", call: "SetModel third/gpt-x", notice: "info: Model: gpt-x"}, // two providers: the picker opens on the search
 		{line: "/model", keys: "down ctrl+s", call: "SetGlobalSetting defaultModel=m2", notice: "info: Default model: mock/m2",
 			settings: map[string]any{"defaultProvider": "mock", "defaultModel": "m2"}},
-		{line: "/model", keys: "escape", call: ""},
+		{line: "/model", keys: "escape", call: "RefreshModelCatalogs"}, // the picker refreshed the catalogues while it showed
 	}
 	for _, c := range cases {
 		t.Run(c.line+" "+c.keys, func(t *testing.T) {

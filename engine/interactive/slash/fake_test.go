@@ -158,6 +158,12 @@ type fakeAgent struct {
 	providers []AuthProvider
 	loginFn   func(ctx context.Context, ui login.Interaction) error
 	radius    string // RadiusToken's answer
+	refresh   map[string]string
+}
+
+func (a *fakeAgent) RefreshModelCatalogs(context.Context) map[string]string {
+	a.call("RefreshModelCatalogs")
+	return a.refresh
 }
 
 func (a *fakeAgent) ShareJSONL() ([]byte, error) {

@@ -244,3 +244,31 @@ func press(t *testing.T, h *fakeHost, keys ...string) {
 		ih.HandleKey(tui.Key{Code: k})
 	}
 }
+
+// The model picker refreshes the catalogues while it shows and says how
+// that went, as the reference's.
+func TestModelPickerRefresh(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		errs map[string]string
+		want string
+	}{
+		{nil, "Model catalogs refreshed."},
+		{map[string]string{"radius": "401"}, "Could not refresh radius; showing cached models."},
+		{map[string]string{"b": "x", "a": "y"}, "Could not refresh 2 model catalogs (a, b); showing cached models."},
+	} {
+		a := newAgent(t)
+		a.refresh = tc.errs
+		h := newHost(t, a)
+		if !run(t, h, "/model") {
+			t.Fatal("/model not handled")
+		}
+		text := tui.Strip(strings.Join(h.dialog.Render(100), "\n"))
+		if !strings.Contains(text, tc.want) {
+			t.Errorf("picker lacks %q:\n%s", tc.want, text)
+		}
+		if (tc.errs == nil) != strings.Contains(text, "Model Name: Mock One") {
+			t.Errorf("model name line with errors %v:\n%s", tc.errs, text)
+		}
+	}
+}
