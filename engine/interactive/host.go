@@ -131,6 +131,16 @@ func (h host) PreviewTheme(name string) {
 	}
 }
 
+// TerminalRows is the terminal's height (24 when unknown).
+func (h host) TerminalRows() int {
+	if h.a.term != nil {
+		if _, rows, err := h.a.term.Size(); err == nil && rows > 0 {
+			return rows
+		}
+	}
+	return 24
+}
+
 // DrawsImages reports whether the terminal draws inline images.
 func (h host) DrawsImages() bool { return h.a.v.images != tui.ImagesNone }
 

@@ -72,6 +72,12 @@ type ThemePreviewer interface {
 	PreviewTheme(name string)
 }
 
+// TerminalSizer is a Host that knows the terminal's height (the tree
+// shows half of it).
+type TerminalSizer interface {
+	TerminalRows() int
+}
+
 // ImageDrawer is a Host that knows whether the terminal draws inline
 // images (/settings then offers the image rows).
 type ImageDrawer interface {
