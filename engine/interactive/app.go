@@ -67,6 +67,8 @@ type uiProgram interface {
 	RestoreTerminal() error
 	Suspend() error
 	WriteRaw(s string)
+	SetProgress(active bool)
+	SetColorSchemeNotifications(on bool)
 }
 
 // app is the interactive mode's state; every field is owned by the UI
@@ -103,6 +105,7 @@ type app struct {
 
 	colors           *colorReplies         // the terminal colour query under way
 	termColors       *theme.TerminalColors // what the terminal reported, nil before
+	scheme           string                // the terminal's last light/dark report, "" before
 	themeFromSetting bool
 	clipboard        clipboardReader // the system clipboard (tests give a fake)                  // the theme is the setting's (not Options.Theme), so it follows the terminal
 	working          string          // the top rule's label while working
@@ -347,7 +350,7 @@ func (a *app) setup() {
 	a.refreshFooter()
 	a.editorChanged()
 	a.setTitle("π - " + filepath.Base(a.c.Cwd()))
-	a.p.Post(a.queryTerminalColors)
+	a.p.Post(func() { a.queryTerminalColors(); a.syncColorScheme() })
 	if a.v.images != tui.ImagesNone {
 		// Images are sized by the cell's pixels: ask for them.
 		a.p.Post(func() { a.p.WriteRaw(tui.CellSizeQuery) })

@@ -102,6 +102,7 @@ func (h host) SettingChanged(key string, value any) {
 		if th, err := a.loadTheme(name); err == nil {
 			a.themeFromSetting = true
 			a.setTheme(th)
+			a.syncColorScheme()
 		} else {
 			a.showError("Error: theme: " + err.Error())
 		}

@@ -1,6 +1,10 @@
 package interactive
 
-import "time"
+import (
+	"time"
+
+	"github.com/pi-go/pi/engine/tui"
+)
 
 // The terminal progress indicator (OSC 9;4), shown in the tab or the
 // taskbar by terminals that draw it (Windows Terminal, ghostty, WezTerm,
@@ -9,8 +13,8 @@ import "time"
 // report after a few seconds of silence, so it is repeated every second
 // while active, as the reference does.
 const (
-	progressActive    = "\x1b]9;4;3\x07"
-	progressClear     = "\x1b]9;4;0\x07"
+	progressActive    = tui.SeqProgressActive
+	progressClear     = tui.SeqProgressClear
 	progressKeepalive = time.Second
 )
 
@@ -27,14 +31,14 @@ func (a *app) setProgress(active bool) {
 		}
 		a.stopProgress()
 		a.stopProgress = nil
-		a.p.WriteRaw(progressClear)
+		a.p.SetProgress(false)
 		return
 	}
 	if !settingBool(a.c, "terminal.showTerminalProgress") {
 		return
 	}
-	a.p.WriteRaw(progressActive)
+	a.p.SetProgress(true)
 	if a.stopProgress == nil {
-		a.stopProgress = a.p.Every(progressKeepalive, func() { a.p.WriteRaw(progressActive) })
+		a.stopProgress = a.p.Every(progressKeepalive, func() { a.p.SetProgress(true) })
 	}
 }

@@ -65,9 +65,25 @@ func (a *app) queryTerminalColors() {
 	})
 }
 
-// colorReply takes a reply to the colour query; it reports whether the
+// syncColorScheme turns the terminal's light/dark change reports on while
+// the theme setting follows the terminal, as the reference does.
+func (a *app) syncColorScheme() {
+	name, _ := a.c.Setting("theme").(string)
+	a.p.SetColorSchemeNotifications(a.themeFromSetting && themeFollowsTerminal(name))
+}
+
+// colorReply takes a reply to the colour query, or a light/dark change
+// report (which asks for the colours again); it reports whether the
 // reply was one.
 func (a *app) colorReply(r tui.Reply) bool {
+	if scheme, ok := r.ColorScheme(); ok {
+		if scheme != a.scheme {
+			a.scheme = scheme
+			a.retheme()
+		}
+		a.queryTerminalColors()
+		return true
+	}
 	q := a.colors
 	if q == nil || q.done {
 		return false
@@ -141,6 +157,11 @@ func (a *app) applyTerminalColors(q *colorReplies) {
 		return
 	}
 	a.termColors = &next
+	a.retheme()
+}
+
+// retheme resolves a theme setting that follows the terminal again.
+func (a *app) retheme() {
 	name, _ := a.c.Setting("theme").(string)
 	if !themeFollowsTerminal(name) || !a.themeFromSetting {
 		return
@@ -159,7 +180,7 @@ func themeFollowsTerminal(name string) bool {
 
 // loadTheme resolves a theme setting with what the terminal reported.
 func (a *app) loadTheme(name string) (*theme.Theme, error) {
-	return theme.LoadWith(name, theme.Options{Dirs: a.themeDirs(), Terminal: a.termColors})
+	return theme.LoadWith(name, theme.Options{Dirs: a.themeDirs(), Terminal: a.termColors, Scheme: a.scheme})
 }
 
 func sameRGB(a, b *theme.RGB) bool {

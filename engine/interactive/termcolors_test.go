@@ -56,6 +56,31 @@ func TestTerminalColorsRethemeSystem(t *testing.T) {
 			if got != tc.want {
 				t.Fatalf("appearance %q, want %q", got, tc.want)
 			}
+			// Light/dark change reports are asked for while the theme
+			// follows the terminal.
+			if on := strings.Contains(ta.term.Output(), "\x1b[?2031h"); on != (tc.name != "fixed") {
+				t.Fatalf("mode 2031 on: %v", on)
+			}
 		})
+	}
+}
+
+// A light/dark report alone (no colours) re-resolves the system theme
+// and asks for the colours again.
+func TestColorSchemeReport(t *testing.T) {
+	t.Parallel()
+	ta := startApp(t, mockllm.Script{}, Options{}, `{}`)
+	ta.waitFor("v0.0.0-test")
+	ta.term.ResetOutput()
+	var got string
+	ta.r.Do(func() {
+		ta.a.onEvent(tui.Reply{Raw: "\x1b[?997;2n"})
+		got = ta.a.v.th.Appearance
+	})
+	if got != "light" {
+		t.Fatalf("appearance %q after a light report", got)
+	}
+	if !strings.Contains(ta.term.Output(), "\x1b]11;?\x07") {
+		t.Fatal("the colours were not asked for again")
 	}
 }
