@@ -87,3 +87,23 @@ func ptr(s string) *string {
 	}
 	return &s
 }
+
+// The prompt jumps land on the first row of each user message and reply,
+// below its separator; notices and tool rows are not marks.
+func TestTranscriptMarkRows(t *testing.T) {
+	t.Parallel()
+	tr := newTranscript(testView())
+	u := &engine.Message{Role: engine.RoleUser}
+	u.Content.Blocks = []engine.Content{engine.TextContent("question")}
+	tr.addMessage(u, false)
+	tr.notice("dim", "a notice")
+	tr.addMessage(assistantEntry("a", "", 1, engine.Usage{}, "answer").Message, false)
+	rows := tr.Render(60)
+	marks := tr.MarkRows(60)
+	if len(marks) != 2 {
+		t.Fatalf("marks %v", marks)
+	}
+	if !strings.Contains(rows[marks[0]]+rows[marks[0]+1], "question") || !strings.Contains(rows[marks[1]], "answer") {
+		t.Fatalf("marks %v on %q", marks, rows)
+	}
+}

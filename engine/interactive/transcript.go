@@ -125,6 +125,29 @@ func (t *Transcript) RenderRange(width, from, to int) []string {
 	return out
 }
 
+// MarkRows are the first rows of the user messages and replies, where
+// the previous/next prompt keys jump to (tui.Marked).
+func (t *Transcript) MarkRows(width int) []int {
+	t.layout(width)
+	var out []int
+	for i, it := range t.items {
+		switch it.(type) {
+		case *userItem, *assistantItem:
+		default:
+			continue
+		}
+		if t.rows[i] == 0 {
+			continue
+		}
+		row := t.starts[i]
+		if r := it.Render(width); t.rows[i] > len(r) {
+			row++ // past the separator
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
 // itemRows is item i's rows with its separator.
 func (t *Transcript) itemRows(i, width int) []string {
 	r := t.items[i].Render(width)

@@ -279,6 +279,53 @@ func (p *Program) ScrollBy(n int) {
 	p.RequestRender()
 }
 
+// Marked is a body that knows the rows where its messages start (the
+// user's prompts and the replies, which the reference marks with OSC
+// 133;A), for the previous/next prompt jumps.
+type Marked interface {
+	MarkRows(width int) []int
+}
+
+// ScrollToMark puts the previous (dir < 0) or next (dir > 0) marked row
+// of a Marked body at the top of the window; nothing moves when there is
+// none that way.
+func (p *Program) ScrollToMark(dir int) {
+	m, ok := p.body.(Marked)
+	if !ok || dir == 0 {
+		return
+	}
+	f := &p.full
+	maxOff := max(0, f.bodyH-f.winH)
+	cur := f.offset
+	if f.follow {
+		cur = maxOff
+	}
+	rows := m.MarkRows(f.bodyW)
+	target := -1
+	if dir > 0 {
+		for _, r := range rows {
+			if r > cur {
+				target = r
+				break
+			}
+		}
+	} else {
+		for i := len(rows) - 1; i >= 0; i-- {
+			if rows[i] < cur {
+				target = rows[i]
+				break
+			}
+		}
+	}
+	if target < 0 {
+		return
+	}
+	f.offset = min(target, maxOff)
+	f.follow = f.offset >= maxOff
+	p.scrollActivity()
+	p.RequestRender()
+}
+
 // pageOverlap is how many rows of context a page scroll keeps (the
 // reference's).
 const pageOverlap = 4
@@ -324,6 +371,10 @@ func (p *Program) viewportKey(k Key) bool {
 		p.ScrollBy(-1)
 	case km.Matches(k, "tui.altScreen.lineDown"):
 		p.ScrollBy(1)
+	case km.Matches(k, "tui.altScreen.previousPrompt"):
+		p.ScrollToMark(-1)
+	case km.Matches(k, "tui.altScreen.nextPrompt"):
+		p.ScrollToMark(1)
 	case km.Matches(k, "tui.altScreen.top"):
 		p.ScrollToTop()
 	case km.Matches(k, "tui.altScreen.bottom"):
