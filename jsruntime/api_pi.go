@@ -271,6 +271,11 @@ func (a *API) setup(r *Runtime) error {
 		// The newest generation's registry answers `new ModelRegistry()`.
 		_ = r.host.Set("hostModelRegistry", func() (goja.Value, error) { return fn(goja.Undefined()) })
 	}
+	if fn, ok := goja.AssertFunction(obj.Get("aiStreams")); ok {
+		// pi-ai's stream and complete functions run on the newest
+		// generation's registry, as ctx.modelRegistry's do.
+		_ = r.host.Set("aiStreams", func() (goja.Value, error) { return fn(goja.Undefined()) })
+	}
 	a.installHostBuiltins(r)
 	return nil
 }

@@ -21,7 +21,7 @@ import (
 
 // compilerVersion is part of every cache key: bump it whenever the esbuild
 // options, the plugins or the wrapper change the produced code.
-const compilerVersion = "jsruntime-bundle-8"
+const compilerVersion = "jsruntime-bundle-9"
 
 // LoadFailureHint is printed on stderr after fatal extension load errors,
 // as the reference does.
@@ -132,12 +132,18 @@ var importMetaPlugin = api.Plugin{
 	},
 }
 
-var importMetaRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`import\.meta\.(url|filename|dirname|dir)\b`) })
+var importMetaRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`import\.meta\.(url|filename|dirname|dir|resolve)\b`)
+})
 
 func rewriteImportMeta(src, file string) string {
 	lit := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	return importMetaRef().ReplaceAllStringFunc(src, func(m string) string {
 		switch strings.TrimPrefix(m, "import.meta.") {
+		case "resolve":
+			// Resolved relative to this file by the runtime's
+			// createRequire (hostjs/pi_internal_require.js).
+			return `require("node:module").createRequire(` + lit(file) + `)[Symbol.for("pi.importMetaResolve")]`
 		case "url":
 			return lit(fileURL(file))
 		case "filename":

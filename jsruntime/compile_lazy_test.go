@@ -94,3 +94,31 @@ func writeTestFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestImportMetaResolve runs testdata/import_meta_resolve.mjs as an
+// extension and compares its output with Node 22's.
+func TestImportMetaResolve(t *testing.T) {
+	t.Parallel()
+	script, err := os.ReadFile("testdata/import_meta_resolve.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden, err := os.ReadFile("testdata/import_meta_resolve.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := runTS(t, map[string]string{
+		// The golden was recorded with the script as t.mjs.
+		"ext.ts":                        strings.ReplaceAll(string(script), "process.cwd()", "__dirname") + "\nexport default function () {}\n",
+		"node_modules/foo/package.json": `{"name":"foo","exports":{".":{"import":"./lib/m.mjs","require":"./lib/c.cjs"}}}`,
+		"node_modules/foo/lib/m.mjs":    "",
+	})
+	if len(h.loadErrs) > 0 {
+		t.Fatal(h.loadErrs)
+	}
+	h.settle(t)
+	got := strings.ReplaceAll(h.stderr.String(), "ext.ts", "t.mjs")
+	if got != string(golden) {
+		t.Errorf("got:\n%s\nwant (Node 22):\n%s", got, golden)
+	}
+}
