@@ -83,7 +83,7 @@ func (app *Agent) extensionSources() []jsruntime.Source {
 		CLI: withoutPackageSources(withoutBuiltins(a.Extensions), app.cwd), NoDiscovery: a.NoExtensions,
 	})
 	cli, configured := app.packageExtensionSources()
-	return withPackageExtensions(found, cli, configured)
+	return app.sub.filterSources(withPackageExtensions(found, cli, configured))
 }
 
 // apiOptions are what each generation's extension API gets from the
@@ -150,6 +150,7 @@ func (app *Agent) apiOptions() jsruntime.APIOptions {
 		},
 	}
 	app.mcpAPIOptions(&o)
+	o.SubAgents = subAgentHost{app}
 	return o
 }
 

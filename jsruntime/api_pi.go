@@ -84,6 +84,9 @@ type APIOptions struct {
 	// RenderPrompt rebuilds the prompt from systemPromptOptions that
 	// handlers changed; nil keeps the built prompt.
 	RenderPrompt func(options json.RawMessage) (engine.Sections, error)
+	// SubAgents builds the agents of the coding-agent package's
+	// createAgentSession (api_subagent.go); nil leaves it unavailable.
+	SubAgents SubAgentHost
 }
 
 // CommandInfo is one extension command as get_commands lists it.
@@ -277,6 +280,7 @@ func (a *API) setup(r *Runtime) error {
 		_ = r.host.Set("aiStreams", func() (goja.Value, error) { return fn(goja.Undefined()) })
 	}
 	a.installHostBuiltins(r)
+	a.installSubAgents(r)
 	return nil
 }
 
