@@ -2,6 +2,7 @@ package jsruntime
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -120,14 +121,17 @@ func missingModulesPlugin(specs []string) api.Plugin {
 }
 
 // unresolvedSpecs returns the module specifiers of errors, when every
-// error is esbuild's "Could not resolve" of a bare or relative name; any
-// other error (a syntax error) means the build cannot be saved by stand-ins.
+// error is esbuild's "Could not resolve" of a package name; any other
+// error (a syntax error, a missing file) means the build cannot be saved
+// by stand-ins.
 func unresolvedSpecs(errs []api.Message) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, m := range errs {
 		sm := couldNotResolve().FindStringSubmatch(m.Text)
-		if sm == nil {
+		// A missing file of the extension itself (a relative or absolute
+		// path) is a broken extension, not an optional package.
+		if sm == nil || strings.HasPrefix(sm[1], ".") || strings.HasPrefix(sm[1], "/") || filepath.IsAbs(sm[1]) {
 			return nil
 		}
 		if !seen[sm[1]] {

@@ -554,12 +554,11 @@ const functions = ["collectEntriesForBranchSummary", "compact", "convertToPng", 
   "createAgentSessionFromServices", "createAgentSessionRuntime", "createAgentSessionServices",
   "createCodemodeExtension", "createExtensionRuntime", "createLocalPowerShellOperations", "createMcpExtension",
   "createToolSearchExtension", "discoverAndLoadExtensions",
-  "findTurnStartIndex", "generateBranchSummary", "generateDiffString", "generateSummary",
+  "generateBranchSummary", "generateDiffString", "generateSummary",
   "generateSummaryWithUsage", "generateUnifiedPatch",
-  "getPowerShellConfig", "loadSkills",
-  "loadSkillsFromDir", "main", "migrateSessionEntries", "parseArgs", "prepareBranchEntries",
+  "getPowerShellConfig", "main", "migrateSessionEntries", "parseArgs", "prepareBranchEntries",
   "readStoredCredential", "renderDiff", "resizeImage", "resolveCliModel", "resolveModelScopeWithDiagnostics",
-  "runPrintMode", "runRpcMode", "sessionEntryToContextMessages", "wrapRegisteredTool",
+  "runPrintMode", "runRpcMode", "wrapRegisteredTool",
   "wrapRegisteredTools"];
 
 Object.defineProperty(exports, "__esModule", { value: true });
@@ -579,7 +578,8 @@ for (const name of Object.keys(sdkClasses)) lazyExport(name, hostOr(sdkClasses[n
 // SDK functions pi-go provides (hostjs/pi_internal_sdk_functions.js).
 for (const name of ["buildContextEntries", "buildSessionContext", "buildSessionProjection", "calculateContextTokens",
   "findCutPoint", "getLastAssistantUsage", "getLatestCompactionEntry", "parseSessionEntries", "shouldCompact",
-  "loadProjectContextFiles", "hasTrustRequiringProjectResources", "formatSkillsForPrompt"]) {
+  "loadProjectContextFiles", "hasTrustRequiringProjectResources", "formatSkillsForPrompt",
+  "findTurnStartIndex", "loadSkills", "loadSkillsFromDir", "sessionEntryToContextMessages"]) {
   lazyExport(name, hostOr(() => require("pi:internal/sdk_functions")[name], () => notSupported(name)));
 }
 // Sub-agents in process (hostjs/pi_internal_sdk_agent.js).
