@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -14,39 +15,26 @@ import (
 	"github.com/pi-go/pi/internal/sdktest"
 )
 
-// subAgentExt runs a sub-agent from a command, as @tintinweb/pi-subagents's
-// Agent tool does: a DefaultResourceLoader with a replaced system prompt,
+// TestSubAgentMatchesReference runs testdata/subagent/sub.ts, whose
+// command runs a sub-agent in process as @tintinweb/pi-subagents's Agent
+// tool does (a DefaultResourceLoader with a replaced system prompt,
 // createAgentSession with the parent's model, a tool allowlist and an
-// in-memory SessionManager, then prompt, with its events subscribed.
-const subAgentExt = `
-import { createAgentSession, DefaultResourceLoader, SessionManager, getAgentDir } from "@earendil-works/pi-coding-agent";
-export default function (pi) {
-  pi.registerCommand("sub", { handler: async (_args, ctx) => {
-    const loader = new DefaultResourceLoader({ cwd: ctx.cwd, agentDir: getAgentDir(), noExtensions: true, noSkills: true,
-      noContextFiles: true, systemPromptOverride: () => "You are the sub-agent.", appendSystemPromptOverride: () => [] });
-    await loader.reload();
-    const sessionManager = SessionManager.inMemory(ctx.cwd);
-    const { session } = await createAgentSession({ cwd: ctx.cwd, model: ctx.model, tools: ["read", "grep"], resourceLoader: loader, sessionManager });
-    session.setSessionName("helper");
-    const types = [];
-    const unsub = session.subscribe((e) => types.push(e.type));
-    await session.prompt("hello sub");
-    unsub();
-    console.log("SUB " + JSON.stringify({
-      text: session.getLastAssistantText(), tools: session.getActiveToolNames(), roles: session.messages.map((m) => m.role),
-      types: [...new Set(types)].filter((t) => ["agent_start", "message_end", "agent_end"].includes(t)),
-      entries: sessionManager.getEntries().map((e) => e.type), name: sessionManager.getSessionName(),
-      extensions: loader.getExtensions().extensions.length,
-    }));
-    session.dispose();
-  }});
-}`
-
-func TestSubAgentInProcess(t *testing.T) {
+// in-memory SessionManager, prompt with its events subscribed), and
+// compares what the extension observes, and the sub-agent's LLM request,
+// with the reference's answers. reference.golden was recorded with the
+// reference pi 1.6.0 against the conformance mock (an exhausted script):
+//
+//	pi --provider mock --model mock-model --no-session -e sub.ts -p /sub
+func TestSubAgentMatchesReference(t *testing.T) {
 	t.Parallel()
-	agentDir, project, srv := sdktest.Home(t, mockllm.Script{Turns: []mockllm.Turn{{Text: "sub answer"}}})
-	ext := filepath.Join(project, "sub.ts")
-	if err := os.WriteFile(ext, []byte(subAgentExt), 0o644); err != nil {
+	golden, err := os.ReadFile(filepath.Join("testdata", "subagent", "reference.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSub, wantReq, _ := strings.Cut(strings.TrimSpace(string(golden)), "\n")
+	agentDir, project, srv := sdktest.Home(t, mockllm.Script{})
+	ext, err := filepath.Abs(filepath.Join("testdata", "subagent", "sub.ts"))
+	if err != nil {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer
@@ -64,12 +52,8 @@ func TestSubAgentInProcess(t *testing.T) {
 		t.Fatalf("no sub-agent report in:\n%s", stderr.String())
 	}
 	line, _, _ = strings.Cut(line, "\n")
-	// The transcript and the store are the engine's, as a session of the
-	// CLI records them (the system message, the model and thinking level).
-	want := `{"text":"sub answer","tools":["read","grep"],"roles":["system","user","assistant"],"types":["agent_start","message_end","agent_end"],` +
-		`"entries":["model_change","thinking_level_change","session_info","message","message","message"],"name":"helper","extensions":0}`
-	if line != want {
-		t.Errorf("sub-agent report\n got: %s\nwant: %s", line, want)
+	if "SUB "+line != wantSub {
+		t.Errorf("sub-agent report\n got: SUB %s\nwant: %s", line, wantSub)
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 1 {
@@ -89,16 +73,21 @@ func TestSubAgentInProcess(t *testing.T) {
 	if err := json.Unmarshal(reqs[0].Body, &body); err != nil {
 		t.Fatal(err)
 	}
+	got := map[string]any{"messages": []any{}, "tools": []any{}}
 	var system string
 	_ = json.Unmarshal(body.Messages[0].Content, &system)
-	if body.Messages[0].Role != "system" || !strings.HasPrefix(system, "You are the sub-agent.") {
-		t.Errorf("system prompt = %q, want the loader's override first", system)
+	got["system"] = strings.ReplaceAll(system, project, "<PROJECT>")
+	for _, m := range body.Messages {
+		got["messages"] = append(got["messages"].([]any), m.Role)
 	}
-	var tools []string
 	for _, tl := range body.Tools {
-		tools = append(tools, tl.Function.Name)
+		got["tools"] = append(got["tools"].([]any), tl.Function.Name)
 	}
-	if strings.Join(tools, ",") != "read,grep" {
-		t.Errorf("tools = %v, want the allowlist [read grep]", tools)
+	var want map[string]any
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(wantReq, "REQUEST ")), &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("sub-agent request\n got: %v\nwant: %v", got, want)
 	}
 }

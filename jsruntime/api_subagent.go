@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dop251/goja"
 
@@ -121,6 +122,11 @@ type subAgents struct {
 type runningSubAgent struct {
 	agent SubAgent
 	unsub func()
+	// seq counts the agent's events as they happen. Events reach JS
+	// later, on the loop, so a listener gets those numbered after its
+	// subscribe and up to its unsubscribe, as if they had been
+	// delivered synchronously, as the reference delivers them.
+	seq atomic.Int64
 }
 
 // installSubAgents backs the SDK's sub-agent classes; without a
@@ -243,11 +249,12 @@ func (a *API) installSubAgents(r *Runtime) {
 			}
 			ra := &runningSubAgent{agent: ag}
 			ra.unsub = ag.Subscribe(func(e engine.Event) {
+				n := ra.seq.Add(1)
 				b, err := engine.AppendEvent(nil, e)
 				if err != nil {
 					return
 				}
-				r.loop.RunOnLoop(func(vm *goja.Runtime) { _, _ = onEvent(goja.Undefined(), vm.ToValue(string(b))) })
+				r.loop.RunOnLoop(func(vm *goja.Runtime) { _, _ = onEvent(goja.Undefined(), vm.ToValue(string(b)), vm.ToValue(n)) })
 			})
 			s.mu.Lock()
 			s.next++
@@ -296,6 +303,15 @@ func (a *API) installSubAgents(r *Runtime) {
 			panic(vm.NewGoError(err))
 		}
 		return string(b)
+	})
+	// sdkAgentSeq is the number of the agent's latest event.
+	_ = r.host.Set("sdkAgentSeq", func(h int) int64 {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if ra, ok := s.agents[h]; ok {
+			return ra.seq.Load()
+		}
+		return 0
 	})
 	_ = r.host.Set("sdkAgentStats", func(h int) string { return string(agent(h).SessionStats()) })
 	// sdkAgentSystemFiles are the SYSTEM.md and APPEND_SYSTEM.md a loader

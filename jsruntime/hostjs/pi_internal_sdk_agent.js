@@ -145,9 +145,15 @@ class AgentSession {
   }
   getSessionStats() { return JSON.parse(host.sdkAgentStats(this.handle)); }
   getContextUsage() { return this.getSessionStats().contextUsage; }
+  // A listener gets the events that happen between its subscribe and
+  // its unsubscribe (numbered by the host as they happen; they arrive
+  // here a little later).
   subscribe(listener) {
-    this.listeners.add(listener);
-    return () => { this.listeners.delete(listener); };
+    const span = { since: host.sdkAgentSeq(this.handle), until: Infinity };
+    this.listeners.set(listener, span);
+    return () => {
+      if (span.until === Infinity) span.until = host.sdkAgentSeq(this.handle);
+    };
   }
   run(op, text, options) {
     const o = options || {};
@@ -203,10 +209,15 @@ async function createAgentSession(options) {
     Provider: m && m.provider ? String(m.provider) : "", Model: m && m.id ? String(m.id) : "",
     Thinking: o.thinkingLevel ? String(o.thinkingLevel) : "",
   }, toolOptions(o));
-  const listeners = new Set();
-  const onEvent = (json) => {
+  const listeners = new Map();
+  const onEvent = (json, seq) => {
     const ev = JSON.parse(json);
-    for (const l of [...listeners]) {
+    for (const [l, span] of [...listeners]) {
+      if (seq > span.until) {
+        listeners.delete(l);
+        continue;
+      }
+      if (seq <= span.since) continue;
       try { l(ev); } catch (e) { console.error(e); }
     }
   };
