@@ -253,4 +253,5 @@ func (s subAgent) SessionStats() json.RawMessage {
 	}
 	return b
 }
-func (s subAgent) Close() { s.app.Close() }
+func (s subAgent) BindExtensions() { s.app.ext.ReleaseStart() }
+func (s subAgent) Close()          { s.app.Close() }

@@ -108,6 +108,9 @@ type SubAgent interface {
 	// SessionStats is get_session_stats's data.
 	SessionStats() json.RawMessage
 	SetSessionName(name string) error
+	// BindExtensions announces the session to the agent's extensions
+	// (session_start), which the SDK leaves to bindExtensions.
+	BindExtensions()
 	Close()
 }
 
@@ -276,6 +279,9 @@ func (a *API) installSubAgents(r *Runtime) {
 				return ag.FollowUp(ctx, text)
 			case "abort":
 				ag.Abort()
+				return nil, nil
+			case "bind":
+				ag.BindExtensions()
 				return nil, nil
 			}
 			return nil, errors.New("AgentSession: unknown operation " + op)

@@ -166,10 +166,11 @@ class AgentSession {
   followUp(text, images) { return this.run("followUp", text, { images }); }
   async abort() { await this.run("abort", ""); }
   setSessionName(name) { host.sdkAgentSetName(this.handle, String(name)); }
-  // The host binds the agent's extensions when its session starts
-  // (session_start has run by the time createAgentSession resolves); the
-  // bindings' UI context and callbacks have no counterpart here.
-  async bindExtensions() {}
+  // bindExtensions announces the session to the agent's extensions
+  // (session_start), as in the reference; until then they only loaded.
+  // The bindings' UI context and callbacks have no counterpart here: a
+  // sub-agent's extensions run without a UI.
+  async bindExtensions() { await this.run("bind", ""); }
   dispose() {
     if (this.disposed) return;
     this.disposed = true;
