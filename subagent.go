@@ -212,6 +212,7 @@ func (d *subDraft) Close() { d.app.Close() }
 // subAgent is a started sub-agent.
 type subAgent struct{ app *Agent }
 
+func (s subAgent) Session() *engine.Session                      { return s.app.session() }
 func (s subAgent) Prompt(ctx context.Context, text string) error { return s.app.Prompt(ctx, text, nil) }
 func (s subAgent) Steer(ctx context.Context, text string) (string, error) {
 	return s.app.Steer(ctx, text)
@@ -224,24 +225,9 @@ func (s subAgent) Abort() {
 	_ = s.app.session().WaitIdle(context.Background())
 }
 func (s subAgent) Subscribe(fn func(engine.Event)) func() { return s.app.Subscribe(fn) }
-func (s subAgent) Messages() []*engine.Message            { return s.app.session().Messages() }
-func (s subAgent) Model() *engine.Model                   { return s.app.session().Model() }
-func (s subAgent) ThinkingLevel() engine.ThinkingLevel    { return s.app.session().ThinkingLevel() }
-func (s subAgent) SystemPrompt() string                   { return s.app.session().SystemPromptText() }
-func (s subAgent) ActiveToolNames() []string {
-	var out []string
-	for _, t := range s.app.session().Tools() {
-		out = append(out, t.Info().Name)
-	}
-	return out
+func (s subAgent) FindModel(provider, id string) *engine.Model {
+	return s.app.registry.Find(provider, id)
 }
-func (s subAgent) SessionFile() string {
-	if st := s.app.Store(); st != nil && st.Persisted() {
-		return st.Path()
-	}
-	return ""
-}
-func (s subAgent) SessionID() string { return s.app.Header().ID }
 func (s subAgent) SetSessionName(name string) error {
 	_, err := s.app.SetSessionName(name)
 	return err

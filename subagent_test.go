@@ -29,7 +29,8 @@ import (
 //	pi --provider mock --model mock-model --no-session -e sub_ext.ts -p /subext
 //
 // sub.ts (without helper.ts) observes events, transcript, session
-// entries, name, model and stats; sub_ext.ts has the loader load the global extension (its
+// entries, name, model, stats and the state getters after waitForIdle,
+// setModel and setThinkingLevel; sub_ext.ts has the loader load the global extension (its
 // factory runs a second time, its tool is allowed) and session_start
 // reach it only on bindExtensions.
 func TestSubAgentMatchesReference(t *testing.T) {

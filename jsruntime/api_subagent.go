@@ -91,20 +91,19 @@ type SubAgentStart struct {
 
 // SubAgent is a running in-process agent (the SDK's AgentSession).
 type SubAgent interface {
-	// Prompt sends a prompt and waits until the agent settles.
+	// Session is the agent's current engine session: its state, model,
+	// transcript and tools.
+	Session() *engine.Session
+	// Prompt sends a prompt, as typed (templates and commands expand),
+	// and waits until the agent settles.
 	Prompt(ctx context.Context, text string) error
 	Steer(ctx context.Context, text string) (string, error)
 	FollowUp(ctx context.Context, text string) (string, error)
 	// Abort stops the current run and waits until the agent is idle.
 	Abort()
 	Subscribe(fn func(engine.Event)) (unsubscribe func())
-	Messages() []*engine.Message
-	Model() *engine.Model
-	ThinkingLevel() engine.ThinkingLevel
-	SystemPrompt() string
-	ActiveToolNames() []string
-	SessionFile() string
-	SessionID() string
+	// FindModel is a model of the agent's registry, nil when unknown.
+	FindModel(provider, id string) *engine.Model
 	// SessionStats is get_session_stats's data.
 	SessionStats() json.RawMessage
 	SetSessionName(name string) error
@@ -283,32 +282,53 @@ func (a *API) installSubAgents(r *Runtime) {
 			case "bind":
 				ag.BindExtensions()
 				return nil, nil
+			case "waitIdle":
+				return nil, ag.Session().WaitIdle(ctx)
+			case "setModel":
+				var ref struct{ Provider, ID string }
+				_ = json.Unmarshal([]byte(text), &ref)
+				m := ag.FindModel(ref.Provider, ref.ID)
+				if m == nil {
+					return nil, errors.New("Model not found: " + ref.Provider + "/" + ref.ID)
+				}
+				return nil, ag.Session().SetModel(m)
+			case "compact":
+				res, err := ag.Session().Compact(ctx, text)
+				if err != nil {
+					return nil, err
+				}
+				return res, nil
 			}
 			return nil, errors.New("AgentSession: unknown operation " + op)
 		})
 	})
+	// sdkAgentState is the agent's state as the AgentSession getters
+	// read it: get_state's fields, the transcript, the system prompt and
+	// the active tools.
 	_ = r.host.Set("sdkAgentState", func(h int) string {
-		ag := agent(h)
-		var model any
-		if m := ag.Model(); m != nil {
-			model = m
+		sess := agent(h).Session()
+		tools := []string{}
+		infos := []ordered{}
+		for _, t := range sess.Tools() {
+			in := t.Info()
+			tools = append(tools, in.Name)
+			infos = append(infos, ordered{{"name", in.Name}, {"description", in.Description}, {"parameters", in.Parameters}})
 		}
-		tools := ag.ActiveToolNames()
-		if tools == nil {
-			tools = []string{}
-		}
-		msgs := ag.Messages()
+		msgs := sess.Messages()
 		if msgs == nil {
 			msgs = []*engine.Message{}
 		}
 		b, err := engine.MarshalJSON(ordered{
-			{"model", model}, {"thinkingLevel", string(ag.ThinkingLevel())}, {"systemPrompt", ag.SystemPrompt()},
-			{"tools", tools}, {"messages", msgs}, {"sessionFile", ag.SessionFile()}, {"sessionId", ag.SessionID()},
+			{"state", sess.State()}, {"isIdle", sess.IsIdle()}, {"systemPrompt", sess.SystemPromptText()},
+			{"tools", tools}, {"toolInfos", infos}, {"messages", msgs},
 		})
 		if err != nil {
 			panic(vm.NewGoError(err))
 		}
 		return string(b)
+	})
+	_ = r.host.Set("sdkAgentSetThinking", func(h int, level string) {
+		agent(h).Session().SetThinkingLevel(engine.ThinkingLevel(level))
 	})
 	// sdkAgentSeq is the number of the agent's latest event.
 	_ = r.host.Set("sdkAgentSeq", func(h int) int64 {

@@ -127,17 +127,32 @@ class AgentSession {
     this.resourceLoader = resourceLoader;
     this.disposed = false;
   }
-  get state() {
+  snapshot() {
     if (this.disposed) throw new Error("AgentSession: the session was disposed");
     return JSON.parse(host.sdkAgentState(this.handle));
   }
-  get messages() { return this.state.messages; }
-  get model() { return this.state.model || undefined; }
-  get thinkingLevel() { return this.state.thinkingLevel; }
-  get systemPrompt() { return this.state.systemPrompt; }
-  get sessionFile() { return this.state.sessionFile || undefined; }
-  get sessionId() { return this.state.sessionId; }
-  getActiveToolNames() { return this.state.tools; }
+  // state is the agent's state as pi-agent-core's Agent has it.
+  get state() {
+    const s = this.snapshot();
+    return { systemPrompt: s.systemPrompt, model: s.state.model, thinkingLevel: s.state.thinkingLevel, tools: s.toolInfos,
+      messages: s.messages, isStreaming: s.state.isStreaming, streamingMessage: undefined, pendingToolCalls: new Set(),
+      errorMessage: undefined };
+  }
+  get messages() { return this.snapshot().messages; }
+  get model() { return this.snapshot().state.model || undefined; }
+  get thinkingLevel() { return this.snapshot().state.thinkingLevel; }
+  get systemPrompt() { return this.snapshot().systemPrompt; }
+  get sessionFile() { return this.snapshot().state.sessionFile || undefined; }
+  get sessionId() { return this.snapshot().state.sessionId; }
+  get sessionName() { return this.snapshot().state.sessionName || undefined; }
+  get isStreaming() { return this.snapshot().state.isStreaming; }
+  get isCompacting() { return this.snapshot().state.isCompacting; }
+  get isIdle() { return this.snapshot().isIdle; }
+  get steeringMode() { return this.snapshot().state.steeringMode; }
+  get followUpMode() { return this.snapshot().state.followUpMode; }
+  get pendingMessageCount() { return this.snapshot().state.pendingMessageCount; }
+  get autoCompactionEnabled() { return this.snapshot().state.autoCompactionEnabled; }
+  getActiveToolNames() { return this.snapshot().tools; }
   getLastAssistantText() {
     const msgs = this.messages;
     for (let i = msgs.length - 1; i >= 0; i--) if (msgs[i].role === "assistant") return textOf(msgs[i]);
@@ -165,6 +180,13 @@ class AgentSession {
   steer(text, images) { return this.run("steer", text, { images }); }
   followUp(text, images) { return this.run("followUp", text, { images }); }
   async abort() { await this.run("abort", ""); }
+  waitForIdle() { return this.run("waitIdle", ""); }
+  async setModel(model) {
+    if (!model || typeof model !== "object") throw new TypeError("AgentSession.setModel: a model is required");
+    await this.run("setModel", JSON.stringify({ Provider: String(model.provider), ID: String(model.id) }));
+  }
+  setThinkingLevel(level) { host.sdkAgentSetThinking(this.handle, String(level)); }
+  compact(customInstructions) { return this.run("compact", customInstructions === undefined ? "" : String(customInstructions)); }
   setSessionName(name) { host.sdkAgentSetName(this.handle, String(name)); }
   // bindExtensions announces the session to the agent's extensions
   // (session_start), as in the reference; until then they only loaded.

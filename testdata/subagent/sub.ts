@@ -26,6 +26,14 @@ export default function (pi) {
       prompt: session.systemPrompt.split("\n")[0], extensions: loader.getExtensions().extensions.length,
       stats: { userMessages: stats.userMessages, assistantMessages: stats.assistantMessages, toolCalls: stats.toolCalls, totalMessages: stats.totalMessages },
     }));
+    await session.waitForIdle();
+    await session.setModel(ctx.model);
+    session.setThinkingLevel("off");
+    const st = session.state;
+    console.log("SUBSTATE " + JSON.stringify({ isIdle: session.isIdle, isStreaming: session.isStreaming, sessionName: session.sessionName,
+      sessionFile: session.sessionFile === undefined, sessionId: typeof session.sessionId, pending: session.pendingMessageCount,
+      steeringMode: session.steeringMode, followUpMode: session.followUpMode, stateKeys: Object.keys(st).sort(),
+      stateRoles: st.messages.map((m) => m.role), entries: sessionManager.getEntries().map((e) => e.type) }));
     session.dispose();
   }});
 }
