@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/rpc"
 	"github.com/pi-go/pi/engine/session"
 	"github.com/pi-go/pi/jsruntime"
@@ -83,6 +84,9 @@ func (h subAgentHost) PrepareSubAgent(ctx context.Context, spec jsruntime.SubAge
 		// builtin:mcp and the CLI's other built-in extensions are the
 		// CLI's; SDK sessions load none (docs/sdk.md).
 		NoMCP: true,
+	}
+	if spec.Settings != nil {
+		opts.Settings = config.FromMaps(spec.Settings.Global, spec.Settings.Project)
 	}
 	app, err := wire(ctx, opts)
 	if err != nil {
@@ -162,6 +166,9 @@ func (d *subDraft) Start(ctx context.Context, o jsruntime.SubAgentStart) (jsrunt
 		a.Thinking = engine.ThinkingLevel(o.Thinking)
 	}
 	a.Tools, a.NoTools, a.NoBuiltinTools, a.ExcludeTools = o.Tools, o.NoTools, o.NoBuiltinTools, o.ExcludeTools
+	if o.Settings != nil {
+		app.settings = config.FromMaps(o.Settings.Global, o.Settings.Project)
+	}
 	switch st := o.Store.(type) {
 	case nil:
 		if !o.InMemory {

@@ -45,6 +45,16 @@ type SubAgentSpec struct {
 	SystemPrompt       *string
 	AppendSystemPrompt []string
 	AppendSet          bool
+	// Settings are the layers of a SettingsManager that no settings file
+	// backs (SettingsManager.inMemory): {"global": {…}, "project": {…}};
+	// nil reads the files, as SettingsManager.create does.
+	Settings *SubAgentSettings
+}
+
+// SubAgentSettings are a SettingsManager's two layers.
+type SubAgentSettings struct {
+	Global  map[string]any `json:"global"`
+	Project map[string]any `json:"project"`
 }
 
 // SubAgentDraft is a prepared sub-agent: its extensions are loaded by
@@ -87,6 +97,9 @@ type SubAgentStart struct {
 	Store engine.Store
 	// InMemory keeps the session in memory when Store is nil.
 	InMemory bool
+	// Settings replace the loader's settings (createAgentSession's own
+	// in-memory settingsManager); nil keeps them.
+	Settings *SubAgentSettings
 }
 
 // SubAgent is a running in-process agent (the SDK's AgentSession).

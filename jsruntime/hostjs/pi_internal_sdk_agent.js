@@ -28,6 +28,17 @@ function extensionView(p, tools, commands, flags) {
   };
 }
 
+// memorySettings are the layers of a SettingsManager no settings file
+// backs (inMemory, fromStorage), for the host to use instead of the
+// files; a file-backed manager's files are read by the host itself.
+function memorySettings(sm) {
+  if (sm === undefined || sm === null) return null;
+  const { SettingsManager } = require("pi:internal/sdk_settings");
+  if (!(sm instanceof SettingsManager)) throw notSupported("a settingsManager not made by SettingsManager.create/inMemory");
+  if (sm.settingsPaths && sm.settingsPaths.global) return null;
+  return { global: sm.getGlobalSettings(), project: sm.getProjectSettings() };
+}
+
 function agentDirOf(o) {
   return o.agentDir !== undefined ? String(o.agentDir) : require("@earendil-works/pi-coding-agent").getAgentDir();
 }
@@ -72,6 +83,7 @@ class DefaultResourceLoader {
       NoSkills: !!o.noSkills, NoPromptTemplates: !!o.noPromptTemplates, NoContextFiles: !!o.noContextFiles,
       SystemPrompt: this.systemPrompt === undefined ? null : this.systemPrompt,
       AppendSystemPrompt: this.appendSystemPrompt, AppendSet: true,
+      Settings: memorySettings(o.settingsManager),
     };
     const prep = JSON.parse(await need("sdkAgentPrepare")(JSON.stringify(spec)));
     this.draft = prep.handle;
@@ -231,6 +243,7 @@ async function createAgentSession(options) {
   const start = Object.assign({
     Provider: m && m.provider ? String(m.provider) : "", Model: m && m.id ? String(m.id) : "",
     Thinking: o.thinkingLevel ? String(o.thinkingLevel) : "",
+    Settings: o.settingsManager === loader.options.settingsManager ? null : memorySettings(o.settingsManager),
   }, toolOptions(o));
   const listeners = new Map();
   const onEvent = (json, seq) => {
