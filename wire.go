@@ -39,6 +39,8 @@ type Agent struct {
 	// ext is the extension runner (extensions.go); never nil once the
 	// extensions are loaded.
 	ext *jsruntime.Runner
+	// sub is set on an extension's in-process sub-agent (subagent.go).
+	sub *subAgentConfig
 	// pkgs are the pi packages' resources (packages.go).
 	pkgs pkgState
 	// mcp is the built-in MCP support (mcp_builtin.go).
@@ -332,6 +334,7 @@ func (app *Agent) systemPrompt() (func([]engine.ToolInfo) engine.Sections, error
 			appendParts = append(appendParts, prompts.ResolveTextOrFile(p))
 		}
 	}
+	custom, appendParts = app.sub.prompt(custom, appendParts)
 	var ctxFiles []prompts.ContextFile
 	if !app.opts.NoContextFiles {
 		ctxFiles, err = prompts.LoadContextFiles(app.agentDir, app.cwd, trusted)
