@@ -107,7 +107,7 @@ func InMemoryWith(cwd, id string, entries []*engine.Entry) (*File, error) {
 		if err != nil {
 			return nil, fmt.Errorf("seed entry %d: %w", i, err)
 		}
-		f.index(&record{e: e, raw: raw})
+		f.index(entryRecord(e, raw))
 	}
 	return f, nil
 }

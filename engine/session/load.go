@@ -103,7 +103,7 @@ func parseFile(data []byte) (*parsed, error) {
 			// malformed line.
 			continue
 		}
-		p.recs = append(p.recs, &record{e: e, raw: lines[i]})
+		p.recs = append(p.recs, entryRecord(e, lines[i]))
 	}
 	return p, nil
 }
@@ -182,7 +182,7 @@ func Load(path string) (engine.Header, []*engine.Entry, error) {
 		return engine.Header{}, nil, fmt.Errorf("read session: %w", err)
 	}
 	defer fd.Close()
-	p, err := readSession(fd)
+	p, err := readSession(fd, true)
 	if err != nil {
 		return engine.Header{}, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -249,9 +249,10 @@ func headerCandidate(line []byte) (h engine.Header, done, ok bool) {
 
 // readSession parses the session file open in fd: streamed record by
 // record for current files, whole through parseFile for the old versions
-// that migration rewrites.
-func readSession(fd *os.File) (*parsed, error) {
-	p, err := parseStream(io.NewSectionReader(fd, 0, 1<<62))
+// that migration rewrites. Unless eager, plain message lines are only
+// indexed (their records are lazy, read again from fd when needed).
+func readSession(fd *os.File, eager bool) (*parsed, error) {
+	p, err := parseStream(io.NewSectionReader(fd, 0, 1<<62), eager)
 	if err != nil || !p.legacy {
 		return p, err
 	}
@@ -267,19 +268,20 @@ func readSession(fd *os.File) (*parsed, error) {
 }
 
 // parseStream reads a current session file line by line through a bounded
-// buffer, decoding each line once, and keeps no line in memory: records
-// remember where their line is in the file (off, n), and the file is read
-// again on the rare occasions the exact line is needed. A 200 MB session
-// used to be read whole, split, decoded twice and held as raw lines next
-// to the decoded entries. Lines are decoded in batches of a few MB on
-// every processor, then taken in file order. It gives up with legacy set
-// at a header of an older version. Blank and malformed lines are skipped
-// as parseFile does.
-func parseStream(r io.Reader) (*parsed, error) {
+// buffer and keeps no line in memory: records remember where their line
+// is in the file (off, n), and the file is read again when the exact line
+// is needed. Unless eager, a plain message line is not decoded either,
+// only scanned for its index (see record); other lines are decoded once.
+// A 200 MB session used to be read whole, split, decoded twice and held
+// as raw lines next to the decoded entries. Lines are handled in batches
+// of a few MB on every processor, then taken in file order. It gives up
+// with legacy set at a header of an older version. Blank and malformed
+// lines are skipped as parseFile does.
+func parseStream(r io.Reader, eager bool) (*parsed, error) {
 	p := &parsed{tornAt: -1}
 	br := bufio.NewReaderSize(r, 256*1024)
 	var pos int64
-	st := &streamState{p: p}
+	st := &streamState{p: p, eager: eager}
 	var batch lineBatch
 	for {
 		line, err := br.ReadSlice('\n')
@@ -357,13 +359,19 @@ func (b *lineBatch) reset() {
 type streamState struct {
 	p          *parsed
 	haveHeader bool
+	// eager decodes every line, for readers that want every entry.
+	eager bool
 }
 
 // take decodes a batch in parallel and applies its lines in order; done
-// means the file is not a current session and reading stops.
+// means the file is not a current session and reading stops. A plain
+// message line is only scanned for its index (scanMessageLine) and left
+// in the file; every other line is decoded.
 func (st *streamState) take(b *lineBatch) (done bool, err error) {
 	n := len(b.ends)
 	entries := make([]*engine.Entry, n)
+	metas := make([]msgMeta, n)
+	scanned := make([]bool, n)
 	errs := make([]error, n)
 	workers := min(runtime.GOMAXPROCS(0), max(1, n/8))
 	var wg sync.WaitGroup
@@ -372,6 +380,11 @@ func (st *streamState) take(b *lineBatch) (done bool, err error) {
 		go func(w int) {
 			defer wg.Done()
 			for i := w; i < n; i += workers {
+				if !st.eager {
+					if metas[i], scanned[i] = scanMessageLine(b.line(i)); scanned[i] {
+						continue
+					}
+				}
 				entries[i], errs[i] = decodeEntry(b.line(i))
 			}
 		}(w)
@@ -409,6 +422,13 @@ func (st *streamState) take(b *lineBatch) (done bool, err error) {
 			}
 			continue
 		}
+		if scanned[i] {
+			if last {
+				p.needLF = true
+			}
+			p.recs = append(p.recs, lazyRecord(metas[i], start, len(trimmed)))
+			continue
+		}
 		if errs[i] != nil {
 			// A line that is a JSON object the types cannot represent is
 			// skipped like a malformed one; only an unparsable last line
@@ -426,7 +446,9 @@ func (st *streamState) take(b *lineBatch) (done bool, err error) {
 			p.needLF = true
 		}
 		if entries[i].Type != "session" {
-			p.recs = append(p.recs, &record{e: entries[i], off: start, n: len(trimmed)})
+			r := entryRecord(entries[i], nil)
+			r.off, r.n = start, len(trimmed)
+			p.recs = append(p.recs, r)
 		}
 	}
 	return false, nil

@@ -22,11 +22,7 @@ var (
 func (f *File) Entries() []*engine.Entry {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	out := make([]*engine.Entry, len(f.recs))
-	for i, r := range f.recs {
-		out[i] = r.e
-	}
-	return out
+	return f.entriesLocked(f.recs)
 }
 
 // EntryJSON returns the stored line of the entry with that id (nil when
@@ -43,13 +39,14 @@ func (f *File) EntryJSON(id string) json.RawMessage {
 // EntriesSince returns the entries strictly after id in file order; id ""
 // returns all. An unknown id fails with "Entry not found: <id>".
 func (f *File) EntriesSince(id string) ([]*engine.Entry, error) {
-	all := f.Entries()
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if id == "" {
-		return all, nil
+		return f.entriesLocked(f.recs), nil
 	}
-	for i, e := range all {
-		if e.ID == id {
-			return all[i+1:], nil
+	for i, r := range f.recs {
+		if r.id == id {
+			return f.entriesLocked(f.recs[i+1:]), nil
 		}
 	}
 	return nil, fmt.Errorf("Entry not found: %s", id)
@@ -70,15 +67,20 @@ func (f *File) BranchFrom(id string) []*engine.Entry {
 }
 
 func (f *File) pathLocked(id string) []*engine.Entry {
-	var path []*engine.Entry
-	seen := map[string]bool{}
-	for r, ok := f.byID[id]; ok && !seen[r.e.ID]; {
-		seen[r.e.ID] = true
-		path = append(path, r.e)
-		if r.e.ParentID == nil {
+	return f.entriesLocked(f.pathRecsLocked(id))
+}
+
+// pathRecsLocked returns the records from the root to id.
+func (f *File) pathRecsLocked(id string) []*record {
+	var path []*record
+	seen := map[*record]bool{}
+	for r, ok := f.byID[id]; ok && !seen[r]; {
+		seen[r] = true
+		path = append(path, r)
+		if r.parent == nil {
 			break
 		}
-		r, ok = f.byID[*r.e.ParentID]
+		r, ok = f.byID[*r.parent]
 	}
 	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
 		path[i], path[j] = path[j], path[i]
@@ -113,7 +115,7 @@ func (f *File) Get(id string) (*engine.Entry, bool) {
 	if !ok {
 		return nil, false
 	}
-	return r.e, true
+	return f.entryLocked(r), true
 }
 
 // Context builds the LLM context of the current branch.
@@ -184,7 +186,7 @@ func (f *File) SessionName() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i := len(f.recs) - 1; i >= 0; i-- {
-		if e := f.recs[i].e; e.Type == engine.EntrySessionInfo {
+		if e := f.recs[i].e; e != nil && e.Type == engine.EntrySessionInfo {
 			if e.Name == nil {
 				return ""
 			}
@@ -203,8 +205,17 @@ type ForkMessage struct {
 // ForkMessages lists every user message entry (all branches, file order)
 // with non-empty text.
 func (f *File) ForkMessages() []ForkMessage {
+	f.mu.Lock()
+	var users []*record
+	for _, r := range f.recs {
+		if r.role() == engine.RoleUser {
+			users = append(users, r)
+		}
+	}
+	entries := f.entriesLocked(users)
+	f.mu.Unlock()
 	out := []ForkMessage{}
-	for _, e := range f.Entries() {
+	for _, e := range entries {
 		if e.Type != engine.EntryMessage || e.Message == nil || e.Message.Role != engine.RoleUser {
 			continue
 		}
@@ -236,11 +247,17 @@ type TreeNode struct {
 	Label          string          `json:"label,omitempty"`
 	LabelTimestamp string          `json:"labelTimestamp,omitempty"`
 
-	entry *engine.Entry
+	f   *File
+	rec *record
 }
 
-// EntryValue returns the decoded entry of the node.
-func (n *TreeNode) EntryValue() *engine.Entry { return n.entry }
+// EntryValue returns the decoded entry of the node, reading it from the
+// session file when its body is on disk.
+func (n *TreeNode) EntryValue() *engine.Entry {
+	n.f.mu.Lock()
+	defer n.f.mu.Unlock()
+	return n.f.entryLocked(n.rec)
+}
 
 // Tree returns the session as a forest: roots are entries without a
 // parent (or parented to themselves) and orphans; children are ordered by
@@ -250,18 +267,18 @@ func (f *File) Tree() []*TreeNode {
 	defer f.mu.Unlock()
 	nodes := make(map[string]*TreeNode, len(f.recs))
 	for _, r := range f.recs {
-		n := &TreeNode{Entry: f.rawLocked(r), Children: []*TreeNode{}, entry: r.e}
-		if l, ok := f.labels[r.e.ID]; ok {
+		n := &TreeNode{Entry: f.rawLocked(r), Children: []*TreeNode{}, f: f, rec: r}
+		if l, ok := f.labels[r.id]; ok {
 			n.Label, n.LabelTimestamp = l.label, l.timestamp
 		}
-		nodes[r.e.ID] = n
+		nodes[r.id] = n
 	}
 	roots := []*TreeNode{}
 	for _, r := range f.recs {
-		n := nodes[r.e.ID]
-		if r.e.ParentID == nil || *r.e.ParentID == r.e.ID {
+		n := nodes[r.id]
+		if r.parent == nil || *r.parent == r.id {
 			roots = append(roots, n)
-		} else if p, ok := nodes[*r.e.ParentID]; ok {
+		} else if p, ok := nodes[*r.parent]; ok {
 			p.Children = append(p.Children, n)
 		} else {
 			roots = append(roots, n)
@@ -272,7 +289,7 @@ func (f *File) Tree() []*TreeNode {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		sort.SliceStable(n.Children, func(i, j int) bool {
-			return isoMillis(n.Children[i].entry.Timestamp) < isoMillis(n.Children[j].entry.Timestamp)
+			return isoMillis(n.Children[i].rec.ts) < isoMillis(n.Children[j].rec.ts)
 		})
 		stack = append(stack, n.Children...)
 	}
@@ -383,7 +400,7 @@ func (f *File) BranchedSession(leafID string) (*File, error) {
 		}
 		id := c.ID
 		parent = &id
-		nf.index(&record{e: &c, raw: raw})
+		nf.index(entryRecord(&c, raw))
 	}
 	// Labels are re-created in the order they were set.
 	type lab struct {
@@ -407,7 +424,7 @@ func (f *File) BranchedSession(leafID string) (*File, error) {
 		}
 		id := le.ID
 		parent = &id
-		nf.index(&record{e: le, raw: raw})
+		nf.index(entryRecord(le, raw))
 	}
 	if nf.persist && nf.hasConversation() {
 		if err := nf.flushLocked(); err != nil {
