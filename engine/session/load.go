@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -278,81 +277,77 @@ func readSession(fd *os.File, eager bool) (*parsed, error) {
 // with legacy set at a header of an older version. Blank and malformed
 // lines are skipped as parseFile does.
 func parseStream(r io.Reader, eager bool) (*parsed, error) {
-	p := &parsed{tornAt: -1}
-	br := bufio.NewReaderSize(r, 256*1024)
-	var pos int64
-	st := &streamState{p: p, eager: eager}
-	var batch lineBatch
-	for {
-		line, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			long := bytes.Clone(line)
-			for err == bufio.ErrBufferFull {
-				line, err = br.ReadSlice('\n')
-				long = append(long, line...)
-			}
-			line = long
-		}
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("read session: %w", err)
-		}
-		start := pos
-		pos += int64(len(line))
-		last := err == io.EOF
-		if !last {
-			line = line[:len(line)-1]
-		}
-		if len(bytes.TrimSpace(line)) > 0 {
-			batch.add(line, start, last)
-		}
-		if last || batch.size >= batchBytes {
-			done, err := st.take(&batch)
-			if err != nil || done {
-				if p.size == 0 {
-					p.size = pos
-				}
-				return p, err
-			}
-			batch.reset()
-		}
-		if last {
-			break
-		}
-	}
-	p.size = pos
-	return p, nil
+	return parseStreamBuf(r, eager, batchBytes)
 }
 
-// batchBytes is how many bytes of lines are decoded together.
+// parseStreamBuf is parseStream reading size bytes at a time.
+func parseStreamBuf(r io.Reader, eager bool, size int) (*parsed, error) {
+	p := &parsed{tornAt: -1}
+	st := &streamState{p: p, eager: eager}
+	// Lines are handled where they were read, a buffer's worth at a
+	// time; the partial line at its end moves to the front for the next
+	// read, and a line longer than the buffer grows it.
+	buf := make([]byte, size)
+	var batch lineBatch
+	var base int64 // file offset of buf[0]
+	have := 0
+	for {
+		n, err := io.ReadFull(r, buf[have:])
+		have += n
+		eof := err == io.EOF || err == io.ErrUnexpectedEOF
+		if err != nil && !eof {
+			return nil, fmt.Errorf("read session: %w", err)
+		}
+		data := buf[:have]
+		end := len(data)
+		if !eof {
+			end = bytes.LastIndexByte(data, '\n') + 1
+			if end == 0 {
+				buf = append(buf, make([]byte, len(buf))...)
+				continue
+			}
+		}
+		batch.reset()
+		for i := 0; i < end; {
+			line, next, last := data[i:end], end, true
+			if j := bytes.IndexByte(line, '\n'); j >= 0 {
+				line, next, last = line[:j], i+j+1, false
+			}
+			if len(bytes.TrimSpace(line)) > 0 {
+				batch.add(line, base+int64(i), last)
+			}
+			i = next
+		}
+		done, terr := st.take(&batch)
+		if terr != nil || done || eof {
+			p.size = base + int64(have)
+			return p, terr
+		}
+		have = copy(buf, data[end:])
+		base += int64(end)
+	}
+}
+
+// batchBytes is how many bytes of lines are read and handled together.
 const batchBytes = 4 << 20
 
-// lineBatch holds copies of lines waiting to be decoded.
+// lineBatch holds the lines of one read, waiting to be handled.
 type lineBatch struct {
-	data   []byte
-	ends   []int
+	lines  [][]byte
 	starts []int64
 	last   []bool
-	size   int
 }
 
 func (b *lineBatch) add(line []byte, start int64, last bool) {
-	b.data = append(b.data, line...)
-	b.ends = append(b.ends, len(b.data))
+	b.lines = append(b.lines, line)
 	b.starts = append(b.starts, start)
 	b.last = append(b.last, last)
-	b.size += len(line)
 }
 
-func (b *lineBatch) line(i int) []byte {
-	from := 0
-	if i > 0 {
-		from = b.ends[i-1]
-	}
-	return b.data[from:b.ends[i]]
-}
+func (b *lineBatch) line(i int) []byte { return b.lines[i] }
 
 func (b *lineBatch) reset() {
-	b.data, b.ends, b.starts, b.last, b.size = b.data[:0], b.ends[:0], b.starts[:0], b.last[:0], 0
+	b.lines, b.starts, b.last = b.lines[:0], b.starts[:0], b.last[:0]
 }
 
 // streamState is parseStream's progress across batches.
@@ -368,7 +363,7 @@ type streamState struct {
 // message line is only scanned for its index (scanMessageLine) and left
 // in the file; every other line is decoded.
 func (st *streamState) take(b *lineBatch) (done bool, err error) {
-	n := len(b.ends)
+	n := len(b.lines)
 	entries := make([]*engine.Entry, n)
 	metas := make([]msgMeta, n)
 	scanned := make([]bool, n)

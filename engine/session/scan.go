@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 
 	"github.com/pi-go/pi/engine"
 )
@@ -352,21 +353,22 @@ const (
 	highs = 0x8080808080808080
 )
 
-// plain8 reports whether none of the 8 bytes in x is a quote, a
-// backslash or a control character, the bytes a string scan stops at
-// (the zero-byte test of "Bit Twiddling Hacks", whose any-byte answer is
-// exact).
-func plain8(x uint64) bool {
+// special8 flags the bytes of x (8 bytes of a string body, little
+// endian) that a string scan stops at: a quote, a backslash, a control
+// character. It is the zero-byte test of "Bit Twiddling Hacks": a borrow
+// can flag a byte above a real hit, never below it, so the lowest flag is
+// exact.
+func special8(x uint64) uint64 {
 	q := x ^ (ones * '"')
 	b := x ^ (ones * '\\')
-	return ((q-ones)&^q|(b-ones)&^b|(x-ones*0x20)&^x)&highs == 0
+	return ((q-ones)&^q | (b-ones)&^b | (x-ones*0x20)&^x) & highs
 }
 
 // skipString moves past the string literal at s.i, checking it as
 // json.Valid does: no raw control character, only JSON's escapes. Invalid
-// UTF-8 is accepted, as encoding/json accepts it. Runs of ordinary bytes
-// are passed eight at a time: the bodies of tool results are most of a
-// session file.
+// UTF-8 is accepted, as encoding/json accepts it. Ordinary bytes are
+// passed eight at a time, up to the next special one: the bodies of tool
+// results are most of a session file.
 func (s *scanner) skipString() bool {
 	b := s.b
 	i := s.i
@@ -375,7 +377,17 @@ func (s *scanner) skipString() bool {
 	}
 	i++
 	for {
-		for i+8 <= len(b) && plain8(binary.LittleEndian.Uint64(b[i:])) {
+		for {
+			if i+8 > len(b) {
+				for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
+					i++
+				}
+				break
+			}
+			if m := special8(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
 		}
 		if i >= len(b) {
@@ -400,10 +412,8 @@ func (s *scanner) skipString() bool {
 			default:
 				return false
 			}
-		case c < 0x20:
+		default: // a control character
 			return false
-		default:
-			i++
 		}
 	}
 }

@@ -100,3 +100,22 @@ func FuzzScanMessageLine(f *testing.F) {
 	f.Add(`{"type":"message","id":"a","parentId":"b","message":{"role":"assistant","provider":"p","model":"m","usage":{"input":1.5e3},"content":[]}}`)
 	f.Fuzz(func(t *testing.T, l string) { checkScan(t, l) })
 }
+
+// BenchmarkScanMessageLine scans the lines of the synthetic session on
+// one processor: the work a resume does per byte of the file.
+func BenchmarkScanMessageLine(b *testing.B) {
+	var sb strings.Builder
+	if err := writeSyntheticSession(&sb, 8<<20, 1); err != nil {
+		b.Fatal(err)
+	}
+	var lines [][]byte
+	for _, l := range strings.Split(sb.String(), "\n") {
+		lines = append(lines, []byte(l))
+	}
+	b.SetBytes(int64(sb.Len()))
+	for b.Loop() {
+		for _, l := range lines {
+			scanMessageLine(l)
+		}
+	}
+}

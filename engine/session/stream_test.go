@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -40,17 +41,19 @@ func TestParseStreamMatchesParseFile(t *testing.T) {
 	}
 	for name, content := range cases {
 		for _, eager := range []bool{true, false} {
-			t.Run(fmt.Sprintf("%s/eager=%v", name, eager), func(t *testing.T) {
-				t.Parallel()
-				checkStream(t, content, eager)
-			})
+			for _, size := range []int{batchBytes, 1, 100} {
+				t.Run(fmt.Sprintf("%s/eager=%v/buf=%d", name, eager, size), func(t *testing.T) {
+					t.Parallel()
+					checkStream(t, content, eager, size)
+				})
+			}
 		}
 	}
 }
 
 // checkStream compares readSession (eager, or leaving message bodies on
-// disk) with parseFile on one file content.
-func checkStream(t *testing.T, content string, eager bool) {
+// disk, reading size bytes at a time) with parseFile on one file content.
+func checkStream(t *testing.T, content string, eager bool, size int) {
 	want, werr := parseFile([]byte(content))
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
@@ -58,6 +61,11 @@ func checkStream(t *testing.T, content string, eager bool) {
 	require.NoError(t, err)
 	defer fd.Close()
 	got, gerr := readSession(fd, eager)
+	if size != batchBytes {
+		if alt, aerr := parseStreamBuf(io.NewSectionReader(fd, 0, 1<<62), eager, size); aerr != nil || !alt.legacy {
+			got, gerr = alt, aerr
+		}
+	}
 	require.Equal(t, werr, gerr)
 	if werr != nil {
 		return
