@@ -221,8 +221,28 @@ func (f *File) BranchState() engine.BranchState {
 	}
 	recs := f.pathRecsLocked(f.leaf)
 	light := make([]*engine.Entry, len(recs))
+	// The entries stand in for messages on disk: one allocation for all,
+	// and one message per role, provider and model (StateOfEntries reads
+	// nothing else of them), since a 700-byte message per record made
+	// this the largest allocation of a resume.
+	var slab []engine.Entry
+	msgs := map[[3]string]*engine.Message{}
 	for i, r := range recs {
-		light[i] = r.light()
+		if e := r.cached(); e != nil {
+			light[i] = e
+			continue
+		}
+		if slab == nil {
+			slab = make([]engine.Entry, 0, len(recs)-i)
+		}
+		k := [3]string{r.lazy.role, r.lazy.provider, r.lazy.model}
+		m := msgs[k]
+		if m == nil {
+			m = &engine.Message{Role: k[0], Provider: k[1], Model: k[2]}
+			msgs[k] = m
+		}
+		slab = append(slab, engine.Entry{Type: engine.EntryMessage, ID: r.id, ParentID: r.parent, Timestamp: r.ts, Message: m})
+		light[i] = &slab[len(slab)-1]
 	}
 	st := engine.StateOfEntries(light)
 	f.state, f.stateLeaf, f.stateLen = &st, f.leaf, len(f.recs)
