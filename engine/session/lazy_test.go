@@ -365,3 +365,42 @@ func TestLazyFileChangedBehindOurBack(t *testing.T) {
 	require.Nil(t, r.cached())
 	require.True(t, json.Valid(lazy.EntryJSON(r.id)))
 }
+
+// TestListReadsIndexOnly checks that the picker's listing of a session,
+// read from its index and the few user messages it decodes, is what the
+// decoded entries give: name, message count, first user text (the first
+// user messages of the tree session are empty).
+func TestListReadsIndexOnly(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var sb strings.Builder
+	sb.WriteString(`{"type":"session","version":3,"id":"0198d9b2-0000-7000-8000-000000000002","timestamp":"2026-11-29T09:00:00.000Z","cwd":"/tmp"}` + "\n")
+	sb.WriteString(`{"type":"message","id":"u0","parentId":null,"timestamp":"2026-11-29T09:00:00.001Z","message":{"role":"user","content":[],"timestamp":1}}` + "\n")
+	var tree strings.Builder
+	require.NoError(t, writeTreeSession(&tree, 2, 20))
+	sb.WriteString(tree.String()[strings.IndexByte(tree.String(), '\n')+1:])
+	path := filepath.Join(dir, "s.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte(sb.String()), 0o644))
+	list, err := ListAll(t.TempDir(), dir)
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	_, entries, err := Load(path)
+	require.NoError(t, err)
+	var name, first string
+	count := 0
+	for _, e := range entries {
+		switch e.Type {
+		case engine.EntrySessionInfo:
+			name = *e.Name
+		case engine.EntryMessage:
+			count++
+			if first == "" && e.Message != nil && e.Message.Role == engine.RoleUser {
+				first = e.Message.Content.Text()
+			}
+		}
+	}
+	require.NotEmpty(t, first)
+	require.Equal(t, name, list[0].Name)
+	require.Equal(t, count, list[0].MessageCount)
+	require.Equal(t, first, list[0].FirstMessage)
+}
