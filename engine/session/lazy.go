@@ -253,18 +253,26 @@ var _ engine.BranchStater = (*File)(nil)
 
 // rawLocked returns the record's line, reading it from the file when only
 // its place is known. Should the file no longer hold it (changed behind
-// our back), the entry is encoded afresh.
+// our back), the entry is encoded afresh. A message line is checked with
+// the index's scan (it must still be the entry indexed), twice as fast
+// as json.Valid on the bulk of a session.
 func (f *File) rawLocked(r *record) []byte {
 	if r.raw != nil || r.n == 0 {
 		return r.raw
 	}
 	buf, err := f.readLineLocked(r.off, r.n)
-	if err != nil || !json.Valid(buf) {
-		b, merr := engine.MarshalJSON(f.entryLocked(r))
-		if merr != nil {
-			return nil
+	if err == nil {
+		if r.lazy != nil {
+			if m, ok := scanMessageLine(buf); ok && m.id == r.id {
+				return buf
+			}
+		} else if json.Valid(buf) {
+			return buf
 		}
-		return b
 	}
-	return buf
+	b, merr := engine.MarshalJSON(f.entryLocked(r))
+	if merr != nil {
+		return nil
+	}
+	return b
 }

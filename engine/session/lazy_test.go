@@ -404,3 +404,71 @@ func TestListReadsIndexOnly(t *testing.T) {
 	require.Equal(t, count, list[0].MessageCount)
 	require.Equal(t, first, list[0].FirstMessage)
 }
+
+// TestBranchedSessionStreams checks copies of a resumed session (clone and
+// fork at many entries, and --fork's ForkFrom): the new file reads back as
+// the copy shows it, its context is the source branch's, its message
+// records keep their bodies on disk, labels on the path are re-created
+// after it, and every kept entry is the source's with its parent
+// re-chained past the dropped labels.
+func TestBranchedSessionStreams(t *testing.T) {
+	t.Parallel()
+	_, lazy := openPair(t, 7, 30)
+	copies := 0
+	for i, r := range lazy.recs {
+		if i%9 != 0 || r.typ == engine.EntryLabel {
+			continue
+		}
+		nf, err := lazy.BranchedSession(r.id)
+		require.NoError(t, err)
+		if !nf.Flushed() {
+			nf.Close()
+			continue
+		}
+		copies++
+		for _, nr := range nf.recs {
+			require.Nil(t, nr.raw, "no line held in memory")
+		}
+		requireSameValue(t, engine.BuildContext(lazy.BranchFrom(r.id)), nf.Context(), "context of the copy")
+		_, reread, err := Load(nf.Path())
+		require.NoError(t, err)
+		got := nf.Entries()
+		requireSameValue(t, reread, got, "copy read back")
+		var want []*engine.Entry
+		var parent *string
+		for _, e := range lazy.BranchFrom(r.id) {
+			if e.Type == engine.EntryLabel {
+				continue
+			}
+			c := *e
+			c.ParentID = parent
+			id := c.ID
+			parent = &id
+			want = append(want, &c)
+		}
+		require.GreaterOrEqual(t, len(got), len(want))
+		for k, w := range want {
+			g := got[k]
+			if w.Type == engine.EntryCompaction {
+				w.FirstKeptEntryID = g.FirstKeptEntryID
+			}
+			requireSameValue(t, jsonOf(t, w), jsonOf(t, g), "kept entry")
+		}
+		for _, g := range got[len(want):] {
+			require.Equal(t, engine.EntryLabel, g.Type)
+			l, ok := lazy.Label(g.TargetID)
+			require.True(t, ok)
+			require.Equal(t, l, *g.Label)
+		}
+		nf.Close()
+	}
+	require.Greater(t, copies, 10)
+
+	fk, err := ForkFrom(lazy.Path(), "/tmp", t.TempDir(), "")
+	require.NoError(t, err)
+	defer fk.Close()
+	requireSameValue(t, lazy.Entries(), fk.Entries(), "--fork copies every entry")
+	_, reread, err := Load(fk.Path())
+	require.NoError(t, err)
+	requireSameValue(t, lazy.Entries(), reread, "--fork copy read back")
+}

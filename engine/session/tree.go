@@ -1,9 +1,11 @@
 package session
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -343,23 +345,17 @@ func (f *File) Clone() (*File, error) {
 // = this file) holding the path from the root to leafID. Label entries
 // are dropped from the path (their children re-chained) and the labels
 // that apply to kept entries are re-created at the end. The new file is
-// written now if the path holds a conversation.
+// written now if the path holds a conversation: line by line from this
+// file, so that a copy of a large session leaves its message bodies on
+// disk as a resume does, and only the entries whose links change are
+// decoded and encoded again.
 func (f *File) BranchedSession(leafID string) (*File, error) {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	if f.persist && !f.flushed {
-		f.mu.Unlock()
 		return nil, ErrNotSaved
 	}
-	path := f.pathLocked(leafID)
-	labels := make(map[string]labelInfo, len(f.labels))
-	for k, v := range f.labels {
-		labels[k] = v
-	}
-	raws := make(map[string][]byte, len(path))
-	for _, e := range path {
-		raws[e.ID] = f.rawLocked(f.byID[e.ID])
-	}
-	f.mu.Unlock()
+	path := f.pathRecsLocked(leafID)
 	if len(path) == 0 {
 		return nil, fmt.Errorf("Entry %s not found", leafID)
 	}
@@ -372,35 +368,52 @@ func (f *File) BranchedSession(leafID string) (*File, error) {
 	} else {
 		nf = InMemory(f.cwd, "")
 	}
+	// srcs[i] is the record of f whose line nf.recs[i] copies, nil for
+	// an entry encoded here.
+	var srcs []*record
 	replacement := map[string]string{}
 	var pending []string
 	var parent *string
-	for _, e := range path {
-		if e.Type == engine.EntryLabel {
-			pending = append(pending, e.ID)
+	for _, r := range path {
+		if r.typ == engine.EntryLabel {
+			pending = append(pending, r.id)
 			continue
 		}
 		for _, id := range pending {
-			replacement[id] = e.ID
+			replacement[id] = r.id
 		}
 		pending = pending[:0]
-		c := *e
-		c.ParentID = parent
-		raw := raws[e.ID]
-		if c.Type == engine.EntryCompaction && c.FirstKeptEntryID != c.ID {
-			if r, ok := replacement[c.FirstKeptEntryID]; ok {
-				c.FirstKeptEntryID = r
-			}
+		kept := r.e == nil || r.e.Type != engine.EntryCompaction || r.e.FirstKeptEntryID == r.e.ID
+		if !kept {
+			_, moved := replacement[r.e.FirstKeptEntryID]
+			kept = !moved
 		}
-		if !sameParent(e.ParentID, parent) || c.FirstKeptEntryID != e.FirstKeptEntryID {
-			var err error
-			if raw, err = engine.MarshalJSON(&c); err != nil {
+		if kept && sameParent(r.parent, parent) {
+			c := *r
+			if c.lazy != nil {
+				lb := *c.lazy
+				c.lazy = &lb
+			}
+			c.raw = nil
+			nf.index(&c)
+			srcs = append(srcs, r)
+		} else {
+			c := *f.entryLocked(r)
+			c.ParentID = parent
+			if c.Type == engine.EntryCompaction && c.FirstKeptEntryID != c.ID {
+				if id, ok := replacement[c.FirstKeptEntryID]; ok {
+					c.FirstKeptEntryID = id
+				}
+			}
+			raw, err := engine.MarshalJSON(&c)
+			if err != nil {
 				return nil, fmt.Errorf("encode session entry: %w", err)
 			}
+			nf.index(entryRecord(&c, raw))
+			srcs = append(srcs, nil)
 		}
-		id := c.ID
+		id := r.id
 		parent = &id
-		nf.index(entryRecord(&c, raw))
 	}
 	// Labels are re-created in the order they were set.
 	type lab struct {
@@ -408,7 +421,7 @@ func (f *File) BranchedSession(leafID string) (*File, error) {
 		labelInfo
 	}
 	var labs []lab
-	for target, l := range labels {
+	for target, l := range f.labels {
 		if _, ok := nf.byID[target]; ok {
 			labs = append(labs, lab{target, l})
 		}
@@ -425,13 +438,75 @@ func (f *File) BranchedSession(leafID string) (*File, error) {
 		id := le.ID
 		parent = &id
 		nf.index(entryRecord(le, raw))
+		srcs = append(srcs, nil)
+	}
+	line := func(i int, r *record) []byte {
+		if src := srcs[i]; src != nil {
+			return f.rawLocked(src)
+		}
+		return r.raw
 	}
 	if nf.persist && nf.hasConversation() {
-		if err := nf.flushLocked(); err != nil {
+		if err := nf.writeNewLocked(line); err != nil {
 			return nil, err
+		}
+		return nf, nil
+	}
+	// Nothing is written yet: the copies hold their entries and lines.
+	for i, r := range nf.recs {
+		if src := srcs[i]; src != nil {
+			r.raw = line(i, r)
+			if r.lazy != nil {
+				r.e, r.lazy = f.entryLocked(src), nil
+			}
 		}
 	}
 	return nf, nil
+}
+
+// writeNewLocked creates the session file exclusively, locks it and writes
+// the header and every record, the line of record i being line(i, r),
+// through a buffer: records then find their lines in the new file, and
+// none is held in memory. A failed write removes the file.
+func (nf *File) writeNewLocked(line func(i int, r *record) []byte) error {
+	if err := os.MkdirAll(nf.dir, 0o755); err != nil {
+		return fmt.Errorf("create session dir: %w", err)
+	}
+	fd, err := os.OpenFile(nf.path, os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("create session file: %w", err)
+	}
+	if err := lockFile(fd); err != nil {
+		fd.Close()
+		return err
+	}
+	fail := func(err error) error {
+		unlockFile(fd)
+		fd.Close()
+		os.Remove(nf.path)
+		return fmt.Errorf("write session file: %w", err)
+	}
+	bw := bufio.NewWriterSize(fd, 1<<20)
+	bw.Write(nf.headerRaw)
+	bw.WriteByte('\n')
+	off := int64(len(nf.headerRaw) + 1)
+	for i, r := range nf.recs {
+		b := line(i, r)
+		if b == nil {
+			return fail(fmt.Errorf("entry %s has no line", r.id))
+		}
+		bw.Write(b)
+		if err := bw.WriteByte('\n'); err != nil {
+			return fail(err)
+		}
+		r.raw, r.off, r.n = nil, off, len(b)
+		off += int64(len(b) + 1)
+	}
+	if err := bw.Flush(); err != nil {
+		return fail(err)
+	}
+	nf.fd, nf.flushed = fd, true
+	return nil
 }
 
 func sameParent(a, b *string) bool {
