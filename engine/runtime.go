@@ -844,7 +844,7 @@ func (s *Session) Messages() []*Message {
 // first time when NewSession left it there. Call with s.mu held.
 func (s *Session) historyLocked() []*Message {
 	if s.messagesOnDisk {
-		s.messages = BuildContext(s.store.Branch()).Messages
+		s.messages = ContextOf(s.store).Messages
 		s.messagesOnDisk = false
 	}
 	return s.messages
@@ -862,7 +862,7 @@ func (s *Session) messageCountLocked() int {
 // Reload re-reads the transcript from the store's current branch, after
 // the leaf moved or entries were rewritten (compaction, tree navigation).
 func (s *Session) Reload() {
-	sc := BuildContext(s.store.Branch())
+	sc := ContextOf(s.store)
 	s.mu.Lock()
 	s.messages, s.messagesOnDisk = sc.Messages, false
 	s.mu.Unlock()

@@ -71,3 +71,18 @@ func StateOfEntries(branch []*Entry) BranchState {
 	}
 	return bs
 }
+
+// ContextStore is a Store that builds its branch's context itself:
+// engine/session's File decodes only the entries the context holds, so the
+// messages a compaction summarised stay on disk.
+type ContextStore interface {
+	Context() SessionContext
+}
+
+// ContextOf builds the context of st's current branch.
+func ContextOf(st Store) SessionContext {
+	if cs, ok := st.(ContextStore); ok {
+		return cs.Context()
+	}
+	return BuildContext(st.Branch())
+}

@@ -219,12 +219,22 @@ func (f *File) BranchState() engine.BranchState {
 	if f.state != nil && f.stateLeaf == f.leaf && f.stateLen == len(f.recs) {
 		return *f.state
 	}
-	recs := f.pathRecsLocked(f.leaf)
+	light := lightEntries(f.pathRecsLocked(f.leaf))
+	st := engine.StateOfEntries(light)
+	f.state, f.stateLeaf, f.stateLen = &st, f.leaf, len(f.recs)
+	return st
+}
+
+var _ engine.BranchStater = (*File)(nil)
+
+// lightEntries returns the entries of recs as far as the index knows them
+// (see record.light), for engine.StateOfEntries and BuildContext, which
+// read nothing of a message but its role, provider and model. The entries
+// that stand in for messages on disk take one allocation for all, and
+// share one message per role, provider and model, since a 700-byte message
+// per record was the largest allocation of a resume.
+func lightEntries(recs []*record) []*engine.Entry {
 	light := make([]*engine.Entry, len(recs))
-	// The entries stand in for messages on disk: one allocation for all,
-	// and one message per role, provider and model (StateOfEntries reads
-	// nothing else of them), since a 700-byte message per record made
-	// this the largest allocation of a resume.
 	var slab []engine.Entry
 	msgs := map[[3]string]*engine.Message{}
 	for i, r := range recs {
@@ -244,12 +254,37 @@ func (f *File) BranchState() engine.BranchState {
 		slab = append(slab, engine.Entry{Type: engine.EntryMessage, ID: r.id, ParentID: r.parent, Timestamp: r.ts, Message: m})
 		light[i] = &slab[len(slab)-1]
 	}
-	st := engine.StateOfEntries(light)
-	f.state, f.stateLeaf, f.stateLen = &st, f.leaf, len(f.recs)
-	return st
+	return light
 }
 
-var _ engine.BranchStater = (*File)(nil)
+// Context builds the LLM context of the current branch, decoding only the
+// entries it holds: after a compaction, the entries it summarised stay on
+// disk (what they tell of the model and thinking level is in the index).
+func (f *File) Context() engine.SessionContext {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	recs := f.pathRecsLocked(f.leaf)
+	last := -1
+	for i, r := range recs {
+		if r.typ == engine.EntryCompaction && r.e != nil {
+			last = i
+		}
+	}
+	if last < 0 {
+		return engine.BuildContext(f.entriesLocked(recs))
+	}
+	// engine.ContextEntries keeps the entries from the first one with the
+	// compaction's firstKeptEntryId, or none before the compaction.
+	kept := last
+	for i, r := range recs[:last] {
+		if r.id == recs[last].e.FirstKeptEntryID {
+			kept = i
+			break
+		}
+	}
+	branch := append(lightEntries(recs[:kept]), f.entriesLocked(recs[kept:])...)
+	return engine.BuildContext(branch)
+}
 
 // rawLocked returns the record's line, reading it from the file when only
 // its place is known. Should the file no longer hold it (changed behind

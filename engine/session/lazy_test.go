@@ -168,6 +168,7 @@ func requireSame(t *testing.T, eager, lazy *File) {
 	requireSameValue(t, eager.Entries(), lazy.Entries(), "eager.Entries(), lazy.Entries()")
 	requireSameValue(t, eager.Branch(), lazy.Branch(), "eager.Branch(), lazy.Branch()")
 	requireSameValue(t, eager.Context(), lazy.Context(), "eager.Context(), lazy.Context()")
+	requireSameValue(t, engine.BuildContext(eager.Branch()), lazy.Context(), "the context of the whole branch")
 	requireSameValue(t, engine.StateOfEntries(eager.Branch()), lazy.BranchState(), "engine.StateOfEntries(eager.Branch()), lazy.BranchState()")
 	requireSameValue(t, engine.StateOfEntries(eager.Branch()), eager.BranchState(), "engine.StateOfEntries(eager.Branch()), eager.BranchState()")
 	requireSameValue(t, jsonOf(t, eager.Tree()), jsonOf(t, lazy.Tree()), "jsonOf(t, eager.Tree()), jsonOf(t, lazy.Tree())")
@@ -225,7 +226,8 @@ func TestLazyResumeMatchesEager(t *testing.T) {
 					require.NoError(t, lazy.SetLeaf(id))
 					runtime.GC()
 					requireSameValue(t, engine.StateOfEntries(eager.Branch()), lazy.BranchState(), "engine.StateOfEntries(eager.Branch()), lazy.BranchState()")
-					requireSameValue(t, eager.Context(), lazy.Context(), "eager.Context(), lazy.Context()")
+					runtime.GC()
+					requireSameValue(t, engine.BuildContext(eager.Branch()), lazy.Context(), "context at the leaf")
 				}
 			}
 			// Nothing holds the decoded entries now: they are read again.
@@ -471,4 +473,40 @@ func TestBranchedSessionStreams(t *testing.T) {
 	_, reread, err := Load(fk.Path())
 	require.NoError(t, err)
 	requireSameValue(t, lazy.Entries(), reread, "--fork copy read back")
+}
+
+// TestContextLeavesCompactedOnDisk checks that the context of a branch
+// with a compaction decodes only what the context holds: the messages the
+// compaction summarised stay on disk.
+func TestContextLeavesCompactedOnDisk(t *testing.T) {
+	t.Parallel()
+	var sb strings.Builder
+	sb.WriteString(`{"type":"session","version":3,"id":"0198d9b2-0000-7000-8000-000000000003","timestamp":"2026-11-29T09:00:00.000Z","cwd":"/tmp"}` + "\n")
+	parent := "null"
+	for i := 0; i < 50; i++ {
+		if i == 45 {
+			fmt.Fprintf(&sb, `{"type":"compaction","id":"c","parentId":%s,"timestamp":"2026-11-29T09:00:01.000Z","summary":"s","firstKeptEntryId":"m40","tokensBefore":9}`+"\n", parent)
+			parent = `"c"`
+		}
+		fmt.Fprintf(&sb, `{"type":"message","id":"m%d","parentId":%s,"timestamp":"2026-11-29T09:00:02.000Z","message":{"role":"user","content":"text %d","timestamp":1}}`+"\n", i, parent, i)
+		parent = fmt.Sprintf(`"m%d"`, i)
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte(sb.String()), 0o644))
+	lazy, err := Open(path)
+	require.NoError(t, err)
+	defer lazy.Close()
+	sc := lazy.Context()
+	// The summary, m40..m44 kept, then m45..m49.
+	require.Len(t, sc.Messages, 11)
+	_, entries, err := Load(path)
+	require.NoError(t, err)
+	requireSameValue(t, engine.BuildContext(entries), sc, "context")
+	for _, r := range lazy.recs {
+		var n int
+		if _, err := fmt.Sscanf(r.id, "m%d", &n); err == nil && n < 40 {
+			require.Nil(t, r.cached(), "%s, summarised, was decoded", r.id)
+		}
+	}
+	runtime.KeepAlive(sc)
 }

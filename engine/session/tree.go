@@ -120,11 +120,6 @@ func (f *File) Get(id string) (*engine.Entry, bool) {
 	return f.entryLocked(r), true
 }
 
-// Context builds the LLM context of the current branch.
-func (f *File) Context() engine.SessionContext {
-	return engine.BuildContext(f.Branch())
-}
-
 // BranchWithSummary moves the leaf to fromID ("" = before the root) and
 // appends a branch_summary entry there whose fromId is the old leaf (or
 // "root"). e carries the summary, details, usage and fromHook.
