@@ -204,13 +204,13 @@ func wire(ctx context.Context, a *Options) (*Agent, error) {
 // command line names them. A model that is no longer configured, or has
 // no credentials, leaves the resolved default in place.
 func (app *Agent) restoreSessionModel(f *session.File) {
-	branch := f.Branch()
-	if len(branch) == 0 {
+	if f.LeafID() == "" {
 		return
 	}
-	sc := engine.BuildContext(branch)
+	// The store's index answers without decoding the branch.
+	sc := f.BranchState()
 	a := app.opts
-	if a.Model == "" && a.Provider == "" && sc.Model != nil && len(sc.Messages) > 0 {
+	if a.Model == "" && a.Provider == "" && sc.Model != nil && sc.MessageCount > 0 {
 		if m := app.registry.Find(sc.Model.Provider, sc.Model.ModelID); m != nil && app.registry.HasConfiguredAuth(m.Provider) {
 			app.model = m
 		} else if app.model != nil {
@@ -220,11 +220,8 @@ func (app *Agent) restoreSessionModel(f *session.File) {
 	if a.Thinking != "" {
 		return
 	}
-	for _, e := range branch {
-		if e.Type == engine.EntryThinkingLevelChange {
-			app.thinking = engine.ClampThinkingLevel(app.model, sc.ThinkingLevel)
-			return
-		}
+	if sc.HasThinkingLevel {
+		app.thinking = engine.ClampThinkingLevel(app.model, sc.ThinkingLevel)
 	}
 }
 
