@@ -281,11 +281,14 @@ func (app *Agent) ServeRPC(ctx context.Context, in io.Reader, out *rpc.Writer) e
 		srv.CancelDialogs = bridge.CancelAll
 		app.ext.ReleaseStart()
 		app.setMCPUI(bridge)
-	} else if app.mcpManager() != nil {
-		// /mcp answers with notifications, extension_ui_request records.
+		app.setLlamaUI(bridge)
+	} else if app.mcpManager() != nil || app.llamaOn() {
+		// /mcp and /llama answer with notifications, extension_ui_request
+		// records.
 		bridge := rpc.NewUIBridge(out)
 		srv.OnUIResponse = bridge.HandleResponse
 		app.setMCPUI(bridge)
+		app.setLlamaUI(bridge)
 	}
 	starttrace.Step("rpc server")
 	return srv.Serve(ctx, in)

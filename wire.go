@@ -43,6 +43,8 @@ type Agent struct {
 	pkgs pkgState
 	// mcp is the built-in MCP support (mcp_builtin.go).
 	mcp mcpBuiltin
+	// llama is builtin:llama.cpp (llama_builtin.go).
+	llama llamaBuiltin
 
 	skills    []skills.Skill
 	templates []prompts.Template
@@ -158,6 +160,7 @@ func wire(ctx context.Context, a *Options) (*Agent, error) {
 	// in for the shipped one.
 	reg.ApplyStoredCatalog("radius")
 	app.registry = reg
+	app.setupLlama()
 	starttrace.Step("models")
 	if a.ListModelsOnly {
 		return app, nil

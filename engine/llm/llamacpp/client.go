@@ -211,7 +211,8 @@ func (c *Client) List(ctx context.Context, reload bool) ([]ModelInfo, error) {
 func (c *Client) Props(ctx context.Context, model string) (Props, error) {
 	path := "/props"
 	if model != "" {
-		path += "?" + url.Values{"model": {model}, "autoload": {"false"}}.Encode()
+		// The reference's parameter order.
+		path += "?model=" + url.QueryEscape(model) + "&autoload=false"
 	}
 	var raw map[string]json.RawMessage
 	if err := c.request(ctx, http.MethodGet, path, nil, &raw); err != nil {

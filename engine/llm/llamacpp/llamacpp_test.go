@@ -75,7 +75,7 @@ func TestFetchCatalog(t *testing.T) {
 	}, cls)
 	// Only loaded chat models are asked for their template: asking a
 	// sleeping one would wake it.
-	assert.Equal(t, []string{"GET /models", "GET /props", "GET /props?autoload=false&model=qwen"}, r.Requests())
+	assert.Equal(t, []string{"GET /models", "GET /props", "GET /props?model=qwen&autoload=false"}, r.Requests())
 	for _, a := range r.Auth() {
 		assert.Equal(t, "Bearer secret", a)
 	}
