@@ -48,6 +48,9 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 	if v, ok, err := a.mcpCall(name, av); ok {
 		return v, err
 	}
+	if v, ok, err := a.virtualCall(name, av); ok {
+		return v, err
+	}
 	switch name {
 	case "getFlag":
 		a.mu.Lock()

@@ -113,8 +113,8 @@ module.exports = function (h) {
     isUsingOAuth(model) { return !!(model && call("models.isUsingOAuth", [model.provider])); }
     registerProvider(name, config) { registerProvider("", name, config); }
     unregisterProvider(name) { unregisterProvider(name); }
-    registerVirtualModel() { throw unsupported("registerVirtualModel"); }
-    unregisterVirtualModel() {}
+    registerVirtualModel(definition) { registerVirtualModel(definition); }
+    unregisterVirtualModel(provider, id) { unregisterVirtualModel(provider, id); }
     getRegisteredProviderConfig(name) { return registeredConfigs.get(name); }
     getRegisteredNativeProvider() { return undefined; }
     getRegisteredProviderIds() { return call("models.getRegisteredProviderIds", []) || []; }
@@ -311,5 +311,41 @@ module.exports = function (h) {
     call("unregisterProvider", [name]);
   }
 
-  return { modelRegistry, registerProvider, unregisterProvider, customStream, model, modelSelect };
+  // Virtual models: the catalog entry is Go's (api_virtual.go), the
+  // definition and its route function stay here; Go asks virtualRoute
+  // before each request made with the model.
+  const virtualDefs = new Map();
+  function registerVirtualModel(definition) {
+    const def = definition || {};
+    const { route, ...entry } = def;
+    call("models.registerVirtualModel", [entry]);
+    virtualDefs.set(def.provider + "\u0000" + def.id, def);
+  }
+  function unregisterVirtualModel(provider, id) {
+    virtualDefs.delete(provider + "\u0000" + id);
+    call("models.unregisterVirtualModel", [provider, id]);
+  }
+  function virtualRoute(json, makeCtx, ok, fail) {
+    (async () => {
+      const r = parse(json);
+      const def = virtualDefs.get(r.provider + "\u0000" + r.id);
+      if (!def || typeof def.route !== "function") throw new Error(`Virtual model ${r.provider}/${r.id} is not registered.`);
+      const ac = new AbortController();
+      const request = { reason: r.reason, thinkingLevel: r.thinkingLevel, signal: ac.signal, state: r.state, model: modelRegistry.find(r.provider, r.id) };
+      if (r.previous) {
+        const m = modelRegistry.find(r.previous.provider, r.previous.id);
+        if (m) request.previous = { model: m, thinkingLevel: r.previous.thinkingLevel };
+      }
+      request.messages = r.messages || [];
+      const route = await def.route(request, makeCtx(ac.signal));
+      const target = route.model;
+      return {
+        provider: target.provider, id: target.id, thinkingLevel: route.thinkingLevel,
+        state: route.state === undefined ? null : route.state,
+        keep: route.state === undefined || route.state === request.state,
+      };
+    })().then((v) => ok(JSON.stringify(v)), (e) => fail(errMsg(e)));
+  }
+
+  return { modelRegistry, registerProvider, unregisterProvider, customStream, model, modelSelect, registerVirtualModel, unregisterVirtualModel, virtualRoute };
 };
