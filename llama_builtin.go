@@ -19,7 +19,8 @@ import (
 // from auth.json's llama.cpp credential or LLAMA_BASE_URL, its key from
 // the credential, LLAMA_API_KEY or "local"), the router's models (kept in
 // models-store.json, refreshed from GET /models in RPC and interactive
-// mode unless offline), the same models as classifiers, and /llama.
+// mode unless offline), the same models as classifiers (the registry's
+// typed models), and /llama.
 
 const llamaBuiltinName = "llama.cpp"
 
@@ -34,9 +35,6 @@ type llamaBuiltin struct {
 	// serverURL is the configured router ("" when none is), key what
 	// requests to it carry.
 	serverURL, key string
-	// classifiers are the router's models as classifier models (their
-	// JSON), from models-store.json or the last refresh.
-	classifiers []json.RawMessage
 	// ui shows /llama (set by the face: RPC's bridge, the terminal UI).
 	ui engine.UI
 	// refreshed is closed when the start's background refresh ends (tests
@@ -171,9 +169,7 @@ func (app *Agent) applyLlamaStore() {
 	}
 	chat, classifiers := splitLlamaModels(st.Models)
 	_ = app.registry.SetProviderModels(llamacpp.ProviderID, chat)
-	app.llama.mu.Lock()
-	app.llama.classifiers = classifiers
-	app.llama.mu.Unlock()
+	app.registry.SetTypedModels(llamacpp.ProviderID, "classifier", classifiers)
 }
 
 // splitLlamaModels separates stored chat models from classifiers, and
@@ -249,17 +245,22 @@ func (app *Agent) refreshLlama(ctx context.Context) error {
 	if err := app.registry.SetProviderModels(llamacpp.ProviderID, cat.Chat); err != nil {
 		return err
 	}
-	app.llama.mu.Lock()
-	app.llama.classifiers = cat.Classifiers
-	app.llama.mu.Unlock()
+	app.registry.SetTypedModels(llamacpp.ProviderID, "classifier", cat.Classifiers)
 	return nil
 }
 
 // llamaClassifiers are the router's models as classifier models.
 func (app *Agent) llamaClassifiers() []json.RawMessage {
-	app.llama.mu.Lock()
-	defer app.llama.mu.Unlock()
-	return append([]json.RawMessage(nil), app.llama.classifiers...)
+	var out []json.RawMessage
+	for _, m := range app.registry.TypedModels("classifier", false) {
+		var head struct {
+			Provider string `json:"provider"`
+		}
+		if json.Unmarshal(m, &head) == nil && head.Provider == llamacpp.ProviderID {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // llamaCommandInfo is /llama in get_commands, as a command of the

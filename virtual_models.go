@@ -160,3 +160,11 @@ func virtualState(branch []*engine.Entry, provider, id string) json.RawMessage {
 	}
 	return nil
 }
+
+// TypedModels lists the registry's classifier models for
+// ctx.modelRegistry.getModelsOfType.
+func (m registryModels) TypedModels(kind string, available bool) []json.RawMessage {
+	return m.r.TypedModels(kind, available)
+}
+
+var _ jsruntime.TypedModelRegistry = registryModels{}

@@ -69,6 +69,8 @@ func (a *API) virtualRegistry() VirtualRegistry {
 // other names.
 func (a *API) virtualCall(name string, av []json.RawMessage) (v any, ok bool, err error) {
 	switch name {
+	case "models.ofType":
+		return a.typedCall(av), true, nil
 	case "models.registerVirtualModel":
 		reg := a.virtualRegistry()
 		if reg == nil {

@@ -103,3 +103,40 @@ func TestVirtualModelRouting(t *testing.T) {
 	assert.Nil(t, reg.Find("router", "auto"))
 	assert.Empty(t, h.extErrors())
 }
+
+// Classifier models are reached through the typed lookups, not getAll;
+// getAvailableOfType keeps those whose provider has credentials.
+func TestTypedModelLookups(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "models.json"), []byte(`{"providers":{"mock":{"baseUrl":"http://127.0.0.1:1/v1","api":"openai-completions","apiKey":"k","models":[{"id":"m"}]}}}`), 0o600))
+	reg, errs := config.LoadModels(dir)
+	require.Empty(t, errs)
+	reg.SetTypedModels("mock", "classifier", []json.RawMessage{json.RawMessage(`{"type":"classifier","id":"c1","provider":"mock","api":"llama-cpp-classify"}`)})
+	reg.SetTypedModels("nokey", "classifier", []json.RawMessage{json.RawMessage(`{"type":"classifier","id":"c2","provider":"nokey","api":"typesafe-system-one"}`)})
+	ui := &scriptedUI{}
+	src := `export default function (pi) {
+  pi.registerCommand("types", { handler: async (_a, ctx) => {
+    const r = ctx.modelRegistry;
+    const ids = (l) => l.map((m) => m.provider + "/" + m.id).join(",");
+    ctx.ui.notify("all " + ids(r.getModelsOfType("classifier")));
+    ctx.ui.notify("mock " + ids(r.getModelsOfType("classifier", "mock")));
+    ctx.ui.notify("avail " + ids(await r.getAvailableOfType("classifier")));
+    ctx.ui.notify("find " + r.findOfType("classifier", "nokey", "c2").api);
+    ctx.ui.notify("chat " + r.findOfType("chat", "mock", "m").id + " " + String(r.findOfType("classifier", "mock", "m")));
+    ctx.ui.notify("image " + r.getModelsOfType("image").length);
+    ctx.ui.notify("getAll " + r.getAll().some((m) => m.type === "classifier"));
+  }});
+}`
+	var api *API
+	h := runTS(t, map[string]string{"ext.ts": src}, func(o *LoadOptions) {
+		api = NewAPI(APIOptions{Mode: "rpc", Cwd: o.Cwd, UI: ui, Models: testRegistry{reg}, Builtin: builtins.New, BuiltinNames: builtins.AllNames})
+		o.Host = api.Host()
+	})
+	require.Empty(t, h.loadErrs)
+	require.NoError(t, api.FlushProviders())
+	require.NoError(t, api.Bind(context.Background(), nil))
+	require.True(t, api.RunCommand(context.Background(), "/types"))
+	assert.Equal(t, []string{"all mock/c1,nokey/c2", "mock mock/c1", "avail mock/c1", "find typesafe-system-one", "chat m undefined", "image 0", "getAll false"}, ui.notes())
+	assert.Empty(t, h.extErrors())
+}

@@ -48,6 +48,9 @@ module.exports = function (h) {
     modelCache = { version, list, byKey };
     return modelCache;
   }
+  // typedModels are the registry's models of another kind (classifiers),
+  // read from Go on each call: the lists are short.
+  const typedModels = (type, available) => call("models.ofType", [type, available]) || [];
   const unsupported = (what) => new Error(`modelRegistry.${what} is not supported by this build`);
   class ModelRegistry {
     // refresh runs the registered providers' refreshModels (and
@@ -77,7 +80,10 @@ module.exports = function (h) {
       const c = cachedModels();
       return c ? c.byKey.get(provider + "\u0000" + modelId) : model(call("models.find", [provider, modelId]));
     }
-    findOfType(type, provider, modelId) { return type === "chat" ? this.find(provider, modelId) : undefined; }
+    findOfType(type, provider, modelId) {
+      if (type === "chat") return this.find(provider, modelId);
+      return typedModels(type, false).find((m) => m.provider === provider && m.id === modelId);
+    }
     hasConfiguredAuth(model) { return !!call("models.hasConfiguredAuth", [model]); }
     // Credentials may need an OAuth refresh, which runs the extension's
     // own code: these go through the asynchronous bridge.
@@ -92,13 +98,11 @@ module.exports = function (h) {
     streamSimple(model, context, options) { return eventStream(model, context, options); }
     complete(model, context, options) { return requestModel(model, context, options); }
     getModelsOfType(type, provider) {
-      if (type !== "chat") return [];
-      const all = this.getAll();
+      const all = type === "chat" ? this.getAll() : typedModels(type, false);
       return provider === undefined ? all : all.filter((m) => m.provider === provider);
     }
     async getAvailableOfType(type, provider) {
-      if (type !== "chat") return [];
-      const all = this.getAvailable();
+      const all = type === "chat" ? this.getAvailable() : typedModels(type, true);
       return provider === undefined ? all : all.filter((m) => m.provider === provider);
     }
     getModelOfType(type, provider, modelId) { return this.findOfType(type, provider, modelId); }
