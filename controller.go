@@ -91,6 +91,7 @@ func (app *Agent) startOver(store *session.File, prev *engine.Session) (*engine.
 	}
 	branch := store.Branch()
 	sc := engine.BuildContext(branch)
+	sc.Model = app.branchSelection(branch)
 	if sc.Model != nil {
 		if m := app.registry.Find(sc.Model.Provider, sc.Model.ModelID); m != nil && app.HasAuth(m) {
 			model = m

@@ -168,3 +168,34 @@ func (m registryModels) TypedModels(kind string, available bool) []json.RawMessa
 }
 
 var _ jsruntime.TypedModelRegistry = registryModels{}
+
+// branchSelection is the model a session branch selects, as the reference
+// reads it with virtual models about: a virtual model_change holds until
+// the next model_change (responses name the physical models it routed
+// to); otherwise the latest physical response wins. A virtual model no
+// longer registered does not hold, so the model that answered last is
+// restored.
+func (app *Agent) branchSelection(branch []*engine.Entry) *engine.ContextModel {
+	lastChange := func(before int) *engine.ContextModel {
+		for i := before - 1; i >= 0; i-- {
+			if e := branch[i]; e.Type == engine.EntryModelChange {
+				return &engine.ContextModel{Provider: e.Provider, ModelID: e.ModelID}
+			}
+		}
+		return nil
+	}
+	for i := len(branch) - 1; i >= 0; i-- {
+		e := branch[i]
+		if e.Type == engine.EntryModelChange {
+			return &engine.ContextModel{Provider: e.Provider, ModelID: e.ModelID}
+		}
+		if e.Type == engine.EntryMessage && e.Message != nil && e.Message.Role == engine.RoleAssistant && e.Message.API != config.VirtualModelAPI {
+			response := &engine.ContextModel{Provider: e.Message.Provider, ModelID: e.Message.Model}
+			if c := lastChange(i); c != nil && config.IsVirtual(app.registry.Find(c.Provider, c.ModelID)) {
+				return c
+			}
+			return response
+		}
+	}
+	return nil
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/internal/mockllm"
 	"github.com/pi-go/pi/internal/sdktest"
 )
@@ -65,4 +66,41 @@ func TestRouteReason(t *testing.T) {
 	require.NotNil(t, prev)
 	assert.Equal(t, "p/m low", prev.Provider+"/"+prev.ID+" "+prev.ThinkingLevel, "a failed response is skipped")
 	assert.Nil(t, latestResponse([]*engine.Message{u}))
+}
+
+// A virtual model_change holds across the physical responses after it; a
+// physical one gives way to the latest response; a virtual model no
+// longer registered gives way too.
+func TestBranchSelection(t *testing.T) {
+	t.Parallel()
+	agentDir, project, _ := sdktest.Home(t, mockllm.Script{})
+	app := startLlama(t, Options{AgentDir: agentDir, Cwd: project, Mode: ModePrint})
+	_, err := app.registry.RegisterVirtualModel(config.VirtualDef{Provider: "router", ID: "auto"})
+	require.NoError(t, err)
+	change := func(p, id string) *engine.Entry {
+		return &engine.Entry{Type: engine.EntryModelChange, Provider: p, ModelID: id}
+	}
+	reply := func(p, id, api string) *engine.Entry {
+		return &engine.Entry{Type: engine.EntryMessage, Message: &engine.Message{Role: engine.RoleAssistant, Provider: p, Model: id, API: api}}
+	}
+	user := &engine.Entry{Type: engine.EntryMessage, Message: &engine.Message{Role: engine.RoleUser}}
+	cases := []struct {
+		name   string
+		branch []*engine.Entry
+		want   string
+	}{
+		{"virtual holds", []*engine.Entry{change("router", "auto"), user, reply("mock", "mock-model", "openai-completions")}, "router/auto"},
+		{"physical follows the response", []*engine.Entry{change("mock", "other"), user, reply("mock", "mock-model", "openai-completions")}, "mock/mock-model"},
+		{"unregistered virtual", []*engine.Entry{change("router", "gone"), user, reply("mock", "mock-model", "openai-completions")}, "mock/mock-model"},
+		{"failed routing is skipped", []*engine.Entry{change("mock", "mock-model"), user, reply("router", "auto", config.VirtualModelAPI)}, "mock/mock-model"},
+		{"latest change", []*engine.Entry{user, reply("mock", "mock-model", "openai-completions"), change("router", "auto")}, "router/auto"},
+		{"none", []*engine.Entry{user}, ""},
+	}
+	for _, tc := range cases {
+		got := ""
+		if m := app.branchSelection(tc.branch); m != nil {
+			got = m.Provider + "/" + m.ModelID
+		}
+		assert.Equal(t, tc.want, got, tc.name)
+	}
 }

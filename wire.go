@@ -209,6 +209,7 @@ func (app *Agent) restoreSessionModel(f *session.File) {
 		return
 	}
 	sc := engine.BuildContext(branch)
+	sc.Model = app.branchSelection(branch)
 	a := app.opts
 	if a.Model == "" && a.Provider == "" && sc.Model != nil && len(sc.Messages) > 0 {
 		if m := app.registry.Find(sc.Model.Provider, sc.Model.ModelID); m != nil && app.registry.HasConfiguredAuth(m.Provider) {
@@ -265,6 +266,7 @@ func (app *Agent) startSession() (*engine.Session, error) {
 	sess, err := engine.NewSession(engine.SessionOptions{
 		Store: app.store, Cwd: app.cwd, Model: app.model, ThinkingLevel: app.thinking,
 		Tools: tools, ProviderFor: warmer.providerFor(app.providerFor), SwitchLevel: app.switchLevel,
+		Selection: app.branchSelection,
 		BlockImages: app.settings.BlockImages,
 		APIKey: func(m *engine.Model) (string, error) {
 			key, _, err := app.registry.RequestAuth(m)
