@@ -307,3 +307,26 @@ func TestLlamaCommandUnconfigured(t *testing.T) {
 	app.runLlamaCommand(context.Background())
 	assert.Equal(t, []string{"warning Configure llama.cpp with /login llama.cpp"}, ui.notes())
 }
+
+// ctx.modelRegistry.classify with a router model as a classifier goes to
+// the router with the provider's key; another classifier API is an error
+// result that says it is not built.
+func TestLlamaClassify(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t)
+	r.SetLogprobs(map[string]float64{"Yes": -0.5, "No": -1.5})
+	agentDir, project := llamaHome(t, r, "")
+	app := startLlama(t, Options{AgentDir: agentDir, Cwd: project, Mode: ModeRPC})
+	app.waitLlamaRefresh(context.Background())
+	cls := app.llamaClassifiers()
+	require.NotEmpty(t, cls)
+	out, err := registryModels{app.registry}.Classify(context.Background(), cls[0],
+		json.RawMessage(`{"state":{"a":1},"questions":{"ok":{"type":"bool","instructions":"Fine?"}}}`), nil)
+	require.NoError(t, err)
+	assert.Contains(t, string(out), `"answers":{"ok":{"type":"bool","probability":0.7310585786300049}},"stopReason":"stop"`)
+	assert.Equal(t, "Bearer local", r.Auth()[len(r.Auth())-1])
+	out, err = registryModels{app.registry}.Classify(context.Background(), cls[len(cls)-1], json.RawMessage(`{"state":1,"questions":{}}`), nil)
+	require.NoError(t, err)
+	assert.Contains(t, string(out), `"stopReason":"error"`)
+	assert.Contains(t, string(out), `"errorMessage":"Classifier API typesafe-system-one is not available in this build"`)
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/config"
+	"github.com/pi-go/pi/engine/llm/llamacpp"
 	"github.com/pi-go/pi/internal/jsonx"
 	"github.com/pi-go/pi/jsruntime"
 )
@@ -199,3 +200,41 @@ func (app *Agent) branchSelection(branch []*engine.Entry) *engine.ContextModel {
 	}
 	return nil
 }
+
+// Classify runs a classifier model for ctx.modelRegistry.classify: the
+// llama.cpp router's chat models (llama-cpp-classify). Other classifier
+// APIs are not built; their calls end with an error result that says so.
+func (m registryModels) Classify(ctx context.Context, model, request json.RawMessage, temperature *float64) (json.RawMessage, error) {
+	var cm struct {
+		API      string `json:"api"`
+		Provider string `json:"provider"`
+		ID       string `json:"id"`
+		BaseURL  string `json:"baseUrl"`
+	}
+	if err := json.Unmarshal(model, &cm); err != nil || cm.ID == "" {
+		return nil, errors.New("classify needs a classifier model")
+	}
+	result := func(answers json.RawMessage, err error) (json.RawMessage, error) {
+		return llamacpp.ClassifyResult(cm.API, cm.Provider, cm.ID, answers, err, ctx.Err() != nil), nil
+	}
+	if cm.API != llamacpp.ClassifyAPI {
+		return result(nil, fmt.Errorf("Classifier API %s is not available in this build", cm.API))
+	}
+	req, err := llamacpp.ParseClassifyRequest(request)
+	if err != nil {
+		return result(nil, err)
+	}
+	key, _ := m.r.APIKey(cm.Provider)
+	c, err := llamacpp.NewClient(cm.BaseURL, key)
+	if err != nil {
+		return result(nil, err)
+	}
+	t := 1.0
+	if temperature != nil {
+		t = *temperature
+	}
+	answers, err := c.Classify(ctx, cm.ID, req, t)
+	return result(answers, err)
+}
+
+var _ jsruntime.ClassifierRegistry = registryModels{}

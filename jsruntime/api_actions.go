@@ -320,6 +320,9 @@ func (a *API) callAsync(ctx context.Context, name string, raw json.RawMessage) (
 	if v, ok, err := a.providerCallAsync(ctx, name, raw); ok {
 		return v, err
 	}
+	if name == "models.classify" {
+		return a.classify(ctx, args(raw))
+	}
 	return nil, fmt.Errorf("pi: unknown async host call %q", name)
 }
 

@@ -106,7 +106,11 @@ module.exports = function (h) {
       return provider === undefined ? all : all.filter((m) => m.provider === provider);
     }
     getModelOfType(type, provider, modelId) { return this.findOfType(type, provider, modelId); }
-    classify() { return Promise.reject(unsupported("classify")); }
+    // The registry's classifier APIs run in Go (api_models_types.go).
+    async classify(model, context, options) {
+      const o = options || {};
+      return callAsync("models.classify", [model, context || {}, { temperature: o.temperature }]);
+    }
     generateImages() { return Promise.reject(unsupported("generateImages")); }
     getProviderDisplayName(provider) {
       const name = call("models.getProviderDisplayName", [provider]) ?? provider;

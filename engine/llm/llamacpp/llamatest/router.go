@@ -31,6 +31,51 @@ type Router struct {
 	autoload bool
 	requests []string
 	auth     []string
+	// logprobs are the next-token log-probabilities /completion reports,
+	// by label (SetLogprobs); prompts are the user messages
+	// /apply-template rendered.
+	logprobs map[string]float64
+	prompts  []string
+}
+
+// SetLogprobs sets what /completion reports for the labels' tokens.
+func (r *Router) SetLogprobs(l map[string]float64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.logprobs = l
+}
+
+// Prompts are the user messages /apply-template got, in order.
+func (r *Router) Prompts() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.prompts...)
+}
+
+// Token is the fake tokenizer's id of a text without a leading newline:
+// a single character is its code point, anything longer one token above
+// 1000.
+func Token(s string) int {
+	if len([]rune(s)) == 1 {
+		return int([]rune(s)[0])
+	}
+	n := 1000
+	for i, c := range s {
+		n += (i + 1) * int(c)
+	}
+	return n
+}
+
+func tokenize(s string) []int {
+	var out []int
+	if strings.HasPrefix(s, "\n") {
+		out = append(out, 10)
+		s = s[1:]
+	}
+	if s != "" {
+		out = append(out, Token(s))
+	}
+	return out
 }
 
 // New starts a router with the given models; autoload is what /props
@@ -104,7 +149,12 @@ func (r *Router) serve(w http.ResponseWriter, req *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	send := func(v any) { _ = json.NewEncoder(w).Encode(v) }
 	var body struct {
-		Model string `json:"model"`
+		Model    string `json:"model"`
+		Content  string `json:"content"`
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
 	}
 	if req.Method == http.MethodPost {
 		_ = json.NewDecoder(req.Body).Decode(&body)
@@ -119,6 +169,23 @@ func (r *Router) serve(w http.ResponseWriter, req *http.Request) {
 		return false
 	}
 	switch {
+	case req.Method == http.MethodPost && req.URL.Path == "/tokenize":
+		send(map[string]any{"tokens": tokenize(body.Content)})
+	case req.Method == http.MethodPost && req.URL.Path == "/apply-template":
+		prompt := ""
+		for _, m := range body.Messages {
+			prompt += "<" + m.Role + ">" + m.Content
+			if m.Role == "user" {
+				r.prompts = append(r.prompts, m.Content)
+			}
+		}
+		send(map[string]any{"prompt": prompt + "<assistant>"})
+	case req.Method == http.MethodPost && req.URL.Path == "/completion":
+		top := []any{}
+		for label, lp := range r.logprobs {
+			top = append(top, map[string]any{"id": Token(label), "token": label, "logprob": lp})
+		}
+		send(map[string]any{"content": "", "completion_probabilities": []any{map[string]any{"top_logprobs": top}}})
 	case req.Method == http.MethodGet && req.URL.Path == "/models":
 		data := []any{}
 		for i, m := range r.models {
