@@ -221,6 +221,10 @@ func (app *Agent) AuthProviders() []authinfo.Provider {
 		}
 	}
 	extra := login.LoginProviders()
+	if app.llamaOn() {
+		// builtin:llama.cpp's login (llama_login.go).
+		extra = append(extra, llamaBuiltinName)
+	}
 	slices.Sort(extra)
 	for _, p := range extra {
 		if !seen[p] {
@@ -233,6 +237,7 @@ func (app *Agent) AuthProviders() []authinfo.Provider {
 		_, hasFlow := login.OAuthFlow(id)
 		_, hasKey := login.APIKeyName(id)
 		custom := config.CatalogProviderName(id) == "" && reg.HasProvider(id)
+		hasKey = hasKey || (id == llamaBuiltinName && app.llamaOn())
 		out = append(out, authinfo.Provider{
 			ID: id, Name: reg.ProviderDisplayName(id), OAuth: hasFlow, APIKey: hasKey || custom,
 			Configured: reg.HasConfiguredAuth(id), Stored: stored[id],
@@ -248,6 +253,8 @@ func (app *Agent) Login(ctx context.Context, provider string, apiKey bool, ui lo
 	var cred json.RawMessage
 	var err error
 	switch {
+	case provider == llamaBuiltinName && app.llamaOn():
+		cred, err = app.llamaLogin(ctx, ui)
 	case !apiKey:
 		flow, ok := login.OAuthFlow(provider)
 		if !ok {
@@ -266,7 +273,13 @@ func (app *Agent) Login(ctx context.Context, provider string, apiKey bool, ui lo
 	if err := reg.EnsureAuthFile(); err != nil {
 		return err
 	}
-	return reg.SaveCredential(ctx, provider, cred)
+	if err := reg.SaveCredential(ctx, provider, cred); err != nil {
+		return err
+	}
+	if provider == llamaBuiltinName && app.llamaOn() {
+		app.llamaLoggedIn(ctx)
+	}
+	return nil
 }
 
 // Logout removes what auth.json holds for provider.

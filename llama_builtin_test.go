@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/config/login"
 	"github.com/pi-go/pi/engine/llm/llamacpp/llamatest"
 	"github.com/pi-go/pi/internal/mockllm"
 	"github.com/pi-go/pi/internal/sdktest"
@@ -329,4 +330,54 @@ func TestLlamaClassify(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(out), `"stopReason":"error"`)
 	assert.Contains(t, string(out), `"errorMessage":"Classifier API typesafe-system-one is not available in this build"`)
+}
+
+// askUI answers login prompts in order and records them.
+type askUI struct {
+	answers []string
+	asked   []string
+}
+
+func (u *askUI) Ask(_ context.Context, p login.Prompt) (string, error) {
+	u.asked = append(u.asked, p.Kind+" "+p.Message+" "+p.Placeholder)
+	a := u.answers[0]
+	u.answers = u.answers[1:]
+	return a, nil
+}
+func (u *askUI) Notify(login.Event) {}
+
+// /login llama.cpp asks for the router's URL (the default as the
+// placeholder) and an optional key, checks the router, stores the
+// reference's credential and makes the router's models available.
+func TestLlamaLogin(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t)
+	agentDir, project, _ := sdktest.Home(t, mockllm.Script{})
+	app := startLlama(t, Options{AgentDir: agentDir, Cwd: project, Mode: ModeRPC})
+	var listed bool
+	for _, p := range app.AuthProviders() {
+		if p.ID == "llama.cpp" {
+			listed = p.APIKey && !p.Configured
+		}
+	}
+	assert.True(t, listed, "llama.cpp is offered by /login")
+	ui := &askUI{answers: []string{r.URL + "/v1/", "sekrit"}}
+	require.NoError(t, app.Login(context.Background(), "llama.cpp", true, ui))
+	if os.Getenv("LLAMA_BASE_URL") == "" {
+		assert.Equal(t, []string{"text llama.cpp server URL http://127.0.0.1:9931", "secret API key (optional) "}, ui.asked)
+	}
+	b, err := os.ReadFile(filepath.Join(agentDir, "auth.json"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"llama.cpp": {
+    "type": "api_key",
+    "key": "sekrit",
+    "env": {
+      "LLAMA_BASE_URL": "`+r.URL+`"
+    }
+  }`)
+	require.NotNil(t, app.registry.Find("llama.cpp", "qwen"))
+	assert.True(t, app.registry.HasConfiguredAuth("llama.cpp"))
+
+	bad := &askUI{answers: []string{"http://127.0.0.1:1", ""}}
+	require.ErrorContains(t, app.Login(context.Background(), "llama.cpp", true, bad), "Could not reach llama.cpp server at http://127.0.0.1:1")
 }
