@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"os/exec"
 	"strings"
 	"sync"
@@ -63,14 +64,73 @@ type Conn struct {
 	// them, by token; nextToken numbers the calls.
 	progress  map[int64]func(*sdk.ProgressNotificationParams)
 	nextToken int64
+
+	// auth sends an HTTP server's bearer token (nil: none); challenge
+	// is the server's last WWW-Authenticate challenge, which the next
+	// sign-in answers.
+	auth      requestAuth
+	challenge *challenge
+	ht        *headerTransport
 }
 
-// errNeedsAuth is a server that answered 401: it wants an OAuth sign-in,
-// which this build cannot do yet.
-type errNeedsAuth struct{ server string }
+// ConnAuth is where connections find credentials.
+type ConnAuth struct {
+	// Store is mcp-auth.json, for servers that sign in with OAuth.
+	Store *CredentialStore
+	// ProviderToken reads a pi provider's credential for servers whose
+	// "auth" names one; "" when there is none.
+	ProviderToken func(ctx context.Context, provider string) string
+	// HTTPClient makes the requests to authorization servers (tests).
+	HTTPClient *http.Client
+}
+
+// UseAuth gives an HTTP server its credentials: OAuth tokens from the
+// store, or the login of the provider its "auth" names.
+func (c *Conn) UseAuth(a ConnAuth) {
+	s := c.Server
+	switch {
+	case s.UsesOAuth() && a.Store != nil:
+		c.auth = &oauthAuth{serverURL: s.URL, store: a.Store.ForServer(s.Name, s.URL), settings: s.OAuthSettingsOf, http: a.HTTPClient,
+			onChallenge: func(ch challenge) {
+				c.mu.Lock()
+				c.challenge = &ch
+				c.mu.Unlock()
+			}}
+	case s.AuthProvider() != "":
+		c.auth = providerAuth{provider: s.AuthProvider(), get: a.ProviderToken}
+	}
+}
+
+// Challenge is the server's last WWW-Authenticate challenge, nil when
+// none is pending.
+func (c *Conn) Challenge() *Challenge {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.challenge
+}
+
+// ClearChallenge forgets the challenge a sign-in answered.
+func (c *Conn) ClearChallenge() {
+	c.mu.Lock()
+	c.challenge = nil
+	c.mu.Unlock()
+}
+
+// errNeedsAuth is a server that wants the user to sign in: with OAuth
+// (/mcp login), or with the provider its "auth" names (/login).
+type errNeedsAuth struct{ server, provider string }
 
 func (e errNeedsAuth) Error() string {
-	return fmt.Sprintf("MCP server %q requires sign-in (HTTP 401); OAuth sign-in is not available in this build yet, so give it an Authorization header in mcp.json", e.server)
+	run := "/mcp"
+	if e.provider != "" {
+		run = "/login " + e.provider
+	}
+	return fmt.Sprintf("MCP server %q requires sign-in. Run %s to sign in.", e.server, run)
+}
+
+// needsAuth reports a failure that means the server wants a sign-in.
+func (c *Conn) needsAuth(err error, ht *headerTransport) bool {
+	return errors.Is(err, ErrAuthorizationRequired) || ht != nil && ht.unauthorized.Load()
 }
 
 // errTimeout ends a request that got no answer or progress in time.
@@ -181,7 +241,7 @@ func (c *Conn) connect(ctx context.Context) error {
 	var stderr *tailBuffer
 	var ht *headerTransport
 	if c.Server.IsHTTP() {
-		t, h, err := newHTTPTransport(ctx, c.Server)
+		t, h, err := newHTTPTransport(ctx, c.Server, c.auth)
 		if err != nil {
 			return err
 		}
@@ -230,8 +290,8 @@ func (c *Conn) connect(ctx context.Context) error {
 	// server/discover round trip first, resultType in every result).
 	session, err := client.Connect(ctx, captureTransport{transport}, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
-		if ht != nil && ht.unauthorized.Load() {
-			return errNeedsAuth{name}
+		if c.needsAuth(err, ht) {
+			return errNeedsAuth{name, c.Server.AuthProvider()}
 		}
 		return c.connectError(err, stderr)
 	}
@@ -239,10 +299,13 @@ func (c *Conn) connect(ctx context.Context) error {
 	tools, err := listTools(ctx, session)
 	if err != nil {
 		_ = session.Close()
+		if c.needsAuth(err, ht) {
+			return errNeedsAuth{name, c.Server.AuthProvider()}
+		}
 		return c.connectError(err, stderr)
 	}
 	c.mu.Lock()
-	c.session, c.tools, c.state, c.err, c.stderr = session, tools, StateConnected, "", stderr
+	c.session, c.tools, c.state, c.err, c.stderr, c.ht = session, tools, StateConnected, "", stderr, ht
 	if init != nil {
 		c.instructions = init.Instructions
 		c.hasResources = init.Capabilities != nil && init.Capabilities.Resources != nil
@@ -421,6 +484,15 @@ func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage, 
 // callError explains a failed request: a timeout names the setting, a
 // closed connection shows the tail of a stdio server's stderr.
 func (c *Conn) callError(what string, err error) error {
+	c.mu.Lock()
+	ht := c.ht
+	c.mu.Unlock()
+	if c.needsAuth(err, ht) {
+		// Tokens that expired and could not be refreshed, or a server
+		// asking for more scope: the user signs in again.
+		c.markNeedsAuth()
+		return errNeedsAuth{c.Server.Name, c.Server.AuthProvider()}
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("MCP server %q did not answer %s within %gs (its \"timeout\" setting)", c.Server.Name, what, c.Server.TimeoutSec)
 	}
@@ -451,6 +523,23 @@ func (c *Conn) Request(ctx context.Context, fn func(ctx context.Context, s *sdk.
 		return nil, c.callError("the request", err)
 	}
 	return slot.all(), nil
+}
+
+// markNeedsAuth drops the session and shows that the server wants a
+// sign-in.
+func (c *Conn) markNeedsAuth() {
+	c.mu.Lock()
+	s := c.session
+	c.session, c.state, c.err = nil, StateNeedsAuth, ""
+	c.mu.Unlock()
+	if s != nil {
+		_ = s.Close()
+	}
+}
+
+// SignOut drops the session after the credentials were removed.
+func (c *Conn) SignOut() {
+	c.markNeedsAuth()
 }
 
 // Remove closes the connection for good: the server was withdrawn.

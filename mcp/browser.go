@@ -1,0 +1,35 @@
+package mcp
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+)
+
+// openBrowser starts the platform's URL opener without waiting for it;
+// the URL is printed too, so a missing opener only costs a click.
+func openBrowser(url string) {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", url)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		cmd = exec.Command("xdg-open", url)
+	}
+	cmd.Dir = "/"
+	if cmd.Start() == nil {
+		go func() { _ = cmd.Wait() }()
+	}
+}
+
+// isTerminal reports a reader that is a character device (a terminal).
+func isTerminal(r any) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
