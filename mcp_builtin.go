@@ -31,6 +31,9 @@ type mcpBuiltin struct {
 	// reported is set once those problems were shown.
 	ui       engine.UI
 	reported bool
+	// openURL opens an authorization page (tests); nil opens the
+	// browser.
+	openURL func(string)
 }
 
 // mcpManager is the running MCP support, nil when off.
@@ -90,7 +93,11 @@ func (app *Agent) startMCP(ctx context.Context) {
 	m := mcp.NewManager(mcp.ManagerOptions{AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted, Registered: app.extensionMCPServers(),
 		// codemode and deferred tools are reached through builtin:codemode
 		// and builtin:tool-search when those are on.
-		Reachable: func(exposure string) bool { return app.mcpIndirectTool(exposure) != "" }})
+		Reachable: func(exposure string) bool { return app.mcpIndirectTool(exposure) != "" },
+		// A server whose "auth" names a provider (the Radius MCP server)
+		// sends that provider's login, read per request so its refreshes
+		// apply.
+		ProviderToken: func(ctx context.Context, provider string) string { return mcp.RegistryToken(ctx, app.registry, provider) }})
 	app.mcp.mu.Lock()
 	app.mcp.m = m
 	app.mcp.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/mcp"
 	"github.com/pi-go/pi/prompts"
 )
 
@@ -17,7 +18,7 @@ import (
 const mcpUsage = "Usage: /mcp, /mcp login [server], /mcp logout [server], /mcp reconnect [server]"
 
 // mcpCommandDescription is /mcp's get_commands description.
-const mcpCommandDescription = "Manage MCP servers: show their state, reconnect, sign out"
+const mcpCommandDescription = "Manage MCP servers: show their state, sign in, reconnect, sign out"
 
 // mcpCommandInfo is /mcp in get_commands, as a command of the built-in
 // extension builtin:mcp; nil when MCP is off.
@@ -138,10 +139,45 @@ func (app *Agent) runMCPCommand(ctx context.Context, args []string) {
 		}
 		app.mcpNotify(msg, "info")
 	case "login":
-		if _, err := m.Logout(name); err != nil && strings.Contains(err.Error(), "No MCP server") {
-			app.mcpNotify(err.Error(), "error")
-			return
-		}
-		app.mcpNotify(fmt.Sprintf("Signing in to MCP server %q is not available in this build yet: MCP OAuth is not built. Give the server an Authorization header in mcp.json instead.", name), "error")
+		app.mcpLogin(ctx, m, name)
 	}
+}
+
+// mcpLogin is /mcp login <server>: with a UI that reaches a person (RPC,
+// the terminal), the authorization URL is a notification (and opens in
+// the browser) and an input dialog takes a pasted redirect URL while the
+// loopback callback waits; print and JSON modes cannot sign in.
+func (app *Agent) mcpLogin(ctx context.Context, m *mcp.Manager, name string) {
+	app.mcp.mu.Lock()
+	ui := app.mcp.ui
+	app.mcp.mu.Unlock()
+	if ui == nil || !ui.HasUI() {
+		app.mcpNotify(fmt.Sprintf("Signing in to MCP server %q requires interactive mode.", name), "error")
+		return
+	}
+	prompt := mcp.SignInPrompt{
+		ShowAuthorizationURL: func(u string) {
+			ui.Notify(fmt.Sprintf("Sign in to MCP server %q in your browser:\n%s", name, u), "info")
+			if open := app.mcp.openURL; open != nil {
+				open(u)
+			} else {
+				mcp.OpenBrowser(u)
+			}
+		},
+		PromptForRedirectURL: func(ctx context.Context) (string, error) {
+			text, _ := ui.Input(ctx, fmt.Sprintf("Waiting for sign-in to %q. If the browser cannot reach this machine, paste the URL it was redirected to.", name),
+				"http://127.0.0.1:.../callback?code=...", engine.DialogOptions{})
+			return text, nil
+		},
+	}
+	msg, err := m.Login(ctx, name, prompt)
+	if err != nil {
+		kind := "error"
+		if err.Error() == "Sign-in cancelled." {
+			kind = "info"
+		}
+		app.mcpNotify(err.Error(), kind)
+		return
+	}
+	app.mcpNotify(msg, "info")
 }

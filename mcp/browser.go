@@ -6,9 +6,9 @@ import (
 	"runtime"
 )
 
-// openBrowser starts the platform's URL opener without waiting for it;
+// OpenBrowser starts the platform's URL opener without waiting for it;
 // the URL is printed too, so a missing opener only costs a click.
-func openBrowser(url string) {
+func OpenBrowser(url string) {
 	var cmd *exec.Cmd
 	switch runtime.GOOS {
 	case "darwin":

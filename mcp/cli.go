@@ -73,6 +73,9 @@ func RunCLI(ctx context.Context, args []string, o CLIOptions) int {
 	if o.AgentDir == "" {
 		o.AgentDir = config.AgentDir()
 	}
+	if o.ProviderToken == nil {
+		o.ProviderToken = ProviderTokenReader(o.AgentDir)
+	}
 	if o.Cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -227,7 +230,7 @@ func cliLogin(ctx context.Context, s *Server, creds *CredentialStore, timeout ti
 	open := o.OpenURL
 	interactive := open == nil && o.Stdin != nil && isTerminal(o.Stdin)
 	if open == nil {
-		open = openBrowser
+		open = OpenBrowser
 	}
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -352,10 +352,16 @@ func (s *signIn) run(ctx context.Context, cb *callbackServer) error {
 	if err != nil {
 		return err
 	}
+	// The callback waits for the state before the browser can arrive.
+	ru, _ := url.Parse(a.redirectURL)
+	fromBrowser, err := cb.wait(a.state, ru.EscapedPath())
+	if err != nil {
+		return err
+	}
 	if s.o.Prompt.ShowAuthorizationURL != nil {
 		s.o.Prompt.ShowAuthorizationURL(a.authorizationURL)
 	}
-	resp, err := s.waitResponse(ctx, cb, a)
+	resp, err := s.waitResponse(ctx, fromBrowser, a)
 	if err != nil {
 		return err
 	}
@@ -468,12 +474,7 @@ func (s *signIn) stateForSignIn(stored oauthState) oauthState {
 }
 
 // waitResponse waits for the callback or a pasted redirect URL.
-func (s *signIn) waitResponse(ctx context.Context, cb *callbackServer, a pendingAuthorization) (authorizationResponse, error) {
-	ru, _ := url.Parse(a.redirectURL)
-	fromBrowser, err := cb.wait(a.state, ru.EscapedPath())
-	if err != nil {
-		return authorizationResponse{}, err
-	}
+func (s *signIn) waitResponse(ctx context.Context, fromBrowser <-chan callbackResult, a pendingAuthorization) (authorizationResponse, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	fromUser := make(chan callbackResult, 1)

@@ -3,13 +3,9 @@ package mcp
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,230 +14,9 @@ import (
 	"testing"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/pi-go/pi/internal/jsonx"
+	"github.com/pi-go/pi/mcp/mcptest"
 )
-
-// oauthWorld is an OAuth-protected streamable HTTP MCP server (the SDK's
-// server behind a bearer check) and its authorization server, both on
-// httptest listeners. The authorization server checks every request it
-// gets the way a strict one would: PKCE S256, the redirect URI of the
-// authorization request, the client, the scope and the resource.
-type oauthWorld struct {
-	t      *testing.T
-	mcp    *httptest.Server
-	as     *httptest.Server
-	mcpURL string
-
-	mu sync.Mutex
-	// valid are the access tokens the MCP server accepts, with their
-	// scope.
-	valid map[string]string
-	// refresh maps live refresh tokens to their scope.
-	refresh map[string]string
-	// needScope makes the MCP server ask for more scope (403
-	// insufficient_scope) until a token carries it.
-	needScope string
-	// cimd and iss are what the metadata advertises.
-	cimd, iss bool
-	// codes are issued authorization codes and their request.
-	codes map[string]url.Values
-	// registered are dynamic registrations (client_id -> body).
-	registered map[string]jsonx.Object
-	// requests logs "METHOD path" of the authorization server.
-	requests []string
-	seq      int
-}
-
-func newOAuthWorld(t *testing.T) *oauthWorld {
-	t.Helper()
-	w := &oauthWorld{t: t, valid: map[string]string{}, refresh: map[string]string{}, codes: map[string]url.Values{}, registered: map[string]jsonx.Object{}}
-	w.as = httptest.NewServer(http.HandlerFunc(w.serveAS))
-	t.Cleanup(w.as.Close)
-	s := sdk.NewServer(&sdk.Implementation{Name: "secure", Version: "1"}, nil)
-	s.AddTool(&sdk.Tool{Name: "whoami", Description: "Who", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "you"}}}, nil
-		})
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
-	w.mcp = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/.well-known/oauth-protected-resource/mcp" {
-			writeJSON(rw, fmt.Sprintf(`{"resource":%q,"authorization_servers":[%q],"scopes_supported":["mcp:read"]}`, w.mcpURL, w.as.URL))
-			return
-		}
-		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-		w.mu.Lock()
-		scope, ok := w.valid[tok]
-		need := w.needScope
-		w.mu.Unlock()
-		meta := w.mcp.URL + "/.well-known/oauth-protected-resource/mcp"
-		if !ok {
-			rw.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s"`, meta))
-			http.Error(rw, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		if need != "" && !strings.Contains(" "+scope+" ", " "+need+" ") {
-			rw.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="%s", resource_metadata="%s"`, need, meta))
-			http.Error(rw, "forbidden", http.StatusForbidden)
-			return
-		}
-		h.ServeHTTP(rw, r)
-	}))
-	t.Cleanup(w.mcp.Close)
-	w.mcpURL = w.mcp.URL + "/mcp"
-	return w
-}
-
-func writeJSON(w http.ResponseWriter, body string) {
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = io.WriteString(w, body)
-}
-
-func (w *oauthWorld) fail(rw http.ResponseWriter, format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	w.t.Errorf("authorization server: %s", msg)
-	rw.WriteHeader(http.StatusBadRequest)
-	writeJSON(rw, fmt.Sprintf(`{"error":"invalid_request","error_description":%q}`, msg))
-}
-
-func (w *oauthWorld) serveAS(rw http.ResponseWriter, r *http.Request) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.requests = append(w.requests, r.Method+" "+r.URL.Path)
-	switch r.URL.Path {
-	case "/.well-known/oauth-authorization-server":
-		extra := ""
-		if w.cimd {
-			extra += `,"client_id_metadata_document_supported":true`
-		}
-		if w.iss {
-			extra += `,"authorization_response_iss_parameter_supported":true`
-		}
-		writeJSON(rw, fmt.Sprintf(`{"issuer":%q,"authorization_endpoint":"%s/authorize","token_endpoint":"%s/token","registration_endpoint":"%s/register",`+
-			`"response_types_supported":["code"],"code_challenge_methods_supported":["S256"],"token_endpoint_auth_methods_supported":["none"]%s}`,
-			w.as.URL, w.as.URL, w.as.URL, w.as.URL, extra))
-	case "/register":
-		b, _ := io.ReadAll(r.Body)
-		v, err := jsonx.Decode(b)
-		if err != nil {
-			w.fail(rw, "register body: %v", err)
-			return
-		}
-		body := v.(jsonx.Object)
-		var keys []string
-		for _, f := range body {
-			keys = append(keys, f.Key)
-		}
-		if got := strings.Join(keys, ","); got != "client_name,redirect_uris,grant_types,response_types,token_endpoint_auth_method,application_type,scope" {
-			w.fail(rw, "register keys %s", got)
-			return
-		}
-		w.seq++
-		id := fmt.Sprintf("dyn-%d", w.seq)
-		w.registered[id] = body
-		uris, _ := json.Marshal(strList(body, "redirect_uris"))
-		rw.WriteHeader(http.StatusCreated)
-		writeJSON(rw, fmt.Sprintf(`{"client_id":%q,"client_name":"pi","redirect_uris":%s}`, id, uris))
-	case "/token":
-		_ = r.ParseForm()
-		f := r.PostForm
-		switch f.Get("grant_type") {
-		case "authorization_code":
-			req, ok := w.codes[f.Get("code")]
-			if !ok {
-				rw.WriteHeader(http.StatusBadRequest)
-				writeJSON(rw, `{"error":"invalid_grant"}`)
-				return
-			}
-			delete(w.codes, f.Get("code"))
-			sum := sha256.Sum256([]byte(f.Get("code_verifier")))
-			switch {
-			case base64.RawURLEncoding.EncodeToString(sum[:]) != req.Get("code_challenge"):
-				w.fail(rw, "code_verifier does not match the S256 challenge")
-				return
-			case f.Get("redirect_uri") != req.Get("redirect_uri"):
-				w.fail(rw, "redirect_uri %q, authorized %q", f.Get("redirect_uri"), req.Get("redirect_uri"))
-				return
-			case f.Get("client_id") != req.Get("client_id"):
-				w.fail(rw, "client_id %q, authorized %q", f.Get("client_id"), req.Get("client_id"))
-				return
-			case f.Get("resource") != w.mcpURL:
-				w.fail(rw, "resource %q", f.Get("resource"))
-				return
-			}
-			w.issue(rw, req.Get("scope"))
-		case "refresh_token":
-			scope, ok := w.refresh[f.Get("refresh_token")]
-			if !ok {
-				rw.WriteHeader(http.StatusBadRequest)
-				writeJSON(rw, `{"error":"invalid_grant","error_description":"refresh token revoked"}`)
-				return
-			}
-			delete(w.refresh, f.Get("refresh_token"))
-			w.issue(rw, scope)
-		default:
-			w.fail(rw, "grant_type %q", f.Get("grant_type"))
-		}
-	default:
-		http.NotFound(rw, r)
-	}
-}
-
-// issue answers a token request with a new access and refresh token
-// (refresh tokens rotate); w.mu is held.
-func (w *oauthWorld) issue(rw http.ResponseWriter, scope string) {
-	w.seq++
-	at, rt := fmt.Sprintf("at-%d", w.seq), fmt.Sprintf("rt-%d", w.seq)
-	w.valid[at] = scope
-	w.refresh[rt] = scope
-	writeJSON(rw, fmt.Sprintf(`{"access_token":%q,"token_type":"Bearer","expires_in":3600,"refresh_token":%q}`, at, rt))
-}
-
-// browser is what a user's browser does with the authorization URL: the
-// authorization server issues a code for the request, and the browser
-// follows the redirect to pi's callback. It returns the request's query.
-func (w *oauthWorld) authorize(authURL string) url.Values {
-	u, err := url.Parse(authURL)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	q := u.Query()
-	w.mu.Lock()
-	w.seq++
-	code := fmt.Sprintf("code-%d", w.seq)
-	w.codes[code] = q
-	w.mu.Unlock()
-	return q
-}
-
-func (w *oauthWorld) redirect(q url.Values, code string) string {
-	v := url.Values{"code": {code}, "state": {q.Get("state")}}
-	if w.iss {
-		v.Set("iss", w.as.URL)
-	}
-	return q.Get("redirect_uri") + "?" + v.Encode()
-}
-
-func (w *oauthWorld) lastCode() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for c := range w.codes {
-		return c
-	}
-	return ""
-}
-
-// revokeAll makes every access token invalid (and, with refresh, every
-// refresh token too).
-func (w *oauthWorld) revokeAll(refresh bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.valid = map[string]string{}
-	if refresh {
-		w.refresh = map[string]string{}
-	}
-}
 
 // checkAuthorizationRequest checks the parameters of pi's authorization
 // request.
@@ -261,22 +36,9 @@ func checkAuthorizationRequest(t *testing.T, q url.Values, clientID, scope, reso
 	}
 }
 
-// signInByBrowser is a prompt whose browser completes the sign-in.
-func (w *oauthWorld) signInByBrowser(check func(url.Values)) SignInPrompt {
-	return SignInPrompt{ShowAuthorizationURL: func(authURL string) {
-		q := w.authorize(authURL)
-		if check != nil {
-			check(q)
-		}
-		go func() {
-			resp, err := http.Get(w.redirect(q, w.lastCode()))
-			if err != nil {
-				w.t.Errorf("browser: %v", err)
-				return
-			}
-			resp.Body.Close()
-		}()
-	}}
+// browserPrompt is a prompt whose browser completes the sign-in.
+func browserPrompt(w *mcptest.World, check func(url.Values)) SignInPrompt {
+	return SignInPrompt{ShowAuthorizationURL: func(authURL string) { w.Browse(authURL, check) }}
 }
 
 func readState(t *testing.T, agent, key string) jsonx.Object {
@@ -312,18 +74,18 @@ func keysOf(o jsonx.Object) string {
 // logout deletes the state.
 func TestOAuthLoginCLI(t *testing.T) {
 	t.Parallel()
-	w := newOAuthWorld(t)
+	w := mcptest.New(t)
 	agent, cwd := t.TempDir(), t.TempDir()
-	writeFile(t, GlobalPath(agent), `{"mcpServers":{"secure":{"url":"`+w.mcpURL+`"}}}`)
+	writeFile(t, GlobalPath(agent), `{"mcpServers":{"secure":{"url":"`+w.MCPURL+`"}}}`)
 	run := func(args ...string) (int, string, string) {
 		var out, errOut bytes.Buffer
 		code := RunCLI(context.Background(), args, CLIOptions{AgentDir: agent, Cwd: cwd, Stdout: &out, Stderr: &errOut,
 			OpenURL: func(u string) {
-				q := w.authorize(u)
+				q := w.Authorize(u)
 				var reg jsonx.Object
-				w.mu.Lock()
-				reg = w.registered[q.Get("client_id")]
-				w.mu.Unlock()
+				w.Mu.Lock()
+				reg = w.Registered[q.Get("client_id")]
+				w.Mu.Unlock()
 				if reg == nil {
 					t.Errorf("authorization request for unregistered client %q", q.Get("client_id"))
 				} else if uris := strList(reg, "redirect_uris"); len(uris) != 1 || uris[0] != q.Get("redirect_uri") {
@@ -332,9 +94,9 @@ func TestOAuthLoginCLI(t *testing.T) {
 				if got := string(mustJSON(reg)); !strings.Contains(got, `"client_name":"pi"`) || !strings.Contains(got, `"application_type":"native","scope":"mcp:read"`) || !strings.Contains(got, `"token_endpoint_auth_method":"none"`) {
 					t.Errorf("registration %s", got)
 				}
-				checkAuthorizationRequest(t, q, q.Get("client_id"), "mcp:read", w.mcpURL)
+				checkAuthorizationRequest(t, q, q.Get("client_id"), "mcp:read", w.MCPURL)
 				go func() {
-					resp, err := http.Get(w.redirect(q, w.lastCode()))
+					resp, err := http.Get(w.Redirect(q, w.LastCode()))
 					if err == nil {
 						b, _ := io.ReadAll(resp.Body)
 						resp.Body.Close()
@@ -361,7 +123,7 @@ func TestOAuthLoginCLI(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("mcp-auth.json: %v %v", st.Mode(), err)
 	}
-	state := readState(t, agent, "mcp__secure|"+w.mcpURL)
+	state := readState(t, agent, "mcp__secure|"+w.MCPURL)
 	if got := keysOf(state); got != "serverUrl,discovery,clientInformation,oauthState,codeVerifier,tokens,tokensExpireAt" {
 		t.Errorf("state keys %s", got)
 	}
@@ -395,11 +157,11 @@ func TestOAuthLoginCLI(t *testing.T) {
 // --timeout, and a sign-in nobody completes in time.
 func TestOAuthCLIErrors(t *testing.T) {
 	t.Parallel()
-	w := newOAuthWorld(t)
+	w := mcptest.New(t)
 	agent, cwd := t.TempDir(), t.TempDir()
 	writeFile(t, GlobalPath(agent), `{"mcpServers":{
-		"secure":{"url":"`+w.mcpURL+`"},
-		"keyed":{"url":"`+w.mcpURL+`","headers":{"Authorization":"Bearer x"}},
+		"secure":{"url":"`+w.MCPURL+`"},
+		"keyed":{"url":"`+w.MCPURL+`","headers":{"Authorization":"Bearer x"}},
 		"radius":{"url":"https://mcp.example.com/mcp","auth":{"provider":"radius"}}}}`)
 	for _, tc := range []struct {
 		args []string
@@ -421,7 +183,7 @@ func TestOAuthCLIErrors(t *testing.T) {
 
 // signedIn makes a manager whose one server is signed in through
 // Manager.Login.
-func signedIn(t *testing.T, w *oauthWorld, entry string) (*Manager, string) {
+func signedIn(t *testing.T, w *mcptest.World, entry string) (*Manager, string) {
 	t.Helper()
 	agent := t.TempDir()
 	writeFile(t, GlobalPath(agent), `{"mcpServers":{"secure":`+entry+`}}`)
@@ -434,7 +196,7 @@ func signedIn(t *testing.T, w *oauthWorld, entry string) (*Manager, string) {
 	if state, _ := c.State(); state != StateNeedsAuth {
 		t.Fatalf("state %q before signing in", state)
 	}
-	msg, err := m.Login(context.Background(), "secure", w.signInByBrowser(nil))
+	msg, err := m.Login(context.Background(), "secure", browserPrompt(w, nil))
 	if err != nil || msg != `Signed in to MCP server "secure" (1 tools).` {
 		t.Fatalf("login: %q %v", msg, err)
 	}
@@ -454,12 +216,12 @@ func callWhoami(m *Manager) error {
 // gone.
 func TestOAuthRefresh(t *testing.T) {
 	t.Parallel()
-	w := newOAuthWorld(t)
-	m, agent := signedIn(t, w, `{"url":"`+w.mcpURL+`"}`)
-	key := "mcp__secure|" + w.mcpURL
+	w := mcptest.New(t)
+	m, agent := signedIn(t, w, `{"url":"`+w.MCPURL+`"}`)
+	key := "mcp__secure|" + w.MCPURL
 	before := objString(asObject(objValue(readState(t, agent, key), "tokens")), "refresh_token")
 
-	w.revokeAll(false)
+	w.RevokeAll(false)
 	m.find("secure").Close()
 	if err := callWhoami(m); err != nil {
 		t.Fatalf("call after the token was revoked: %v", err)
@@ -470,7 +232,7 @@ func TestOAuthRefresh(t *testing.T) {
 	}
 
 	// An access token about to expire is refreshed before it is sent.
-	store := NewCredentialStore(agent).ForServer("secure", w.mcpURL)
+	store := NewCredentialStore(agent).ForServer("secure", w.MCPURL)
 	if err := store.update(func(st oauthState) oauthState { return st.put("tokensExpireAt", time.Now().UnixMilli()+1000) }); err != nil {
 		t.Fatal(err)
 	}
@@ -482,7 +244,7 @@ func TestOAuthRefresh(t *testing.T) {
 		t.Errorf("access token %q was not refreshed before expiry", tok)
 	}
 
-	w.revokeAll(true)
+	w.RevokeAll(true)
 	err := callWhoami(m)
 	if err == nil || err.Error() != `MCP server "secure" requires sign-in. Run /mcp to sign in.` {
 		t.Fatalf("call after revocation: %v", err)
@@ -494,7 +256,7 @@ func TestOAuthRefresh(t *testing.T) {
 		t.Errorf("revoked tokens kept: %v", tok)
 	}
 	// Signing in again works with the registered client.
-	if msg, err := m.Login(context.Background(), "secure", w.signInByBrowser(nil)); err != nil {
+	if msg, err := m.Login(context.Background(), "secure", browserPrompt(w, nil)); err != nil {
 		t.Fatalf("second login: %q %v", msg, err)
 	}
 	if err := callWhoami(m); err != nil {
@@ -507,11 +269,11 @@ func TestOAuthRefresh(t *testing.T) {
 // sign-in asks for the challenged scope on top of the granted one.
 func TestOAuthStepUp(t *testing.T) {
 	t.Parallel()
-	w := newOAuthWorld(t)
-	m, _ := signedIn(t, w, `{"url":"`+w.mcpURL+`"}`)
-	w.mu.Lock()
-	w.needScope = "mcp:write"
-	w.mu.Unlock()
+	w := mcptest.New(t)
+	m, _ := signedIn(t, w, `{"url":"`+w.MCPURL+`"}`)
+	w.Mu.Lock()
+	w.NeedScope = "mcp:write"
+	w.Mu.Unlock()
 	if err := callWhoami(m); err == nil || !strings.Contains(err.Error(), "requires sign-in") {
 		t.Fatalf("call needing more scope: %v", err)
 	}
@@ -519,7 +281,7 @@ func TestOAuthStepUp(t *testing.T) {
 		t.Fatalf("challenge %+v", ch)
 	}
 	var scope string
-	msg, err := m.Login(context.Background(), "secure", w.signInByBrowser(func(q url.Values) { scope = q.Get("scope") }))
+	msg, err := m.Login(context.Background(), "secure", browserPrompt(w, func(q url.Values) { scope = q.Get("scope") }))
 	if err != nil {
 		t.Fatalf("step-up login: %q %v", msg, err)
 	}
@@ -541,10 +303,10 @@ func TestOAuthMetadataDocument(t *testing.T) {
 	for _, iss := range []bool{true, false} {
 		t.Run(fmt.Sprint("iss=", iss), func(t *testing.T) {
 			t.Parallel()
-			w := newOAuthWorld(t)
-			w.cimd, w.iss = true, iss
+			w := mcptest.New(t)
+			w.CIMD, w.ISS = true, iss
 			agent := t.TempDir()
-			writeFile(t, GlobalPath(agent), `{"mcpServers":{"secure":{"url":"`+w.mcpURL+`"}}}`)
+			writeFile(t, GlobalPath(agent), `{"mcpServers":{"secure":{"url":"`+w.MCPURL+`"}}}`)
 			m := NewManager(ManagerOptions{AgentDir: agent, Cwd: t.TempDir()})
 			defer m.Close()
 			_, _ = m.find("secure").Session(context.Background())
@@ -552,29 +314,29 @@ func TestOAuthMetadataDocument(t *testing.T) {
 			var q url.Values
 			prompt := SignInPrompt{
 				ShowAuthorizationURL: func(u string) {
-					q = w.authorize(u)
-					pasted = w.redirect(q, w.lastCode())
+					q = w.Authorize(u)
+					pasted = w.Redirect(q, w.LastCode())
 				},
 				PromptForRedirectURL: func(ctx context.Context) (string, error) { return pasted, nil },
 			}
 			if msg, err := m.Login(context.Background(), "secure", prompt); err != nil {
 				t.Fatalf("login: %q %v", msg, err)
 			}
-			id := callbackID(w.mcpURL)
+			id := callbackID(w.MCPURL)
 			wantClient, wantPath := "https://pi.dev/oauth/client.json", "/callback"
 			if !iss {
 				wantClient, wantPath = "https://pi.dev/oauth/"+id+"/client.json", "/callback/"+id
 			}
-			checkAuthorizationRequest(t, q, wantClient, "mcp:read", w.mcpURL)
+			checkAuthorizationRequest(t, q, wantClient, "mcp:read", w.MCPURL)
 			if u, _ := url.Parse(q.Get("redirect_uri")); u.Path != wantPath {
 				t.Errorf("redirect path %q, want %q", u.Path, wantPath)
 			}
-			w.mu.Lock()
-			defer w.mu.Unlock()
-			if len(w.registered) != 0 {
-				t.Errorf("registered a client: %v", w.registered)
+			w.Mu.Lock()
+			defer w.Mu.Unlock()
+			if len(w.Registered) != 0 {
+				t.Errorf("registered a client: %v", w.Registered)
 			}
-			if st := readState(t, agent, "mcp__secure|"+w.mcpURL); st.Index("clientInformation") >= 0 {
+			if st := readState(t, agent, "mcp__secure|"+w.MCPURL); st.Index("clientInformation") >= 0 {
 				t.Errorf("document client stored: %s", mustJSON(st))
 			}
 		})
@@ -642,5 +404,77 @@ func TestOAuthLegacyKey(t *testing.T) {
 	readState(t, agent, "mcp__x|https://x.example/mcp")
 	if removed, err := cs.Remove("x", "https://x.example/mcp"); !removed || err != nil {
 		t.Errorf("remove: %v %v", removed, err)
+	}
+}
+
+// TestRadiusPlan checks the mcp.json entry a Radius login writes: a new
+// "radius" server (renamed when taken), an existing server at the Radius
+// URL given the login (its oauth dropped), and nothing when a server
+// already uses it.
+func TestRadiusPlan(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ file, wantName, wantConfig, wantMsg string }{
+		{``, "radius", `{"url":"https://radius.pi.dev/mcp","auth":{"provider":"radius"}}`, "Added"},
+		{`{"mcpServers":{"radius":{"command":"x"},"radius-mcp":{"command":"y"}}}`, "radius-mcp-2", `{"url":"https://radius.pi.dev/mcp","auth":{"provider":"radius"}}`, "Added"},
+		{`{"mcpServers":{"rad":{"url":"https://radius.pi.dev/mcp/","exposure":"direct","oauth":{"clientId":"c"}}}}`, "rad", `{"url":"https://radius.pi.dev/mcp/","exposure":"direct","auth":{"provider":"radius"}}`, "Updated"},
+		{`{"mcpServers":{"rad":{"url":"https://radius.pi.dev/mcp","auth":{"provider":"radius"}}}}`, "", "", ""},
+	} {
+		agent := t.TempDir()
+		if tc.file != "" {
+			writeFile(t, GlobalPath(agent), tc.file)
+		}
+		msg, err := ConfigureRadiusServer("radius", "Radius", agent, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.wantName == "" {
+			if msg != "" {
+				t.Errorf("%s: changed: %s", tc.file, msg)
+			}
+			continue
+		}
+		want := fmt.Sprintf("%s MCP server %q in %s to use the Radius login.", tc.wantMsg, tc.wantName, GlobalPath(agent))
+		if msg != want {
+			t.Errorf("message %q, want %q", msg, want)
+		}
+		s := Load(agent, "", false).Find(tc.wantName)
+		if s == nil || string(mustJSON(s.Config)) != tc.wantConfig {
+			t.Errorf("%s: entry %v", tc.file, s)
+		}
+	}
+}
+
+// TestProviderAuth checks a server whose "auth" names a provider: each
+// request carries that provider's current credential, and a server that
+// rejects it needs the provider's /login.
+func TestProviderAuth(t *testing.T) {
+	t.Parallel()
+	w := mcptest.New(t)
+	w.Valid["radius-key"] = "mcp:read"
+	agent := t.TempDir()
+	writeFile(t, GlobalPath(agent), `{"mcpServers":{"secure":{"url":"`+w.MCPURL+`","auth":{"provider":"radius"}}}}`)
+	var mu sync.Mutex
+	key := "radius-key"
+	m := NewManager(ManagerOptions{AgentDir: agent, Cwd: t.TempDir(), ProviderToken: func(_ context.Context, p string) string {
+		mu.Lock()
+		defer mu.Unlock()
+		if p != "radius" {
+			t.Errorf("provider %q", p)
+		}
+		return key
+	}})
+	defer m.Close()
+	if err := callWhoami(m); err != nil {
+		t.Fatalf("call with the provider's key: %v", err)
+	}
+	mu.Lock()
+	key = "expired"
+	mu.Unlock()
+	m.find("secure").Close()
+	if err := callWhoami(m); err == nil || err.Error() != `MCP server "secure" requires sign-in. Run /login radius to sign in.` {
+		t.Fatalf("call with a rejected key: %v", err)
+	}
+	if _, err := m.Login(context.Background(), "secure", SignInPrompt{}); err == nil || err.Error() != `MCP server "secure" does not use OAuth.` {
+		t.Errorf("login: %v", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/config/login"
+	"github.com/pi-go/pi/mcp"
 )
 
 const loginUsage = "pi auth login <provider> [--api-key] [--no-browser]"
@@ -130,6 +131,13 @@ func runLogin(args []string, e *env) int {
 		// kept in models-store.json for offline starts.
 		if err := reg.RefreshRadiusCatalog(ctx, e.endpoints.Client, e.endpoints.RadiusGateway); err != nil {
 			fmt.Fprintf(e.stderr, "Warning: could not load the Radius model list: %s\n", err)
+		}
+		// The Radius MCP server in the global mcp.json uses this login.
+		// Only the global file counts, so the working directory does not.
+		if msg, err := mcp.ConfigureRadiusServer(id, name, e.agentDir, ""); err != nil {
+			fmt.Fprintln(e.stderr, err)
+		} else if msg != "" {
+			fmt.Fprintln(e.stdout, msg)
 		}
 	}
 	return 0
