@@ -97,7 +97,9 @@ func (app *Agent) startMCP(ctx context.Context) {
 		// A server whose "auth" names a provider (the Radius MCP server)
 		// sends that provider's login, read per request so its refreshes
 		// apply.
-		ProviderToken: func(ctx context.Context, provider string) string { return mcp.RegistryToken(ctx, app.registry, provider) }})
+		ProviderToken: func(ctx context.Context, provider string) string {
+			return mcp.RegistryToken(ctx, app.registry, provider)
+		}})
 	app.mcp.mu.Lock()
 	app.mcp.m = m
 	app.mcp.mu.Unlock()
