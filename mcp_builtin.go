@@ -248,6 +248,25 @@ func (app *Agent) extensionMCPServers() []*mcp.Server {
 	return registeredServers(api.MCPServers())
 }
 
+// mcpPromptSections adds the <mcp_servers> section to the prompt's
+// extension sections, as builtin:mcp's before_agent_start does in the
+// reference: the servers whose tools are not declared, as they are when
+// the prompt is built (after the first prompt waited for the direct
+// servers). A change (a server connected and its summary arrived) is
+// recorded as a patch of the system message, so earlier messages stay
+// cached.
+func (app *Agent) mcpPromptSections(extra []engine.Section) []engine.Section {
+	m := app.mcpManager()
+	if m == nil {
+		return extra
+	}
+	body := m.ServersSection()
+	if body == "" {
+		return extra
+	}
+	return append(slices.Clone(extra), engine.Section{Name: mcp.ServersSectionName, Value: &body})
+}
+
 // setMCPUI makes ui show /mcp's answers, and reports the servers that
 // need attention there once the startup connections are done, as the
 // reference notifies them after start.

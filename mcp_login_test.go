@@ -128,3 +128,40 @@ func TestMCPLoginHeadless(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPServersSection checks that the session's system prompt carries
+// the <mcp_servers> section after <cwd> for servers whose tools are not
+// declared (codemode, deferred, or a deferred tool of a direct server),
+// and none for direct-only or hidden servers, as the reference's does.
+func TestMCPServersSection(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ entry, want string }{
+		{`{"command":"false","description":"Tickets\nmore"}`, "- mcp__srv_1 (codemode): Tickets\n</mcp_servers>"},
+		{`{"command":"false","exposure":"deferred"}`, "- mcp__srv_1 (tool_search)\n</mcp_servers>"},
+		{`{"command":"false","exposure":"direct","toolExposure":{"big_*":"deferred"}}`, "- mcp__srv_1 (tool_search)\n</mcp_servers>"},
+		{`{"command":"false","exposure":"direct"}`, ""},
+		{`{"command":"false","exposure":"hidden"}`, ""},
+	} {
+		agentDir, project, _ := sdktest.Home(t, mockllm.Script{})
+		if err := os.WriteFile(filepath.Join(agentDir, "mcp.json"), []byte(`{"mcpServers":{"srv-1":`+tc.entry+`}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		agent, err := pi.New(context.Background(), pi.Options{AgentDir: agentDir, Cwd: project, Model: sdktest.Model,
+			NoSession: true, Mode: pi.ModeRPC, Stderr: io.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := agent.Session().SystemPromptText()
+		agent.Close()
+		_, after, _ := strings.Cut(text, "</cwd>")
+		if tc.want == "" {
+			if strings.Contains(text, "<mcp_servers>") {
+				t.Errorf("%s: prompt has <mcp_servers>:\n%s", tc.entry, after)
+			}
+			continue
+		}
+		if !strings.HasPrefix(after, "\n\n<mcp_servers>\n") || !strings.HasSuffix(after, tc.want) {
+			t.Errorf("%s: after <cwd>:\n%s\nwant it to end with\n%s", tc.entry, after, tc.want)
+		}
+	}
+}
