@@ -125,6 +125,9 @@ func (app *Agent) syncMCPTools(ctx context.Context) {
 		return
 	}
 	first := m.WaitDirect(ctx)
+	// Sign-ins made outside the session (pi mcp login run by the agent)
+	// apply from this turn on.
+	m.ReconnectSignedIn(ctx)
 	app.mcp.mu.Lock()
 	replaced := app.mcp.synced != s
 	app.mcp.synced = s

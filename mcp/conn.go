@@ -71,6 +71,9 @@ type Conn struct {
 	auth      requestAuth
 	challenge *challenge
 	ht        *headerTransport
+	// authToken is the stored access token when the server last wanted a
+	// sign-in: another one means someone signed in since.
+	authToken string
 }
 
 // ConnAuth is where connections find credentials.
@@ -224,6 +227,7 @@ func (c *Conn) Session(ctx context.Context) (*sdk.ClientSession, error) {
 			var na errNeedsAuth
 			if errors.As(err, &na) {
 				c.state = StateNeedsAuth
+				c.authToken = c.storedToken()
 			}
 		}
 		c.mu.Unlock()
@@ -531,10 +535,39 @@ func (c *Conn) markNeedsAuth() {
 	c.mu.Lock()
 	s := c.session
 	c.session, c.state, c.err = nil, StateNeedsAuth, ""
+	c.authToken = c.storedToken()
 	c.mu.Unlock()
 	if s != nil {
 		_ = s.Close()
 	}
+}
+
+// storedToken is the OAuth access token in mcp-auth.json, "" for none
+// (or a server without OAuth).
+func (c *Conn) storedToken() string {
+	a, ok := c.auth.(*oauthAuth)
+	if !ok {
+		return ""
+	}
+	st, err := a.store.load()
+	if err != nil {
+		return ""
+	}
+	return st.accessToken()
+}
+
+// SignedInElsewhere reports a server that wanted a sign-in and whose
+// credentials changed since: pi mcp login ran in another process (an
+// agent's bash, say).
+func (c *Conn) SignedInElsewhere() bool {
+	c.mu.Lock()
+	state, before := c.state, c.authToken
+	c.mu.Unlock()
+	if state != StateNeedsAuth {
+		return false
+	}
+	tok := c.storedToken()
+	return tok != "" && tok != before
 }
 
 // SignOut drops the session after the credentials were removed.

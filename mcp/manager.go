@@ -539,6 +539,26 @@ func (m *Manager) Logout(name string) (string, error) {
 	return fmt.Sprintf("No stored credentials for MCP server %q.", name), nil
 }
 
+// ReconnectSignedIn reconnects the servers that wanted a sign-in and
+// have new credentials since (pi mcp login in another process), so a
+// running session uses them on its next turn. It reports whether any
+// connected.
+func (m *Manager) ReconnectSignedIn(ctx context.Context) bool {
+	any := false
+	for _, c := range m.Conns() {
+		if c.SignedInElsewhere() {
+			c.ClearChallenge()
+			if _, err := c.Session(ctx); err == nil {
+				any = true
+			}
+		}
+	}
+	if any {
+		m.toolsChanged()
+	}
+	return any
+}
+
 // Login signs in to a server, then reconnects it. A failure comes back
 // as the reference words it ("Sign-in cancelled.", "Sign-in failed: …",
 // "Signed in, but …"); the message on success is its tool count.

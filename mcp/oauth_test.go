@@ -478,3 +478,31 @@ func TestProviderAuth(t *testing.T) {
 		t.Errorf("login: %v", err)
 	}
 }
+
+// TestOAuthSignedInElsewhere checks that a session picks up a sign-in
+// made by another process (pi mcp login run by the agent): the server
+// that wanted a sign-in reconnects before the next turn.
+func TestOAuthSignedInElsewhere(t *testing.T) {
+	t.Parallel()
+	w := mcptest.New(t)
+	agent, cwd := t.TempDir(), t.TempDir()
+	writeFile(t, GlobalPath(agent), `{"mcpServers":{"secure":{"url":"`+w.MCPURL+`"}}}`)
+	m := NewManager(ManagerOptions{AgentDir: agent, Cwd: cwd})
+	defer m.Close()
+	c := m.find("secure")
+	_, _ = c.Session(context.Background())
+	if m.ReconnectSignedIn(context.Background()) {
+		t.Fatal("reconnected without new credentials")
+	}
+	var out, errOut bytes.Buffer
+	if code := RunCLI(context.Background(), []string{"login", "secure"}, CLIOptions{AgentDir: agent, Cwd: cwd, Stdout: &out, Stderr: &errOut,
+		OpenURL: func(u string) { w.Browse(u, nil) }}); code != 0 {
+		t.Fatalf("pi mcp login: %d %s", code, errOut.String())
+	}
+	if !m.ReconnectSignedIn(context.Background()) {
+		t.Fatal("the session did not pick up the sign-in")
+	}
+	if state, _ := c.State(); state != StateConnected || len(c.Tools()) != 1 {
+		t.Errorf("state %q, %d tools", state, len(c.Tools()))
+	}
+}
