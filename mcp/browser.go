@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+
+	"golang.org/x/term"
 )
 
 // OpenBrowser starts the platform's URL opener without waiting for it;
@@ -24,12 +26,9 @@ func OpenBrowser(url string) {
 	}
 }
 
-// isTerminal reports a reader that is a character device (a terminal).
+// isTerminal reports a reader that is a terminal (not /dev/null, which
+// is a character device too).
 func isTerminal(r any) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }

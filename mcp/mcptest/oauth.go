@@ -117,6 +117,18 @@ func (w *World) serveAS(rw http.ResponseWriter, r *http.Request) {
 		writeJSON(rw, fmt.Sprintf(`{"issuer":%q,"authorization_endpoint":"%s/authorize","token_endpoint":"%s/token","registration_endpoint":"%s/register",`+
 			`"response_types_supported":["code"],"code_challenge_methods_supported":["S256"],"token_endpoint_auth_methods_supported":["none"]%s}`,
 			w.as.URL, w.as.URL, w.as.URL, w.as.URL, extra))
+	case "/authorize":
+		// A browser that reaches the authorization page approves at
+		// once and is redirected to the client's callback.
+		q := r.URL.Query()
+		w.seq++
+		code := fmt.Sprintf("code-%d", w.seq)
+		w.codes[code] = q
+		v := url.Values{"code": {code}, "state": {q.Get("state")}}
+		if w.ISS {
+			v.Set("iss", w.as.URL)
+		}
+		http.Redirect(rw, r, q.Get("redirect_uri")+"?"+v.Encode(), http.StatusFound)
 	case "/register":
 		b, _ := io.ReadAll(r.Body)
 		v, err := jsonx.Decode(b)
