@@ -425,6 +425,29 @@ func (c *Conn) refreshTools(ctx context.Context) {
 // progress notifications: each one reaches onProgress (when set) and
 // restarts the timeout.
 func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage, onProgress func(message string)) (json.RawMessage, *sdk.CallToolResult, error) {
+	raw, res, err := c.callTool(ctx, name, args, onProgress)
+	if errors.Is(err, errSessionExpired) {
+		// The server no longer knows the session (it restarted), so it
+		// did not run the call: once more on a new session.
+		raw, res, err = c.callTool(ctx, name, args, onProgress)
+	}
+	if errors.Is(err, errSessionExpired) {
+		err = errors.Unwrap(err)
+	}
+	return raw, res, err
+}
+
+// errSessionExpired marks a call the server refused for an unknown
+// session.
+var errSessionExpired = errors.New("session expired")
+
+type expiredError struct{ err error }
+
+func (e expiredError) Error() string        { return e.err.Error() }
+func (e expiredError) Unwrap() error        { return e.err }
+func (e expiredError) Is(target error) bool { return target == errSessionExpired }
+
+func (c *Conn) callTool(ctx context.Context, name string, args json.RawMessage, onProgress func(message string)) (json.RawMessage, *sdk.CallToolResult, error) {
 	s, err := c.Session(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -472,6 +495,10 @@ func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage, 
 	if err != nil {
 		if errors.Is(context.Cause(ctx), errTimeout) {
 			err = context.DeadlineExceeded
+		}
+		c.dropClosed(s, err)
+		if errors.Is(err, sdk.ErrSessionMissing) {
+			return nil, nil, expiredError{c.callError(name, err)}
 		}
 		return nil, nil, c.callError(name, err)
 	}
@@ -524,9 +551,25 @@ func (c *Conn) Request(ctx context.Context, fn func(ctx context.Context, s *sdk.
 	defer cancel()
 	rctx, slot := withRawSlot(ctx)
 	if err := fn(rctx, s); err != nil {
+		c.dropClosed(s, err)
 		return nil, c.callError("the request", err)
 	}
 	return slot.all(), nil
+}
+
+// dropClosed forgets a session whose connection closed under a request,
+// so the next call reconnects without waiting for the session's end to
+// be noticed.
+func (c *Conn) dropClosed(s *sdk.ClientSession, err error) {
+	if !errors.Is(err, io.EOF) && !errors.Is(err, sdk.ErrConnectionClosed) && !errors.Is(err, sdk.ErrSessionMissing) {
+		return
+	}
+	c.mu.Lock()
+	if c.session == s {
+		c.session, c.state = nil, StateDisconnected
+	}
+	c.mu.Unlock()
+	_ = s.Close()
 }
 
 // markNeedsAuth drops the session and shows that the server wants a
