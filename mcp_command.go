@@ -101,26 +101,65 @@ func (app *Agent) runMCPCommand(ctx context.Context, args []string) {
 		return
 	}
 	m.WaitStarted(ctx)
-	if name == "" {
-		var eligible []string
+	// The servers each action applies to, the ones it prefers when no
+	// name is given, and what it says when there is none: the reference's.
+	eligible := func(c *mcp.Conn) bool { return c.Server.Enabled && c.Server.UsesOAuth() }
+	preferred := func(c *mcp.Conn) bool { st, _ := c.State(); return st == mcp.StateNeedsAuth }
+	none := "No enabled MCP server uses OAuth. Only HTTP servers without an Authorization header do."
+	if action == "reconnect" {
+		eligible = func(c *mcp.Conn) bool { return c.Server.Enabled }
+		preferred = func(c *mcp.Conn) bool {
+			st, _ := c.State()
+			return st == mcp.StateFailed || st == mcp.StateDisconnected
+		}
+		none = "No enabled MCP server to reconnect."
+	}
+	if name != "" {
+		var found *mcp.Conn
 		for _, c := range m.Conns() {
-			if action == "reconnect" && c.Server.Enabled || action != "reconnect" && m.UsesOAuth(c.Server) {
-				eligible = append(eligible, c.Server.Name)
+			if c.Server.Name == name {
+				found = c
 			}
 		}
-		switch len(eligible) {
-		case 0:
-			if action == "reconnect" {
-				app.mcpNotify("No enabled MCP server to reconnect.", "error")
-			} else {
-				app.mcpNotify("No MCP server uses OAuth.", "error")
+		switch {
+		case found == nil:
+			app.mcpNotify(fmt.Sprintf("No MCP server named %q.", name), "error")
+			return
+		case !eligible(found):
+			app.mcpNotify(none, "error")
+			return
+		}
+	} else {
+		var candidates, liked []string
+		for _, c := range m.Conns() {
+			if eligible(c) {
+				candidates = append(candidates, c.Server.Name)
+				if preferred(c) {
+					liked = append(liked, c.Server.Name)
+				}
 			}
+		}
+		switch {
+		case len(candidates) == 0:
+			app.mcpNotify(none, "info")
 			return
-		case 1:
-			name = eligible[0]
+		case len(candidates) == 1:
+			name = candidates[0]
+		case len(liked) == 1:
+			name = liked[0]
 		default:
-			app.mcpNotify(fmt.Sprintf("Name the MCP server: /mcp %s <server> (one of %s).", action, strings.Join(eligible, ", ")), "error")
-			return
+			app.mcp.mu.Lock()
+			ui := app.mcp.ui
+			app.mcp.mu.Unlock()
+			if ui == nil {
+				app.mcpNotify(fmt.Sprintf("Name the MCP server: /mcp %s <server> (one of %s).", action, strings.Join(candidates, ", ")), "error")
+				return
+			}
+			choice, ok := ui.Select(ctx, "MCP server", candidates, engine.DialogOptions{})
+			if !ok || choice == "" {
+				return
+			}
+			name = choice
 		}
 	}
 	switch action {

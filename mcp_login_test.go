@@ -97,7 +97,7 @@ func TestMCPLoginHeadless(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer agent.Close()
-			for _, cmd := range []string{"/mcp", "/mcp login secure", "/mcp", "/mcp logout", "/mcp"} {
+			for _, cmd := range []string{"/mcp", "/mcp login nope", "/mcp login secure", "/mcp", "/mcp logout", "/mcp"} {
 				if err := agent.Prompt(context.Background(), cmd, nil); err != nil {
 					t.Fatalf("%s: %v", cmd, err)
 				}
@@ -105,6 +105,7 @@ func TestMCPLoginHeadless(t *testing.T) {
 			got := ui.all()
 			for _, want := range []string{
 				"info: secure: needs sign-in, run /mcp login secure (codemode)",
+				`error: No MCP server named "nope".`,
 				`info: Sign in to MCP server "secure" in your browser:` + "\nhttp://127.0.0.1:",
 				`info: Signed in to MCP server "secure" (1 tools).`,
 				"info: secure: connected, 1 tools (codemode)",
