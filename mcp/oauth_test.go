@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -504,5 +505,38 @@ func TestOAuthSignedInElsewhere(t *testing.T) {
 	}
 	if state, _ := c.State(); state != StateConnected || len(c.Tools()) != 1 {
 		t.Errorf("state %q, %d tools", state, len(c.Tools()))
+	}
+}
+
+// TestOAuthRegisteredClient checks a configured client: no dynamic
+// registration, its client ID in the authorization request, and the
+// redirect URI on the configured callback port.
+func TestOAuthRegisteredClient(t *testing.T) {
+	t.Parallel()
+	w := mcptest.New(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	entry := fmt.Sprintf(`{"url":%q,"oauth":{"clientId":"my-client","callbackPort":%d,"scope":"extra"}}`, w.MCPURL, port)
+	var q url.Values
+	agent := t.TempDir()
+	writeFile(t, GlobalPath(agent), `{"mcpServers":{"secure":`+entry+`}}`)
+	m := NewManager(ManagerOptions{AgentDir: agent, Cwd: t.TempDir()})
+	defer m.Close()
+	_, _ = m.find("secure").Session(context.Background())
+	if msg, err := m.Login(context.Background(), "secure", browserPrompt(w, func(v url.Values) { q = v })); err != nil {
+		t.Fatalf("login: %q %v", msg, err)
+	}
+	checkAuthorizationRequest(t, q, "my-client", "extra", w.MCPURL)
+	if want := fmt.Sprintf("http://127.0.0.1:%d/callback", port); q.Get("redirect_uri") != want {
+		t.Errorf("redirect_uri %q, want %q", q.Get("redirect_uri"), want)
+	}
+	w.Mu.Lock()
+	defer w.Mu.Unlock()
+	if len(w.Registered) != 0 {
+		t.Errorf("registered a client: %v", w.Registered)
 	}
 }
