@@ -131,9 +131,21 @@ func (e errNeedsAuth) Error() string {
 	return fmt.Sprintf("MCP server %q requires sign-in. Run %s to sign in.", e.server, run)
 }
 
-// needsAuth reports a failure that means the server wants a sign-in.
+// needsAuth reports a failure that means the server wants a sign-in:
+// only a server that signs in (OAuth, or a provider's login) can need
+// one; with its own Authorization header a 401 is a failure.
 func (c *Conn) needsAuth(err error, ht *headerTransport) bool {
-	return errors.Is(err, ErrAuthorizationRequired) || ht != nil && ht.unauthorized.Load()
+	rejected := errors.Is(err, ErrAuthorizationRequired) || ht != nil && ht.unauthorized.Load()
+	return rejected && (c.auth != nil || c.Server.UsesOAuth())
+}
+
+// errAuthRejected is a 401 to a server whose credentials come from its
+// own headers: the reference's message.
+var errAuthRejected = errors.New("MCP server requires authentication")
+
+// rejectedAuth is errAuthRejected for a 401 that no sign-in answers.
+func (c *Conn) rejectedAuth(ht *headerTransport) bool {
+	return ht != nil && ht.unauthorized.Load() && c.auth == nil && !c.Server.UsesOAuth()
 }
 
 // errTimeout ends a request that got no answer or progress in time.
@@ -296,6 +308,9 @@ func (c *Conn) connect(ctx context.Context) error {
 	if err != nil {
 		if c.needsAuth(err, ht) {
 			return errNeedsAuth{name, c.Server.AuthProvider()}
+		}
+		if c.rejectedAuth(ht) {
+			return errAuthRejected
 		}
 		return c.connectError(err, stderr)
 	}

@@ -209,6 +209,13 @@ func TestNeedsSignIn(t *testing.T) {
 	if state, errText := c.State(); state != StateNeedsAuth {
 		t.Errorf("state %q (%s), want %q", state, errText, StateNeedsAuth)
 	}
+	// With its own Authorization header a 401 is a failure: no sign-in
+	// can answer it.
+	c = NewConn(server(t, "keyed", `{"url":"`+srv.URL+`","headers":{"Authorization":"Bearer x"}}`), t.TempDir(), nil, nil)
+	_, _ = c.Session(context.Background())
+	if state, errText := c.State(); state != StateFailed || errText != "MCP server requires authentication" {
+		t.Errorf("keyed: state %q (%s)", state, errText)
+	}
 }
 
 // TestServersSection checks the <mcp_servers> body: only enabled servers
