@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
 	"slices"
 
 	"github.com/pi-go/pi/internal/jsonx"
@@ -152,9 +151,9 @@ func (s *Server) OAuthSettingsOf(ctx context.Context) (OAuthSettings, error) {
 		}
 	}
 	if secret := get("clientSecret"); secret != "" {
-		v, err := expandValue(ctx, secret, os.Getenv)
+		v, err := expandValue(secret, `MCP server "`+s.Name+`" oauth.clientSecret`)
 		if err != nil {
-			return o, fmt.Errorf("MCP server %q oauth.clientSecret: %w", s.Name, err)
+			return o, err
 		}
 		o.ClientSecret = v
 	}
