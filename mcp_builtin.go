@@ -31,6 +31,9 @@ type mcpBuiltin struct {
 	// reported is set once those problems were shown.
 	ui       engine.UI
 	reported bool
+	// openURL opens an authorization page (tests); nil opens the
+	// browser.
+	openURL func(string)
 }
 
 // mcpManager is the running MCP support, nil when off.
@@ -123,7 +126,13 @@ func (app *Agent) startMCP(ctx context.Context) {
 	m := mcp.NewManager(mcp.ManagerOptions{AgentDir: app.agentDir, Cwd: app.cwd, Trusted: app.trusted, Registered: app.extensionMCPServers(),
 		// codemode and deferred tools are reached through builtin:codemode
 		// and builtin:tool-search when those are on.
-		Reachable: func(exposure string) bool { return app.mcpIndirectTool(exposure) != "" }})
+		Reachable: func(exposure string) bool { return app.mcpIndirectTool(exposure) != "" },
+		// A server whose "auth" names a provider (the Radius MCP server)
+		// sends that provider's login, read per request so its refreshes
+		// apply.
+		ProviderToken: func(ctx context.Context, provider string) string {
+			return mcp.RegistryToken(ctx, app.registry, provider)
+		}})
 	app.mcp.mu.Lock()
 	app.mcp.m = m
 	app.mcp.mu.Unlock()
@@ -155,6 +164,9 @@ func (app *Agent) syncMCPTools(ctx context.Context) {
 		return
 	}
 	first := m.WaitDirect(ctx)
+	// Sign-ins made outside the session (pi mcp login run by the agent)
+	// apply from this turn on.
+	m.ReconnectSignedIn(ctx)
 	app.mcp.mu.Lock()
 	replaced := app.mcp.synced != s
 	app.mcp.synced = s
@@ -276,6 +288,25 @@ func (app *Agent) extensionMCPServers() []*mcp.Server {
 	}
 	api, _ := app.ext.Current()
 	return registeredServers(api.MCPServers())
+}
+
+// mcpPromptSections adds the <mcp_servers> section to the prompt's
+// extension sections, as builtin:mcp's before_agent_start does in the
+// reference: the servers whose tools are not declared, as they are when
+// the prompt is built (after the first prompt waited for the direct
+// servers). A change (a server connected and its summary arrived) is
+// recorded as a patch of the system message, so earlier messages stay
+// cached.
+func (app *Agent) mcpPromptSections(extra []engine.Section) []engine.Section {
+	m := app.mcpManager()
+	if m == nil {
+		return extra
+	}
+	body := m.ServersSection()
+	if body == "" {
+		return extra
+	}
+	return append(slices.Clone(extra), engine.Section{Name: mcp.ServersSectionName, Value: &body})
 }
 
 // setMCPUI makes ui show /mcp's answers, and reports the servers that

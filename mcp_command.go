@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/mcp"
 	"github.com/pi-go/pi/prompts"
 )
 
@@ -17,7 +18,7 @@ import (
 const mcpUsage = "Usage: /mcp, /mcp login [server], /mcp logout [server], /mcp reconnect [server]"
 
 // mcpCommandDescription is /mcp's get_commands description.
-const mcpCommandDescription = "Manage MCP servers: show their state, reconnect, sign out"
+const mcpCommandDescription = "Manage MCP servers: show their state, sign in, reconnect, sign out"
 
 // mcpCommandInfo is /mcp in get_commands, as a command of the built-in
 // extension builtin:mcp; nil when MCP is off.
@@ -100,26 +101,65 @@ func (app *Agent) runMCPCommand(ctx context.Context, args []string) {
 		return
 	}
 	m.WaitStarted(ctx)
-	if name == "" {
-		var eligible []string
+	// The servers each action applies to, the ones it prefers when no
+	// name is given, and what it says when there is none: the reference's.
+	eligible := func(c *mcp.Conn) bool { return c.Server.Enabled && c.Server.UsesOAuth() }
+	preferred := func(c *mcp.Conn) bool { st, _ := c.State(); return st == mcp.StateNeedsAuth }
+	none := "No enabled MCP server uses OAuth. Only HTTP servers without an Authorization header do."
+	if action == "reconnect" {
+		eligible = func(c *mcp.Conn) bool { return c.Server.Enabled }
+		preferred = func(c *mcp.Conn) bool {
+			st, _ := c.State()
+			return st == mcp.StateFailed || st == mcp.StateDisconnected
+		}
+		none = "No enabled MCP server to reconnect."
+	}
+	if name != "" {
+		var found *mcp.Conn
 		for _, c := range m.Conns() {
-			if action == "reconnect" && c.Server.Enabled || action != "reconnect" && m.UsesOAuth(c.Server) {
-				eligible = append(eligible, c.Server.Name)
+			if c.Server.Name == name {
+				found = c
 			}
 		}
-		switch len(eligible) {
-		case 0:
-			if action == "reconnect" {
-				app.mcpNotify("No enabled MCP server to reconnect.", "error")
-			} else {
-				app.mcpNotify("No MCP server uses OAuth.", "error")
+		switch {
+		case found == nil:
+			app.mcpNotify(fmt.Sprintf("No MCP server named %q.", name), "error")
+			return
+		case !eligible(found):
+			app.mcpNotify(none, "error")
+			return
+		}
+	} else {
+		var candidates, liked []string
+		for _, c := range m.Conns() {
+			if eligible(c) {
+				candidates = append(candidates, c.Server.Name)
+				if preferred(c) {
+					liked = append(liked, c.Server.Name)
+				}
 			}
+		}
+		switch {
+		case len(candidates) == 0:
+			app.mcpNotify(none, "info")
 			return
-		case 1:
-			name = eligible[0]
+		case len(candidates) == 1:
+			name = candidates[0]
+		case len(liked) == 1:
+			name = liked[0]
 		default:
-			app.mcpNotify(fmt.Sprintf("Name the MCP server: /mcp %s <server> (one of %s).", action, strings.Join(eligible, ", ")), "error")
-			return
+			app.mcp.mu.Lock()
+			ui := app.mcp.ui
+			app.mcp.mu.Unlock()
+			if ui == nil {
+				app.mcpNotify(fmt.Sprintf("Name the MCP server: /mcp %s <server> (one of %s).", action, strings.Join(candidates, ", ")), "error")
+				return
+			}
+			choice, ok := ui.Select(ctx, "MCP server", candidates, engine.DialogOptions{})
+			if !ok || choice == "" {
+				return
+			}
+			name = choice
 		}
 	}
 	switch action {
@@ -138,10 +178,45 @@ func (app *Agent) runMCPCommand(ctx context.Context, args []string) {
 		}
 		app.mcpNotify(msg, "info")
 	case "login":
-		if _, err := m.Logout(name); err != nil && strings.Contains(err.Error(), "No MCP server") {
-			app.mcpNotify(err.Error(), "error")
-			return
-		}
-		app.mcpNotify(fmt.Sprintf("Signing in to MCP server %q is not available in this build yet: MCP OAuth is not built. Give the server an Authorization header in mcp.json instead.", name), "error")
+		app.mcpLogin(ctx, m, name)
 	}
+}
+
+// mcpLogin is /mcp login <server>: with a UI that reaches a person (RPC,
+// the terminal), the authorization URL is a notification (and opens in
+// the browser) and an input dialog takes a pasted redirect URL while the
+// loopback callback waits; print and JSON modes cannot sign in.
+func (app *Agent) mcpLogin(ctx context.Context, m *mcp.Manager, name string) {
+	app.mcp.mu.Lock()
+	ui := app.mcp.ui
+	app.mcp.mu.Unlock()
+	if ui == nil || !ui.HasUI() {
+		app.mcpNotify(fmt.Sprintf("Signing in to MCP server %q requires interactive mode.", name), "error")
+		return
+	}
+	prompt := mcp.SignInPrompt{
+		ShowAuthorizationURL: func(u string) {
+			ui.Notify(fmt.Sprintf("Sign in to MCP server %q in your browser:\n%s", name, u), "info")
+			if open := app.mcp.openURL; open != nil {
+				open(u)
+			} else {
+				mcp.OpenBrowser(u)
+			}
+		},
+		PromptForRedirectURL: func(ctx context.Context) (string, error) {
+			text, _ := ui.Input(ctx, fmt.Sprintf("Waiting for sign-in to %q. If the browser cannot reach this machine, paste the URL it was redirected to.", name),
+				"http://127.0.0.1:.../callback?code=...", engine.DialogOptions{})
+			return text, nil
+		},
+	}
+	msg, err := m.Login(ctx, name, prompt)
+	if err != nil {
+		kind := "error"
+		if err.Error() == "Sign-in cancelled." {
+			kind = "info"
+		}
+		app.mcpNotify(err.Error(), kind)
+		return
+	}
+	app.mcpNotify(msg, "info")
 }

@@ -361,6 +361,7 @@ func (app *Agent) systemPrompt() (func([]engine.ToolInfo) engine.Sections, error
 		// Extensions may add skills after session_start
 		// (addExtensionResources), so the list is read per build.
 		o.Skills = app.promptSkills()
+		o.Extra = app.mcpPromptSections(o.Extra)
 		return prompts.Build(o)
 	}, nil
 }

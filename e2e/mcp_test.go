@@ -311,7 +311,7 @@ func TestMCPCommand(t *testing.T) {
 			if !off {
 				r.stdout += run(`{"id":"3","type":"prompt","message":"/mcp reconnect echo"}`) + run(`{"id":"4","type":"prompt","message":"/mcp frob"}`)
 			}
-			listed := strings.Contains(r.stdout, `{"name":"mcp","description":"Manage MCP servers: show their state, reconnect, sign out","source":"extension","sourceInfo":{"path":"builtin:mcp","source":"builtin","scope":"temporary","origin":"top-level"}}`)
+			listed := strings.Contains(r.stdout, `{"name":"mcp","description":"Manage MCP servers: show their state, sign in, reconnect, sign out","source":"extension","sourceInfo":{"path":"builtin:mcp","source":"builtin","scope":"temporary","origin":"top-level"}}`)
 			if listed == off {
 				t.Errorf("get_commands lists /mcp: %v, want %v\n%s", listed, !off, r.stdout)
 			}
@@ -387,5 +387,69 @@ func TestMCPDefaultCodemodeExposure(t *testing.T) {
 	declared := declaredTools(t, e)
 	if !slices.Contains(declared, "codemode") || slices.ContainsFunc(declared, func(n string) bool { return strings.HasPrefix(n, "mcp__") }) {
 		t.Errorf("declared tools %v: want codemode and no direct MCP tool", declared)
+	}
+}
+
+// TestMCPDeferredAndToolExposure checks the two exposures the other
+// tests leave out: a deferred server declares none of its tools but
+// tool_search, which loads ping for the next request, where the model
+// calls it; and toolExposure overrides one tool of a hidden server to
+// direct (only that tool is declared, and the hidden ones are not
+// reachable), with the <mcp_servers> section listing only the deferred
+// server.
+func TestMCPDeferredAndToolExposure(t *testing.T) {
+	t.Parallel()
+	server := testMCPServer(t)
+	script := `[{"tool_calls":[{"name":"tool_search","arguments":{"query":"ping PONG"},"id":"call_s"}]},` +
+		`{"tool_calls":[{"name":"mcp__echo__ping","arguments":{"text":"hi"},"id":"call_p"},{"name":"mcp__solo__fail","arguments":{},"id":"call_h"}]},{"text":"done"}]`
+	e := newEnv(t, "openai-completions", script, nil)
+	e.writeJSON(filepath.Join(e.agentDir, "mcp.json"), map[string]any{"mcpServers": map[string]any{
+		"echo": map[string]any{"command": server, "exposure": "deferred"},
+		"solo": map[string]any{"command": server, "exposure": "hidden", "toolExposure": map[string]any{"env": "direct"}}}})
+	r := e.run("", "--mode", "json", "--no-session", "find ping")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+	}
+	declared := declaredTools(t, e)
+	if want := []string{"read", "bash", "edit", "write", "tool_search", "mcp__solo__env"}; !slices.Equal(declared, want) {
+		t.Errorf("first request declared %v, want %v", declared, want)
+	}
+	if end := mcpToolEnd(t, r.stdout, "call_s"); end.IsError || !strings.Contains(string(end.Result), "mcp__echo__ping") {
+		t.Errorf("tool_search result %s", end.Result)
+	}
+	if end := mcpToolEnd(t, r.stdout, "call_p"); end.IsError || !strings.Contains(string(end.Result), "PONG:hi") {
+		t.Errorf("deferred tool result %s", end.Result)
+	}
+	if end := mcpToolEnd(t, r.stdout, "call_h"); !end.IsError || !strings.Contains(string(end.Result), "not found") {
+		t.Errorf("hidden tool result %s, want not found", end.Result)
+	}
+	reqs := e.srv.Requests()
+	if len(reqs) < 2 {
+		t.Fatalf("%d model requests", len(reqs))
+	}
+	var second struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content any    `json:"content"`
+		} `json:"messages"`
+		Tools []struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(reqs[1].Body, &second); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range second.Tools {
+		names = append(names, tl.Function.Name)
+	}
+	if !slices.Contains(names, "mcp__echo__ping") {
+		t.Errorf("second request declared %v: tool_search did not load ping", names)
+	}
+	sys, _ := second.Messages[0].Content.(string)
+	if !strings.Contains(sys, "<mcp_servers>\n") || !strings.Contains(sys, "\n- mcp__echo (tool_search)") || strings.Contains(sys, "mcp__solo (") {
+		t.Errorf("system prompt's mcp_servers section:\n%s", sys[strings.LastIndex(sys, "</cwd>")+1:])
 	}
 }

@@ -21,10 +21,9 @@ func (s *Session) SystemPromptText() string {
 	if s.opts.SystemPrompt == nil {
 		return ""
 	}
-	s.mu.Lock()
-	infos := toolInfos(s.tools)
-	s.mu.Unlock()
-	return SectionsText(s.opts.SystemPrompt(infos))
+	// Info runs outside the lock: codemode's description asks the
+	// session for its tools, which takes the lock again.
+	return SectionsText(s.opts.SystemPrompt(toolInfos(s.Tools())))
 }
 
 // RefreshModel replaces the current model with m when m is a newer

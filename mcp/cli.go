@@ -7,12 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
+	"math"
+	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/internal/jsonx"
@@ -49,17 +50,31 @@ const helpHint = `Use "pi mcp --help" for usage.`
 type CLIOptions struct {
 	AgentDir, Cwd  string
 	Stdout, Stderr io.Writer
+	// Stdin answers pi mcp login's question for a pasted redirect URL
+	// when it is a terminal.
+	Stdin io.Reader
+	// OpenURL opens the authorization page (tests); nil opens the
+	// browser.
+	OpenURL func(url string)
+	// HTTPClient makes the requests to authorization servers (tests).
+	HTTPClient *http.Client
+	// ProviderToken reads a pi provider's credential, for servers whose
+	// "auth" names a provider; nil reads none.
+	ProviderToken func(ctx context.Context, provider string) string
 }
 
 // RunCommand runs `pi mcp <args>` and returns the exit code.
 func RunCommand(args []string, stdout, stderr io.Writer) int {
-	return RunCLI(context.Background(), args, CLIOptions{Stdout: stdout, Stderr: stderr})
+	return RunCLI(context.Background(), args, CLIOptions{Stdout: stdout, Stderr: stderr, Stdin: os.Stdin})
 }
 
 // RunCLI is RunCommand with its directories given.
 func RunCLI(ctx context.Context, args []string, o CLIOptions) int {
 	if o.AgentDir == "" {
 		o.AgentDir = config.AgentDir()
+	}
+	if o.ProviderToken == nil {
+		o.ProviderToken = ProviderTokenReader(o.AgentDir)
 	}
 	if o.Cwd == "" {
 		wd, err := os.Getwd()
@@ -137,13 +152,17 @@ func RunCLI(ctx context.Context, args []string, o CLIOptions) int {
 		if _, local := p.values["local"]; local && s.Scope != "project" {
 			return fail(fmt.Sprintf("MCP server %q is defined in %s, not in the project; omit --local.", name, s.Source))
 		}
-		if !s.IsHTTP() || hasAuthorization(s) {
+		if p := s.AuthProvider(); p != "" {
+			return fail(fmt.Sprintf("MCP server %q uses the credentials of provider %q. Run \"pi auth %s %s\".", name, p, command, p))
+		}
+		if !s.UsesOAuth() {
 			return fail(fmt.Sprintf("MCP server %q does not use OAuth. Only HTTP servers without an Authorization header do.", name))
 		}
+		creds := NewCredentialStore(o.AgentDir)
 		if command == "logout" {
-			removed, err := removeCredentials(o.AgentDir, name, s.URL)
+			removed, err := creds.Remove(name, s.URL)
 			if err != nil {
-				return fail(fmt.Sprintf("Could not update %s: %v", credentialsPath(o.AgentDir), err))
+				return fail(fmt.Sprintf("Could not update %s: %v", CredentialsPath(o.AgentDir), err))
 			}
 			if removed {
 				log(fmt.Sprintf("Signed out of MCP server %q.", name))
@@ -152,7 +171,15 @@ func RunCLI(ctx context.Context, args []string, o CLIOptions) int {
 			}
 			return 0
 		}
-		return fail(fmt.Sprintf("Error: \"pi mcp %s\": MCP OAuth sign-in is not available in this build yet; give server %q an Authorization header (pi mcp add %s --url %s --bearer-token-env-var NAME) instead.", command, name, name, s.URL))
+		timeout := float64(defaultLoginTimeout)
+		if v, ok := p.values["timeout"]; ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil || !(f > 0) || math.IsInf(f, 0) {
+				return fail("--timeout must be a positive number of seconds.")
+			}
+			timeout = f
+		}
+		return cliLogin(ctx, s, creds, time.Duration(timeout*float64(time.Second)), o, log, fail)
 	}
 	return fail(fmt.Sprintf("Unknown mcp command %q.\n%s", command, helpHint))
 }
@@ -179,51 +206,89 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// credentialsPath is where MCP OAuth credentials are kept.
-func credentialsPath(agentDir string) string { return filepath.Join(agentDir, "mcp-auth.json") }
+// defaultLoginTimeout is pi mcp login's time limit in seconds.
+const defaultLoginTimeout = 300
 
-// removeCredentials deletes a server's stored OAuth state, keyed by
-// "<namespace>|<url>" (or, as older files have it, the URL alone), and
-// reports whether there was any.
-func removeCredentials(agentDir, name, serverURL string) (bool, error) {
-	path := credentialsPath(agentDir)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return false, nil
+// cliLogin is pi mcp login: connecting first tells whether a sign-in is
+// needed and records the server's challenge; then the browser sign-in,
+// with a pasted redirect URL accepted in a terminal.
+func cliLogin(ctx context.Context, s *Server, creds *CredentialStore, timeout time.Duration, o CLIOptions, log func(string), fail func(string) int) int {
+	name := s.Name
+	c := NewConn(s, o.Cwd, NewLog(o.AgentDir), nil)
+	c.UseAuth(ConnAuth{Store: creds, HTTPClient: o.HTTPClient})
+	defer c.Close()
+	if _, err := c.Session(ctx); err == nil {
+		log(fmt.Sprintf("Already signed in to MCP server %q (%d tools).", name, len(c.Tools())))
+		return 0
 	}
-	if err != nil {
-		return false, err
-	}
-	v, err := jsonx.Decode(b)
-	if err != nil {
-		return false, err
-	}
-	states, _ := v.(jsonx.Object)
-	legacy := serverURL
-	if u, err := url.Parse(serverURL); err == nil {
-		if u.Path == "" {
-			u.Path = "/"
+	if state, errText := c.State(); state != StateNeedsAuth {
+		if errText == "" {
+			errText = "unknown error"
 		}
-		legacy = u.String()
+		return fail(fmt.Sprintf("MCP server %q failed to connect: %s", name, errText))
 	}
-	key := Namespace(name) + "|" + legacy
-	switch {
-	case states.Index(key) >= 0:
-		states = states.Delete(key)
-	case states.Index(legacy) >= 0:
-		states = states.Delete(legacy)
-	default:
-		return false, nil
+	open := o.OpenURL
+	interactive := open == nil && o.Stdin != nil && isTerminal(o.Stdin)
+	if open == nil {
+		open = OpenBrowser
 	}
-	out, err := jsonx.Marshal(states)
-	if err != nil {
-		return false, err
+	sctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	prompt := SignInPrompt{
+		ShowAuthorizationURL: func(u string) {
+			log(fmt.Sprintf("Sign in to MCP server %q in your browser:\n%s", name, u))
+			open(u)
+		},
 	}
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, out, "", "  "); err != nil {
-		return false, err
+	if interactive {
+		prompt.PromptForRedirectURL = func(ctx context.Context) (string, error) {
+			return readLine(ctx, o.Stdin, o.Stderr, "If the browser cannot reach this machine, paste the URL it was redirected to: ")
+		}
 	}
-	return true, os.WriteFile(path, buf.Bytes(), 0o600)
+	if err := SignInConn(sctx, c, creds, prompt, o.HTTPClient); err != nil {
+		if errors.Is(err, ErrSignInCancelled) {
+			return fail(fmt.Sprintf("Sign-in to MCP server %q was cancelled or not completed within %d seconds.", name, int(timeout.Round(time.Second)/time.Second)))
+		}
+		return fail(fmt.Sprintf("Sign-in to MCP server %q failed: %v", name, err))
+	}
+	c.Close()
+	if _, err := c.Session(ctx); err != nil {
+		return fail(fmt.Sprintf("Signed in, but MCP server %q failed to connect: %v", name, err))
+	}
+	log(fmt.Sprintf("Signed in to MCP server %q (%d tools).", name, len(c.Tools())))
+	return 0
+}
+
+// readLine asks on out and reads one line of in; it gives up (with
+// ErrSignInCancelled) when ctx is done. An EOF answers "".
+func readLine(ctx context.Context, in io.Reader, out io.Writer, question string) (string, error) {
+	if out != nil {
+		fmt.Fprint(out, question)
+	}
+	line := make(chan string, 1)
+	go func() {
+		var b []byte
+		buf := make([]byte, 1)
+		for {
+			n, err := in.Read(buf)
+			if n > 0 {
+				if buf[0] == '\n' {
+					break
+				}
+				b = append(b, buf[0])
+			}
+			if err != nil {
+				break
+			}
+		}
+		line <- strings.TrimRight(string(b), "\r")
+	}()
+	select {
+	case <-ctx.Done():
+		return "", ErrSignInCancelled
+	case l := <-line:
+		return l, nil
+	}
 }
 
 func hasAuthorization(s *Server) bool {
@@ -425,7 +490,7 @@ func cliAdd(args []string, projectConfig string, o CLIOptions, log func(string),
 		}
 	}
 	check := "Check it with: pi mcp list"
-	if s.IsHTTP() && !hasAuthorization(s) {
+	if s.UsesOAuth() {
 		check += ". If it requires sign-in: pi mcp login " + name
 	}
 	log(check)
@@ -483,8 +548,11 @@ func (r report) json() jsonx.Object {
 	for i, t := range r.tools {
 		tools[i] = t
 	}
-	o = o.Set("enabled", r.s.Enabled).Set("exposure", r.s.Exposure).Set("transport", r.s.Transport()).
-		Set("state", r.state).Set("tools", tools)
+	o = o.Set("enabled", r.s.Enabled).Set("exposure", r.s.Exposure).Set("transport", r.s.Transport())
+	if p := r.s.AuthProvider(); p != "" {
+		o = o.Set("authProvider", p)
+	}
+	o = o.Set("state", r.state).Set("tools", tools)
 	if len(r.toolExposure) > 0 {
 		o = o.Set("toolExposure", r.toolExposure)
 	}
@@ -500,6 +568,7 @@ func (r report) json() jsonx.Object {
 func cliList(ctx context.Context, cfg *Config, asJSON bool, untrusted string, o CLIOptions, log func(string)) int {
 	reports := make([]report, len(cfg.Servers))
 	logFile := NewLog(o.AgentDir)
+	creds := NewCredentialStore(o.AgentDir)
 	var wg sync.WaitGroup
 	for i, s := range cfg.Servers {
 		reports[i] = report{s: s, state: StateDisabled}
@@ -510,10 +579,11 @@ func cliList(ctx context.Context, cfg *Config, asJSON bool, untrusted string, o 
 		go func() {
 			defer wg.Done()
 			c := NewConn(s, o.Cwd, logFile, nil)
+			c.UseAuth(ConnAuth{Store: creds, ProviderToken: o.ProviderToken, HTTPClient: o.HTTPClient})
 			_, _ = c.Session(ctx)
 			r := &reports[i]
 			r.state, r.err = c.State()
-			if r.state == StateConnected {
+			if r.state == StateConnected || r.state == StateNeedsAuth {
 				r.err = ""
 			}
 			for _, t := range c.Tools() {
@@ -581,7 +651,11 @@ func cliList(ctx context.Context, cfg *Config, asJSON bool, untrusted string, o 
 			log("  project override: " + r.s.Override)
 		}
 		if r.state == StateNeedsAuth {
-			log("  sign in with: pi mcp login " + r.s.Name)
+			if p := r.s.AuthProvider(); p != "" {
+				log("  sign in with: /login " + p + " in pi")
+			} else {
+				log("  sign in with: pi mcp login " + r.s.Name)
+			}
 		}
 		if len(r.tools) > 0 {
 			names := make([]string, len(r.tools))

@@ -318,7 +318,15 @@ func Validate(name string, raw any) (*Server, string) {
 			if !isObj {
 				return bad("oauth must be an object")
 			}
+			if msg := validateOAuth(o); msg != "" {
+				return bad(msg)
+			}
 			s.OAuth = o
+		}
+		if v, ok := entry.Get("auth"); ok {
+			if msg := validateAuth(v, urlStr); msg != "" {
+				return bad(msg)
+			}
 		}
 	case hasCmd && cmdIsStr && (typ == nil || typ == "stdio"):
 		s.Command = cmdStr

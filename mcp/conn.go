@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"os/exec"
 	"strings"
 	"sync"
@@ -63,14 +64,88 @@ type Conn struct {
 	// them, by token; nextToken numbers the calls.
 	progress  map[int64]func(*sdk.ProgressNotificationParams)
 	nextToken int64
+
+	// auth sends an HTTP server's bearer token (nil: none); challenge
+	// is the server's last WWW-Authenticate challenge, which the next
+	// sign-in answers.
+	auth      requestAuth
+	challenge *challenge
+	ht        *headerTransport
+	// authToken is the stored access token when the server last wanted a
+	// sign-in: another one means someone signed in since.
+	authToken string
 }
 
-// errNeedsAuth is a server that answered 401: it wants an OAuth sign-in,
-// which this build cannot do yet.
-type errNeedsAuth struct{ server string }
+// ConnAuth is where connections find credentials.
+type ConnAuth struct {
+	// Store is mcp-auth.json, for servers that sign in with OAuth.
+	Store *CredentialStore
+	// ProviderToken reads a pi provider's credential for servers whose
+	// "auth" names one; "" when there is none.
+	ProviderToken func(ctx context.Context, provider string) string
+	// HTTPClient makes the requests to authorization servers (tests).
+	HTTPClient *http.Client
+}
+
+// UseAuth gives an HTTP server its credentials: OAuth tokens from the
+// store, or the login of the provider its "auth" names.
+func (c *Conn) UseAuth(a ConnAuth) {
+	s := c.Server
+	switch {
+	case s.UsesOAuth() && a.Store != nil:
+		c.auth = &oauthAuth{serverURL: s.URL, store: a.Store.ForServer(s.Name, s.URL), settings: s.OAuthSettingsOf, http: a.HTTPClient,
+			onChallenge: func(ch challenge) {
+				c.mu.Lock()
+				c.challenge = &ch
+				c.mu.Unlock()
+			}}
+	case s.AuthProvider() != "":
+		c.auth = providerAuth{provider: s.AuthProvider(), get: a.ProviderToken}
+	}
+}
+
+// Challenge is the server's last WWW-Authenticate challenge, nil when
+// none is pending.
+func (c *Conn) Challenge() *Challenge {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.challenge
+}
+
+// ClearChallenge forgets the challenge a sign-in answered.
+func (c *Conn) ClearChallenge() {
+	c.mu.Lock()
+	c.challenge = nil
+	c.mu.Unlock()
+}
+
+// errNeedsAuth is a server that wants the user to sign in: with OAuth
+// (/mcp login), or with the provider its "auth" names (/login).
+type errNeedsAuth struct{ server, provider string }
 
 func (e errNeedsAuth) Error() string {
-	return fmt.Sprintf("MCP server %q requires sign-in (HTTP 401); OAuth sign-in is not available in this build yet, so give it an Authorization header in mcp.json", e.server)
+	run := "/mcp"
+	if e.provider != "" {
+		run = "/login " + e.provider
+	}
+	return fmt.Sprintf("MCP server %q requires sign-in. Run %s to sign in.", e.server, run)
+}
+
+// needsAuth reports a failure that means the server wants a sign-in:
+// only a server that signs in (OAuth, or a provider's login) can need
+// one; with its own Authorization header a 401 is a failure.
+func (c *Conn) needsAuth(err error, ht *headerTransport) bool {
+	rejected := errors.Is(err, ErrAuthorizationRequired) || ht != nil && ht.unauthorized.Load()
+	return rejected && (c.auth != nil || c.Server.UsesOAuth())
+}
+
+// errAuthRejected is a 401 to a server whose credentials come from its
+// own headers: the reference's message.
+var errAuthRejected = errors.New("MCP server requires authentication")
+
+// rejectedAuth is errAuthRejected for a 401 that no sign-in answers.
+func (c *Conn) rejectedAuth(ht *headerTransport) bool {
+	return ht != nil && ht.unauthorized.Load() && c.auth == nil && !c.Server.UsesOAuth()
 }
 
 // errTimeout ends a request that got no answer or progress in time.
@@ -164,6 +239,7 @@ func (c *Conn) Session(ctx context.Context) (*sdk.ClientSession, error) {
 			var na errNeedsAuth
 			if errors.As(err, &na) {
 				c.state = StateNeedsAuth
+				c.authToken = c.storedToken()
 			}
 		}
 		c.mu.Unlock()
@@ -181,7 +257,7 @@ func (c *Conn) connect(ctx context.Context) error {
 	var stderr *tailBuffer
 	var ht *headerTransport
 	if c.Server.IsHTTP() {
-		t, h, err := newHTTPTransport(ctx, c.Server)
+		t, h, err := newHTTPTransport(ctx, c.Server, c.auth)
 		if err != nil {
 			return err
 		}
@@ -230,8 +306,11 @@ func (c *Conn) connect(ctx context.Context) error {
 	// server/discover round trip first, resultType in every result).
 	session, err := client.Connect(ctx, captureTransport{transport}, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
-		if ht != nil && ht.unauthorized.Load() {
-			return errNeedsAuth{name}
+		if c.needsAuth(err, ht) {
+			return errNeedsAuth{name, c.Server.AuthProvider()}
+		}
+		if c.rejectedAuth(ht) {
+			return errAuthRejected
 		}
 		return c.connectError(err, stderr)
 	}
@@ -239,10 +318,13 @@ func (c *Conn) connect(ctx context.Context) error {
 	tools, err := listTools(ctx, session)
 	if err != nil {
 		_ = session.Close()
+		if c.needsAuth(err, ht) {
+			return errNeedsAuth{name, c.Server.AuthProvider()}
+		}
 		return c.connectError(err, stderr)
 	}
 	c.mu.Lock()
-	c.session, c.tools, c.state, c.err, c.stderr = session, tools, StateConnected, "", stderr
+	c.session, c.tools, c.state, c.err, c.stderr, c.ht = session, tools, StateConnected, "", stderr, ht
 	if init != nil {
 		c.instructions = init.Instructions
 		c.hasResources = init.Capabilities != nil && init.Capabilities.Resources != nil
@@ -358,6 +440,29 @@ func (c *Conn) refreshTools(ctx context.Context) {
 // progress notifications: each one reaches onProgress (when set) and
 // restarts the timeout.
 func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage, onProgress func(message string)) (json.RawMessage, *sdk.CallToolResult, error) {
+	raw, res, err := c.callTool(ctx, name, args, onProgress)
+	if errors.Is(err, errSessionExpired) {
+		// The server no longer knows the session (it restarted), so it
+		// did not run the call: once more on a new session.
+		raw, res, err = c.callTool(ctx, name, args, onProgress)
+	}
+	if errors.Is(err, errSessionExpired) {
+		err = errors.Unwrap(err)
+	}
+	return raw, res, err
+}
+
+// errSessionExpired marks a call the server refused for an unknown
+// session.
+var errSessionExpired = errors.New("session expired")
+
+type expiredError struct{ err error }
+
+func (e expiredError) Error() string        { return e.err.Error() }
+func (e expiredError) Unwrap() error        { return e.err }
+func (e expiredError) Is(target error) bool { return target == errSessionExpired }
+
+func (c *Conn) callTool(ctx context.Context, name string, args json.RawMessage, onProgress func(message string)) (json.RawMessage, *sdk.CallToolResult, error) {
 	s, err := c.Session(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -406,6 +511,10 @@ func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage, 
 		if errors.Is(context.Cause(ctx), errTimeout) {
 			err = context.DeadlineExceeded
 		}
+		c.dropClosed(s, err)
+		if errors.Is(err, sdk.ErrSessionMissing) {
+			return nil, nil, expiredError{c.callError(name, err)}
+		}
 		return nil, nil, c.callError(name, err)
 	}
 	raws := slot.all()
@@ -421,6 +530,15 @@ func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage, 
 // callError explains a failed request: a timeout names the setting, a
 // closed connection shows the tail of a stdio server's stderr.
 func (c *Conn) callError(what string, err error) error {
+	c.mu.Lock()
+	ht := c.ht
+	c.mu.Unlock()
+	if c.needsAuth(err, ht) {
+		// Tokens that expired and could not be refreshed, or a server
+		// asking for more scope: the user signs in again.
+		c.markNeedsAuth()
+		return errNeedsAuth{c.Server.Name, c.Server.AuthProvider()}
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("MCP server %q did not answer %s within %gs (its \"timeout\" setting)", c.Server.Name, what, c.Server.TimeoutSec)
 	}
@@ -448,9 +566,71 @@ func (c *Conn) Request(ctx context.Context, fn func(ctx context.Context, s *sdk.
 	defer cancel()
 	rctx, slot := withRawSlot(ctx)
 	if err := fn(rctx, s); err != nil {
+		c.dropClosed(s, err)
 		return nil, c.callError("the request", err)
 	}
 	return slot.all(), nil
+}
+
+// dropClosed forgets a session whose connection closed under a request,
+// so the next call reconnects without waiting for the session's end to
+// be noticed.
+func (c *Conn) dropClosed(s *sdk.ClientSession, err error) {
+	if !errors.Is(err, io.EOF) && !errors.Is(err, sdk.ErrConnectionClosed) && !errors.Is(err, sdk.ErrSessionMissing) {
+		return
+	}
+	c.mu.Lock()
+	if c.session == s {
+		c.session, c.state = nil, StateDisconnected
+	}
+	c.mu.Unlock()
+	_ = s.Close()
+}
+
+// markNeedsAuth drops the session and shows that the server wants a
+// sign-in.
+func (c *Conn) markNeedsAuth() {
+	c.mu.Lock()
+	s := c.session
+	c.session, c.state, c.err = nil, StateNeedsAuth, ""
+	c.authToken = c.storedToken()
+	c.mu.Unlock()
+	if s != nil {
+		_ = s.Close()
+	}
+}
+
+// storedToken is the OAuth access token in mcp-auth.json, "" for none
+// (or a server without OAuth).
+func (c *Conn) storedToken() string {
+	a, ok := c.auth.(*oauthAuth)
+	if !ok {
+		return ""
+	}
+	st, err := a.store.load()
+	if err != nil {
+		return ""
+	}
+	return st.accessToken()
+}
+
+// SignedInElsewhere reports a server that wanted a sign-in and whose
+// credentials changed since: pi mcp login ran in another process (an
+// agent's bash, say).
+func (c *Conn) SignedInElsewhere() bool {
+	c.mu.Lock()
+	state, before := c.state, c.authToken
+	c.mu.Unlock()
+	if state != StateNeedsAuth {
+		return false
+	}
+	tok := c.storedToken()
+	return tok != "" && tok != before
+}
+
+// SignOut drops the session after the credentials were removed.
+func (c *Conn) SignOut() {
+	c.markNeedsAuth()
 }
 
 // Remove closes the connection for good: the server was withdrawn.

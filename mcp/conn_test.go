@@ -209,6 +209,13 @@ func TestNeedsSignIn(t *testing.T) {
 	if state, errText := c.State(); state != StateNeedsAuth {
 		t.Errorf("state %q (%s), want %q", state, errText, StateNeedsAuth)
 	}
+	// With its own Authorization header a 401 is a failure: no sign-in
+	// can answer it.
+	c = NewConn(server(t, "keyed", `{"url":"`+srv.URL+`","headers":{"Authorization":"Bearer x"}}`), t.TempDir(), nil, nil)
+	_, _ = c.Session(context.Background())
+	if state, errText := c.State(); state != StateFailed || errText != "MCP server requires authentication" {
+		t.Errorf("keyed: state %q (%s)", state, errText)
+	}
 }
 
 // TestServersSection checks the <mcp_servers> body: only enabled servers
@@ -232,5 +239,74 @@ func TestServersSection(t *testing.T) {
 	}
 	if s := NewManager(ManagerOptions{AgentDir: t.TempDir(), Cwd: t.TempDir()}).ServersSection(); s != "" {
 		t.Errorf("no servers: %q", s)
+	}
+}
+
+// TestHTTPServerHangsAndDies checks an in-process streamable HTTP server
+// whose tool never answers (the configured timeout ends the call with an
+// error naming the setting, and the connection stays usable) and one
+// that goes away (the call fails, and the next call reconnects once the
+// server is back), and one that restarted and forgot the session (the
+// call is retried on a new session).
+func TestHTTPServerHangsAndDies(t *testing.T) {
+	t.Parallel()
+	s := sdk.NewServer(&sdk.Implementation{Name: "flaky", Version: "1"}, nil)
+	s.AddTool(&sdk.Tool{Name: "hang", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+	s.AddTool(&sdk.Tool{Name: "ok", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "fine"}}}, nil
+		})
+	var h http.Handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+	var mu sync.Mutex
+	down := false
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		d, handler := down, h
+		mu.Unlock()
+		if d {
+			// A server that lost its sessions (restarted) or is gone.
+			http.Error(w, "gone", http.StatusNotFound)
+			return
+		}
+		handler.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	c := NewConn(server(t, "flaky", `{"url":"`+srv.URL+`","timeout":0.5}`), t.TempDir(), nil, nil)
+	defer c.Close()
+	ctx := context.Background()
+	start := time.Now()
+	_, _, err := c.CallTool(ctx, "hang", nil, nil)
+	if err == nil || !strings.Contains(err.Error(), `MCP server "flaky" did not answer hang within 0.5s`) {
+		t.Fatalf("hanging call: %v", err)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Errorf("the timeout took %v", time.Since(start))
+	}
+	if _, _, err := c.CallTool(ctx, "ok", nil, nil); err != nil {
+		t.Fatalf("call after a timeout: %v", err)
+	}
+	mu.Lock()
+	down = true
+	mu.Unlock()
+	if _, _, err := c.CallTool(ctx, "ok", nil, nil); err == nil {
+		t.Fatal("call to a server that is gone succeeded")
+	}
+	mu.Lock()
+	down = false
+	mu.Unlock()
+	if _, _, err := c.CallTool(ctx, "ok", nil, nil); err != nil {
+		t.Errorf("the next call did not reconnect: %v", err)
+	}
+	// A restarted server has forgotten the session: the call is made
+	// again on a new one, invisibly.
+	mu.Lock()
+	h = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+	mu.Unlock()
+	if _, _, err := c.CallTool(ctx, "ok", nil, nil); err != nil {
+		t.Errorf("call after the server restarted: %v", err)
 	}
 }

@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +28,12 @@ type ManagerOptions struct {
 	// "deferred") can be called in this session, that is whether the
 	// codemode or tool_search tool exists; nil means neither does.
 	Reachable func(exposure string) bool
+	// ProviderToken reads a pi provider's credential, for servers whose
+	// "auth" names a provider (the Radius MCP server).
+	ProviderToken func(ctx context.Context, provider string) string
+	// OAuthHTTPClient makes the requests to authorization servers
+	// (tests); nil is the default client.
+	OAuthHTTPClient *http.Client
 }
 
 // Manager connects every enabled server of a session and makes their
@@ -34,6 +42,7 @@ type Manager struct {
 	opts   ManagerOptions
 	config *Config
 	log    *Log
+	creds  *CredentialStore
 
 	mu    sync.Mutex
 	conns []*Conn
@@ -49,9 +58,10 @@ type Manager struct {
 
 // NewManager reads the configuration; nothing connects until Start.
 func NewManager(opts ManagerOptions) *Manager {
-	m := &Manager{opts: opts, config: Load(opts.AgentDir, opts.Cwd, opts.Trusted), log: NewLog(opts.AgentDir), done: make(chan struct{})}
+	m := &Manager{opts: opts, config: Load(opts.AgentDir, opts.Cwd, opts.Trusted), log: NewLog(opts.AgentDir), done: make(chan struct{}),
+		creds: NewCredentialStore(opts.AgentDir)}
 	for _, s := range m.config.Servers {
-		m.conns = append(m.conns, NewConn(s, opts.Cwd, m.log, m.toolsChanged))
+		m.conns = append(m.conns, m.newConn(s))
 	}
 	m.addRegistered(opts.Registered)
 	return m
@@ -65,7 +75,7 @@ func (m *Manager) addRegistered(list []*Server) (added []*Conn) {
 			m.overridden = append(m.overridden, fmt.Sprintf("%s (registered by %s)", r.Name, r.Source))
 			continue
 		}
-		c := NewConn(r, m.opts.Cwd, m.log, m.toolsChanged)
+		c := m.newConn(r)
 		m.conns = append(m.conns, c)
 		added = append(added, c)
 	}
@@ -118,6 +128,13 @@ func (m *Manager) SetRegistered(ctx context.Context, list []*Server) {
 			}()
 		}
 	}
+}
+
+// newConn is a server's connection with its credentials.
+func (m *Manager) newConn(s *Server) *Conn {
+	c := NewConn(s, m.opts.Cwd, m.log, m.toolsChanged)
+	c.UseAuth(ConnAuth{Store: m.creds, ProviderToken: m.opts.ProviderToken, HTTPClient: m.opts.OAuthHTTPClient})
+	return c
 }
 
 func mustJSON(v any) []byte {
@@ -487,29 +504,99 @@ func (m *Manager) Reconnect(ctx context.Context, name string) (string, error) {
 }
 
 // UsesOAuth reports a server that signs in with OAuth: an HTTP server
-// without an Authorization header.
-func (m *Manager) UsesOAuth(s *Server) bool { return s.IsHTTP() && !hasAuthorization(s) }
+// without an Authorization header or a provider's login.
+func (m *Manager) UsesOAuth(s *Server) bool { return s.UsesOAuth() }
 
-// Logout deletes a server's stored OAuth credentials; the message is the
-// reference's answer.
-func (m *Manager) Logout(name string) (string, error) {
+// find is the connection of a server.
+func (m *Manager) find(name string) *Conn {
 	for _, c := range m.Conns() {
-		if c.Server.Name != name {
-			continue
+		if c.Server.Name == name {
+			return c
 		}
-		if !m.UsesOAuth(c.Server) {
-			return "", fmt.Errorf("MCP server %q does not use OAuth.", name)
-		}
-		removed, err := removeCredentials(m.opts.AgentDir, name, c.Server.URL)
-		if err != nil {
-			return "", err
-		}
-		if removed {
-			return fmt.Sprintf("Signed out of MCP server %q.", name), nil
-		}
-		return fmt.Sprintf("No stored credentials for MCP server %q.", name), nil
 	}
-	return "", fmt.Errorf("No MCP server named %q.", name)
+	return nil
+}
+
+// Logout deletes a server's stored OAuth credentials and disconnects it;
+// the message is the reference's answer.
+func (m *Manager) Logout(name string) (string, error) {
+	c := m.find(name)
+	if c == nil {
+		return "", fmt.Errorf("No MCP server named %q.", name)
+	}
+	if !c.Server.UsesOAuth() {
+		return "", fmt.Errorf("MCP server %q does not use OAuth.", name)
+	}
+	removed, err := m.creds.Remove(name, c.Server.URL)
+	if err != nil {
+		return "", err
+	}
+	c.SignOut()
+	m.toolsChanged()
+	if removed {
+		return fmt.Sprintf("Signed out of MCP server %q.", name), nil
+	}
+	return fmt.Sprintf("No stored credentials for MCP server %q.", name), nil
+}
+
+// ReconnectSignedIn reconnects the servers that wanted a sign-in and
+// have new credentials since (pi mcp login in another process), so a
+// running session uses them on its next turn. It reports whether any
+// connected.
+func (m *Manager) ReconnectSignedIn(ctx context.Context) bool {
+	any := false
+	for _, c := range m.Conns() {
+		if c.SignedInElsewhere() {
+			c.ClearChallenge()
+			if _, err := c.Session(ctx); err == nil {
+				any = true
+			}
+		}
+	}
+	if any {
+		m.toolsChanged()
+	}
+	return any
+}
+
+// Login signs in to a server, then reconnects it. A failure comes back
+// as the reference words it ("Sign-in cancelled.", "Sign-in failed: …",
+// "Signed in, but …"); the message on success is its tool count.
+func (m *Manager) Login(ctx context.Context, name string, prompt SignInPrompt) (string, error) {
+	c := m.find(name)
+	if c == nil {
+		return "", fmt.Errorf("No MCP server named %q.", name)
+	}
+	if !c.Server.UsesOAuth() {
+		return "", fmt.Errorf("MCP server %q does not use OAuth.", name)
+	}
+	if err := SignInConn(ctx, c, m.creds, prompt, m.opts.OAuthHTTPClient); err != nil {
+		if errors.Is(err, ErrSignInCancelled) {
+			return "", errors.New("Sign-in cancelled.")
+		}
+		return "", fmt.Errorf("Sign-in failed: %w", err)
+	}
+	c.Close()
+	if _, err := c.Session(ctx); err != nil {
+		return "", fmt.Errorf("Signed in, but %w", err)
+	}
+	m.toolsChanged()
+	return fmt.Sprintf("Signed in to MCP server %q (%d tools).", name, len(c.Tools())), nil
+}
+
+// SignInConn runs a sign-in for a connection's server with the challenge
+// the server sent it, and forgets that challenge once answered.
+func SignInConn(ctx context.Context, c *Conn, creds *CredentialStore, prompt SignInPrompt, client *http.Client) error {
+	settings, err := c.Server.OAuthSettingsOf(ctx)
+	if err != nil {
+		return err
+	}
+	err = SignIn(ctx, SignInOptions{Name: c.Server.Name, ServerURL: c.Server.URL, Store: creds, Settings: settings,
+		Challenge: c.Challenge(), Prompt: prompt, HTTPClient: client})
+	if err == nil {
+		c.ClearChallenge()
+	}
+	return err
 }
 
 // Close stops every server.

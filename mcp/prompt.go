@@ -23,15 +23,14 @@ const (
 // server with codemode or deferred tools, sorted by name, as
 // "- mcp__<server> (codemode|tool_search)" and a one-line summary (its
 // description, else the first line of its instructions once connected).
-// Empty when there is none. The section is only meaningful once the
-// codemode or tool_search tool exists, which this build does not have
-// yet: nothing adds it to the prompt until then.
+// Empty when there is none. Its limits count UTF-16 code units and
+// servers sort as the reference's localeCompare orders them.
 func (m *Manager) ServersSection() string {
 	type entry struct{ head, summary string }
 	var listed []entry
 	reaches := map[string]bool{}
 	conns := m.Conns()
-	sort.Slice(conns, func(i, j int) bool { return conns[i].Server.Name < conns[j].Server.Name })
+	sort.SliceStable(conns, func(i, j int) bool { return localeLess(conns[i].Server.Name, conns[j].Server.Name) })
 	for _, c := range conns {
 		s := c.Server
 		if !s.Enabled {
@@ -81,7 +80,7 @@ func (m *Manager) ServersSection() string {
 		for _, e := range listed[:kept] {
 			lines = append(lines, e.head)
 		}
-		return utf8.RuneCountInString(strings.Join(append(lines, omitted(len(listed)-kept)...), "\n"))
+		return utf16Len(strings.Join(append(lines, omitted(len(listed)-kept)...), "\n"))
 	}
 	kept := len(listed)
 	for kept > 0 && size(kept) > maxServersSection {
@@ -102,17 +101,52 @@ func (m *Manager) ServersSection() string {
 	return strings.Join(append(lines, omitted(len(listed)-kept)...), "\n")
 }
 
-// truncateRunes cuts s to max characters, ending in … when cut.
+// truncateRunes cuts s to max UTF-16 code units, ending in … when cut
+// (never inside a surrogate pair).
 func truncateRunes(s string, max int) string {
 	if max <= 0 {
 		return ""
 	}
-	if utf8.RuneCountInString(s) <= max {
+	if utf16Len(s) <= max {
 		return s
 	}
 	if max <= 1 {
 		return ""
 	}
-	r := []rune(s)
-	return strings.TrimRight(string(r[:max-1]), " \t") + "…"
+	n, cut := 0, 0
+	for i, r := range s {
+		w := 1
+		if r > 0xFFFF {
+			w = 2
+		}
+		if n+w > max-1 {
+			break
+		}
+		n += w
+		cut = i + utf8.RuneLen(r)
+	}
+	return strings.TrimRight(s[:cut], " \t\n\r") + "…"
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r > 0xFFFF {
+			n++
+		}
+	}
+	return n
+}
+
+// localeLess orders server names as localeCompare does for the names
+// servers may have (letters, digits, - and _): punctuation (_ before -)
+// before digits before letters, case compared last, lowercase first.
+func localeLess(a, b string) bool {
+	key := strings.NewReplacer("_", "\x01", "-", "\x02")
+	la, lb := key.Replace(strings.ToLower(a)), key.Replace(strings.ToLower(b))
+	if la != lb {
+		return la < lb
+	}
+	return a > b
 }

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -84,27 +83,7 @@ func (c *groupConn) Close() error {
 	return err
 }
 
-// headerTransport adds the configured headers to every request and
-// notes a 401, which means the server wants a sign-in.
-type headerTransport struct {
-	base         http.RoundTripper
-	headers      [][2]string
-	unauthorized atomic.Bool
-}
-
-func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for _, kv := range t.headers {
-		r.Header.Set(kv[0], kv[1])
-	}
-	resp, err := t.base.RoundTrip(r)
-	if err == nil && resp.StatusCode == http.StatusUnauthorized {
-		t.unauthorized.Store(true)
-	}
-	return resp, err
-}
-
-func newHTTPTransport(ctx context.Context, s *Server) (*sdk.StreamableClientTransport, *headerTransport, error) {
+func newHTTPTransport(ctx context.Context, s *Server, auth requestAuth) (*sdk.StreamableClientTransport, *headerTransport, error) {
 	var headers [][2]string
 	for _, kv := range s.Headers {
 		v, err := expandValue(kv[1], `MCP server "`+s.Name+`" header "`+kv[0]+`"`)
@@ -113,7 +92,7 @@ func newHTTPTransport(ctx context.Context, s *Server) (*sdk.StreamableClientTran
 		}
 		headers = append(headers, [2]string{kv[0], v})
 	}
-	ht := &headerTransport{base: http.DefaultTransport, headers: headers}
+	ht := &headerTransport{base: http.DefaultTransport, headers: headers, auth: auth}
 	client := &http.Client{Transport: ht}
 	// Transient failures are retried twice, as the reference does.
 	return &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: client, MaxRetries: 2, DisableStandaloneSSE: true}, ht, nil

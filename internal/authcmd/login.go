@@ -14,6 +14,7 @@ import (
 
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/config/login"
+	"github.com/pi-go/pi/mcp"
 )
 
 const loginUsage = "pi auth login <provider> [--api-key] [--no-browser]"
@@ -136,6 +137,15 @@ func runLogin(args []string, e *env) int {
 	}
 	fmt.Fprintf(e.stdout, "%s. Credentials saved to %s\n", what, reg.AuthPath())
 	refreshCatalog(ctx, e, reg, id, name, radius)
+	if id == "radius" {
+		// The Radius MCP server in the global mcp.json uses this login.
+		// Only the global file counts, so the working directory does not.
+		if msg, err := mcp.ConfigureRadiusServer(id, name, e.agentDir, ""); err != nil {
+			fmt.Fprintln(e.stderr, err)
+		} else if msg != "" {
+			fmt.Fprintln(e.stdout, msg)
+		}
+	}
 	return 0
 }
 
