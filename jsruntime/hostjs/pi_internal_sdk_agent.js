@@ -139,8 +139,10 @@ class AgentSession {
     this.resourceLoader = resourceLoader;
     this.disposed = false;
   }
+  // snapshot is the agent's state now; after dispose, the state it had
+  // then (the reference's disposed session stays readable).
   snapshot() {
-    if (this.disposed) throw new Error("AgentSession: the session was disposed");
+    if (this.disposed) return this.final;
     return JSON.parse(host.sdkAgentState(this.handle));
   }
   // state is the agent's state as pi-agent-core's Agent has it.
@@ -207,6 +209,7 @@ class AgentSession {
   async bindExtensions() { await this.run("bind", ""); }
   dispose() {
     if (this.disposed) return;
+    this.final = this.snapshot();
     this.disposed = true;
     this.listeners.clear();
     host.sdkAgentDispose(this.handle, false);
