@@ -169,6 +169,9 @@ func (d *subDraft) Start(ctx context.Context, o jsruntime.SubAgentStart) (jsrunt
 	if o.Settings != nil {
 		app.settings = config.FromMaps(o.Settings.Global, o.Settings.Project)
 	}
+	// The resources wire began discovering read the cwd the store may
+	// change: let that discovery finish first.
+	app.loadResources()
 	switch st := o.Store.(type) {
 	case nil:
 		if !o.InMemory {
