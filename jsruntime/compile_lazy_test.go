@@ -122,3 +122,44 @@ func TestImportMetaResolve(t *testing.T) {
 		t.Errorf("got:\n%s\nwant (Node 22):\n%s", got, golden)
 	}
 }
+
+// TestCreateRequirePackages runs testdata/create_require.mjs as an
+// extension beside the node_modules it was recorded with and compares
+// its output with Node 22's: createRequire loads installed CommonJS
+// packages (main, exports with the require condition, subpaths, their
+// own dependencies), and a native addon fails with Node's error code.
+func TestCreateRequirePackages(t *testing.T) {
+	t.Parallel()
+	script, err := os.ReadFile("testdata/create_require.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden, err := os.ReadFile("testdata/create_require.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Replace(string(script), "const require = createRequire", "const req = createRequire", 1)
+	body = strings.ReplaceAll(body, "require(", "req(")
+	body = strings.ReplaceAll(body, "require.resolve(", "req.resolve(")
+	body = strings.ReplaceAll(body, "process.cwd()", "__dirname")
+	h := runTS(t, map[string]string{
+		"ext.ts":                                           body + "\nexport default function () {}\n",
+		"node_modules/cjs-pkg/package.json":                `{"name":"cjs-pkg","main":"main.js"}`,
+		"node_modules/cjs-pkg/main.js":                     `exports.x = 1; exports.dep = require("dep2").y; exports.file = require("path").basename(__filename);`,
+		"node_modules/dep2/package.json":                   `{"name":"dep2"}`,
+		"node_modules/dep2/index.js":                       `exports.y = "from dep2";`,
+		"node_modules/cond-pkg/package.json":               `{"name":"cond-pkg","exports":{".":{"import":"./lib/m.mjs","require":"./lib/c.cjs"},"./extra":"./lib/extra.js"}}`,
+		"node_modules/cond-pkg/lib/c.cjs":                  `module.exports = "cjs entry";`,
+		"node_modules/cond-pkg/lib/m.mjs":                  `export default "esm";`,
+		"node_modules/cond-pkg/lib/extra.js":               `module.exports = "extra";`,
+		"node_modules/native-pkg/package.json":             `{"name":"native-pkg","main":"addon.linux-x64-gnu.node"}`,
+		"node_modules/native-pkg/addon.linux-x64-gnu.node": "not an elf",
+	})
+	if len(h.loadErrs) > 0 {
+		t.Fatal(h.loadErrs)
+	}
+	h.settle(t)
+	if got := h.stderr.String(); got != string(golden) {
+		t.Errorf("got:\n%s\nwant (Node 22):\n%s", got, golden)
+	}
+}
