@@ -100,6 +100,11 @@ type SubAgentStart struct {
 	// Settings replace the loader's settings (createAgentSession's own
 	// in-memory settingsManager); nil keeps them.
 	Settings *SubAgentSettings
+	// SharedModels makes the session use the parent's model registry
+	// (createAgentSession's modelRegistry: ctx.modelRegistry), with the
+	// providers the parent's extensions registered, as the reference
+	// shares the registry object it is given.
+	SharedModels bool
 }
 
 // SubAgent is a running in-process agent (the SDK's AgentSession).

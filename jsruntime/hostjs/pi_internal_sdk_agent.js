@@ -229,6 +229,14 @@ async function createAgentSession(options) {
   const o = options || {};
   if (Array.isArray(o.customTools) && o.customTools.length > 0) throw notSupported("createAgentSession: customTools");
   if (o.modelRuntime !== undefined) throw notSupported("createAgentSession: modelRuntime");
+  let sharedModels = false;
+  if (o.modelRegistry !== undefined) {
+    // The host's registry (ctx.modelRegistry) is the one pi-go can share.
+    if (!(o.modelRegistry instanceof require("@earendil-works/pi-coding-agent").ModelRegistry)) {
+      throw notSupported("createAgentSession: a modelRegistry other than ctx.modelRegistry");
+    }
+    sharedModels = true;
+  }
   if (Array.isArray(o.scopedModels) && o.scopedModels.length > 0) throw notSupported("createAgentSession: scopedModels");
   let loader = o.resourceLoader;
   if (loader === undefined) {
@@ -247,6 +255,7 @@ async function createAgentSession(options) {
     Provider: m && m.provider ? String(m.provider) : "", Model: m && m.id ? String(m.id) : "",
     Thinking: o.thinkingLevel ? String(o.thinkingLevel) : "",
     Settings: o.settingsManager === loader.options.settingsManager ? null : memorySettings(o.settingsManager),
+    SharedModels: sharedModels,
   }, toolOptions(o));
   const listeners = new Map();
   const onEvent = (json, seq) => {
