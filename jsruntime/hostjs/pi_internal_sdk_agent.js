@@ -94,6 +94,11 @@ class DefaultResourceLoader {
       const base = { extensions: prep.paths.map((p) => extensionView(p)), errors: [], runtime: {} };
       const kept = o.extensionsOverride(base) || base;
       selected = (kept.extensions || []).map((e) => String(e.path));
+      const known = new Set(prep.paths);
+      const added = selected.filter((p) => !known.has(p));
+      if (added.length > 0) {
+        throw notSupported("DefaultResourceLoader: an extensionsOverride that adds extensions (" + added.join(", ") + "; use additionalExtensionPaths)");
+      }
     }
     const loaded = JSON.parse(await need("sdkAgentLoad")(this.draft, JSON.stringify(selected)));
     this.extensionsResult = { extensions: loaded.map((e) => extensionView(e.path, e.tools, e.commands, e.flags)), errors: [], runtime: {} };
