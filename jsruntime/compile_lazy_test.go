@@ -163,3 +163,40 @@ func TestCreateRequirePackages(t *testing.T) {
 		t.Errorf("got:\n%s\nwant (Node 22):\n%s", got, golden)
 	}
 }
+
+// TestNativeLoaderPackages checks the stand-ins for bindings and
+// node-gyp-build: bundled, the addon they load is a stand-in that fails
+// when called; through createRequire, asking for the addon fails at once
+// with the native-addon error (Node would load it; here the caller's
+// fallback runs), never with the TypeError the real packages hit in
+// goja.
+func TestNativeLoaderPackages(t *testing.T) {
+	t.Parallel()
+	h := runTS(t, map[string]string{
+		"ext.ts": `
+import bindings from "bindings";
+import { createRequire } from "node:module";
+const addon = bindings("better_sqlite3.node");
+export default function () {
+  console.log("bundled shape:", typeof addon.Database);
+  try { new addon.Database(":memory:"); } catch (e: any) { console.log("bundled:", e.code, e.message); }
+  const req = createRequire(import.meta.url);
+  try { req("bindings")("better_sqlite3.node"); } catch (e: any) { console.log("required:", e.code, e.message); }
+  try { req("node-gyp-build")(__dirname); } catch (e: any) { console.log("gyp:", e.code); }
+}
+`,
+		// The real package would be bundled without the stand-in.
+		"node_modules/bindings/package.json": `{"name":"bindings","main":"bindings.js"}`,
+		"node_modules/bindings/bindings.js":  `module.exports = function () { throw new TypeError("the real bindings ran"); };`,
+	})
+	if len(h.loadErrs) > 0 {
+		t.Fatal(h.loadErrs)
+	}
+	h.settle(t)
+	wantLines(t, h.stderr.String(),
+		"bundled shape: function",
+		"bundled: ERR_DLOPEN_FAILED Cannot load native addon 'better_sqlite3.node': native addons (.node files) are not supported in pi-go extensions",
+		"required: ERR_DLOPEN_FAILED Cannot load native addon 'better_sqlite3.node' (through bindings): native addons (.node files) are not supported in pi-go extensions",
+		"gyp: ERR_DLOPEN_FAILED",
+	)
+}

@@ -86,6 +86,20 @@ function installedPackageFile(spec, from) {
   }
 }
 
+// nativeLoader stands in for the packages that only find and load a
+// native addon (bindings, node-gyp-build; compile_lazy.go says why): it
+// fails with the native-addon error when the addon is asked for.
+function nativeLoader(pkg) {
+  const load = function (what) {
+    const name = typeof what === "string" ? what : what && what.bindings ? what.bindings : pkg;
+    const e = new Error(`Cannot load native addon '${name}' (through ${pkg}): native addons (.node files) are not supported in pi-go extensions`);
+    e.code = "ERR_DLOPEN_FAILED";
+    throw e;
+  };
+  load.path = load;
+  return load;
+}
+
 // loadResolved loads a resolved file: JSON and CommonJS as Node does; a
 // native addon (.node) cannot load here, which Node would do.
 function loadResolved(p, spec, from) {
@@ -116,6 +130,7 @@ function createRequire(from) {
       if (!p) throw notFound(spec, file);
       return loadResolved(p, spec, file);
     }
+    if (spec === "bindings" || spec === "node-gyp-build") return nativeLoader(spec);
     const p = typeof spec === "string" ? installedPackageFile(spec, file) : undefined;
     if (p) return loadResolved(p, spec, file);
     return hostRequire(spec);
