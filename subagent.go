@@ -93,14 +93,14 @@ func (h subAgentHost) PrepareSubAgent(ctx context.Context, spec jsruntime.SubAge
 		return nil, err
 	}
 	app.sub = &subAgentConfig{systemPrompt: spec.SystemPrompt, appendSet: spec.AppendSet, appendParts: spec.AppendSystemPrompt}
-	return &subDraft{app: app}, nil
+	return &subDraft{app: app, parent: p}, nil
 }
 
 // subDraft is a sub-agent between the loader's reload and
 // createAgentSession.
 type subDraft struct {
-	app    *Agent
-	loaded bool
+	app, parent *Agent
+	loaded      bool
 }
 
 func (d *subDraft) ExtensionPaths() []string {
@@ -169,6 +169,15 @@ func (d *subDraft) Start(ctx context.Context, o jsruntime.SubAgentStart) (jsrunt
 	if o.Settings != nil {
 		app.settings = config.FromMaps(o.Settings.Global, o.Settings.Project)
 	}
+	if o.SharedModels {
+		// The session's model, credentials and providers come from the
+		// parent's registry; the sub-agent's own extensions keep the one
+		// they loaded with.
+		app.registry = d.parent.registry
+	}
+	// The resources wire began discovering read the cwd the store may
+	// change: let that discovery finish first.
+	app.loadResources()
 	switch st := o.Store.(type) {
 	case nil:
 		if !o.InMemory {

@@ -134,3 +134,81 @@ func TestSubAgentMatchesReference(t *testing.T) {
 		})
 	}
 }
+
+// TestSubAgentAbortSteerDispose checks that a sub-agent's abort, steer
+// and dispose settle as the reference's do (reference_abort.golden,
+// recorded with the reference pi 1.6.0 and the same mock script, one
+// process per command): an abort while the reply streams ends the prompt
+// with an aborted message, the transcript stays readable after dispose,
+// and a steer sent while a tool runs is delivered after it.
+func TestSubAgentAbortSteerDispose(t *testing.T) {
+	t.Parallel()
+	golden, err := os.ReadFile(filepath.Join("testdata", "subagent", "reference_abort.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := mockllm.Script{Turns: []mockllm.Turn{
+		{Text: "a reply that streams slowly, one small piece at a time", ChunkSize: 2, DelayMs: 50},
+		{ToolCalls: []mockllm.ToolCall{{Name: "bash", Arguments: json.RawMessage(`{"command":"sleep 0.3; echo done"}`)}}},
+		{Text: "after the steer"},
+	}}
+	agentDir, project, _ := sdktest.Home(t, script)
+	ext, err := filepath.Abs(filepath.Join("testdata", "subagent", "sub_abort.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	agent, err := pi.New(context.Background(), pi.Options{AgentDir: agentDir, Cwd: project, Model: sdktest.Model,
+		NoSession: true, Mode: pi.ModePrint, Extensions: []string{ext}, Stderr: &stderr})
+	if err != nil {
+		t.Fatalf("New: %v\n%s", err, stderr.String())
+	}
+	defer agent.Close()
+	for _, cmd := range []string{"/abort", "/steer"} {
+		if err := agent.Prompt(context.Background(), cmd, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if strings.HasPrefix(l, "ABORT ") || strings.HasPrefix(l, "AFTER ") || strings.HasPrefix(l, "STEER ") {
+			got = append(got, l)
+		}
+	}
+	if g, w := strings.Join(got, "\n"), strings.TrimSpace(string(golden)); g != w {
+		t.Errorf("got:\n%s\nwant (the reference's):\n%s\n(stderr: %s)", g, w, stderr.String())
+	}
+}
+
+// TestSubAgentSharedModels checks that a sub-agent given the parent's
+// registry (modelRegistry: ctx.modelRegistry, as pi-subagents passes it)
+// can run on a provider one of the parent's extensions registered, which
+// a sub-agent that loads no extensions would not know. The reference
+// shares the registry too but then fails this case with "No API key
+// found for extprov." (its session's credentials ignore the registered
+// apiKey); ours sends the registered key.
+func TestSubAgentSharedModels(t *testing.T) {
+	t.Parallel()
+	agentDir, project, srv := sdktest.Home(t, mockllm.Script{Turns: []mockllm.Turn{{Text: "ext model answer"}}})
+	ext, err := filepath.Abs(filepath.Join("testdata", "subagent", "sub_models.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	agent, err := pi.New(context.Background(), pi.Options{AgentDir: agentDir, Cwd: project, Model: sdktest.Model,
+		NoSession: true, Mode: pi.ModePrint, Extensions: []string{ext}, Stderr: &stderr})
+	if err != nil {
+		t.Fatalf("New: %v\n%s", err, stderr.String())
+	}
+	defer agent.Close()
+	if err := agent.Prompt(context.Background(), "/submodels", nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := `MODELS {"provider":"extprov","id":"ext-model","text":"ext model answer"}`; !strings.Contains(stderr.String(), want) {
+		t.Errorf("missing %s in:\n%s", want, stderr.String())
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || reqs[0].Headers["authorization"] != "Bearer ext-key" {
+		t.Errorf("requests = %+v, want one with the registered key", reqs)
+	}
+}

@@ -2,6 +2,7 @@ package jsruntime
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,4 +71,19 @@ export default function (pi) {
 		assert.Equal(t, "openai-completions", req.Model.API)
 	}
 	assert.Empty(t, h.extErrors())
+}
+
+// TestPiAIValidateToolArguments runs testdata/piai_validate.js with the
+// pi-ai module as V and compares its output with the reference's pi-ai
+// under Node 22.
+func TestPiAIValidateToolArguments(t *testing.T) {
+	t.Parallel()
+	script, err := os.ReadFile("testdata/piai_validate.js")
+	require.NoError(t, err)
+	golden, err := os.ReadFile("testdata/piai_validate.golden")
+	require.NoError(t, err)
+	h := runTS(t, map[string]string{"ext.ts": "import * as V from \"@earendil-works/pi-ai\";\n" + string(script) + "\nexport default function () {}\n"})
+	require.Empty(t, h.loadErrs)
+	h.settle(t)
+	assert.Equal(t, string(golden), h.stderr.String())
 }

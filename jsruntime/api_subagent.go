@@ -100,6 +100,11 @@ type SubAgentStart struct {
 	// Settings replace the loader's settings (createAgentSession's own
 	// in-memory settingsManager); nil keeps them.
 	Settings *SubAgentSettings
+	// SharedModels makes the session use the parent's model registry
+	// (createAgentSession's modelRegistry: ctx.modelRegistry), with the
+	// providers the parent's extensions registered, as the reference
+	// shares the registry object it is given.
+	SharedModels bool
 }
 
 // SubAgent is a running in-process agent (the SDK's AgentSession).
@@ -132,6 +137,25 @@ type subAgents struct {
 	next   int
 	drafts map[int]SubAgentDraft
 	agents map[int]*runningSubAgent
+	// watch starts, with the first draft, the goroutine that closes what
+	// is left when the runtime ends (a reload, the agent's close), so no
+	// sub-agent outlives the extension that made it.
+	watch sync.Once
+}
+
+// closeAll closes every draft and agent.
+func (s *subAgents) closeAll() {
+	s.mu.Lock()
+	drafts, agents := s.drafts, s.agents
+	s.drafts, s.agents = map[int]SubAgentDraft{}, map[int]*runningSubAgent{}
+	s.mu.Unlock()
+	for _, d := range drafts {
+		d.Close()
+	}
+	for _, ra := range agents {
+		ra.unsub()
+		ra.agent.Close()
+	}
 }
 
 type runningSubAgent struct {
@@ -199,6 +223,12 @@ func (a *API) installSubAgents(r *Runtime) {
 		if err := json.Unmarshal([]byte(specJSON), &spec); err != nil {
 			panic(vm.NewTypeError("DefaultResourceLoader: " + err.Error()))
 		}
+		s.watch.Do(func() {
+			go func() {
+				<-r.loop.done
+				s.closeAll()
+			}()
+		})
 		return async(func(ctx context.Context) (any, error) {
 			d, err := host.PrepareSubAgent(ctx, spec)
 			if err != nil {

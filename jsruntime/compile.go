@@ -21,7 +21,7 @@ import (
 
 // compilerVersion is part of every cache key: bump it whenever the esbuild
 // options, the plugins or the wrapper change the produced code.
-const compilerVersion = "jsruntime-bundle-9"
+const compilerVersion = "jsruntime-bundle-10"
 
 // LoadFailureHint is printed on stderr after fatal extension load errors,
 // as the reference does.
@@ -292,7 +292,7 @@ func buildOptions(wd string) api.BuildOptions {
 		Platform:       api.PlatformNode,
 		Target:         api.ESNext,
 		Supported:      supported,
-		Plugins:        []api.Plugin{hostPlugin, importMetaPlugin, nativeAddonPlugin},
+		Plugins:        []api.Plugin{hostPlugin, importMetaPlugin, nativeAddonPlugin, nativeLoaderPlugin},
 		Sourcemap:      api.SourceMapInline,
 		SourcesContent: api.SourcesContentExclude, // goja maps positions without the sources
 		KeepNames:      true,

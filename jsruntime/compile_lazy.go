@@ -20,7 +20,8 @@ import (
 // in their place that fails with a clear error on first use instead.
 
 const (
-	missingNamespace = "pi-missing"
+	missingNamespace      = "pi-missing"
+	nativeLoaderNamespace = "pi-native-loader"
 )
 
 // lazyModuleSource is the stand-in's code. The module object is a proxy
@@ -83,6 +84,44 @@ var nativeAddonPlugin = api.Plugin{
 		// addon (napi-rs's per-platform packages) resolves to it too.
 		b.OnLoad(api.OnLoadOptions{Filter: `\.node$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			text := lazyModuleCode(a.Path, "", true)
+			return api.OnLoadResult{Contents: &text, Loader: api.LoaderJS}, nil
+		})
+	},
+}
+
+// Native loaders are the npm packages whose only job is to find and
+// load a native addon (better-sqlite3 loads its addon through bindings).
+// They read V8's stack-trace API to find their caller, which goja has
+// not, so they would fail with an unrelated TypeError. Bundled, each is
+// a stand-in whose load(name) returns the addon's stand-in, as for a
+// bundled .node file: its functions fail with the native-addon error
+// when called.
+
+// nativeLoaderSource is the stand-in for a native loader package.
+const nativeLoaderSource = `function load(what) {
+  var name = typeof what === "string" ? what : what && what.bindings ? what.bindings : %PKG%;
+  var module = { exports: undefined };
+  (function (module, spec) {
+%BODY%
+  })(module, name);
+  return module.exports;
+}
+load.path = function () { return ""; };
+module.exports = load;
+`
+
+// nativeLoaderPlugin bundles the native loader packages as stand-ins.
+var nativeLoaderPlugin = api.Plugin{
+	Name: "pi-native-loaders",
+	Setup: func(b api.PluginBuild) {
+		b.OnResolve(api.OnResolveOptions{Filter: `^(bindings|node-gyp-build)$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			return api.OnResolveResult{Path: a.Path, Namespace: nativeLoaderNamespace}, nil
+		})
+		b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: nativeLoaderNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			q, _ := json.Marshal(a.Path)
+			// The addon stand-in's code, its name given at run time.
+			body := strings.NewReplacer("var spec = %SPEC%, deep = %DEEP%;", "var deep = true;", "%FROM%", `""`).Replace(lazyModuleSource)
+			text := strings.NewReplacer("%PKG%", string(q), "%BODY%", body).Replace(nativeLoaderSource)
 			return api.OnLoadResult{Contents: &text, Loader: api.LoaderJS}, nil
 		})
 	},

@@ -122,3 +122,81 @@ func TestImportMetaResolve(t *testing.T) {
 		t.Errorf("got:\n%s\nwant (Node 22):\n%s", got, golden)
 	}
 }
+
+// TestCreateRequirePackages runs testdata/create_require.mjs as an
+// extension beside the node_modules it was recorded with and compares
+// its output with Node 22's: createRequire loads installed CommonJS
+// packages (main, exports with the require condition, subpaths, their
+// own dependencies), and a native addon fails with Node's error code.
+func TestCreateRequirePackages(t *testing.T) {
+	t.Parallel()
+	script, err := os.ReadFile("testdata/create_require.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden, err := os.ReadFile("testdata/create_require.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Replace(string(script), "const require = createRequire", "const req = createRequire", 1)
+	body = strings.ReplaceAll(body, "require(", "req(")
+	body = strings.ReplaceAll(body, "require.resolve(", "req.resolve(")
+	body = strings.ReplaceAll(body, "process.cwd()", "__dirname")
+	h := runTS(t, map[string]string{
+		"ext.ts":                                           body + "\nexport default function () {}\n",
+		"node_modules/cjs-pkg/package.json":                `{"name":"cjs-pkg","main":"main.js"}`,
+		"node_modules/cjs-pkg/main.js":                     `exports.x = 1; exports.dep = require("dep2").y; exports.file = require("path").basename(__filename);`,
+		"node_modules/dep2/package.json":                   `{"name":"dep2"}`,
+		"node_modules/dep2/index.js":                       `exports.y = "from dep2";`,
+		"node_modules/cond-pkg/package.json":               `{"name":"cond-pkg","exports":{".":{"import":"./lib/m.mjs","require":"./lib/c.cjs"},"./extra":"./lib/extra.js"}}`,
+		"node_modules/cond-pkg/lib/c.cjs":                  `module.exports = "cjs entry";`,
+		"node_modules/cond-pkg/lib/m.mjs":                  `export default "esm";`,
+		"node_modules/cond-pkg/lib/extra.js":               `module.exports = "extra";`,
+		"node_modules/native-pkg/package.json":             `{"name":"native-pkg","main":"addon.linux-x64-gnu.node"}`,
+		"node_modules/native-pkg/addon.linux-x64-gnu.node": "not an elf",
+	})
+	if len(h.loadErrs) > 0 {
+		t.Fatal(h.loadErrs)
+	}
+	h.settle(t)
+	if got := h.stderr.String(); got != string(golden) {
+		t.Errorf("got:\n%s\nwant (Node 22):\n%s", got, golden)
+	}
+}
+
+// TestNativeLoaderPackages checks the stand-ins for bindings and
+// node-gyp-build: bundled, the addon they load is a stand-in that fails
+// when called; through createRequire, asking for the addon fails at once
+// with the native-addon error (Node would load it; here the caller's
+// fallback runs), never with the TypeError the real packages hit in
+// goja.
+func TestNativeLoaderPackages(t *testing.T) {
+	t.Parallel()
+	h := runTS(t, map[string]string{
+		"ext.ts": `
+import bindings from "bindings";
+import { createRequire } from "node:module";
+const addon = bindings("better_sqlite3.node");
+export default function () {
+  console.log("bundled shape:", typeof addon.Database);
+  try { new addon.Database(":memory:"); } catch (e: any) { console.log("bundled:", e.code, e.message); }
+  const req = createRequire(import.meta.url);
+  try { req("bindings")("better_sqlite3.node"); } catch (e: any) { console.log("required:", e.code, e.message); }
+  try { req("node-gyp-build")(__dirname); } catch (e: any) { console.log("gyp:", e.code); }
+}
+`,
+		// The real package would be bundled without the stand-in.
+		"node_modules/bindings/package.json": `{"name":"bindings","main":"bindings.js"}`,
+		"node_modules/bindings/bindings.js":  `module.exports = function () { throw new TypeError("the real bindings ran"); };`,
+	})
+	if len(h.loadErrs) > 0 {
+		t.Fatal(h.loadErrs)
+	}
+	h.settle(t)
+	wantLines(t, h.stderr.String(),
+		"bundled shape: function",
+		"bundled: ERR_DLOPEN_FAILED Cannot load native addon 'better_sqlite3.node': native addons (.node files) are not supported in pi-go extensions",
+		"required: ERR_DLOPEN_FAILED Cannot load native addon 'better_sqlite3.node' (through bindings): native addons (.node files) are not supported in pi-go extensions",
+		"gyp: ERR_DLOPEN_FAILED",
+	)
+}

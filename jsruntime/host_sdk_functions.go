@@ -136,4 +136,14 @@ func (r *Runtime) installSDKFunctionsHost() {
 		}
 		return encode(ordered{{"skills", list}, {"diagnostics", diags}})
 	})
+	// validateToolArgs is pi-ai's validateToolArguments: the engine's own
+	// coercion and validation of tool arguments, whose error text is the
+	// reference's. It returns the coerced arguments as JSON.
+	_ = r.host.Set("validateToolArgs", func(name, schemaJSON, argsJSON string) string {
+		out, err := engine.ValidateToolArgs(name, json.RawMessage(schemaJSON), json.RawMessage(argsJSON))
+		if err != nil {
+			panic(vm.NewGoError(err))
+		}
+		return string(out)
+	})
 }

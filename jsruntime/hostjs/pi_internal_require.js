@@ -56,6 +56,66 @@ function load(file) {
   return module.exports;
 }
 
+// Host packages (pi's, typebox) and Node's built-ins come from the
+// host even when a copy is installed, as under the reference's loader.
+const HOST_PACKAGE = /^(@earendil-works\/pi-(coding-agent|ai|agent-core|tui)|@mariozechner\/pi-(coding-agent|ai|agent-core|tui)|typebox|@sinclair\/typebox)(\/.*)?$/;
+
+function isHostName(spec) {
+  if (spec.startsWith("node:") || HOST_PACKAGE.test(spec)) return true;
+  const builtins = require("module").builtinModules || [];
+  return builtins.includes(spec) || builtins.includes(spec.split("/")[0]);
+}
+
+// installedPackageFile is the file a bare require resolves to in the
+// node_modules folders from the requiring file up (the package's
+// "exports" with the require condition, else main, else index.js), as
+// Node resolves it; undefined for host names and packages not installed.
+function installedPackageFile(spec, from) {
+  if (isHostName(spec) || spec.startsWith("#")) return undefined;
+  const parts = spec.split("/");
+  const scoped = spec.startsWith("@");
+  const name = scoped ? parts.slice(0, 2).join("/") : parts[0];
+  const sub = parts.slice(scoped ? 2 : 1).join("/");
+  for (let dir = path.dirname(from); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "node_modules", name);
+    if (isFile(path.join(candidate, "package.json"))) {
+      const entry = packageEntry(candidate, sub, ["require", "node", "default"]);
+      return resolveFile(entry, from) || (isFile(entry) ? entry : undefined);
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+// nativeLoader stands in for the packages that only find and load a
+// native addon (bindings, node-gyp-build; compile_lazy.go says why): it
+// fails with the native-addon error when the addon is asked for.
+function nativeLoader(pkg) {
+  const load = function (what) {
+    const name = typeof what === "string" ? what : what && what.bindings ? what.bindings : pkg;
+    const e = new Error(`Cannot load native addon '${name}' (through ${pkg}): native addons (.node files) are not supported in pi-go extensions`);
+    e.code = "ERR_DLOPEN_FAILED";
+    throw e;
+  };
+  load.path = load;
+  return load;
+}
+
+// loadResolved loads a resolved file: JSON and CommonJS as Node does; a
+// native addon (.node) cannot load here, which Node would do.
+function loadResolved(p, spec, from) {
+  if (p.endsWith(".node")) {
+    const e = new Error(`Cannot load native addon '${p}': native addons (.node files) are not supported in pi-go extensions`);
+    e.code = "ERR_DLOPEN_FAILED";
+    throw e;
+  }
+  if (p.endsWith(".mjs")) {
+    const e = new Error(`require() of ES Module ${p} from ${from} not supported.`);
+    e.code = "ERR_REQUIRE_ESM";
+    throw e;
+  }
+  return load(p);
+}
+
 function createRequire(from) {
   if (from instanceof URL) from = from.href;
   if (typeof from !== "string") {
@@ -68,8 +128,11 @@ function createRequire(from) {
     if (typeof spec === "string" && isRelative(spec)) {
       const p = resolveFile(spec, file);
       if (!p) throw notFound(spec, file);
-      return load(p);
+      return loadResolved(p, spec, file);
     }
+    if (spec === "bindings" || spec === "node-gyp-build") return nativeLoader(spec);
+    const p = typeof spec === "string" ? installedPackageFile(spec, file) : undefined;
+    if (p) return loadResolved(p, spec, file);
     return hostRequire(spec);
   };
   req.resolve = function resolve(spec) {
@@ -78,6 +141,8 @@ function createRequire(from) {
       if (!p) throw notFound(spec, file);
       return p;
     }
+    const p = typeof spec === "string" ? installedPackageFile(spec, file) : undefined;
+    if (p) return p;
     hostRequire(spec); // throws for an unknown module
     return spec;
   };
@@ -91,7 +156,8 @@ function createRequire(from) {
 // packageEntry is the file a bare import of a package resolves to: its
 // "exports" entry for "." (the import, then default condition), else its
 // main, else index.js.
-function packageEntry(dir, sub) {
+function packageEntry(dir, sub, conditions) {
+  const conds = conditions || ["import", "node", "default"];
   let pkg = {};
   try { pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")); } catch { /* no manifest */ }
   const key = sub ? "./" + sub : ".";
@@ -100,7 +166,9 @@ function packageEntry(dir, sub) {
   const pick = (e) => {
     if (typeof e === "string") return e;
     if (Array.isArray(e)) return pick(e[0]);
-    if (e && typeof e === "object") return pick(e.import !== undefined ? e.import : e.node !== undefined ? e.node : e.default);
+    if (e && typeof e === "object") {
+      for (const c of conds) if (e[c] !== undefined) return pick(e[c]);
+    }
     return undefined;
   };
   if (exp && exp[key] !== undefined) {

@@ -94,6 +94,11 @@ class DefaultResourceLoader {
       const base = { extensions: prep.paths.map((p) => extensionView(p)), errors: [], runtime: {} };
       const kept = o.extensionsOverride(base) || base;
       selected = (kept.extensions || []).map((e) => String(e.path));
+      const known = new Set(prep.paths);
+      const added = selected.filter((p) => !known.has(p));
+      if (added.length > 0) {
+        throw notSupported("DefaultResourceLoader: an extensionsOverride that adds extensions (" + added.join(", ") + "; use additionalExtensionPaths)");
+      }
     }
     const loaded = JSON.parse(await need("sdkAgentLoad")(this.draft, JSON.stringify(selected)));
     this.extensionsResult = { extensions: loaded.map((e) => extensionView(e.path, e.tools, e.commands, e.flags)), errors: [], runtime: {} };
@@ -139,8 +144,10 @@ class AgentSession {
     this.resourceLoader = resourceLoader;
     this.disposed = false;
   }
+  // snapshot is the agent's state now; after dispose, the state it had
+  // then (the reference's disposed session stays readable).
   snapshot() {
-    if (this.disposed) throw new Error("AgentSession: the session was disposed");
+    if (this.disposed) return this.final;
     return JSON.parse(host.sdkAgentState(this.handle));
   }
   // state is the agent's state as pi-agent-core's Agent has it.
@@ -207,6 +214,7 @@ class AgentSession {
   async bindExtensions() { await this.run("bind", ""); }
   dispose() {
     if (this.disposed) return;
+    this.final = this.snapshot();
     this.disposed = true;
     this.listeners.clear();
     host.sdkAgentDispose(this.handle, false);
@@ -226,6 +234,14 @@ async function createAgentSession(options) {
   const o = options || {};
   if (Array.isArray(o.customTools) && o.customTools.length > 0) throw notSupported("createAgentSession: customTools");
   if (o.modelRuntime !== undefined) throw notSupported("createAgentSession: modelRuntime");
+  let sharedModels = false;
+  if (o.modelRegistry !== undefined) {
+    // The host's registry (ctx.modelRegistry) is the one pi-go can share.
+    if (!(o.modelRegistry instanceof require("@earendil-works/pi-coding-agent").ModelRegistry)) {
+      throw notSupported("createAgentSession: a modelRegistry other than ctx.modelRegistry");
+    }
+    sharedModels = true;
+  }
   if (Array.isArray(o.scopedModels) && o.scopedModels.length > 0) throw notSupported("createAgentSession: scopedModels");
   let loader = o.resourceLoader;
   if (loader === undefined) {
@@ -244,6 +260,7 @@ async function createAgentSession(options) {
     Provider: m && m.provider ? String(m.provider) : "", Model: m && m.id ? String(m.id) : "",
     Thinking: o.thinkingLevel ? String(o.thinkingLevel) : "",
     Settings: o.settingsManager === loader.options.settingsManager ? null : memorySettings(o.settingsManager),
+    SharedModels: sharedModels,
   }, toolOptions(o));
   const listeners = new Map();
   const onEvent = (json, seq) => {

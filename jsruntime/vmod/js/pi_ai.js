@@ -56,6 +56,30 @@ function apiStream(name, api) {
   return fn;
 }
 
+// validateToolArguments coerces and checks a tool call's arguments
+// against the tool's JSON Schema with the host's validator (the one the
+// agent runs before every tool), on a copy, so the call is unchanged.
+function validateToolArguments(tool, toolCall) {
+  if (toolCall.argumentsError) {
+    throw new Error("Invalid arguments for tool \"" + toolCall.name + "\": " + toolCall.argumentsError);
+  }
+  if (typeof host.validateToolArgs !== "function") {
+    throw new Error("@earendil-works/pi-ai: validateToolArguments is not available in this runtime");
+  }
+  const schema = tool && tool.parameters !== undefined ? JSON.stringify(tool.parameters) : "";
+  try {
+    return JSON.parse(host.validateToolArgs(String(toolCall.name), schema, JSON.stringify(toolCall.arguments === undefined ? {} : toolCall.arguments)));
+  } catch (e) {
+    throw new Error(e && e.message !== undefined ? e.message : String(e));
+  }
+}
+
+function validateToolCall(tools, toolCall) {
+  const tool = tools.find((t) => t.name === toolCall.name);
+  if (!tool) throw new Error("Tool \"" + toolCall.name + "\" not found");
+  return validateToolArguments(tool, toolCall);
+}
+
 // The wire APIs pi-ai implements, with the names of their factories and
 // legacy stream aliases.
 const wireApis = [
@@ -542,6 +566,8 @@ const values = {
   parseStreamingJson: parseStreamingJson,
   parseJsonWithRepair: parseJsonWithRepair,
   parseToolCallArguments: parseToolCallArguments,
+  validateToolArguments: validateToolArguments,
+  validateToolCall: validateToolCall,
   complete: streamFn("complete", "complete"),
   completeSimple: streamFn("completeSimple", "complete"),
   stream: streamFn("stream", "stream"),
@@ -588,8 +614,7 @@ const unsupportedNames = ["InMemoryCredentialStore", "InMemoryModelsStore", "Mod
   "streamAzureOpenAIResponses", "streamGoogle", "streamGoogleVertex", "streamMistral", "streamOpenAICodexResponses",
   "streamOpenAICompletions", "streamOpenAIResponses", "streamSimpleAnthropic", "streamSimpleAzureOpenAIResponses",
   "streamSimpleGoogle", "streamSimpleGoogleVertex", "streamSimpleMistral", "streamSimpleOpenAICodexResponses",
-  "streamSimpleOpenAICompletions", "streamSimpleOpenAIResponses", "unregisterApiProviders", "validateToolArguments",
-  "validateToolCall", "withClientIdentity"];
+  "streamSimpleOpenAICompletions", "streamSimpleOpenAIResponses", "unregisterApiProviders", "withClientIdentity"];
 
 Object.defineProperty(exports, "__esModule", { value: true });
 for (const name of unsupportedNames) exports[name] = typeof host[name] === "function" ? host[name] : notSupported(name);
