@@ -6,14 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/config/login"
+	"github.com/pi-go/pi/engine/interactive/slash"
 	"github.com/pi-go/pi/engine/interactive/slash/authinfo"
 	"github.com/pi-go/pi/engine/session"
 )
@@ -345,3 +349,118 @@ func (app *Agent) Logout(ctx context.Context, provider string) error {
 
 // AuthPath is the credential file /login writes.
 func (app *Agent) AuthPath() string { return app.registry.AuthPath() }
+
+// shareTool is one tool of the pi.share entry: what the session viewer
+// shows of the tools the session had.
+type shareTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+type shareEntry struct {
+	Type       string  `json:"type"`
+	CustomType string  `json:"customType"`
+	ID         string  `json:"id"`
+	ParentID   *string `json:"parentId"`
+	Timestamp  string  `json:"timestamp"`
+	Data       struct {
+		SystemPrompt string      `json:"systemPrompt"`
+		Tools        []shareTool `json:"tools"`
+	} `json:"data"`
+}
+
+// ShareJSONL is the current branch as /share and /bug send it: a fresh
+// session header, the branch's entries, and a trailing "pi.share" custom
+// entry with the system prompt and the tools' schemas for the viewer, as
+// the reference serialises it.
+func (app *Agent) ShareJSONL() ([]byte, error) {
+	sess, store := app.Current()
+	if store == nil || sess == nil {
+		return nil, errors.New("no session")
+	}
+	now := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+	h := store.Header()
+	version := h.Version
+	if version == 0 {
+		version = 3
+	}
+	header, err := engine.MarshalJSON(engine.Header{Type: "session", Version: version, ID: h.ID, Timestamp: now, Cwd: h.Cwd})
+	if err != nil {
+		return nil, err
+	}
+	buf := append(header, '\n')
+	var parent *string
+	// A branch is a chain from the root, so each entry's stored parentId
+	// already names the entry before it.
+	for _, e := range store.Branch() {
+		raw := store.EntryJSON(e.ID)
+		if raw == nil {
+			if raw, err = engine.MarshalJSON(e); err != nil {
+				return nil, err
+			}
+		}
+		buf = append(append(buf, raw...), '\n')
+		id := e.ID
+		parent = &id
+	}
+	tail := shareEntry{Type: "custom", CustomType: "pi.share", ID: strings.ReplaceAll(uuid.NewString(), "-", "")[:8], ParentID: parent, Timestamp: now}
+	tail.Data.SystemPrompt = sess.SystemPromptText()
+	tail.Data.Tools = []shareTool{}
+	for _, t := range sess.Tools() {
+		in := t.Info()
+		params := in.Parameters
+		if len(params) == 0 {
+			params = json.RawMessage("{}")
+		}
+		tail.Data.Tools = append(tail.Data.Tools, shareTool{Name: in.Name, Description: in.Description, Parameters: params})
+	}
+	raw, err := engine.MarshalJSON(tail)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(buf, raw...), '\n'), nil
+}
+
+// RadiusToken is the Radius sign-in's bearer token for /share and /bug
+// ("" when Radius is not signed in): the OAuth token, refreshed when it
+// is about to expire, or a stored API key.
+func (app *Agent) RadiusToken(ctx context.Context) (string, error) {
+	if app.registry == nil || !app.registry.HasProvider("radius") {
+		return "", nil
+	}
+	if key, ok, err := app.registry.ResolveOAuthKey(ctx, "radius"); ok || err != nil {
+		return key, err
+	}
+	key, _ := app.registry.APIKey("radius")
+	return key, nil
+}
+
+// The interactive mode's /share and /bug use these.
+var _ slash.Sharer = (*Agent)(nil)
+
+// RefreshModelCatalogs refreshes the catalogues of the providers that
+// load their models, as the /model picker does while it shows: every
+// extension provider with refreshModels (with network, an expired OAuth
+// token refreshed first) and, when signed in, Radius. Failures come back
+// by provider name; offline (PI_OFFLINE) nothing is fetched.
+func (app *Agent) RefreshModelCatalogs(ctx context.Context) map[string]string {
+	errs := map[string]string{}
+	if os.Getenv("PI_OFFLINE") != "" {
+		return errs
+	}
+	if api, _ := app.ext.Current(); api != nil {
+		for name, e := range api.RefreshProviderModels(ctx, true) {
+			errs[name] = e
+		}
+	}
+	if tok, err := app.RadiusToken(ctx); err == nil && tok != "" {
+		gateway := os.Getenv("PI_RADIUS_GATEWAY")
+		if err := app.registry.RefreshRadiusCatalog(ctx, http.DefaultClient, "radius", gateway, time.Now()); err != nil {
+			errs["radius"] = err.Error()
+		}
+	}
+	return errs
+}
+
+var _ slash.CatalogRefresher = (*Agent)(nil)

@@ -47,21 +47,42 @@ func (app *Agent) mcpManager() *mcp.Manager {
 // trusted project's, which wins) turns it off; an extension that
 // registers /mcp replaces it.
 func (app *Agent) mcpBuiltinEnabled() bool {
-	if app.opts.NoMCP {
+	if app.opts.NoMCP || app.mcpShadowedBy() != "" {
 		return false
 	}
-	if app.mcpReplacedBy() != "" {
-		return false
-	}
-	return app.mcpWanted()
+	return app.mcpSettingOn()
 }
 
-// mcpWanted reports whether the switches and settings ask for
-// builtin:mcp, whether or not an extension replaces it.
-func (app *Agent) mcpWanted() bool {
-	if app.opts.NoMCP {
-		return false
+// mcpShadowedBy is the extension that registers /mcp itself, "" when
+// none does.
+func (app *Agent) mcpShadowedBy() string {
+	if app.ext == nil || !app.ext.IsCommand("/mcp") {
+		return ""
 	}
+	api, _ := app.ext.Current()
+	for _, c := range api.Commands(context.Background()) {
+		if c.Name == "mcp" {
+			return c.Path
+		}
+	}
+	return ""
+}
+
+// mcpShadowWarning is the reference's start-up warning for a
+// builtin:mcp that would run but an extension's /mcp replaces; "" when
+// nothing is replaced.
+func (app *Agent) mcpShadowWarning() string {
+	path := app.mcpShadowedBy()
+	if path == "" || app.opts.NoMCP || !app.mcpSettingOn() {
+		return ""
+	}
+	return fmt.Sprintf("Extension package \"builtin:mcp\": Extension %s registers command `/mcp`, so built-in extension `mcp` was not loaded. "+
+		"To use `mcp`, run `pi config` and make sure it is enabled under Built-in extensions, then disable or remove the existing extension. "+
+		"We recommend only having one or the other loaded at a time.", path)
+}
+
+// mcpSettingOn is whether the flags and settings turn builtin:mcp on.
+func (app *Agent) mcpSettingOn() bool {
 	if slices.Contains(app.opts.Extensions, builtinPrefix+"mcp") {
 		return true
 	}
@@ -91,6 +112,9 @@ func (app *Agent) mcpWanted() bool {
 func (app *Agent) startMCP(ctx context.Context) {
 	if app.mcpManager() != nil {
 		return
+	}
+	if w := app.mcpShadowWarning(); w != "" {
+		fmt.Fprintln(app.stderr, "Warning:", w)
 	}
 	if !app.mcpBuiltinEnabled() {
 		app.reportUnconnectedMCP()
@@ -409,33 +433,4 @@ func mcpNamespace(o jsonx.Object) *codemode.Namespace {
 		}
 	}
 	return ns
-}
-
-// mcpReplacedBy is the path of the extension that registers /mcp, which
-// replaces builtin:mcp as in the reference, or "".
-func (app *Agent) mcpReplacedBy() string {
-	if app.ext == nil || !app.ext.IsCommand("/mcp") {
-		return ""
-	}
-	api, _ := app.ext.Current()
-	if api == nil {
-		return ""
-	}
-	for _, c := range api.Commands(context.Background()) {
-		if c.Name == "mcp" {
-			return c.Path
-		}
-	}
-	return ""
-}
-
-// warnReplacedMCP says, once the extensions are loaded, that one of them
-// registers /mcp and so builtin:mcp is not loaded, in the reference's
-// words.
-func (app *Agent) warnReplacedMCP() {
-	if path := app.mcpReplacedBy(); path != "" && app.mcpWanted() {
-		fmt.Fprintf(app.stderr, "Warning: Extension package \"%smcp\": Extension %s registers command `/mcp`, so built-in extension `mcp` was not loaded. "+
-			"To use `mcp`, run `pi config` and make sure it is enabled under Built-in extensions, then disable or remove the existing extension. "+
-			"We recommend only having one or the other loaded at a time.\n", builtinPrefix, path)
-	}
 }

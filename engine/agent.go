@@ -174,6 +174,9 @@ func snapshot(m *Message) *Message {
 func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Message {
 	llmMsgs := msgs
 	systemPrompt := a.systemPrompt
+	// The tools a context_with_system handler left declared in the
+	// transcript (both nil when no handler replaced it).
+	var declaredBefore, declaredAfter []ToolDecl
 	if a.hooks != nil {
 		var nonSystem []*Message
 		var system []*Message
@@ -189,6 +192,7 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 		}
 		if repl, err := a.hooks.ContextWithSystem(ctx, llmMsgs); err == nil && repl != nil {
 			systemPrompt = systemPromptAfterHooks(systemPrompt, llmMsgs, repl)
+			declaredBefore, declaredAfter = currentToolDecls(llmMsgs), currentToolDecls(repl)
 			llmMsgs = repl
 		}
 	}
@@ -199,6 +203,9 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 	infos := make([]ToolInfo, 0, len(a.tools))
 	for _, t := range a.tools {
 		infos = append(infos, t.Info())
+	}
+	if !sameToolDecls(declaredBefore, declaredAfter) {
+		infos = toolsAfterHooks(infos, declaredAfter)
 	}
 	maxTokens := 0
 	if a.model != nil {

@@ -161,7 +161,21 @@ type fakeAgent struct {
 	loginFn   func(ctx context.Context, ui login.Interaction) error
 	// afterLogin answers AfterLogin (nil: nothing selected, no error).
 	afterLogin func(provider string) (string, string, error)
+	radius     string // RadiusToken's answer
+	refresh    map[string]string
 }
+
+func (a *fakeAgent) RefreshModelCatalogs(context.Context) map[string]string {
+	a.call("RefreshModelCatalogs")
+	return a.refresh
+}
+
+func (a *fakeAgent) ShareJSONL() ([]byte, error) {
+	a.call("ShareJSONL")
+	return []byte("{\"type\":\"session\"}\n"), a.took()
+}
+
+func (a *fakeAgent) RadiusToken(context.Context) (string, error) { return a.radius, nil }
 
 func (a *fakeAgent) call(format string, args ...any) {
 	a.mu.Lock()
