@@ -43,6 +43,13 @@ func (app *Agent) providerFor(api string) (engine.Provider, error) {
 					r := *req
 					r.APIKey = key
 					req = &r
+					emit = maskingEmit(emit, key)
+					if now, _ := h.Current(); now != cur {
+						if np, ok := now.StreamProvider(api); ok {
+							return maskKey(np.Stream(ctx, req, emit), key)
+						}
+					}
+					return maskKey(p.Stream(ctx, req, emit), key)
 				}
 				if now, _ := h.Current(); now != cur {
 					if np, ok := now.StreamProvider(api); ok {
@@ -80,6 +87,10 @@ func (app *Agent) providerFor(api string) (engine.Provider, error) {
 		if oauth {
 			req = withOAuthBaseURL(reg, req)
 		}
+		if oauth && err == nil {
+			emit = maskingEmit(emit, key)
+			return maskKey(p.Stream(ctx, withOpenCodeSession(withHeaderOrder(reg, req)), emit), key)
+		}
 		return p.Stream(ctx, withOpenCodeSession(withHeaderOrder(reg, req)), emit)
 	}), nil
 }
@@ -98,6 +109,31 @@ func mergeHeaders(registry, own map[string]string) map[string]string {
 }
 
 // failedRequest ends a request that failed before it was sent.
+// maskKey hides a key resolved here (a stored OAuth login's access
+// token) in a failed reply: the loop masks the request's own key, but this
+// one was added after the request was built, and gateways echo it.
+func maskKey(m *engine.Message, key string) *engine.Message {
+	if m == nil || key == "" {
+		return m
+	}
+	m.ErrorMessage = engine.RedactSecrets(m.ErrorMessage, key)
+	if len(m.Diagnostics) > 0 {
+		m.Diagnostics = json.RawMessage(engine.RedactSecrets(string(m.Diagnostics), key))
+	}
+	return m
+}
+
+// maskingEmit masks the key in the error event's message before anyone
+// sees it.
+func maskingEmit(emit func(engine.AssistantEvent), key string) func(engine.AssistantEvent) {
+	return func(ev engine.AssistantEvent) {
+		if ev.Type == "error" {
+			maskKey(ev.Partial, key)
+		}
+		emit(ev)
+	}
+}
+
 func failedRequest(req *engine.LLMRequest, err error, emit func(engine.AssistantEvent)) *engine.Message {
 	return llm.FailRequest(req, err, emit, true)
 }

@@ -26,7 +26,8 @@ func TestSecretsStaySecret(t *testing.T) {
 	)
 	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
-		cred := r.Header.Get("Authorization") + " " + r.Header.Get("X-Api-Key")
+		// The bare credential, without a "Bearer" that would give it away.
+		cred := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ") + " " + r.Header.Get("X-Api-Key")
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusUnauthorized)
 		fmt.Fprintf(w, `{"type":"error","error":{"type":"authentication_error","message":"token rejected: %s"}}`, strings.TrimSpace(cred))

@@ -23,6 +23,10 @@ var Hosts = map[string]string{
 	"auth.meta.com":                    "meta-auth",
 	"api.meta.ai":                      "meta-api",
 	"openrouter.ai":                    "openrouter",
+	// The reference's remote model catalog: it answers "nothing newer"
+	// (404), so the reference keeps its shipped catalog, as this build
+	// always does.
+	"pi.dev": "pidev",
 }
 
 // Facts of the fake built-in accounts.
@@ -171,7 +175,27 @@ func (p *Providers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		jsonReply(w, 200, `{"access_token":"chatgpt-access-SECRET-0001","refresh_token":"chatgpt-refresh-SECRET-0001","expires_in":3600,`+
 			`"scope":"openid profile email offline_access resource.invoke chatgpt.tokens.use.direct","id_token":"x.y.z","token_type":"Bearer"}`)
+	case "GET /openrouter/api/v1/models/user":
+		if r.Header.Get("Authorization") != "Bearer sk-or-v1-SECRET-0001" {
+			jsonReply(w, 401, `{"error":{"message":"No auth credentials found"}}`)
+			return
+		}
+		jsonReply(w, 200, OpenRouterUserModels)
 	default:
 		jsonReply(w, 404, `{"error":"not_found"}`)
 	}
 }
+
+// IsCatalogRequest reports whether a logged request asked for the
+// reference's remote model catalog, which this build does not fetch.
+func IsCatalogRequest(line string) bool { return strings.Contains(line, " /_host/pidev/") }
+
+// OpenRouterUserModels is the key's model list: two catalog models, one
+// with its own limits and prices (and a prompt-length tier), and one the
+// catalog lacks.
+const OpenRouterUserModels = `{"data":[` +
+	`{"id":"anthropic/claude-sonnet-4.5","context_length":100000,"top_provider":{"context_length":150000,"max_completion_tokens":12000},` +
+	`"pricing":{"prompt":"0.000002","completion":"0.00001","input_cache_read":"0.0000002","input_cache_write":"-1",` +
+	`"overrides":[{"min_prompt_tokens":200000,"prompt":"0.000004"},{"min_prompt_tokens":1,"utc_start":"00:00","prompt":"0"}]}},` +
+	`{"id":"openai/gpt-4o","context_length":0,"top_provider":{"context_length":null,"max_completion_tokens":null}},` +
+	`{"id":"not-in-the-catalog/model"}]}`

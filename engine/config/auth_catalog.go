@@ -19,10 +19,9 @@ var catalogRefreshers sync.Map // provider -> CatalogRefresher
 // provider registers it from its init or its setup). Radius providers need
 // none: RefreshProviderCatalog knows them.
 //
-// TODO: OpenRouter narrows its catalog to what the key may use, and
-// llama.cpp's router lists the models it serves; neither refresh exists in
-// this build yet, so after their logins the shipped catalog stays. The
-// llama.cpp provider's package is where its refresher belongs.
+// TODO: llama.cpp's router lists the models it serves; that refresh does
+// not exist in this build yet, so after its login the shipped catalog
+// stays. The llama.cpp provider's package is where its refresher belongs.
 func RegisterCatalogRefresher(provider string, f CatalogRefresher) {
 	catalogRefreshers.Store(provider, f)
 }
@@ -34,6 +33,9 @@ func RegisterCatalogRefresher(provider string, f CatalogRefresher) {
 func (r *Registry) RefreshProviderCatalog(ctx context.Context, client *http.Client, provider string) (bool, error) {
 	if _, ok := r.RadiusGateway(provider); ok {
 		return true, r.RefreshRadiusCatalog(ctx, client, provider, "", time.Now())
+	}
+	if provider == "openrouter" {
+		return true, r.RefreshOpenRouterCatalog(ctx, client)
 	}
 	if f, ok := catalogRefreshers.Load(provider); ok {
 		return true, f.(CatalogRefresher)(ctx, r, provider)

@@ -107,11 +107,13 @@ func (r *Registry) ApplyStoredCatalog(provider string) bool {
 }
 
 // ApplyStoredRadiusCatalogs applies the stored catalog of every Radius
-// provider (the built-in one and models.json's "oauth": "radius" ones).
+// provider (the built-in one and models.json's "oauth": "radius" ones) and
+// OpenRouter's (narrowed to its key's models by the last refresh).
 func (r *Registry) ApplyStoredRadiusCatalogs() {
 	for _, id := range r.RadiusProviders() {
 		r.ApplyStoredCatalog(id)
 	}
+	r.ApplyStoredCatalog("openrouter")
 }
 
 // RefreshRadiusCatalog loads the account's model list from the provider's

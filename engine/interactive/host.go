@@ -93,6 +93,10 @@ func (h host) Reloaded() {
 	a.p.Reprint()
 }
 
+// CredentialsChanged recounts the providers with credentials after a
+// login or logout (the footer names the provider when there are several).
+func (h host) CredentialsChanged() { h.a.refreshFooter() }
+
 // SettingChanged applies a setting /settings wrote.
 func (h host) SettingChanged(key string, value any) {
 	a := h.a

@@ -564,11 +564,11 @@ func TestLoginLogout(t *testing.T) {
 	// Logout lists what auth.json holds.
 	h.async = false
 	run(t, h, "/logout")
-	if s := h.screen(); !strings.Contains(s, "OpenAI • API key") || strings.Contains(s, "Anthropic") {
+	if s := h.screen(); !strings.Contains(s, "Select provider to logout:") || !strings.Contains(s, "OpenAI ✓ configured") || strings.Contains(s, "Anthropic") {
 		t.Fatalf("logout list:\n%s", s)
 	}
 	h.press("enter")
-	if a.lastCall() != "Logout openai" || h.last() != "info: Logged out of OpenAI" {
+	if a.lastCall() != "Logout openai" || h.last() != "info: Logged out of OpenAI" || h.credChanged == 0 {
 		t.Fatalf("calls %q notices %q", a.allCalls(), h.notices)
 	}
 }

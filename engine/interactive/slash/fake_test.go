@@ -20,20 +20,21 @@ import (
 // once unless async is set; then Go starts a goroutine and Post queues
 // the function for pump.
 type fakeHost struct {
-	t       *testing.T
-	agent   *fakeAgent
-	dialog  tui.Component
-	closed  int
-	notices []string // "level: text"
-	md      []string
-	editor  string
-	copied  []string
-	copyErr error
-	reprint int
-	reload  int
-	changed []string
-	quit    bool
-	keymap  *tui.Keymap
+	t           *testing.T
+	agent       *fakeAgent
+	dialog      tui.Component
+	closed      int
+	notices     []string // "level: text"
+	md          []string
+	editor      string
+	copied      []string
+	copyErr     error
+	reprint     int
+	reload      int
+	credChanged int
+	changed     []string
+	quit        bool
+	keymap      *tui.Keymap
 
 	async  bool
 	posted chan func()
@@ -61,6 +62,7 @@ func (h *fakeHost) Copy(s string) error {
 }
 func (h *fakeHost) Reprint()                         { h.reprint++ }
 func (h *fakeHost) Reloaded()                        { h.reload++ }
+func (h *fakeHost) CredentialsChanged()              { h.credChanged++ }
 func (h *fakeHost) SettingChanged(key string, _ any) { h.changed = append(h.changed, key) }
 func (h *fakeHost) Themes() []string                 { return []string{"dark", "light"} }
 func (h *fakeHost) Quit()                            { h.quit = true }

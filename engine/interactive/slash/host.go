@@ -54,6 +54,10 @@ type Host interface {
 	// Reloaded tells the app that /reload reloaded the agent, so it
 	// reloads what it owns (keybindings, themes, runtime settings).
 	Reloaded()
+	// CredentialsChanged tells the app that a login or logout changed
+	// which providers have credentials, so it recounts them (the footer
+	// names the provider when there are several).
+	CredentialsChanged()
 	// SettingChanged tells the app that /settings wrote key, so it
 	// applies what it owns at once (theme, padding, hidden thinking…).
 	SettingChanged(key string, value any)

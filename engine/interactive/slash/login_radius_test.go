@@ -65,7 +65,7 @@ func TestLoginRadiusAndBrowser(t *testing.T) {
 	run(t, h, "/login")
 	h.press("down", "down", "enter")
 	h.pump(func() bool { return strings.Contains(h.screen(), "Open the browser and copy the code") })
-	if s := h.screen(); !strings.Contains(s, "RADI-2345") || !strings.Contains(s, "Waiting for authentication...") {
+	if s := h.screen(); !strings.Contains(s, "Enter code: RADI-2345") || !strings.Contains(s, "Login to Radius") || !strings.Contains(s, "Waiting for authentication...") {
 		t.Fatalf("device code:\n%s", s)
 	}
 	h.press("enter")
@@ -88,7 +88,7 @@ func TestLoginRadiusAndBrowser(t *testing.T) {
 	h.press("enter") // account
 	h.pump(func() bool { return strings.HasPrefix(h.last(), "error: ") })
 	h.wg.Wait()
-	if got := h.last(); got != "error: Failed to login to Radius: gateway said no" {
+	if got := h.last(); got != "error: Error: Failed to login to Radius: gateway said no" {
 		t.Fatalf("notice %q", got)
 	}
 	a.loginFn = nil
@@ -101,8 +101,8 @@ func TestLoginRadiusAndBrowser(t *testing.T) {
 	h.wg.Wait()
 	want := []string{
 		"info: Logged in to Radius. Credentials saved to /agent/auth.json",
-		"error: Logged in to Radius, but no models are available for that provider. Use /model to select a model.",
-		"warning: Logged in to Radius, but its model catalog could not be refreshed; using cached models.",
+		"error: Error: Logged in to Radius, but no models are available for that provider. Use /model to select a model.",
+		"warning: Warning: Logged in to Radius, but its model catalog could not be refreshed; using cached models.",
 	}
 	if got := h.notices[len(h.notices)-3:]; strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("notices:\n%s", strings.Join(got, "\n"))

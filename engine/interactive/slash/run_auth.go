@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/pi-go/pi/engine/config/login"
@@ -62,6 +63,38 @@ func showMethods(ctx context.Context, h Host) {
 	}))
 }
 
+// preferredProviders are the reference's partner providers, listed first
+// (in this order) and marked with a ✦.
+var preferredProviders = []string{"radius", "openrouter"}
+
+func preferredRank(id string) int {
+	if i := slices.Index(preferredProviders, id); i >= 0 {
+		return i
+	}
+	return len(preferredProviders)
+}
+
+// sortProviders orders providers as the reference's lists do: partners
+// first, then the others by name.
+func sortProviders(list []AuthProvider) {
+	slices.SortStableFunc(list, func(a, b AuthProvider) int {
+		if ra, rb := preferredRank(a.ID), preferredRank(b.ID); ra != rb {
+			return ra - rb
+		}
+		if c := strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+}
+
+func partnerMark(id string) string {
+	if preferredRank(id) < len(preferredProviders) {
+		return " ✦"
+	}
+	return ""
+}
+
 // providerState is the suffix telling whether a provider has credentials.
 func providerState(p AuthProvider) string {
 	if p.Configured {
@@ -77,8 +110,11 @@ func pickProvider(ctx context.Context, h Host, apiKey bool) {
 	for _, p := range h.Agent().AuthProviders() {
 		if (apiKey && p.APIKey) || (!apiKey && p.OAuth) {
 			list = append(list, p)
-			labels = append(labels, p.Name+providerState(p))
 		}
+	}
+	sortProviders(list)
+	for _, p := range list {
+		labels = append(labels, p.Name+partnerMark(p.ID)+providerState(p))
 	}
 	h.ShowDialog(dialogs.NewSelect(h.Style(), dialogs.SelectOptions{
 		Title: "Select provider to configure:", Options: labels, OnCancel: h.CloseDialog, Search: true,
@@ -109,10 +145,7 @@ func chooseMethod(ctx context.Context, h Host, p AuthProvider) {
 func startLogin(ctx context.Context, h Host, p AuthProvider, apiKey bool, back func()) {
 	a := h.Agent()
 	ctx, cancel := context.WithCancel(ctx)
-	ui := &loginUI{h: h, cancel: cancel, title: "Signing in to " + p.Name}
-	if apiKey {
-		ui.title = "API key for " + p.Name
-	}
+	ui := &loginUI{h: h, provider: p.ID, cancel: cancel, title: "Login to " + p.Name}
 	ui.showWaiting()
 	background(h, func() error { return a.Login(ctx, p.ID, apiKey, ui) }, func(err error) {
 		switch {
@@ -138,7 +171,8 @@ func startLogin(ctx context.Context, h Host, p AuthProvider, apiKey bool, back f
 			cancel()
 			ui.finished = true
 			h.CloseDialog()
-			_ = fail(h, "Failed to login to %s: %w", p.Name, err)
+			// The reference's error notices start "Error: ".
+			_ = fail(h, "Error: Failed to login to %s: %w", p.Name, err)
 		}
 	})
 }
@@ -158,28 +192,33 @@ func finishLogin(ctx context.Context, h Host, ui *loginUI, p AuthProvider, actio
 		ui.cancel()
 		ui.finished = true
 		h.CloseDialog()
+		h.CredentialsChanged()
 		if selected != "" {
 			h.Notify(Info, action+". Selected "+selected+". Credentials saved to "+a.AuthPath())
 		} else {
 			h.Notify(Info, action+". Credentials saved to "+a.AuthPath())
 		}
 		if note != "" {
-			h.Notify(Error, action+", but "+note)
+			h.Notify(Error, "Error: "+action+", but "+note)
 		}
 		switch {
 		case refreshErr == nil:
 		case errors.Is(refreshErr, context.DeadlineExceeded):
-			h.Notify(Warning, action+", but its model catalog refresh timed out; using cached models.")
+			h.Notify(Warning, "Warning: "+action+", but its model catalog refresh timed out; using cached models.")
 		default:
-			h.Notify(Warning, action+", but its model catalog could not be refreshed; using cached models.")
+			h.Notify(Warning, "Warning: "+action+", but its model catalog could not be refreshed; using cached models.")
 		}
 	})
 }
 
 // loginUI answers a sign-in flow's questions with dialogs. Its methods run
 // on the flow's goroutine and hand the dialogs to the UI through Post.
+// radiusIntro introduces Radius above its sign-in methods.
+const radiusIntro = "Radius is the model gateway of pi's makers, Earendil Works"
+
 type loginUI struct {
 	h        Host
+	provider string
 	cancel   context.CancelFunc
 	title    string
 	notes    []string // what the flow said so far (URL, code)
@@ -257,8 +296,18 @@ func (u *loginUI) Ask(ctx context.Context, p login.Prompt) (string, error) {
 					labels[i] += " — " + o.Description
 				}
 			}
+			// The flow's question is the title, as the reference shows
+			// a sign-in's method choice; Radius's says what Radius is.
+			intro := ""
+			if u.provider == "radius" {
+				intro = radiusIntro
+			}
+			title := p.Message
+			if title == "" {
+				title = u.title
+			}
 			u.h.ShowDialog(dialogs.NewSelect(st, dialogs.SelectOptions{
-				Title: u.title, Message: p.Message, Options: labels,
+				Title: title, Message: intro, Options: labels,
 				OnSelect: func(i int, _ string) { reply(p.Options[i].ID, true) },
 				OnCancel: func() { reply("", false) },
 			}))
@@ -301,7 +350,7 @@ func (u *loginUI) Notify(e login.Event) {
 			openBrowser(e.URL)
 		}
 	case "device_code":
-		line = "Open " + e.URL + " and enter the code " + e.UserCode + "\nWaiting for authentication..."
+		line = e.URL + "\n\nEnter code: " + e.UserCode + "\nWaiting for authentication..."
 		d := e
 		u.h.Post(func() { u.device = &d })
 	default:
@@ -326,26 +375,27 @@ func runLogout(ctx context.Context, h Host, _ string) error {
 	for _, p := range a.AuthProviders() {
 		if p.Stored != "" {
 			list = append(list, p)
-			kind := "API key"
-			if p.Stored == "oauth" {
-				kind = "account"
-			}
-			labels = append(labels, p.Name+" • "+kind)
 		}
+	}
+	sortProviders(list)
+	for _, p := range list {
+		// What auth.json holds is configured, whichever kind it is.
+		labels = append(labels, p.Name+partnerMark(p.ID)+" ✓ configured")
 	}
 	if len(list) == 0 {
 		h.Notify(Info, "No stored credentials to remove ("+a.AuthPath()+" holds none).")
 		return nil
 	}
 	h.ShowDialog(dialogs.NewSelect(h.Style(), dialogs.SelectOptions{
-		Title: "Select a provider to log out of:", Options: labels, OnCancel: h.CloseDialog,
+		Title: "Select provider to logout:", Options: labels, OnCancel: h.CloseDialog, Search: true,
 		OnSelect: func(i int, _ string) {
 			h.CloseDialog()
 			p := list[i]
 			if err := a.Logout(ctx, p.ID); err != nil {
-				_ = fail(h, "Failed to log out of %s: %w", p.Name, err)
+				_ = fail(h, "Error: Failed to log out of %s: %w", p.Name, err)
 				return
 			}
+			h.CredentialsChanged()
 			h.Notify(Info, "Logged out of "+p.Name)
 		},
 	}))
