@@ -17,7 +17,7 @@ func (s *Session) State() SessionState {
 	st.SteeringMode = s.steering.getMode()
 	st.FollowUpMode = s.followUp.getMode()
 	st.PendingMessageCount = s.PendingMessageCount()
-	st.SessionName = StateOfBranch(s.store).SessionName
+	st.SessionName = SessionNameOf(s.store)
 	return st
 }
 

@@ -1,5 +1,7 @@
 package engine
 
+import "strings"
+
 // Store is the session file as the runtime sees it: an append-only tree of
 // entries with a movable leaf. engine/session implements it on JSONL files
 // (and in memory for --no-session).
@@ -29,14 +31,13 @@ type Store interface {
 
 // BranchState is what a session's state needs of the current branch,
 // without the message bodies: the model and thinking level in effect at the
-// leaf, whether the branch ever set a thinking level, how many messages its
-// context holds and the name it was last given.
+// leaf, whether the branch ever set a thinking level and how many messages
+// its context holds.
 type BranchState struct {
 	Model            *ContextModel
 	ThinkingLevel    ThinkingLevel
 	HasThinkingLevel bool
 	MessageCount     int
-	SessionName      string
 }
 
 // BranchStater is a Store that describes its branch without decoding
@@ -69,14 +70,30 @@ func StateOfEntries(branch []*Entry) BranchState {
 	sc := BuildContext(branch)
 	bs := BranchState{Model: sc.Model, ThinkingLevel: sc.ThinkingLevel, MessageCount: len(sc.Messages)}
 	for _, e := range branch {
-		switch {
-		case e.Type == EntryThinkingLevelChange:
+		if e.Type == EntryThinkingLevelChange {
 			bs.HasThinkingLevel = true
-		case e.Type == EntrySessionInfo && e.Name != nil:
-			bs.SessionName = *e.Name
 		}
 	}
 	return bs
+}
+
+// SessionNameOf is the session's display name as get_state reports it:
+// the latest session_info entry of the whole file (any branch), trimmed.
+// Stores that know it cheaply (engine/session's File) answer it.
+func SessionNameOf(st Store) string {
+	if n, ok := st.(interface{ SessionName() string }); ok {
+		return n.SessionName()
+	}
+	entries := st.Entries()
+	for i := len(entries) - 1; i >= 0; i-- {
+		if e := entries[i]; e.Type == EntrySessionInfo {
+			if e.Name == nil {
+				return ""
+			}
+			return strings.TrimSpace(*e.Name)
+		}
+	}
+	return ""
 }
 
 // ContextStore is a Store that builds its branch's context itself:

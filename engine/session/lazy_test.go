@@ -336,6 +336,10 @@ func TestLazyRuntimeMatchesEager(t *testing.T) {
 	est.SessionFile, lst.SessionFile = "", ""
 	requireSameValue(t, est, lst, "est, lst")
 	require.NotZero(t, lst.MessageCount)
+	// The reference's name: the latest session_info of the file, on any
+	// branch.
+	require.NotEmpty(t, lst.SessionName)
+	require.Equal(t, lazy.SessionName(), lst.SessionName)
 	requireSameValue(t, jsonOf(t, es.Messages()), jsonOf(t, ls.Messages()), "jsonOf(t, es.Messages()), jsonOf(t, ls.Messages())")
 	require.Len(t, ls.Messages(), lst.MessageCount)
 	requireSameValue(t, est, func() engine.SessionState { s := ls.State(); s.SessionFile = ""; return s }(), "est, func() engine.SessionState { s := ls.State(); s.SessionFile = \"\"; return s }()")
@@ -509,4 +513,25 @@ func TestContextLeavesCompactedOnDisk(t *testing.T) {
 		}
 	}
 	runtime.KeepAlive(sc)
+}
+
+// TestStateNameFromAnyBranch checks get_state's session name: the latest
+// session_info of the file, as the reference's getSessionName, even when
+// it is on another branch than the leaf's.
+func TestStateNameFromAnyBranch(t *testing.T) {
+	t.Parallel()
+	content := `{"type":"session","version":3,"id":"0198d9b2-0000-7000-8000-000000000004","timestamp":"2026-11-29T09:00:00.000Z","cwd":"/tmp"}
+{"type":"message","id":"m1","parentId":null,"timestamp":"2026-11-29T09:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}
+{"type":"session_info","id":"n1","parentId":"m1","timestamp":"2026-11-29T09:00:02.000Z","name":"  side name "}
+{"type":"message","id":"m2","parentId":"m1","timestamp":"2026-11-29T09:00:03.000Z","message":{"role":"user","content":"again","timestamp":2}}
+`
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+	f, err := Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	s, err := engine.NewSession(engine.SessionOptions{Store: f})
+	require.NoError(t, err)
+	require.Equal(t, "side name", s.State().SessionName)
+	require.Equal(t, 2, s.State().MessageCount)
 }

@@ -17,6 +17,7 @@ var (
 	genSession = flag.String("gen-session", "", "write a synthetic session file here (TestGenerateSession) and exit the test")
 	genSize    = flag.Int64("gen-size", 200<<20, "approximate size in bytes of the synthetic session")
 	benchSize  = flag.Int64("resume-size", 20<<20, "size of the session BenchmarkOpenLarge resumes")
+	genTree    = flag.Int("gen-tree", 0, "with -gen-session: write a tree session of this many turns (writeTreeSession) instead")
 )
 
 // words are the vocabulary of the synthetic session's text: code-ish
@@ -114,7 +115,12 @@ func TestGenerateSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := writeSyntheticSession(f, size, 1); err != nil {
+	if *genTree > 0 && *genSession != "" {
+		err = writeTreeSession(f, 1, *genTree)
+	} else {
+		err = writeSyntheticSession(f, size, 1)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
