@@ -140,10 +140,11 @@ fi
 ref="${PI_REF_CMD:-$("$conf/install-reference.sh")}"
 
 # 4. Compare. Extensions without a tool of their own get a bash call so their
-# tool_call/tool_result hooks run. Some packages take seconds to load in either
-# binary (pi-web-access, pi-subagents: over 15 s under -j 2 on two shared
-# cores), so one run may take 60 s; a later --timeout in "$@" wins.
+# tool_call/tool_result hooks run. Some packages take long to load in either
+# binary on two shared cores (the reference took over 55 s to answer
+# get_commands with pi-subagents, ours 20 s to compile pi-mermaid's 23 MB
+# bundle), so one run may take 120 s; a later --timeout in "$@" wins.
 # e2e/extparity/run.py is extparity.py with the harness fixes its docstring
 # lists (the reference's built-in extensions off on both sides among them).
 exec env PI_CONFORMANCE_DIR="$conf" python3 "$repo/e2e/extparity/run.py" --pi "$pi" --ref "$ref" --paths-from "$cache/paths.txt" \
-	--fallback-call 'bash:{"command": "echo extparity"}' -j "$jobs" --timeout 60 "$@"
+	--fallback-call 'bash:{"command": "echo extparity"}' -j "$jobs" --timeout 120 "$@"
