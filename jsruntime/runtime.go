@@ -235,8 +235,17 @@ type settled struct{ err error }
 // evaluate runs one bundle and its factory. An async factory is awaited
 // without holding the loop, so its timers and I/O can progress.
 func (r *Runtime) evaluate(ctx context.Context, s Source, b *Bundle) (*Extension, *LoadError) {
+	// Compile before taking the loop: the watchdog bounds JS that runs
+	// without yielding, and compiling is Go work that does not run any JS.
+	// Inside the loop task a large bundle (pi-mermaid's is 23 MB) could take
+	// longer than the watchdog to compile on a loaded machine, and the
+	// interrupt then stopped the module before its first statement ran.
+	prg, cerr := compileWrapped(s.Path, wrapBundle, b.Code, false)
 	return r.runFactory(ctx, s, func() (goja.Callable, error) {
-		factory, err := r.runBundle(s.Path, b.Code)
+		if cerr != nil {
+			return nil, cerr
+		}
+		factory, err := r.runBundle(s.Path, prg, b.Code)
 		if err == nil && factory != nil {
 			// The module cache: later generations call the factory
 			// again without evaluating the module (generation.go).
@@ -314,13 +323,9 @@ func (r *Runtime) awaitPromise(p *goja.Promise, settle func(error)) {
 	_, _ = then(vm.ToValue(p), vm.ToValue(onOK), vm.ToValue(onErr))
 }
 
-// runBundle evaluates the CommonJS bundle and returns its factory, or nil
-// when there is no default-export function.
-func (r *Runtime) runBundle(path, code string) (goja.Callable, error) {
-	prg, err := compileWrapped(path, wrapBundle, code, false)
-	if err != nil {
-		return nil, err
-	}
+// runBundle evaluates the CommonJS bundle (code, compiled as prg) and
+// returns its factory, or nil when there is no default-export function.
+func (r *Runtime) runBundle(path string, prg *goja.Program, code string) (goja.Callable, error) {
 	fnv, err := r.vm.RunProgram(prg)
 	if err != nil {
 		return nil, err

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Compatibility corpus: check third-party pi packages from the npm registry with
-# extparity.py, our pi against the reference.
+# Compatibility corpus: check third-party pi extensions (packages from the npm
+# registry, files from public GitHub repositories) with extparity.py, our pi
+# against the reference.
 #
-# Local only, not CI: it needs the npm registry to install the pinned packages.
+# Local only, not CI: it needs the npm registry to install the pinned packages
+# (and GitHub for the pinned repository files that are not in the cache yet).
 #
 #   bench/corpus/run.sh [extparity.py options...]
 #
@@ -77,9 +79,59 @@ while IFS=$'\t' read -r slug name version integrity entries; do
 		fi
 	done
 done < "$cache/specs.tsv"
-echo "corpus: $(wc -l < "$cache/paths.txt") extensions from $(wc -l < "$cache/specs.tsv") packages" >&2
+npm_exts=$(wc -l < "$cache/paths.txt")
 
-# 2. Our binary and the reference.
+# 2. Extensions published only as files in public GitHub repositories, pinned
+# by repository, commit and the sha256 of every file. Each is fetched with git
+# at its commit into $cache/github/<owner>_<repo>@<commit>/ when a file there
+# is missing; a file already in the cache is used as it is (this machine cannot
+# reach GitHub, so the cache was filled from the same commits by hand). Either
+# way every file's sha256 must equal the pinned one.
+python3 - "$here/corpus.json" > "$cache/github.tsv" <<'PYEOF'
+import json, sys
+for g in json.load(open(sys.argv[1])).get("github", []):
+    for path, sha in g["files"].items():
+        print("\t".join(["file", g["repo"], g["commit"], path, sha]))
+    for e in g["extensions"]:
+        print("\t".join(["ext", g["repo"], g["commit"], e, ""]))
+PYEOF
+gh_repos=0
+fetch_github() { # repo commit dest
+	local tmp
+	tmp="$(mktemp -d)"
+	if timeout 120 git clone --quiet --filter=blob:none --no-checkout "https://github.com/$1.git" "$tmp/r" 2> "$tmp/err" &&
+		git -C "$tmp/r" checkout --quiet "$2" 2>> "$tmp/err"; then
+		mkdir -p "$3"
+		(cd "$tmp/r" && git ls-files -z | xargs -0 cp --parents -t "$3")
+		rm -rf "$tmp"
+		return 0
+	fi
+	echo "corpus: git clone of $1 at $2 failed: $(tail -1 "$tmp/err")" >&2
+	rm -rf "$tmp"
+	return 1
+}
+declare -A fetched=()
+while IFS=$'\t' read -r kind ghrepo commit path sha; do
+	dir="$cache/github/${ghrepo//\//_}@$commit"
+	if [[ "$kind" == ext ]]; then
+		echo "$dir/$path" >> "$cache/paths.txt"
+		continue
+	fi
+	[[ -n "${fetched[$dir]:-}" ]] || { fetched[$dir]=1; gh_repos=$((gh_repos + 1)); }
+	if [[ ! -f "$dir/$path" ]]; then
+		echo "fetch $ghrepo@$commit" >&2
+		fetch_github "$ghrepo" "$commit" "$dir" ||
+			{ echo "corpus: $ghrepo@$commit: $path is neither in $dir nor fetchable" >&2; exit 1; }
+	fi
+	got="$(sha256sum "$dir/$path" | cut -d' ' -f1)"
+	if [[ "$got" != "$sha" ]]; then
+		echo "corpus: $ghrepo@$commit $path sha256 $got, manifest pins $sha" >&2
+		exit 1
+	fi
+done < "$cache/github.tsv"
+echo "corpus: $(wc -l < "$cache/paths.txt") extensions: $npm_exts from $(wc -l < "$cache/specs.tsv") npm packages, $(( $(wc -l < "$cache/paths.txt") - npm_exts )) from $gh_repos GitHub repository commits" >&2
+
+# 3. Our binary and the reference.
 pi="${PI_BIN:-}"
 if [[ -z "$pi" ]]; then
 	pi="$cache/pi"
@@ -87,11 +139,12 @@ if [[ -z "$pi" ]]; then
 fi
 ref="${PI_REF_CMD:-$("$conf/install-reference.sh")}"
 
-# 3. Compare. Extensions without a tool of their own get a bash call so their
-# tool_call/tool_result hooks run. Some packages take seconds to load in either
-# binary (pi-web-access, pi-subagents: over 15 s under -j 2 on two shared
-# cores), so one run may take 60 s; a later --timeout in "$@" wins.
+# 4. Compare. Extensions without a tool of their own get a bash call so their
+# tool_call/tool_result hooks run. Some packages take long to load in either
+# binary on two shared cores (the reference took over 55 s to answer
+# get_commands with pi-subagents, ours 20 s to compile pi-mermaid's 23 MB
+# bundle), so one run may take 120 s; a later --timeout in "$@" wins.
 # e2e/extparity/run.py is extparity.py with the harness fixes its docstring
 # lists (the reference's built-in extensions off on both sides among them).
 exec env PI_CONFORMANCE_DIR="$conf" python3 "$repo/e2e/extparity/run.py" --pi "$pi" --ref "$ref" --paths-from "$cache/paths.txt" \
-	--fallback-call 'bash:{"command": "echo extparity"}' -j "$jobs" --timeout 60 "$@"
+	--fallback-call 'bash:{"command": "echo extparity"}' -j "$jobs" --timeout 120 "$@"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""extparity.py (../shared/conformance) with three harness fixes, for local
+"""extparity.py (../shared/conformance) with five harness fixes, for local
 runs until they are made there (shared/ is read-only from this repository):
 
     python3 e2e/extparity/run.py --pi ./pi --ref "$REF" --examples \
@@ -24,6 +24,20 @@ Every argument is extparity.py's. What changes:
    reference takes 100-350 ms to do so, ours a few, so with 300 ms the
    step's status ("ok" or "exited") depended on the reference's speed
    (shutdown-command.ts).
+4. Fire-and-forget UI updates are compared as one sequence over the whole
+   run, not step by step (unless --strict-ui). An update sent when a
+   background task finishes lands in whichever step is running then: the
+   setStatus that pi-llamacpp-infra sends after probing for servers at
+   session_start came before the get_commands answer in the reference, which
+   took 7 s to start under load, and during the first prompt in ours, which
+   answered get_commands in 0.5 s; what was sent, and in which order, is the
+   same.
+5. Within a tool execution (tool_execution_start to its end) the tool's
+   updates count as one: whether it sent any is compared, not where each
+   landed. A tool that updates from a timer (pi-subagents' Agent tool ticks
+   an 80 ms spinner while its sub-agent runs) sends them between any two
+   records of its run, so an entry_appended of the same run came after the
+   last update in the reference and before one in ours, by timing alone.
 """
 from __future__ import annotations
 
@@ -63,11 +77,65 @@ def split_events(sigs: list[str], strict_ui: bool) -> tuple[list[str], list[str]
         if merged and s == merged[-1] and s.startswith("tool_execution_update"):
             continue
         merged.append(s)
-    return merged, ui
+    return one_update_per_tool_run(merged), ui
+
+
+def one_update_per_tool_run(sigs: list[str]) -> list[str]:
+    """Drop the tool updates between a tool_execution_start and the end of
+    every tool it overlaps, and put one right after that start when there
+    were any."""
+    out: list[str] = []
+    depth, start_at, had_update = 0, -1, False
+    for s in sigs:
+        if s.startswith("tool_execution_start"):
+            if depth == 0:
+                out.append(s)
+                start_at, had_update = len(out), False
+                depth = 1
+                continue
+            depth += 1
+        elif s.startswith("tool_execution_update") and depth > 0:
+            had_update = True
+            continue
+        elif s.startswith("tool_execution_end") and depth > 0:
+            depth -= 1
+            if depth == 0 and had_update:
+                out.insert(start_at, "tool_execution_update")
+        out.append(s)
+    if depth > 0 and had_update:
+        out.insert(start_at, "tool_execution_update")
+    return out
+
+
+_compare_features = extparity.compare_features
+
+
+def whole_run_ui(feat) -> list[str]:
+    """The UI updates of every step, in step order, repeats collapsed."""
+    seq: list[str] = []
+    for idx in sorted(feat.steps):
+        seq += feat.steps[idx].get("ui") or []
+    return extparity.collapse(seq)
+
+
+def compare_features(ref, cand, ext_dir=None) -> list[str]:
+    ui_ref, ui_cand = whole_run_ui(ref), whole_run_ui(cand)
+    saved = [(st, st.get("ui")) for f in (ref, cand) for st in f.steps.values()]
+    for st, _ in saved:
+        st["ui"] = []
+    try:
+        problems = _compare_features(ref, cand, ext_dir)
+    finally:
+        for st, ui in saved:
+            st["ui"] = ui
+    if ui_ref != ui_cand:
+        problems.append(f"UI updates over the run: {extparity.seq_diff(ui_ref, ui_cand)}")
+    return problems
 
 
 extparity.build_scenario = build_scenario
 extparity.split_events = split_events
+extparity.compare_features = compare_features
 
 if __name__ == "__main__":
     sys.exit(extparity.main())
