@@ -89,16 +89,29 @@ func TestSequencerWaitIdleGivesUpOnStall(t *testing.T) {
 	var q sequencer
 	ran := 0
 	for range 100 {
-		q.run(func() { time.Sleep(time.Millisecond); ran++ })
+		q.run(func() { time.Sleep(time.Millisecond); ran++ }, false)
 	}
 	if !q.waitIdle(time.Second) || ran != 100 {
 		t.Fatalf("progressing queue: not emptied, or only %d of 100 ran", ran)
 	}
 	block := make(chan struct{})
 	defer close(block)
-	q.run(func() { <-block })
+	q.run(func() { <-block }, false)
 	if q.waitIdle(50 * time.Millisecond) {
 		t.Fatal("stuck queue reported empty")
+	}
+}
+
+// TestSequencerWaitsForBoundedCommand: a command that always finishes
+// (get_messages of a large session) is waited for past the stall bound,
+// so it is answered before exit.
+func TestSequencerWaitsForBoundedCommand(t *testing.T) {
+	t.Parallel()
+	var q sequencer
+	done := false
+	q.run(func() { time.Sleep(200 * time.Millisecond); done = true }, true)
+	if !q.waitIdle(20*time.Millisecond) || !done {
+		t.Fatal("a bounded command was given up before it finished")
 	}
 }
 

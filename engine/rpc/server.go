@@ -201,7 +201,7 @@ func (s *Server) HandleLine(ctx context.Context, line []byte) {
 		s.seq.run(func() {
 			defer s.wg.Done()
 			s.run(ctx, cmd, h.fn)
-		})
+		}, boundedCommands[cmd.Type])
 		return
 	}
 	go func() {
@@ -216,19 +216,28 @@ func (s *Server) HandleLine(ctx context.Context, line []byte) {
 // each turn: 10,000 pipelined commands cost quadratic time.)
 type sequencer struct {
 	mu      sync.Mutex
-	queue   []func()
+	queue   []seqItem
 	running bool
+	// bounded says the running function is one that always finishes
+	// (see boundedCommands), so waitIdle waits for it however long it
+	// takes.
+	bounded bool
 	// idle is closed when the queue empties; progress gets a token each
 	// time a function returns (for waitIdle).
 	idle     chan struct{}
 	progress chan struct{}
 }
 
-// run queues f.
-func (q *sequencer) run(f func()) {
+type seqItem struct {
+	f       func()
+	bounded bool
+}
+
+// run queues f; bounded marks a function that always finishes.
+func (q *sequencer) run(f func(), bounded bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.queue = append(q.queue, f)
+	q.queue = append(q.queue, seqItem{f, bounded})
 	if !q.running {
 		q.running = true
 		q.idle = make(chan struct{})
@@ -249,12 +258,13 @@ func (q *sequencer) loop() {
 			q.mu.Unlock()
 			return
 		}
-		f := q.queue[0]
-		q.queue[0] = nil
+		item := q.queue[0]
+		q.queue[0] = seqItem{}
 		q.queue = q.queue[1:]
+		q.bounded = item.bounded
 		progress := q.progress
 		q.mu.Unlock()
-		f()
+		item.f()
 		select {
 		case progress <- struct{}{}:
 		default:
@@ -263,7 +273,9 @@ func (q *sequencer) loop() {
 }
 
 // waitIdle waits until the queue is empty, or until no queued function
-// has finished for stall; it reports whether the queue emptied.
+// has finished for stall while the running one may be stuck (one that
+// waits on an extension); a bounded one is waited for whatever it takes.
+// It reports whether the queue emptied.
 func (q *sequencer) waitIdle(stall time.Duration) bool {
 	t := time.NewTimer(stall)
 	defer t.Stop()
@@ -279,9 +291,28 @@ func (q *sequencer) waitIdle(stall time.Duration) bool {
 		case <-progress:
 			t.Reset(stall)
 		case <-t.C:
-			return false
+			q.mu.Lock()
+			bounded := q.running && q.bounded
+			q.mu.Unlock()
+			if !bounded {
+				return false
+			}
+			t.Reset(stall)
 		}
 	}
+}
+
+// boundedCommands are the in-order commands that only read or set the
+// session's own state, never waiting on an extension or a provider, so
+// they always finish: at EOF they are answered however long they take
+// (a get_messages of a 200 MB session takes seconds), while a command
+// stuck in an extension's handler is given up after shutdownStall.
+var boundedCommands = map[string]bool{
+	"clear_queue": true, "get_state": true, "get_messages": true, "get_available_models": true,
+	"get_available_thinking_levels": true, "set_steering_mode": true, "set_follow_up_mode": true,
+	"set_auto_compaction": true, "set_auto_retry": true, "abort_retry": true, "abort_bash": true,
+	"get_session_stats": true, "export_html": true, "get_fork_messages": true, "get_entries": true,
+	"get_tree": true, "get_last_assistant_text": true,
 }
 
 // run calls a handler and writes its response, turning a panic into a
