@@ -238,3 +238,26 @@ func (m registryModels) Classify(ctx context.Context, model, request json.RawMes
 }
 
 var _ jsruntime.ClassifierRegistry = registryModels{}
+
+// limitsModel is the model whose limits apply under a virtual selection:
+// the physical model of the latest successful response on the branch,
+// else the virtual model itself (its declared limits, if any).
+func (app *Agent) limitsModel(selected *engine.Model, branch []*engine.Entry) *engine.Model {
+	if !config.IsVirtual(selected) {
+		return nil
+	}
+	for i := len(branch) - 1; i >= 0; i-- {
+		e := branch[i]
+		if e.Type != engine.EntryMessage || e.Message == nil || e.Message.Role != engine.RoleAssistant {
+			continue
+		}
+		m := e.Message
+		if m.StopReason == engine.StopError || m.StopReason == engine.StopAborted {
+			continue
+		}
+		if p := app.registry.PhysicalModel(m.Provider, m.Model); p != nil {
+			return p
+		}
+	}
+	return nil
+}

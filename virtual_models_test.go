@@ -104,3 +104,21 @@ func TestBranchSelection(t *testing.T) {
 		assert.Equal(t, tc.want, got, tc.name)
 	}
 }
+
+// Under a virtual selection the limits are those of the physical model
+// that answered last (failed answers skipped); before any answer, the
+// virtual model's own; a physical selection keeps its own.
+func TestLimitsModel(t *testing.T) {
+	t.Parallel()
+	agentDir, project, _ := sdktest.Home(t, mockllm.Script{})
+	app := startLlama(t, Options{AgentDir: agentDir, Cwd: project, Mode: ModePrint})
+	v, err := app.registry.RegisterVirtualModel(config.VirtualDef{Provider: "router", ID: "auto"})
+	require.NoError(t, err)
+	mock := app.registry.Find("mock", "mock-model")
+	reply := func(p, id string, stop engine.StopReason) *engine.Entry {
+		return &engine.Entry{Type: engine.EntryMessage, Message: &engine.Message{Role: engine.RoleAssistant, Provider: p, Model: id, StopReason: stop}}
+	}
+	assert.Same(t, mock, app.limitsModel(v, []*engine.Entry{reply("mock", "mock-model", engine.StopStop), reply("router", "auto", engine.StopError)}))
+	assert.Nil(t, app.limitsModel(v, nil))
+	assert.Nil(t, app.limitsModel(mock, []*engine.Entry{reply("mock", "mock-model", engine.StopStop)}))
+}

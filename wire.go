@@ -268,7 +268,7 @@ func (app *Agent) startSession() (*engine.Session, error) {
 	sess, err := engine.NewSession(engine.SessionOptions{
 		Store: app.store, Cwd: app.cwd, Model: app.model, ThinkingLevel: app.thinking,
 		Tools: tools, ProviderFor: warmer.providerFor(app.providerFor), SwitchLevel: app.switchLevel,
-		Selection:   app.branchSelection,
+		Selection: app.branchSelection, LimitsModel: app.limitsModel,
 		BlockImages: app.settings.BlockImages,
 		APIKey: func(m *engine.Model) (string, error) {
 			key, _, err := app.registry.RequestAuth(m)

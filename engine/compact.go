@@ -284,9 +284,7 @@ func (s *Session) checkCompaction(ctx context.Context, m *Message, skipAborted b
 	if skipAborted && m.StopReason == StopAborted {
 		return false
 	}
-	s.mu.Lock()
-	model := s.model
-	s.mu.Unlock()
+	model := s.UsageModel()
 	if model == nil {
 		return false
 	}
@@ -432,9 +430,7 @@ func (s *Session) omitAttempt(m *Message) {
 // transcript for the next request, else nil.
 func (s *Session) compactBetweenTurns(ctx context.Context) []*Message {
 	settings := s.compactionSettings()
-	s.mu.Lock()
-	model := s.model
-	s.mu.Unlock()
+	model := s.UsageModel()
 	if !settings.Enabled || s.opts.Compactor == nil || model == nil || model.ContextWindow <= 0 {
 		return nil
 	}

@@ -91,6 +91,11 @@ type SessionOptions struct {
 	// selection holds across the physical models' responses); the start
 	// records a model_change only when the session's model differs.
 	Selection func(branch []*Entry) *ContextModel
+	// LimitsModel, when set, is the model whose context window and
+	// output limit apply to the branch under the selected model: for a
+	// virtual selection, the physical model of the latest response. nil
+	// or a nil result: the selected model (UsageModel).
+	LimitsModel func(selected *Model, branch []*Entry) *Model
 	// BlockImages reports whether images.blockImages is on; it is asked
 	// before each request, so a change takes effect mid-session. nil: off.
 	BlockImages func() bool
@@ -631,8 +636,8 @@ func (s *Session) runWithRetry(ctx context.Context, provider Provider, apiKey st
 		attempt := s.retryAttempt
 		s.mu.Unlock()
 		window := 0
-		if model != nil {
-			window = model.ContextWindow
+		if um := s.UsageModel(); um != nil {
+			window = um.ContextWindow
 		}
 		willRetry := last != nil && ctx.Err() == nil && retry.Enabled && attempt < retry.MaxRetries &&
 			!IsContextOverflow(last, window) && IsRetryableError(last)
@@ -882,4 +887,20 @@ func (s *Session) Reload() {
 	s.mu.Lock()
 	s.messages, s.messagesOnDisk = sc.Messages, false
 	s.mu.Unlock()
+}
+
+// UsageModel is the model whose limits apply to the session's context:
+// the selected model, or what SessionOptions.LimitsModel makes of it (a
+// virtual selection's physical model). Context usage and the compaction
+// checks read its context window.
+func (s *Session) UsageModel() *Model {
+	s.mu.Lock()
+	m := s.model
+	s.mu.Unlock()
+	if s.opts.LimitsModel != nil {
+		if u := s.opts.LimitsModel(m, s.store.Branch()); u != nil {
+			return u
+		}
+	}
+	return m
 }

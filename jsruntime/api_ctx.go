@@ -76,7 +76,7 @@ func (a *API) ctxCall(name string, _ []json.RawMessage) (v any, ok bool, err err
 		if s == nil {
 			return nil, true, nil
 		}
-		if u := contextUsage(s.Store().Branch(), s.Model()); u != nil {
+		if u := contextUsage(s.Store().Branch(), s.UsageModel()); u != nil {
 			return u, true, nil
 		}
 		return nil, true, nil

@@ -140,5 +140,5 @@ func contextUsage(branch []*engine.Entry, model *engine.Model) *ContextUsage {
 
 func handleGetSessionStats(ctx context.Context, s *Server, cmd *Command) *Response {
 	sess, store := s.current()
-	return ok(cmd, Stats(store, sess.Model()))
+	return ok(cmd, Stats(store, sess.UsageModel()))
 }

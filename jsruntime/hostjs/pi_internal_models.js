@@ -343,7 +343,8 @@ module.exports = function (h) {
   const virtualDefs = new Map();
   function registerVirtualModel(definition) {
     const def = definition || {};
-    const { route, ...entry } = def;
+    const entry = {};
+    for (const k of Object.keys(def)) if (k !== "route") entry[k] = def[k];
     call("models.registerVirtualModel", [entry]);
     virtualDefs.set(def.provider + "\u0000" + def.id, def);
   }
