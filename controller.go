@@ -89,18 +89,15 @@ func (app *Agent) startOver(store *session.File, prev *engine.Session) (*engine.
 			model, thinking = m, level
 		}
 	}
-	branch := store.Branch()
-	sc := engine.BuildContext(branch)
+	// The store's index answers without decoding the branch.
+	sc := store.BranchState()
 	if sc.Model != nil {
 		if m := app.registry.Find(sc.Model.Provider, sc.Model.ModelID); m != nil && app.HasAuth(m) {
 			model = m
 		}
 	}
-	for _, e := range branch {
-		if e.Type == engine.EntryThinkingLevelChange {
-			thinking = ""
-			break
-		}
+	if sc.HasThinkingLevel {
+		thinking = ""
 	}
 	app.mu.Lock()
 	app.store, app.model, app.thinking = store, model, thinking

@@ -6,13 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"time"
 
+	"github.com/google/uuid"
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/config/login"
+	"github.com/pi-go/pi/engine/interactive/slash"
 	"github.com/pi-go/pi/engine/interactive/slash/authinfo"
 	"github.com/pi-go/pi/engine/session"
 )
@@ -222,6 +227,8 @@ func (app *Agent) AuthProviders() []authinfo.Provider {
 	}
 	extra := login.LoginProviders()
 	slices.Sort(extra)
+	// models.json's Radius providers sign in before they have models.
+	extra = append(extra, reg.RadiusProviders()...)
 	for _, p := range extra {
 		if !seen[p] {
 			seen[p] = true
@@ -233,6 +240,9 @@ func (app *Agent) AuthProviders() []authinfo.Provider {
 		_, hasFlow := login.OAuthFlow(id)
 		_, hasKey := login.APIKeyName(id)
 		custom := config.CatalogProviderName(id) == "" && reg.HasProvider(id)
+		if _, radius := reg.RadiusGateway(id); radius {
+			hasFlow = true
+		}
 		out = append(out, authinfo.Provider{
 			ID: id, Name: reg.ProviderDisplayName(id), OAuth: hasFlow, APIKey: hasKey || custom,
 			Configured: reg.HasConfiguredAuth(id), Stored: stored[id],
@@ -250,12 +260,24 @@ func (app *Agent) Login(ctx context.Context, provider string, apiKey bool, ui lo
 	switch {
 	case !apiKey:
 		flow, ok := login.OAuthFlow(provider)
+		if gw, radius := reg.RadiusGateway(provider); radius && provider != "radius" {
+			flow, ok = login.RadiusFlow(reg.ProviderDisplayName(provider), gw), true
+		}
 		if !ok {
 			return fmt.Errorf("account sign-in for %s is not available in this build", reg.ProviderDisplayName(provider))
 		}
-		ep := &login.Endpoints{CopilotKnownModel: func(m string) bool { return reg.Find("github-copilot", m) != nil }}
+		ep := &login.Endpoints{
+			CopilotKnownModel: func(m string) bool { return reg.Find("github-copilot", m) != nil },
+			// The ChatGPT sign-in names this installation by its device id.
+			DeviceID: config.DeviceID(app.agentDir),
+		}
 		cred, err = flow.Run(ctx, ui, ep)
 	case config.CatalogProviderName(provider) == "" && reg.HasProvider(provider):
+		if _, radius := reg.RadiusGateway(provider); radius {
+			// A models.json Radius provider's key login is Radius's.
+			cred, err = login.APIKeyLogin(ctx, "radius", ui)
+			break
+		}
 		cred, err = login.NamedAPIKeyLogin(ctx, "API key", ui)
 	default:
 		cred, err = login.APIKeyLogin(ctx, provider, ui)
@@ -269,6 +291,56 @@ func (app *Agent) Login(ctx context.Context, provider string, apiKey bool, ui lo
 	return reg.SaveCredential(ctx, provider, cred)
 }
 
+// AfterLogin finishes a login as the reference's /login does: it refreshes
+// the provider's account-specific model list (a Radius account's models;
+// 15 seconds at most), then, when no model is selected yet, selects the
+// provider's default model (for Radius, else its first). selected is the
+// model chosen, note why none could be, and refreshErr a failed or timed
+// out refresh (the login stands; the cached models stay).
+func (app *Agent) AfterLogin(ctx context.Context, provider string) (selected, note string, refreshErr error) {
+	reg := app.registry
+	rctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	_, refreshErr = reg.RefreshProviderCatalog(rctx, nil, provider)
+	if refreshErr != nil && rctx.Err() == context.DeadlineExceeded {
+		refreshErr = fmt.Errorf("%w: %w", context.DeadlineExceeded, refreshErr)
+	}
+	cancel()
+	if m := app.Model(); m != nil && !m.Placeholder && !(m.Provider == "unknown" && m.ID == "unknown") {
+		// A model chosen before (or while) the login stays.
+		return "", "", refreshErr
+	}
+	var models []*engine.Model
+	for _, m := range reg.Available() {
+		if m.Provider == provider {
+			models = append(models, m)
+		}
+	}
+	id, hasDefault := config.DefaultModelID(provider)
+	var pick *engine.Model
+	for _, m := range models {
+		if m.ID == id {
+			pick = m
+			break
+		}
+	}
+	if pick == nil && provider == "radius" && len(models) > 0 {
+		// Radius catalogs vary by account: the first stands in for its default.
+		pick = models[0]
+	}
+	switch {
+	case !hasDefault && pick == nil:
+		return "", fmt.Sprintf("no default model is configured for provider %q. Use /model to select a model.", provider), refreshErr
+	case len(models) == 0:
+		return "", "no models are available for that provider. Use /model to select a model.", refreshErr
+	case pick == nil:
+		return "", fmt.Sprintf("its default model %q is not available. Use /model to select a model.", id), refreshErr
+	}
+	if _, err := app.SetModel(ctx, pick.Provider, pick.ID); err != nil {
+		return "", fmt.Sprintf("selecting its default model failed: %s. Use /model to select a model.", err), refreshErr
+	}
+	return pick.ID, "", refreshErr
+}
+
 // Logout removes what auth.json holds for provider.
 func (app *Agent) Logout(ctx context.Context, provider string) error {
 	_, err := app.registry.RemoveCredential(ctx, provider)
@@ -277,3 +349,118 @@ func (app *Agent) Logout(ctx context.Context, provider string) error {
 
 // AuthPath is the credential file /login writes.
 func (app *Agent) AuthPath() string { return app.registry.AuthPath() }
+
+// shareTool is one tool of the pi.share entry: what the session viewer
+// shows of the tools the session had.
+type shareTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+type shareEntry struct {
+	Type       string  `json:"type"`
+	CustomType string  `json:"customType"`
+	ID         string  `json:"id"`
+	ParentID   *string `json:"parentId"`
+	Timestamp  string  `json:"timestamp"`
+	Data       struct {
+		SystemPrompt string      `json:"systemPrompt"`
+		Tools        []shareTool `json:"tools"`
+	} `json:"data"`
+}
+
+// ShareJSONL is the current branch as /share and /bug send it: a fresh
+// session header, the branch's entries, and a trailing "pi.share" custom
+// entry with the system prompt and the tools' schemas for the viewer, as
+// the reference serialises it.
+func (app *Agent) ShareJSONL() ([]byte, error) {
+	sess, store := app.Current()
+	if store == nil || sess == nil {
+		return nil, errors.New("no session")
+	}
+	now := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+	h := store.Header()
+	version := h.Version
+	if version == 0 {
+		version = 3
+	}
+	header, err := engine.MarshalJSON(engine.Header{Type: "session", Version: version, ID: h.ID, Timestamp: now, Cwd: h.Cwd})
+	if err != nil {
+		return nil, err
+	}
+	buf := append(header, '\n')
+	var parent *string
+	// A branch is a chain from the root, so each entry's stored parentId
+	// already names the entry before it.
+	for _, e := range store.Branch() {
+		raw := store.EntryJSON(e.ID)
+		if raw == nil {
+			if raw, err = engine.MarshalJSON(e); err != nil {
+				return nil, err
+			}
+		}
+		buf = append(append(buf, raw...), '\n')
+		id := e.ID
+		parent = &id
+	}
+	tail := shareEntry{Type: "custom", CustomType: "pi.share", ID: strings.ReplaceAll(uuid.NewString(), "-", "")[:8], ParentID: parent, Timestamp: now}
+	tail.Data.SystemPrompt = sess.SystemPromptText()
+	tail.Data.Tools = []shareTool{}
+	for _, t := range sess.Tools() {
+		in := t.Info()
+		params := in.Parameters
+		if len(params) == 0 {
+			params = json.RawMessage("{}")
+		}
+		tail.Data.Tools = append(tail.Data.Tools, shareTool{Name: in.Name, Description: in.Description, Parameters: params})
+	}
+	raw, err := engine.MarshalJSON(tail)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(buf, raw...), '\n'), nil
+}
+
+// RadiusToken is the Radius sign-in's bearer token for /share and /bug
+// ("" when Radius is not signed in): the OAuth token, refreshed when it
+// is about to expire, or a stored API key.
+func (app *Agent) RadiusToken(ctx context.Context) (string, error) {
+	if app.registry == nil || !app.registry.HasProvider("radius") {
+		return "", nil
+	}
+	if key, ok, err := app.registry.ResolveOAuthKey(ctx, "radius"); ok || err != nil {
+		return key, err
+	}
+	key, _ := app.registry.APIKey("radius")
+	return key, nil
+}
+
+// The interactive mode's /share and /bug use these.
+var _ slash.Sharer = (*Agent)(nil)
+
+// RefreshModelCatalogs refreshes the catalogues of the providers that
+// load their models, as the /model picker does while it shows: every
+// extension provider with refreshModels (with network, an expired OAuth
+// token refreshed first) and, when signed in, Radius. Failures come back
+// by provider name; offline (PI_OFFLINE) nothing is fetched.
+func (app *Agent) RefreshModelCatalogs(ctx context.Context) map[string]string {
+	errs := map[string]string{}
+	if os.Getenv("PI_OFFLINE") != "" {
+		return errs
+	}
+	if api, _ := app.ext.Current(); api != nil {
+		for name, e := range api.RefreshProviderModels(ctx, true) {
+			errs[name] = e
+		}
+	}
+	if tok, err := app.RadiusToken(ctx); err == nil && tok != "" {
+		gateway := os.Getenv("PI_RADIUS_GATEWAY")
+		if err := app.registry.RefreshRadiusCatalog(ctx, http.DefaultClient, "radius", gateway, time.Now()); err != nil {
+			errs["radius"] = err.Error()
+		}
+	}
+	return errs
+}
+
+var _ slash.CatalogRefresher = (*Agent)(nil)

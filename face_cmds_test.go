@@ -116,3 +116,39 @@ func TestCommandOperations(t *testing.T) {
 		t.Fatalf("agentDir %q authPath %q trusted %v", agent.AgentDir(), agent.AuthPath(), agent.ProjectTrusted())
 	}
 }
+
+// ShareJSONL is the branch under a fresh header with the trailing
+// pi.share entry (system prompt and tools) the viewer reads; without a
+// Radius sign-in there is no Radius token.
+func TestShareJSONL(t *testing.T) {
+	t.Parallel()
+	agentDir, project, _ := sdktest.Home(t, mockllm.Script{Turns: []mockllm.Turn{{Text: "shared reply"}}})
+	ctx := context.Background()
+	agent, err := pi.New(ctx, pi.Options{AgentDir: agentDir, Cwd: project, Model: sdktest.Model, Mode: pi.ModeRPC, Stderr: &bytes.Buffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer agent.Close()
+	if err := agent.Prompt(ctx, "share me", nil); err != nil {
+		t.Fatal(err)
+	}
+	out, err := agent.ShareJSONL()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	branch := agent.Store().Branch()
+	if len(lines) != len(branch)+2 || !strings.HasPrefix(lines[0], `{"type":"session","version":3,"id":"`+agent.Store().Header().ID+`"`) {
+		t.Fatalf("%d lines for %d entries: %s", len(lines), len(branch), lines[0])
+	}
+	tail := lines[len(lines)-1]
+	for _, want := range []string{`{"type":"custom","customType":"pi.share","id":"`, `"parentId":"` + branch[len(branch)-1].ID + `"`,
+		`"data":{"systemPrompt":"`, `"tools":[{"name":"read","description":"`} {
+		if !strings.Contains(tail, want) {
+			t.Errorf("pi.share entry lacks %q: %.300s", want, tail)
+		}
+	}
+	if tok, err := agent.RadiusToken(ctx); tok != "" || err != nil {
+		t.Fatalf("radius token %q %v", tok, err)
+	}
+}

@@ -128,6 +128,12 @@ func (app *Agent) startMCP(ctx context.Context) {
 	app.mcp.m = m
 	app.mcp.mu.Unlock()
 	app.IndirectTools().AddSource(func() []codemode.Entry { return app.mcpIndirect(m) })
+	// Scripts and tool_search wait for the servers they need that are
+	// still connecting; the tools that arrive then join the registry.
+	app.IndirectTools().OnWait(func(ctx context.Context, code string) {
+		m.WaitForCode(ctx, code)
+		app.IndirectTools().Notify()
+	})
 	app.codemodeAutoActivate()
 	for _, w := range m.Unreachable() {
 		fmt.Fprintln(app.stderr, "Warning:", w)

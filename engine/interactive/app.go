@@ -62,9 +62,13 @@ type uiProgram interface {
 	Quit()
 	Run(ctx context.Context, onEvent func(tui.Event)) error
 	Every(d time.Duration, fn func()) (stop func())
+	After(d time.Duration, fn func()) (stop func())
 	ReleaseTerminal() error
 	RestoreTerminal() error
 	Suspend() error
+	WriteRaw(s string)
+	SetProgress(active bool)
+	SetColorSchemeNotifications(on bool)
 }
 
 // app is the interactive mode's state; every field is owned by the UI
@@ -94,16 +98,23 @@ type app struct {
 	status      *noticeItem // the last status line, updated in place
 	exitCode    int
 
-	streaming   bool
-	spinner     int
-	stopSpinner func()
-	working     string // the top rule's label while working
-	lastCtrlC   time.Time
-	lastEscape  time.Time
-	bashCancel  context.CancelFunc
-	messages    []string // prompts still to send (Options.Messages)
-	unsub       func()
-	quitting    bool
+	streaming    bool
+	spinner      int
+	stopSpinner  func()
+	stopProgress func() // the OSC 9;4 keepalive while a turn or compaction runs
+
+	colors           *colorReplies         // the terminal colour query under way
+	termColors       *theme.TerminalColors // what the terminal reported, nil before
+	scheme           string                // the terminal's last light/dark report, "" before
+	themeFromSetting bool
+	clipboard        clipboardReader // the system clipboard (tests give a fake)                  // the theme is the setting's (not Options.Theme), so it follows the terminal
+	working          string          // the top rule's label while working
+	lastCtrlC        time.Time
+	lastEscape       time.Time
+	bashCancel       context.CancelFunc
+	messages         []string // prompts still to send (Options.Messages)
+	unsub            func()
+	quitting         bool
 }
 
 // Run runs the interactive mode until the user exits. It returns nil on
@@ -118,6 +129,7 @@ func Run(ctx context.Context, c Controller, o Options) error {
 
 func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 	km, kwarn := buildKeymap(c.AgentDir())
+	fromSetting := o.Theme == nil
 	if o.Theme == nil {
 		name, _ := c.Setting("theme").(string)
 		th, err := theme.Load(name, []string{filepath.Join(c.AgentDir(), "themes"), filepath.Join(c.Cwd(), ".pi", "themes")})
@@ -130,9 +142,34 @@ func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 	home, _ := os.UserHomeDir()
 	v := &view{th: o.Theme, expandKey: firstKey(km, "app.tools.expand"), cwd: c.Cwd(), home: home,
 		thinkingLabel: "Thinking...", hideThinking: settingBool(c, "hideThinkingBlock")}
-	a := &app{ctx: ctx, c: c, o: o, km: km, v: v, term: o.Terminal, messages: o.Messages}
+	a := &app{ctx: ctx, c: c, o: o, km: km, v: v, term: o.Terminal, messages: o.Messages, themeFromSetting: fromSetting}
+	a.loadImageSettings()
 	a.tr = newTranscript(v)
-	a.head = &header{v: v, version: o.Version, keys: func(action string) string { return firstKey(km, action) }}
+	a.tr.costs = &costNotices{
+		on: func() bool { return settingBool(c, "showCacheMissNotices") },
+		entries: func() []*engine.Entry {
+			if _, store := c.Current(); store != nil {
+				return store.Entries()
+			}
+			return nil
+		},
+		branch: func() []*engine.Entry {
+			if _, store := c.Current(); store != nil {
+				return store.Branch()
+			}
+			return nil
+		},
+		models: func(provider, id string) *engine.Model {
+			for _, m := range c.AvailableModels() {
+				if m.Provider == provider && m.ID == id {
+					return m
+				}
+			}
+			return nil
+		},
+	}
+	a.head = &header{v: v, version: o.Version, keys: func(action string) string { return firstKey(km, action) },
+		logo: os.Getenv("TERM_PROGRAM") != "Apple_Terminal"}
 	a.head.warnings = append(append(append([]string(nil), o.Warnings...), kwarn...), c.SettingWarnings()...)
 	a.head.resources = a.resourceGroups()
 	a.foot = &footer{v: v, cwd: c.Cwd(), branch: gitBranch(c.Cwd()), statuses: map[string]string{}}
@@ -317,6 +354,11 @@ func (a *app) setup() {
 	a.refreshFooter()
 	a.editorChanged()
 	a.setTitle("π - " + filepath.Base(a.c.Cwd()))
+	a.p.Post(func() { a.queryTerminalColors(); a.syncColorScheme() })
+	if a.v.images != tui.ImagesNone {
+		// Images are sized by the cell's pixels: ask for them.
+		a.p.Post(func() { a.p.WriteRaw(tui.CellSizeQuery) })
+	}
 	a.unsub = a.c.Subscribe(func(e engine.Event) { a.p.Post(func() { a.handleEvent(e) }) })
 	if a.o.UI != nil {
 		a.o.UI.attach(a)
@@ -338,6 +380,7 @@ func (a *app) finish(err error) error {
 	if a.stopSpinner != nil {
 		a.stopSpinner()
 	}
+	a.setProgress(false)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}

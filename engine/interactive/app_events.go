@@ -26,6 +26,10 @@ func (a *app) handleEvent(e engine.Event) {
 	case engine.AgentStart:
 		a.streaming = true
 		a.setWorking("Working...")
+	case engine.TurnStart:
+		a.setProgress(true)
+	case engine.AgentEnd:
+		a.setProgress(false)
 	case engine.AgentSettled:
 		a.streaming = false
 		a.setWorking("")
@@ -52,7 +56,9 @@ func (a *app) handleEvent(e engine.Event) {
 			label = "Auto-compacting..."
 		}
 		a.setWorking(label)
+		a.setProgress(true)
 	case engine.CompactionEnd:
+		a.setProgress(false)
 		a.setWorking(a.workingAfter())
 		switch {
 		case ev.Aborted && ev.Reason == "manual":

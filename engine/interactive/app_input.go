@@ -61,6 +61,8 @@ func (a *app) appKey(k tui.Key) bool {
 		a.externalEditor()
 	case km.Matches(k, "app.model.select"):
 		a.openModelSelector()
+	case km.Matches(k, "app.clipboard.pasteImage"):
+		a.pasteClipboard()
 	default:
 		return false
 	}
@@ -70,6 +72,14 @@ func (a *app) appKey(k tui.Key) bool {
 
 // onEvent gets what the focused component did not consume.
 func (a *app) onEvent(ev tui.Event) {
+	if r, ok := ev.(tui.Reply); ok {
+		if c, ok := r.CellSizeReply(); ok {
+			a.setCellSize(c)
+			return
+		}
+		a.colorReply(r)
+		return
+	}
 	if k, ok := ev.(tui.Key); ok && a.dialog == nil {
 		a.appKey(k)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -26,9 +28,15 @@ type testApp struct {
 	out  *bytes.Buffer
 }
 
-func startApp(t *testing.T, script mockllm.Script, o Options) *testApp {
+func startApp(t *testing.T, script mockllm.Script, o Options, settings ...string) *testApp {
 	t.Helper()
 	agentDir, project, _ := sdktest.Home(t, script)
+	if len(settings) > 0 {
+		// The agent directory's settings.json, for tests of a setting.
+		if err := os.WriteFile(filepath.Join(agentDir, "settings.json"), []byte(settings[0]), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	ui := NewUI()
 	ag, err := pi.New(context.Background(), pi.Options{AgentDir: agentDir, Cwd: project, Model: sdktest.Model,
 		Mode: pi.ModeInteractive, UI: ui, Stderr: &bytes.Buffer{}})
@@ -125,7 +133,7 @@ func TestAppPromptReplyAndToolRow(t *testing.T) {
 		{ToolCalls: []mockllm.ToolCall{{Name: "bash", Arguments: args, ID: "call_1"}}},
 		{Text: "All done here."},
 	}}, Options{})
-	ta.waitFor("pi v0.0.0-test")
+	ta.waitFor("v0.0.0-test")
 	ta.r.Feed("run it")
 	ta.r.Feed("\r")
 	s := ta.waitFor("All done here.")

@@ -18,7 +18,44 @@ type header struct {
 	keys      func(action string) string // the first key bound to an action
 	resources []resourceGroup
 	warnings  []string
+	logo      bool // the terminal draws the half-block logo (not Apple Terminal)
 	c         cache
+}
+
+// onboarding is the header's last line: pi answers questions about
+// itself from its docs.
+const onboarding = "Ask pi how to use or extend it: it reads its own docs to answer."
+
+// The logo's colours are pi's brand colours, the same in every theme.
+var (
+	logoCoral  = theme.RGB{R: 228, G: 138, B: 122}
+	logoBlue   = theme.RGB{R: 79, G: 142, B: 179}
+	logoYellow = theme.RGB{R: 234, G: 182, B: 93}
+)
+
+// piLogo is the logo, two rows of four half-block cells (each cell two
+// square pixels): coral over blue, coral, coral, then blue, blank, yellow.
+func piLogo(th *theme.Theme) (top, bottom string) {
+	m := th.Mode()
+	reset := ""
+	if m != theme.ModeNone {
+		reset = "\x1b[0m"
+	}
+	fg := func(c theme.RGB) string { return c.SGR(m, false) }
+	top = fg(logoCoral) + logoBlue.SGR(m, true) + "▀" + reset + fg(logoCoral) + "▀█" + reset + " "
+	bottom = fg(logoBlue) + "█▀" + reset + " " + fg(logoYellow) + "█" + reset
+	return top, bottom
+}
+
+// piWordmark is "Pi" in the logo's coral and yellow, for terminals whose
+// half blocks do not line up.
+func piWordmark(th *theme.Theme) string {
+	m := th.Mode()
+	reset := ""
+	if m != theme.ModeNone {
+		reset = "\x1b[0m"
+	}
+	return logoCoral.SGR(m, false) + "P" + reset + logoYellow.SGR(m, false) + "i" + reset
 }
 
 // resourceGroup is one "[Extensions]"-style listing.
@@ -36,8 +73,17 @@ func (h *header) Render(width int) []string {
 		return r
 	}
 	sep := h.v.fg("muted", " · ")
-	rows := []string{
-		h.v.fg("accent", theme.Bold("pi")) + " " + h.v.fg("dim", "v"+h.version),
+	version := h.v.fg("dim", "v"+h.version)
+	var rows []string
+	// withLogo puts the logo's two lines in front of the version and the
+	// first hint line; a terminal that cannot draw it gets the wordmark.
+	withLogo := func(first string) {
+		if !h.logo {
+			rows = append(rows, piWordmark(h.v.th)+" "+version, first)
+			return
+		}
+		top, bottom := piLogo(h.v.th)
+		rows = append(rows, top+" "+version, bottom+" "+first)
 	}
 	if h.v.toolsExpanded {
 		for _, kh := range [][2]string{
@@ -55,21 +101,29 @@ func (h *header) Render(width int) []string {
 			{"app.editor.external", "for external editor"},
 			{"app.message.followUp", "to queue follow-up"},
 			{"app.message.dequeue", "to edit all queued messages"},
+			{"app.clipboard.pasteImage", "to paste an image or text"},
 		} {
-			rows = append(rows, h.hint(kh[0], kh[1]))
+			line := h.hint(kh[0], kh[1])
+			if rows == nil {
+				withLogo(line)
+				continue
+			}
+			rows = append(rows, line)
 		}
 		rows = append(rows,
 			h.v.fg("dim", "/")+h.v.fg("muted", " for commands"),
 			h.v.fg("dim", "!")+h.v.fg("muted", " to run bash"),
-			h.v.fg("dim", "!!")+h.v.fg("muted", " to run bash (no context)"))
+			h.v.fg("dim", "!!")+h.v.fg("muted", " to run bash (no context)"),
+			"", h.v.fg("dim", onboarding))
 	} else {
+		withLogo(h.hint("app.interrupt", "interrupt") + sep +
+			h.v.fg("dim", h.keys("app.clear")+"/"+h.keys("app.exit")) + h.v.fg("muted", " clear/exit") + sep +
+			h.v.fg("dim", "/") + h.v.fg("muted", " commands") + sep +
+			h.v.fg("dim", "!") + h.v.fg("muted", " bash") + sep +
+			h.hint("app.tools.expand", "more"))
 		rows = append(rows,
-			h.hint("app.interrupt", "interrupt")+sep+
-				h.v.fg("dim", h.keys("app.clear")+"/"+h.keys("app.exit"))+h.v.fg("muted", " clear/exit")+sep+
-				h.v.fg("dim", "/")+h.v.fg("muted", " commands")+sep+
-				h.v.fg("dim", "!")+h.v.fg("muted", " bash")+sep+
-				h.hint("app.tools.expand", "more"),
-			h.v.fg("muted", "Press "+h.keys("app.tools.expand")+" to show full startup help and loaded resources."))
+			h.v.fg("dim", "Press "+h.keys("app.tools.expand")+" to show full startup help and loaded resources."),
+			"", h.v.fg("dim", onboarding))
 	}
 	inner := width - 1
 	var body []string

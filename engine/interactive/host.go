@@ -24,8 +24,15 @@ func (h host) Style() dialogs.Style   { return dialogs.Style{Theme: h.a.v.th, Ke
 func (h host) EditorText() string     { return h.a.editor.Text() }
 func (h host) SetEditorText(s string) { h.a.editor.SetText(s); h.a.p.RequestRender() }
 func (h host) Quit()                  { h.a.exit() }
-func (h host) Post(fn func())         { h.a.p.Post(fn) }
-func (h host) Go(fn func())           { go fn() }
+
+// Post runs fn on the UI goroutine and draws what it changed.
+func (h host) Post(fn func()) {
+	h.a.p.Post(func() {
+		fn()
+		h.a.p.RequestRender()
+	})
+}
+func (h host) Go(fn func()) { go fn() }
 
 // ShowDialog replaces what the editor slot shows with c.
 func (h host) ShowDialog(c tui.Component) {
@@ -92,11 +99,18 @@ func (h host) SettingChanged(key string, value any) {
 	switch key {
 	case "theme":
 		name, _ := value.(string)
-		if th, err := theme.Load(name, a.themeDirs()); err == nil {
+		if th, err := a.loadTheme(name); err == nil {
+			a.themeFromSetting = true
 			a.setTheme(th)
+			a.syncColorScheme()
 		} else {
 			a.showError("Error: theme: " + err.Error())
 		}
+	case "terminal.showImages", "terminal.imageWidthCells":
+		a.loadImageSettings()
+		a.v.changed()
+		a.tr.invalidateAll()
+		a.p.Reprint()
 	case "hideThinkingBlock":
 		b, _ := value.(bool)
 		a.v.hideThinking = b
@@ -109,6 +123,27 @@ func (h host) SettingChanged(key string, value any) {
 }
 
 func (h host) Themes() []string { return theme.Names(h.a.themeDirs()) }
+
+// PreviewTheme shows a theme while /settings' theme list moves over it,
+// without saving it; the list's Escape previews the saved one again.
+func (h host) PreviewTheme(name string) {
+	if th, err := h.a.loadTheme(name); err == nil {
+		h.a.setTheme(th)
+	}
+}
+
+// TerminalRows is the terminal's height (24 when unknown).
+func (h host) TerminalRows() int {
+	if h.a.term != nil {
+		if _, rows, err := h.a.term.Size(); err == nil && rows > 0 {
+			return rows
+		}
+	}
+	return 24
+}
+
+// DrawsImages reports whether the terminal draws inline images.
+func (h host) DrawsImages() bool { return h.a.v.images != tui.ImagesNone }
 
 func (a *app) themeDirs() []string {
 	return []string{filepath.Join(a.c.AgentDir(), "themes"), filepath.Join(a.c.Cwd(), ".pi", "themes")}

@@ -1,6 +1,7 @@
 package interactive
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -26,6 +27,8 @@ type toolItem struct {
 	duration *int64
 	version  uint64
 	c        cache
+	images   []*tui.Image // the result's images, drawn below the row where the terminal can
+	imageKey [2]uint64    // the version and image options images were made for (version+1: 0 is none)
 }
 
 func newToolItem(v *view, id, name string, args json.RawMessage) *toolItem {
@@ -66,18 +69,57 @@ func (it *toolItem) str(key string) string {
 	return ""
 }
 
-// output is the result's text blocks joined, images as placeholders.
+// output is the result's text blocks joined and, when the images are
+// not drawn (the terminal cannot, or terminal.showImages is off), a
+// placeholder line for each, as the reference's text output has.
 func (it *toolItem) output() string {
-	var parts []string
+	var parts, images []string
 	for _, c := range it.result.Content {
 		switch c.Type {
 		case engine.ContentText:
 			parts = append(parts, c.Text)
 		case engine.ContentImage:
-			parts = append(parts, fmt.Sprintf("[Image: [%s]]", c.MimeType))
+			mime := c.MimeType
+			if mime == "" {
+				mime = "image/unknown"
+			}
+			data, _ := base64.StdEncoding.DecodeString(c.Data)
+			w, h, _ := tui.ImageSize(data, c.MimeType)
+			images = append(images, tui.ImageFallback(mime, w, h, "", false))
 		}
 	}
-	return strings.Join(parts, "\n")
+	if it.v.drawImages() {
+		images = nil
+	}
+	return strings.Join(append(parts, images...), "\n")
+}
+
+// drawImages reports whether result images are drawn inline.
+func (v *view) drawImages() bool { return v.images != tui.ImagesNone && v.showImages }
+
+// imageRows are the result's images, each after a blank row, below the
+// tool's box (outside its background), as the reference lays them out.
+func (it *toolItem) imageRows(width int) []string {
+	if !it.v.drawImages() || it.result.Content == nil {
+		return nil
+	}
+	if key := [2]uint64{it.version + 1, it.v.imageGen}; it.imageKey != key {
+		it.imageKey = key
+		it.images = nil
+		o := tui.ImageOptions{Protocol: it.v.images, MaxWidthCells: it.v.imageWidth, Cell: it.v.cell,
+			Fallback: func(s string) string { return it.v.fg("toolOutput", s) }}
+		for _, c := range it.result.Content {
+			if c.Type == engine.ContentImage && c.Data != "" && c.MimeType != "" {
+				it.images = append(it.images, tui.NewImage(c.Data, c.MimeType, o))
+			}
+		}
+	}
+	var rows []string
+	for _, im := range it.images {
+		rows = append(rows, "")
+		rows = append(rows, im.Render(width)...)
+	}
+	return rows
 }
 
 func (it *toolItem) bg() string {
@@ -110,7 +152,7 @@ func (it *toolItem) Render(width int) []string {
 	default:
 		rows = it.renderGeneric(inner)
 	}
-	return it.c.put(width, it.version, it.v.gen, box(it.v, width, outputPad, 1, it.bg(), rows))
+	return it.c.put(width, it.version, it.v.gen, append(box(it.v, width, outputPad, 1, it.bg(), rows), it.imageRows(width)...))
 }
 
 func (it *toolItem) title(s string) string { return it.v.fg("toolTitle", theme.Bold(s)) }

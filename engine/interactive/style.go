@@ -20,6 +20,16 @@ type view struct {
 	cwd           string
 	home          string
 	gen           uint64
+
+	// Inline images in tool results: the terminal's protocol (none:
+	// placeholders), terminal.showImages, terminal.imageWidthCells and
+	// the cell size the terminal reported.
+	images     tui.ImageProtocol
+	showImages bool
+	imageWidth int
+	cell       tui.CellSize
+	hyperlinks bool
+	imageGen   uint64 // bumped when an image option above changes
 }
 
 func (v *view) changed() { v.gen++ }

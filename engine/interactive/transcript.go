@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/pi/engine"
+	"github.com/pi-go/pi/engine/cachewarm"
 	"github.com/pi-go/pi/engine/tui"
 )
 
@@ -30,6 +31,7 @@ type Transcript struct {
 
 	streaming *assistantItem
 	pending   map[string]*toolItem
+	costs     *costNotices // showCacheMissNotices' lines; nil: none
 
 	version uint64 // bumped on every change, for the dock's and renderers' caches
 	all     cache  // Render's concatenation
@@ -123,6 +125,29 @@ func (t *Transcript) RenderRange(width, from, to int) []string {
 	return out
 }
 
+// MarkRows are the first rows of the user messages and replies, where
+// the previous/next prompt keys jump to (tui.Marked).
+func (t *Transcript) MarkRows(width int) []int {
+	t.layout(width)
+	var out []int
+	for i, it := range t.items {
+		switch it.(type) {
+		case *userItem, *assistantItem:
+		default:
+			continue
+		}
+		if t.rows[i] == 0 {
+			continue
+		}
+		row := t.starts[i]
+		if r := it.Render(width); t.rows[i] > len(r) {
+			row++ // past the separator
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
 // itemRows is item i's rows with its separator.
 func (t *Transcript) itemRows(i, width int) []string {
 	r := t.items[i].Render(width)
@@ -173,6 +198,7 @@ func (t *Transcript) Handle(e engine.Event) bool {
 			}
 		}
 		t.streaming = nil
+		t.assistantEnded(m)
 		return true
 	case engine.ToolExecutionStart:
 		if ev.ParentToolCallID != "" {
@@ -198,6 +224,10 @@ func (t *Transcript) Handle(e engine.Event) bool {
 	case engine.EntryAppended:
 		if en := ev.Entry; en != nil && en.Type == engine.EntryCustomMessage && en.Display && en.Content != nil {
 			t.add(newCustomItem(t.v, en.CustomType, en.Content.Text()))
+			return true
+		}
+		if en := ev.Entry; en != nil && en.Type == engine.EntryUsage && en.Kind == "cache_warm" && t.costs.enabled() {
+			t.addWarming(en)
 			return true
 		}
 	case engine.AgentEnd:
@@ -307,9 +337,27 @@ func (t *Transcript) Replay(branch []*engine.Entry, keep ...tui.Component) {
 	for _, k := range keep {
 		t.add(k)
 	}
+	on := t.costs.enabled()
+	var misses map[*engine.Message]*cachewarm.Miss
+	if on {
+		// Misses are not stored: they are derived again from the entries
+		// and shown after the replies that paid for them.
+		misses = cachewarm.CollectCacheMisses(t.costs.entries(), t.costs.models)
+	}
 	for _, ce := range engine.ProjectContext(branch) {
+		e := ce.Entry
+		if on && e.Type == engine.EntryUsage && e.Kind == "cache_warm" {
+			t.addWarming(e)
+			continue
+		}
 		for _, m := range ce.Messages {
 			t.addMessage(m, false)
+			if on && m.Role == engine.RoleAssistant && m.StopReason != engine.StopAborted && m.StopReason != engine.StopError {
+				t.addMiss(misses[m])
+			}
+		}
+		if on && (e.Type == engine.EntryCompaction || e.Type == engine.EntryBranchSummary) && len(ce.Messages) > 0 {
+			t.addSummaryUsage(e)
 		}
 	}
 	// Calls without a recorded result stay pending only while a run

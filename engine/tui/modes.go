@@ -18,6 +18,10 @@ const (
 	SeqCursorQuery     = "\x1b[6n" // regular mode: where the document starts
 	SeqModifyOtherOn   = "\x1b[>4;2m"
 	SeqModifyOtherOff  = "\x1b[>4;0m"
+	SeqColorSchemeOn   = "\x1b[?2031h" // report the terminal's light/dark changes (CSI ? 997 ; 1|2 n)
+	SeqColorSchemeOff  = "\x1b[?2031l"
+	SeqProgressActive  = "\x1b]9;4;3\x07" // OSC 9;4 indeterminate progress
+	SeqProgressClear   = "\x1b]9;4;0\x07"
 	SeqFocusOn         = "\x1b[?1004h"
 	SeqFocusOff        = "\x1b[?1004l"
 	SeqAltScreenOn     = "\x1b[?1049h"
@@ -54,6 +58,10 @@ type modes struct {
 	// on exit); a second 1049l would restore the cursor saved on entry
 	// and put what follows over the printed rows.
 	altLeft bool
+	// colorScheme: light/dark change reports (mode 2031) are on.
+	colorScheme bool
+	// progress: an OSC 9;4 progress indicator is showing.
+	progress bool
 }
 
 // enterSequence is what a Program writes when it takes the terminal.
@@ -86,6 +94,12 @@ func (m *modes) exitSequence() string {
 		b.WriteString(SeqModifyOtherOff)
 	}
 	b.WriteString(SeqPasteOff)
+	if m.colorScheme {
+		b.WriteString(SeqColorSchemeOff)
+	}
+	if m.progress {
+		b.WriteString(SeqProgressClear)
+	}
 	if m.fullscreen {
 		b.WriteString(SeqFocusOff)
 		b.WriteString(SeqMouseOff)

@@ -139,6 +139,49 @@ func (p *Program) WriteRaw(s string) {
 	p.write(s)
 }
 
+// SetColorSchemeNotifications turns the terminal's light/dark change
+// reports (mode 2031) on or off (UI goroutine); they arrive as Reply
+// events (CSI ? 997 ; 1 n dark, 2 n light), and are turned off on exit.
+func (p *Program) SetColorSchemeNotifications(on bool) {
+	if p.modes.colorScheme == on || p.released || !p.running {
+		return
+	}
+	p.modes.colorScheme = on
+	if on {
+		p.write(SeqColorSchemeOn)
+	} else {
+		p.write(SeqColorSchemeOff)
+	}
+}
+
+// SetProgress shows or clears the terminal's progress indicator (OSC
+// 9;4, indeterminate) (UI goroutine); one still showing is cleared on
+// exit. Writing it again while active refreshes it (terminals drop a
+// report after a few silent seconds).
+func (p *Program) SetProgress(active bool) {
+	if p.released || !p.running || (!active && !p.modes.progress) {
+		return
+	}
+	p.modes.progress = active
+	if active {
+		p.write(SeqProgressActive)
+	} else {
+		p.write(SeqProgressClear)
+	}
+}
+
+// ColorScheme reads a light/dark report (CSI ? 997 ; 1 n is dark, 2 n
+// light).
+func (r Reply) ColorScheme() (string, bool) {
+	switch r.Raw {
+	case "\x1b[?997;1n":
+		return "dark", true
+	case "\x1b[?997;2n":
+		return "light", true
+	}
+	return "", false
+}
+
 // onResize runs on the UI goroutine after SIGWINCH (or the test
 // terminal's resize).
 func (p *Program) onResize() {

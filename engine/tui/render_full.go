@@ -18,6 +18,7 @@ type fullRenderer struct {
 	width       int
 	height      int
 	prev        []string
+	images      bool // the last frame showed an inline image
 	offset      int  // first body row in view
 	follow      bool // keep the newest rows in view
 	bodyH       int  // body height at the last frame
@@ -60,6 +61,47 @@ type selection struct {
 	bRow, bCol     int
 	dragged        bool
 	lastX, lastRow int
+}
+
+// frameImages is what a fullscreen frame must do about inline images.
+type frameImages struct {
+	anchors, covered []bool // rows that place an image; rows a Kitty image covers
+	any              bool   // the frame shows an image
+	kitty            bool   // Kitty images are involved (now or in the last frame)
+	redraw           bool   // an image row, or a row under a Kitty image, changed
+	iterm2           bool   // an iTerm2 image changed: the screen is cleared and redrawn
+}
+
+// imageRedraw decides how the frame's images are drawn. A moved or
+// changed image must be redrawn, and so must one whose covered rows were
+// written over; iTerm2 images live in the cells, so they are redrawn by
+// clearing the screen, as the reference does.
+func (p *Program) imageRedraw(screen []string, winH int, full bool) frameImages {
+	f := &p.full
+	anchors, covered, any := imageRows(screen, winH)
+	fi := frameImages{anchors: anchors, covered: covered, any: any}
+	if !any && !f.images {
+		return fi
+	}
+	for i, row := range screen {
+		was := ""
+		if i < len(f.prev) {
+			was = f.prev[i]
+		}
+		if strings.Contains(row, kittyPrefix) || strings.Contains(was, kittyPrefix) {
+			fi.kitty = true
+		}
+		if row != was && (anchors[i] || covered[i] || IsImageLine(was)) {
+			fi.redraw = true
+			if strings.Contains(row, iterm2Prefix) || strings.Contains(was, iterm2Prefix) {
+				fi.iterm2 = true
+			}
+		}
+	}
+	if full {
+		fi.redraw = true
+	}
+	return fi
 }
 
 func (f *fullRenderer) reset() {
@@ -131,27 +173,63 @@ func (p *Program) renderFull(b *bytes.Buffer) {
 		screen[i] = f.memo.fit(screen[i], w)
 	}
 
+	// An image placed near the window's bottom is cut to the window, so
+	// it never covers the dock.
+	imgH := winH
+	if !f.follow && d.bodyH > winH && winH > 0 {
+		imgH-- // nor the jump label
+	}
+	for i := 0; i < imgH; i++ {
+		if n := KittyRows(screen[i]); n > 0 && i+n > imgH {
+			screen[i] = cropKittyLine(screen[i], imgH-i)
+		}
+	}
+
 	full := !f.started || p.reprint || f.width != w || f.height != h
+	imgs := p.imageRedraw(screen, imgH, full)
+	if imgs.iterm2 {
+		full = true
+	}
 	start := b.Len()
 	b.WriteString(SeqSyncBegin)
 	body := b.Len()
+	if imgs.kitty && (full || imgs.redraw) {
+		// Placements stay where they were drawn: take them all down and
+		// place every visible image again after the text.
+		b.WriteString(KittyDeletePlacements)
+	}
 	if full {
 		b.WriteString(seqClearScreenHome)
 	}
 	moved := false
-	for i, row := range screen {
-		if !full && i < len(f.prev) && f.prev[i] == row {
-			continue
-		}
-		if full && row == "" {
-			continue
-		}
+	writeAt := func(i int, row string) {
 		b.WriteString("\x1b[")
 		b.WriteString(strconv.Itoa(i + 1))
 		b.WriteString(";1H")
 		writeRow(b, row)
 		moved = true
 	}
+	for i, row := range screen {
+		if imgs.anchors[i] && imgs.kitty {
+			continue
+		}
+		if !full && !(imgs.redraw && imgs.covered[i]) && i < len(f.prev) && f.prev[i] == row {
+			continue
+		}
+		if full && row == "" {
+			continue
+		}
+		writeAt(i, row)
+	}
+	for i, row := range screen {
+		// Kitty images go last: terminals that keep an image in the
+		// cells it covers (WezTerm) would lose the part a later row
+		// write clears.
+		if imgs.anchors[i] && imgs.kitty && (full || imgs.redraw || i >= len(f.prev) || f.prev[i] != row) {
+			writeAt(i, row)
+		}
+	}
+	f.images = imgs.any
 	f.started, f.width, f.height, f.prev = true, w, h, screen
 	if cur.row >= 0 && (moved || cur != f.cursor) {
 		b.WriteString("\x1b[")
@@ -196,6 +274,53 @@ func (p *Program) ScrollBy(n int) {
 		f.offset = maxOff
 	}
 	f.offset = min(max(f.offset+n, 0), maxOff)
+	f.follow = f.offset >= maxOff
+	p.scrollActivity()
+	p.RequestRender()
+}
+
+// Marked is a body that knows the rows where its messages start (the
+// user's prompts and the replies, which the reference marks with OSC
+// 133;A), for the previous/next prompt jumps.
+type Marked interface {
+	MarkRows(width int) []int
+}
+
+// ScrollToMark puts the previous (dir < 0) or next (dir > 0) marked row
+// of a Marked body at the top of the window; nothing moves when there is
+// none that way.
+func (p *Program) ScrollToMark(dir int) {
+	m, ok := p.body.(Marked)
+	if !ok || dir == 0 {
+		return
+	}
+	f := &p.full
+	maxOff := max(0, f.bodyH-f.winH)
+	cur := f.offset
+	if f.follow {
+		cur = maxOff
+	}
+	rows := m.MarkRows(f.bodyW)
+	target := -1
+	if dir > 0 {
+		for _, r := range rows {
+			if r > cur {
+				target = r
+				break
+			}
+		}
+	} else {
+		for i := len(rows) - 1; i >= 0; i-- {
+			if rows[i] < cur {
+				target = rows[i]
+				break
+			}
+		}
+	}
+	if target < 0 {
+		return
+	}
+	f.offset = min(target, maxOff)
 	f.follow = f.offset >= maxOff
 	p.scrollActivity()
 	p.RequestRender()
@@ -246,6 +371,10 @@ func (p *Program) viewportKey(k Key) bool {
 		p.ScrollBy(-1)
 	case km.Matches(k, "tui.altScreen.lineDown"):
 		p.ScrollBy(1)
+	case km.Matches(k, "tui.altScreen.previousPrompt"):
+		p.ScrollToMark(-1)
+	case km.Matches(k, "tui.altScreen.nextPrompt"):
+		p.ScrollToMark(1)
 	case km.Matches(k, "tui.altScreen.top"):
 		p.ScrollToTop()
 	case km.Matches(k, "tui.altScreen.bottom"):

@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"strconv"
+	"strings"
 )
 
 // regularRenderer keeps the document in the main screen. The terminal
@@ -31,6 +32,23 @@ type regularRenderer struct {
 	// they count as blank rows of a virtual document and are never
 	// written. A reprint clears them away.
 	shell int
+	// images is set once an inline image was written, so a reprint
+	// takes Kitty's images down with the text.
+	images bool
+}
+
+// placeImages writes the Kitty image rows of a frame after its other
+// rows (they were written blank): terminals that keep an image in the
+// cells it covers (WezTerm) would lose the part a later row write
+// clears. Rows of images drawn above the screen (into the scrollback)
+// were written in place.
+func (r *regularRenderer) placeImages(b *bytes.Buffer, rows []int, row func(int) string) {
+	for _, i := range rows {
+		r.moveTo(b, i)
+		writeRow(b, row(i))
+		r.curCol = -1
+		r.images = true
+	}
 }
 
 // vdoc is the document below shell blank rows.
@@ -113,15 +131,22 @@ func (p *Program) renderRegular(b *bytes.Buffer) {
 		// Rewrite the changed rows only: a keystroke in the editor
 		// leaves the rules and the footer below it as they are.
 		oldWritten, oldTop := r.written, r.top
+		var images []int
 		for i := first; i < nEff; i++ {
 			if i > first && i < oldWritten && i-oldTop < len(r.prev) && r.prev[i-oldTop] == all[i-from] {
 				continue
 			}
 			r.moveTo(b, i)
-			writeRow(b, all[i-from])
+			row := all[i-from]
+			if i >= newTop && strings.Contains(row, kittyPrefix) {
+				images = append(images, i)
+				row = ""
+			}
+			writeRow(b, row)
 			r.curCol = -1
 		}
 		r.written = max(r.written, nEff)
+		r.placeImages(b, images, func(i int) string { return all[i-from] })
 	}
 	if first >= 0 && nEff < r.written {
 		// The document shrank: blank the rows below it.
@@ -182,6 +207,10 @@ func (p *Program) reprintRegular(b *bytes.Buffer, d *document) {
 	b.WriteString(SeqSyncBegin)
 	switch {
 	case r.started:
+		if r.images {
+			// The clear leaves Kitty's images up; they are placed again.
+			b.WriteString(KittyDeleteAll)
+		}
 		b.WriteString(SeqClearAll)
 	case p.startRow < 0:
 		// Where the cursor is was not reported: scroll the shell's rows
@@ -194,15 +223,22 @@ func (p *Program) reprintRegular(b *bytes.Buffer, d *document) {
 	default:
 		b.WriteString("\r")
 	}
+	var images []int
 	for i := shell; i < len(all); i++ {
 		if i > shell {
 			b.WriteString("\r\n")
 		}
-		writeRow(b, all[i])
+		row := all[i]
+		if i >= top && strings.Contains(row, kittyPrefix) {
+			images = append(images, i)
+			row = ""
+		}
+		writeRow(b, row)
 	}
 	*r = regularRenderer{started: true, width: w, height: h, written: nEff, top: top,
 		prev: append([]string(nil), window...), cur: max(nEff-1, 0), curCol: -1, cursorShown: r.cursorShown,
 		memo: r.memo, shell: shell}
+	r.placeImages(b, images, func(i int) string { return all[i] })
 	r.placeCursor(b, p.o.ShowHardwareCursor, cur, top, nEff)
 	b.WriteString(SeqSyncEnd)
 }

@@ -8,6 +8,7 @@ import (
 // EditorOptions configure an EditorDialog.
 type EditorOptions struct {
 	Title    string
+	Message  string // optional, below the title (/bug's note on what a report holds)
 	Value    string // prefilled text
 	OnSubmit func(text string)
 	OnCancel func()
@@ -105,6 +106,10 @@ func (e *EditorDialog) Render(width int) []string {
 	f.blank()
 	f.pad(e.st.title(e.o.Title))
 	f.blank()
+	if e.o.Message != "" {
+		f.pad(e.st.muted(e.o.Message))
+		f.blank()
+	}
 	f.rows = append(f.rows, e.ed.Render(width)...)
 	f.blank()
 	hint := e.st.Hint("tui.input.submit", "submit") + "  " + e.st.Hint("tui.input.newLine", "newline") + "  " + e.st.Hint("tui.select.cancel", "cancel")

@@ -1,6 +1,8 @@
 package dialogs
 
 import (
+	"strings"
+
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/tui"
 )
@@ -48,6 +50,34 @@ type ModelSelector struct {
 	l      *list[*engine.Model]
 	scoped bool
 	done   bool
+	// statusOK colours Status as a success; errText replaces the model
+	// name line (a failed catalogue refresh), as the reference's.
+	statusOK bool
+	errText  string
+}
+
+// SetRefreshResult shows how the catalogue refresh ended: status (""
+// hides the line; ok colours it as a success) or, with errText, an error
+// in place of the model name, and the refreshed models (nil keeps the
+// list). The selection stays on the model it was on.
+func (ms *ModelSelector) SetRefreshResult(status string, ok bool, errText string, models []*engine.Model) {
+	ms.rc.bump()
+	ms.o.Status, ms.statusOK, ms.errText = status, ok, errText
+	if models == nil {
+		return
+	}
+	cur, _, had := ms.l.current()
+	ms.o.Models = models
+	ms.l.setItems(ms.models())
+	ms.l.setQuery(ms.search.Text())
+	if had {
+		for i, m := range ms.l.items {
+			if Of(m) == Of(cur) {
+				ms.l.selectIndex(i)
+				return
+			}
+		}
+	}
 }
 
 // NewModelSelector builds the picker with the current model selected.
@@ -186,12 +216,21 @@ func (ms *ModelSelector) render(width int) []string {
 		f.line(st.muted("  " + info))
 	}
 	f.blank()
-	if m, _, ok := ms.l.current(); ok {
+	if ms.errText != "" {
+		for _, l := range strings.Split(ms.errText, "\n") {
+			f.line(st.fg("error", l))
+		}
+		f.blank()
+	} else if m, _, ok := ms.l.current(); ok {
 		f.line(st.muted("  Model Name: " + nameOr(m)))
 		f.blank()
 	}
 	if ms.o.Status != "" {
-		f.line(st.muted("  " + ms.o.Status))
+		token := "muted"
+		if ms.statusOK {
+			token = "success"
+		}
+		f.line(st.fg(token, "  "+ms.o.Status))
 		f.blank()
 	}
 	f.hint(st.dim(st.KeyDisplay("tui.select.confirm") + " to select · " + st.KeyDisplay("app.models.save") +

@@ -63,6 +63,9 @@ type SelectOptions struct {
 	OnSelect func(index int, option string)
 	// OnCancel runs on Escape/Ctrl+C, Cancel and a timeout.
 	OnCancel func()
+	// OnHighlight, when set, gets the option the selection moved to (the
+	// theme picker previews it).
+	OnHighlight func(index int, option string)
 	// Search adds a "> " field that filters the options as the user
 	// types (long lists such as the /login providers); j and k then type
 	// instead of moving.
@@ -125,6 +128,12 @@ func (s *Select) HandleKey(k tui.Key) bool {
 	if s.done || k.Release {
 		return false
 	}
+	_, before, _ := s.l.current()
+	defer func() {
+		if opt, i, ok := s.l.current(); ok && i != before && !s.done && s.o.OnHighlight != nil {
+			s.o.OnHighlight(i, opt)
+		}
+	}()
 	switch {
 	case s.st.Is(k, "tui.select.up") || (k.Text == "k" && !s.o.Search):
 		s.l.move(-1)

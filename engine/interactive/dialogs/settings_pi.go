@@ -50,12 +50,12 @@ var piSettings = []settingSpec{
 	{"steeringMode", "Steering mode", "Messages sent while the agent works: 'one-at-a-time' delivers one per turn, 'all' delivers them together", kindEnum, []string{"one-at-a-time", "all"}, "one-at-a-time"},
 	{"followUpMode", "Follow-up mode", "Follow-up messages (Alt+Enter): 'one-at-a-time' or 'all' at once when the agent finishes", kindEnum, []string{"one-at-a-time", "all"}, "one-at-a-time"},
 	{"transport", "Transport", "Preferred wire transport for providers that offer several (this build streams over SSE whatever is chosen)", kindEnum, []string{"sse", "websocket", "websocket-cached", "auto"}, "auto"},
-	{"sessionShareDestination", "Session share destination", "Where /share uploads sessions (saved for other pi builds: this one has no /share)", kindEnum, []string{"auto", "gist", "radius"}, "auto"},
+	{"sessionShareDestination", "Session share destination", "Where /share uploads sessions: auto tries Radius first, then a GitHub gist", kindEnum, []string{"auto", "gist", "radius"}, "auto"},
 	{"httpIdleTimeoutMs", "HTTP idle timeout", "Longest silence allowed while waiting for a provider's response", kindTimeout, []string{"30 sec", "1 min", "2 min", "5 min", "disabled"}, "5 min"},
 	{"cacheWarming", "Cache warming", "Keep provider prompt caches warm: off, while streaming, or also while idle", kindEnum, []string{"off", "streaming", "idle"}, "idle"},
 	{"hideThinkingBlock", "Hide thinking", "Collapse the model's thinking in replies", kindBool, nil, "false"},
 	{"markdown.mermaid", "Mermaid diagrams", "Draw Mermaid code blocks as text diagrams", kindEnum, []string{"off", "final", "streaming"}, "streaming"},
-	{"showCacheMissNotices", "Cache miss notices", "Add transcript notices about cache costs and provider recovery (this build shows none yet)", kindBool, nil, "false"},
+	{"showCacheMissNotices", "Cache miss notices", "Add transcript notices about cache misses, cache warming, summary costs and reasoning a provider dropped", kindBool, nil, "false"},
 	{"collapseChangelog", "Collapse changelog", "Show a short changelog after an update (this build bundles no changelog)", kindBool, nil, "false"},
 	{"quietStartup", "Quiet startup", "Hide the start-up listing ('header' keeps only the header)", kindQuiet, []string{"true", "header", "false"}, "false"},
 	{"enableInstallTelemetry", "Install telemetry", "Send an anonymous version ping after an update (this build never sends one)", kindBool, nil, "true"},
@@ -91,6 +91,19 @@ type PiSettingsEnv struct {
 	Themes []string
 	// Models are the models offered under the per-model levels.
 	Models []*engine.Model
+	// Preview, when set, shows a theme while the theme list's selection
+	// moves over it; cancelling the list previews the setting again.
+	Preview func(theme string)
+	// Images adds the inline-image rows (Show images, Image width), as
+	// the reference does only where the terminal draws images.
+	Images bool
+}
+
+// imageSettings are the rows placed after Auto-compact when the
+// terminal draws images.
+var imageSettings = []settingSpec{
+	{"terminal.showImages", "Show images", "Draw images inline in the terminal", kindBool, nil, "true"},
+	{"terminal.imageWidthCells", "Image width", "Preferred width of inline images, in cells", kindInt, []string{"60", "80", "120"}, "60"},
 }
 
 // PiSettingsCount is the number of rows /settings lists.
@@ -176,10 +189,14 @@ func PiSettings(st Style, env PiSettingsEnv, onClose func()) *Settings {
 	}
 	specs := map[string]settingSpec{}
 	var rows []SettingRow
-	for _, sp := range append(append([]settingSpec(nil), piSettings...), warningSettings...) {
+	list := piSettings
+	if env.Images {
+		list = append(append(append([]settingSpec(nil), piSettings[:1]...), imageSettings...), piSettings[1:]...)
+	}
+	for _, sp := range append(append(append([]settingSpec(nil), list...), warningSettings...), imageSettings...) {
 		specs[sp.key] = sp
 	}
-	for _, sp := range piSettings {
+	for _, sp := range list {
 		r := SettingRow{ID: sp.key, Label: sp.label, Description: sp.desc, Value: display(sp, get(sp.key)), Values: sp.values}
 		switch sp.kind {
 		case kindBool:
@@ -190,9 +207,17 @@ func PiSettings(st Style, env PiSettingsEnv, onClose func()) *Settings {
 			}
 		case kindTheme:
 			themes := env.Themes
+			original := r.Value
+			preview := func(name string) {
+				if env.Preview != nil {
+					env.Preview(name)
+				}
+			}
 			r.Open = func(done func(string, bool)) tui.Component {
 				sel := NewSelect(st, SelectOptions{Title: "Theme", Options: themes,
-					OnSelect: func(_ int, o string) { done(o, true) }, OnCancel: func() { done("", false) }})
+					OnSelect:    func(_ int, o string) { done(o, true) },
+					OnCancel:    func() { preview(original); done("", false) },
+					OnHighlight: func(_ int, o string) { preview(o) }})
 				for i, t := range themes {
 					if t == r.Value {
 						sel.l.selectIndex(i)

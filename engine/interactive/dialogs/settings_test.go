@@ -102,3 +102,38 @@ func TestPiSettingsModelLevels(t *testing.T) {
 		t.Fatal("second escape should close")
 	}
 }
+
+// The theme list previews each theme the selection moves to, and Escape
+// previews the saved one again; the image rows follow Auto-compact only
+// where the terminal draws images.
+func TestPiSettingsThemePreviewAndImageRows(t *testing.T) {
+	t.Parallel()
+	f := &fakeSettings{vals: map[string]any{"theme": "dark"}}
+	env := f.env()
+	var previews []string
+	env.Preview = func(name string) { previews = append(previews, name) }
+	s := PiSettings(Style{}, env, nil)
+	typeText(s, "theme")
+	press(s, "enter", "down", "up", "escape")
+	if got := strings.Join(previews, ","); got != "light,dark,dark" {
+		t.Fatalf("previews %q, want light,dark,dark", got)
+	}
+	if len(f.writes) != 0 {
+		t.Fatalf("a preview wrote %v", f.writes)
+	}
+	if strings.Contains(rowsText(s, 100), "Show images") {
+		t.Fatal("image rows without image support")
+	}
+	env.Images = true
+	s = PiSettings(Style{}, env, nil)
+	text := rowsText(s, 100)
+	ac, si, iw := strings.Index(text, "Auto-compact"), strings.Index(text, "Show images"), strings.Index(text, "Image width")
+	if ac < 0 || si < ac || iw < si {
+		t.Fatalf("image rows misplaced:\n%s", text)
+	}
+	typeText(s, "image width")
+	press(s, "enter")
+	if f.vals["terminal.imageWidthCells"] != 80 {
+		t.Fatalf("image width %v", f.vals["terminal.imageWidthCells"])
+	}
+}

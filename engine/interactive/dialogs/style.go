@@ -88,6 +88,29 @@ func (s Style) KeyText(action string) string {
 	return strings.Join(names, "/")
 }
 
+// RawKeyText is the first key bound to action as its binding is written
+// ("shift+ctrl+o"): the default's spelling while the binding is the
+// default, else the key's canonical name.
+func (s Style) RawKeyText(action string) string {
+	specs := defaults(action)
+	if !s.known(action) {
+		if len(specs) > 0 {
+			return specs[0]
+		}
+		return ""
+	}
+	keys := s.Keymap.Keys(action)
+	if len(keys) == 0 {
+		return ""
+	}
+	if len(specs) > 0 {
+		if k, err := tui.ParseKey(specs[0]); err == nil && k.String() == keys[0].String() {
+			return specs[0]
+		}
+	}
+	return keys[0].String()
+}
+
 // Hint is one "key description" pair of a hint row.
 func (s Style) Hint(action, desc string) string { return s.RawHint(s.KeyText(action), desc) }
 

@@ -3,6 +3,8 @@ package dialogs
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"os"
 	"strings"
 	"time"
 
@@ -58,6 +60,7 @@ type treeRow struct {
 // labels, filters (app.tree.filter.*), folding of branch points and
 // search.
 type TreeSelector struct {
+	home    string // the home directory, shortened to ~ in tool rows
 	rc      renderCache
 	st      Style
 	o       TreeSelectorOptions
@@ -79,7 +82,7 @@ type TreeSelector struct {
 
 // NewTreeSelector builds the selector on the current leaf.
 func NewTreeSelector(st Style, o TreeSelectorOptions) *TreeSelector {
-	ts := &TreeSelector{st: st, o: o, byID: map[string]*treeRow{}, calls: map[string]engine.Content{},
+	ts := &TreeSelector{home: os.Getenv("HOME"), st: st, o: o, byID: map[string]*treeRow{}, calls: map[string]engine.Content{},
 		active: map[string]bool{}, folded: map[string]bool{}}
 	for i, f := range TreeFilters {
 		if f == o.Filter {
@@ -290,28 +293,79 @@ func textOf(c engine.Contents) string {
 	return strings.Join(parts, " ")
 }
 
-// toolSummary is "[name: main argument]" for a tool call.
-func toolSummary(c engine.Content) string {
+// toolSummary is what a tool result's row says about its call, as the
+// reference words it per tool: paths shortened to ~, bash commands cut at
+// 50 characters and other tools' JSON arguments at 40.
+func toolSummary(c engine.Content, home string) string {
 	var args map[string]any
 	_ = json.Unmarshal(c.Arguments, &args)
-	arg := ""
-	for _, k := range []string{"command", "path", "file_path", "pattern", "query", "url"} {
-		if v, ok := args[k].(string); ok {
-			arg = v
-			break
+	str := func(keys ...string) string {
+		for _, k := range keys {
+			if v, ok := args[k]; ok && v != nil {
+				if s, ok := v.(string); ok {
+					return s
+				}
+				return fmt.Sprint(v)
+			}
 		}
+		return ""
 	}
-	if arg == "" && len(c.Arguments) > 2 {
-		arg = string(c.Arguments)
+	short := func(p string) string {
+		if home != "" && (p == home || strings.HasPrefix(p, home+"/")) {
+			return "~" + p[len(home):]
+		}
+		return p
 	}
-	arg = oneLine(arg)
-	if len([]rune(arg)) > 40 {
-		arg = string([]rune(arg)[:40]) + "..."
+	orDot := func(p string) string {
+		if p == "" {
+			return "."
+		}
+		return p
 	}
-	if arg == "" {
-		return "[" + c.Name + "]"
+	switch c.Name {
+	case "read":
+		rng := ""
+		off, hasOff := args["offset"].(float64)
+		lim, hasLim := args["limit"].(float64)
+		switch {
+		case hasOff && hasLim:
+			rng = fmt.Sprintf(":%d-%d", int(off), int(off)+int(lim)-1)
+		case hasOff:
+			rng = fmt.Sprintf(":%d", int(off))
+		case hasLim:
+			rng = fmt.Sprintf(":1-%d", int(lim))
+		}
+		return "[read: " + short(str("path", "file_path")) + rng + "]"
+	case "write", "edit":
+		return "[" + c.Name + ": " + short(str("path", "file_path")) + "]"
+	case "bash":
+		raw := str("command")
+		cmd := []rune(strings.TrimSpace(strings.NewReplacer("\n", " ", "\t", " ").Replace(raw)))
+		more := ""
+		if len([]rune(raw)) > 50 {
+			more = "..."
+		}
+		if len(cmd) > 50 {
+			cmd = cmd[:50]
+		}
+		return "[bash: " + string(cmd) + more + "]"
+	case "grep":
+		return "[grep: /" + str("pattern") + "/ in " + short(orDot(str("path"))) + "]"
+	case "find":
+		return "[find: " + str("pattern") + " in " + short(orDot(str("path"))) + "]"
+	case "ls":
+		return "[ls: " + short(orDot(str("path"))) + "]"
 	}
-	return "[" + c.Name + ": " + arg + "]"
+	js := string(c.Arguments)
+	if js == "" {
+		js = "{}"
+	}
+	r := []rune(js)
+	more := ""
+	if len(r) > 40 {
+		r, more = r[:40], "..."
+	}
+	return "[" + c.Name + ": " + string(r) + more + "]"
 }
 
 // text is what a row says about its entry.
@@ -331,19 +385,22 @@ func (ts *TreeSelector) text(r *treeRow) string {
 			switch {
 			case m.StopReason == engine.StopAborted && t == "":
 				t = "(aborted)"
-			case m.StopReason == engine.StopError && t == "":
-				t = "error: " + oneLine(m.ErrorMessage)
+			case m.ErrorMessage != "" && t == "":
+				t = oneLine(m.ErrorMessage)
+				if r := []rune(t); len(r) > 80 {
+					t = string(r[:80])
+				}
 			case t == "":
 				t = "(no content)"
 			}
 			return "assistant: " + t
 		case engine.RoleToolResult:
 			if c, ok := ts.calls[m.ToolCallID]; ok {
-				return toolSummary(c)
+				return toolSummary(c, ts.home)
 			}
 			return "[" + m.ToolName + "]"
 		case engine.RoleBashExecution:
-			return "[bash: " + oneLine(m.Command) + "]"
+			return "[bash]: " + oneLine(m.Command)
 		case engine.RoleCustom:
 			return "[" + m.CustomType + "]: " + oneLine(textOf(m.Content))
 		case engine.RoleSystem:
@@ -351,7 +408,7 @@ func (ts *TreeSelector) text(r *treeRow) string {
 		}
 		return "[" + m.Role + "]"
 	case engine.EntryCompaction:
-		return fmt.Sprintf("[compaction: %d tokens]", e.TokensBefore)
+		return fmt.Sprintf("[compaction: %dk tokens]", int(math.Round(float64(e.TokensBefore)/1000)))
 	case engine.EntryBranchSummary:
 		return "[branch summary]: " + oneLine(e.Summary)
 	case engine.EntryCustomMessage:
@@ -623,17 +680,22 @@ func (ts *TreeSelector) render(width int) []string {
 	f.blank()
 	f.line(st.border(width))
 	f.line(st.title("   Session Tree"))
-	hints := []string{st.RawHint("↑/↓", "move"), st.RawHint("←/→", "page"), st.RawHint("ctrl+←/→", "branch")}
+	// The help row is all muted, the keys as they are written in the
+	// bindings, and the filter keys after their label, as the reference's.
+	hints := []string{"↑/↓ move", "←/→ page", "ctrl+←/→ branch"}
 	if ts.o.OnCopy != nil {
-		hints = append(hints, st.Hint("app.message.copy", "copy"))
+		hints = append(hints, st.RawKeyText("app.message.copy")+" copy")
 	}
 	if ts.o.OnLabel != nil {
-		hints = append(hints, st.Hint("app.tree.editLabel", "label"))
+		hints = append(hints, st.RawKeyText("app.tree.editLabel")+" label")
 	}
-	hints = append(hints, st.Hint("app.tree.toggleLabelTimestamp", "label time"),
-		st.RawHint("ctrl+d/t/u/l/a", "filters"),
-		st.RawHint(st.KeyText("app.tree.filter.cycleForward")+"/"+st.KeyText("app.tree.filter.cycleBackward"), "cycle"))
-	f.hint(strings.Join(hints, st.muted(" · ")))
+	hints = append(hints, st.RawKeyText("app.tree.toggleLabelTimestamp")+" label time",
+		"filters "+compactKeys(st.RawKeyText("app.tree.filter.default"), st.RawKeyText("app.tree.filter.noTools"),
+			st.RawKeyText("app.tree.filter.userOnly"), st.RawKeyText("app.tree.filter.labeledOnly"), st.RawKeyText("app.tree.filter.all")),
+		"cycle "+compactKeys(st.RawKeyText("app.tree.filter.cycleForward"), st.RawKeyText("app.tree.filter.cycleBackward")))
+	for _, r := range helpRows(hints, width) {
+		f.line(st.muted(r))
+	}
 	if ts.editing != nil {
 		f.line("  " + st.muted("Label (empty to remove):"))
 		f.line("  " + ts.editing.Render(max(width-2, 1))[0])
@@ -653,7 +715,8 @@ func (ts *TreeSelector) render(width int) []string {
 		start := max(0, min(ts.sel-v/2, len(ts.shown)-v))
 		end := min(start+v, len(ts.shown))
 		for i := start; i < end; i++ {
-			f.line(ts.row(ts.shown[i], i == ts.sel))
+			// Cut at the width without an ellipsis, as the reference's.
+			f.rows = append(f.rows, tui.Truncate(ts.row(ts.shown[i], i == ts.sel), width, ""))
 		}
 		f.line(st.muted(fmt.Sprintf("  (%d/%d)%s", ts.sel+1, len(ts.shown), badge)))
 	}
@@ -716,4 +779,62 @@ func labelTime(iso string) string {
 		return t.Format("01/02 15:04")
 	}
 	return t.Format("2006/01/02 15:04")
+}
+
+// compactKeys joins keys, sharing their modifier prefix when they all
+// have the same one: "ctrl+d/t/u/l/a".
+func compactKeys(keys ...string) string {
+	var ks []string
+	for _, k := range keys {
+		if k != "" {
+			ks = append(ks, k)
+		}
+	}
+	if len(ks) < 2 {
+		return strings.Join(ks, "/")
+	}
+	cut := func(k string) (string, string) {
+		i := strings.LastIndexByte(k, '+')
+		return k[:i+1], k[i+1:]
+	}
+	prefix, _ := cut(ks[0])
+	suffixes := make([]string, len(ks))
+	for i, k := range ks {
+		p, s := cut(k)
+		if p != prefix || prefix == "" {
+			return strings.Join(ks, "/")
+		}
+		suffixes[i] = s
+	}
+	return prefix + strings.Join(suffixes, "/")
+}
+
+// helpRows wraps help items joined by " · " into rows indented by two
+// cells; an item that does not fit starts the next row.
+func helpRows(items []string, width int) []string {
+	avail := max(1, width)
+	const indent, sep = "  ", " · "
+	var rows []string
+	cur := ""
+	for _, it := range items {
+		cand := indent + it
+		if cur != "" {
+			cand = cur + sep + it
+		}
+		if tui.Width(cand) <= avail {
+			cur = cand
+			continue
+		}
+		if cur != "" {
+			rows = append(rows, tui.Wrap(strings.TrimRight(cur, " "), avail)...)
+		}
+		cur = indent + it
+		if tui.Width(cur) > avail {
+			cur = it
+		}
+	}
+	if cur != "" {
+		rows = append(rows, tui.Wrap(strings.TrimRight(cur, " "), avail)...)
+	}
+	return rows
 }

@@ -123,3 +123,25 @@ func TestTreeSelectorKeys(t *testing.T) {
 		t.Fatalf("chose %q", chosen)
 	}
 }
+
+func TestTreeToolSummary(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 60)
+	for _, tc := range []struct {
+		name, args, want string
+	}{
+		{"read", `{"path":"/home/u/a.go","offset":3,"limit":2}`, "[read: ~/a.go:3-4]"},
+		{"edit", `{"path":"b.txt","edits":[]}`, "[edit: b.txt]"},
+		{"bash", `{"command":"printf 'a\\nb'\nls"}`, `[bash: printf 'a\nb' ls]`},
+		{"bash", `{"command":"` + long + `"}`, "[bash: " + long[:50] + "...]"},
+		{"grep", `{"pattern":"TODO"}`, "[grep: /TODO/ in .]"},
+		{"find", `{"pattern":"*.go","path":"/home/u/src"}`, "[find: *.go in ~/src]"},
+		{"ls", `{}`, "[ls: .]"},
+		{"custom", `{"query":"` + long + `"}`, `[custom: {"query":"` + long[:30] + `...]`},
+	} {
+		got := toolSummary(engine.Content{Name: tc.name, Arguments: []byte(tc.args)}, "/home/u")
+		if got != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.name, tc.args, got, tc.want)
+		}
+	}
+}

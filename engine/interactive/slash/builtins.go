@@ -18,10 +18,9 @@ type Command struct {
 	args bool
 }
 
-// builtins are the built-in commands in the reference's menu order. The
-// reference's /share and /bug are left out: this build cannot upload a
-// session or file a report. /llama and /mcp belong to the llama.cpp and
-// MCP support, which list their own.
+// builtins are the built-in commands in the reference's menu order.
+// /llama and /mcp belong to the llama.cpp and MCP support, which list
+// their own.
 var builtins = []Command{
 	{Name: "settings", Description: "Open the settings list"},
 	{Name: "model", Description: "Switch model (a picker without an argument)", ArgumentHint: "<provider/model>", args: true},
@@ -30,6 +29,8 @@ var builtins = []Command{
 	{Name: "scoped-models", Description: "Choose the models Ctrl+P cycles through"},
 	{Name: "export", Description: "Save the session as HTML (default) or JSONL (a .jsonl path)", args: true},
 	{Name: "import", Description: "Open a JSONL session file, keeping its ID and working directory", args: true},
+	{Name: "share", Description: "Upload the session as a Radius artifact or a private GitHub gist"},
+	{Name: "bug", Description: "Send a bug report to the Pi developers", ArgumentHint: "<description>", args: true},
 	{Name: "copy", Description: "Copy the last agent reply to the clipboard"},
 	{Name: "name", Description: "Name this session (shows the name without an argument)", args: true},
 	{Name: "session", Description: "Show this session's file, message counts, tokens and cost"},

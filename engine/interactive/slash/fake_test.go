@@ -157,7 +157,23 @@ type fakeAgent struct {
 	navResult engine.NavigateResult
 	providers []AuthProvider
 	loginFn   func(ctx context.Context, ui login.Interaction) error
+	// afterLogin answers AfterLogin (nil: nothing selected, no error).
+	afterLogin func(provider string) (string, string, error)
+	radius     string // RadiusToken's answer
+	refresh    map[string]string
 }
+
+func (a *fakeAgent) RefreshModelCatalogs(context.Context) map[string]string {
+	a.call("RefreshModelCatalogs")
+	return a.refresh
+}
+
+func (a *fakeAgent) ShareJSONL() ([]byte, error) {
+	a.call("ShareJSONL")
+	return []byte("{\"type\":\"session\"}\n"), a.took()
+}
+
+func (a *fakeAgent) RadiusToken(context.Context) (string, error) { return a.radius, nil }
 
 func (a *fakeAgent) call(format string, args ...any) {
 	a.mu.Lock()
@@ -283,6 +299,14 @@ func (a *fakeAgent) Login(ctx context.Context, provider string, apiKey bool, ui 
 		return a.loginFn(ctx, ui)
 	}
 	return a.took()
+}
+
+func (a *fakeAgent) AfterLogin(_ context.Context, provider string) (string, string, error) {
+	a.call("AfterLogin %s", provider)
+	if a.afterLogin != nil {
+		return a.afterLogin(provider)
+	}
+	return "", "", nil
 }
 
 func (a *fakeAgent) lastCall() string {

@@ -66,6 +66,24 @@ type Host interface {
 	Go(fn func())
 }
 
+// ThemePreviewer is a Host that can show a theme without saving it, for
+// the /settings theme list's live preview.
+type ThemePreviewer interface {
+	PreviewTheme(name string)
+}
+
+// TerminalSizer is a Host that knows the terminal's height (the tree
+// shows half of it).
+type TerminalSizer interface {
+	TerminalRows() int
+}
+
+// ImageDrawer is a Host that knows whether the terminal draws inline
+// images (/settings then offers the image rows).
+type ImageDrawer interface {
+	DrawsImages() bool
+}
+
 // Agent is the part of the session controller the commands use;
 // *pi.Agent implements it.
 type Agent interface {
@@ -108,6 +126,10 @@ type Agent interface {
 
 	AuthProviders() []AuthProvider
 	Login(ctx context.Context, provider string, apiKey bool, ui login.Interaction) error
+	// AfterLogin refreshes the provider's account-specific model list
+	// and selects its default model when none is selected: the model
+	// chosen, why none could be, and a failed refresh (a warning).
+	AfterLogin(ctx context.Context, provider string) (selected, note string, refreshErr error)
 	Logout(ctx context.Context, provider string) error
 	AuthPath() string
 }

@@ -17,12 +17,6 @@ import (
 // through Host.Go and Host.Post, still using ctx: pass the interactive
 // mode's own context, not one that ends when Run returns.
 func Run(ctx context.Context, h Host, name, args string) (handled bool, err error) {
-	if what, ok := unbuilt[name]; ok {
-		// The reference's built-in shadows any extension command of the
-		// same name, so the line never reaches the model or an extension
-		// there either: here it fails loudly.
-		return true, fail(h, "/%s is not available in this build: it cannot %s.", name, what)
-	}
 	c, ok := lookup(name)
 	if !ok {
 		return false, nil
@@ -32,13 +26,6 @@ func Run(ctx context.Context, h Host, name, args string) (handled bool, err erro
 		return false, nil
 	}
 	return true, commands[name](ctx, h, args)
-}
-
-// unbuilt are the reference's built-ins this build cannot run, with what
-// they would do. They are not in the menu.
-var unbuilt = map[string]string{
-	"share": "upload sessions (Radius or GitHub gist); use /export to save the session as a file",
-	"bug":   "send bug reports to the Pi developers",
 }
 
 type runner func(ctx context.Context, h Host, args string) error
@@ -54,6 +41,7 @@ func init() {
 		"name": runName, "session": runSession, "changelog": runChangelog, "hotkeys": runHotkeys,
 		"fork": runFork, "clone": runClone, "trust": runTrust, "login": runLogin, "logout": runLogout,
 		"new": runNew, "compact": runCompact, "resume": runResume, "reload": runReload, "quit": runQuit,
+		"share": runShare, "bug": runBug,
 	}
 }
 

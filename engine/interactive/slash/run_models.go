@@ -2,8 +2,11 @@ package slash
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/interactive/dialogs"
@@ -27,6 +30,12 @@ func runSettings(_ context.Context, h Host, _ string) error {
 		},
 		Themes: h.Themes(),
 		Models: a.AvailableModels(),
+	}
+	if p, ok := h.(ThemePreviewer); ok {
+		env.Preview = p.PreviewTheme
+	}
+	if im, ok := h.(ImageDrawer); ok {
+		env.Images = im.DrawsImages()
 	}
 	h.ShowDialog(dialogs.PiSettings(h.Style(), env, h.CloseDialog))
 	return nil
@@ -105,20 +114,85 @@ func ShowModelSelector(ctx context.Context, h Host, query string) {
 	for _, c := range a.ScopedModels() {
 		scoped = append(scoped, c.Model)
 	}
-	h.ShowDialog(dialogs.NewModelSelector(h.Style(), dialogs.ModelSelectorOptions{
+	refresher, canRefresh := a.(CatalogRefresher)
+	ctx, stop := context.WithCancel(ctx)
+	status := ""
+	if canRefresh {
+		status = "Refreshing model catalogs…"
+	}
+	var ms *dialogs.ModelSelector
+	ms = dialogs.NewModelSelector(h.Style(), dialogs.ModelSelectorOptions{
 		Models: a.AvailableModels(), Scoped: scoped, Current: dialogs.Of(a.Model()),
 		Default: dialogs.ModelKey{Provider: settingString(a, "defaultProvider"), ID: settingString(a, "defaultModel")},
 		Query:   query,
+		Status:  status,
 		OnSelect: func(m *engine.Model) {
+			stop()
 			h.CloseDialog()
 			setModel(ctx, h, m, false)
 		},
 		OnSetDefault: func(m *engine.Model) {
+			stop()
 			h.CloseDialog()
 			setModel(ctx, h, m, true)
 		},
-		OnCancel: h.CloseDialog,
-	}))
+		OnCancel: func() { stop(); h.CloseDialog() },
+	})
+	h.ShowDialog(ms)
+	if !canRefresh {
+		stop()
+		return
+	}
+	// The picker refreshes the catalogues of providers that load their
+	// models (Radius, extension providers with refreshModels) while it
+	// shows, as the reference's does; closing it cancels the refresh.
+	rctx, cancel := context.WithTimeout(ctx, catalogRefreshTimeout)
+	h.Go(func() {
+		errs := refresher.RefreshModelCatalogs(rctx)
+		timedOut := errors.Is(rctx.Err(), context.DeadlineExceeded)
+		cancel()
+		h.Post(func() {
+			if ms.Done() {
+				return
+			}
+			ok, errText := refreshOutcome(errs, timedOut)
+			if ok {
+				ms.SetRefreshResult("Model catalogs refreshed.", true, "", a.AvailableModels())
+			} else {
+				ms.SetRefreshResult("", false, errText, a.AvailableModels())
+			}
+		})
+	})
+}
+
+// catalogRefreshTimeout bounds the picker's catalogue refresh, as the
+// reference's 15 seconds.
+const catalogRefreshTimeout = 15 * time.Second
+
+// CatalogRefresher is an agent that can refresh the model catalogues of
+// the providers that load them; it returns the failures by provider.
+type CatalogRefresher interface {
+	RefreshModelCatalogs(ctx context.Context) map[string]string
+}
+
+// refreshOutcome words a refresh's result as the picker shows it.
+func refreshOutcome(errs map[string]string, timedOut bool) (ok bool, errText string) {
+	switch {
+	case timedOut:
+		return false, "Model refresh timed out; showing cached models."
+	case len(errs) == 1:
+		for name := range errs {
+			return false, "Could not refresh " + name + "; showing cached models."
+		}
+	case len(errs) > 1:
+		names := make([]string, 0, len(errs))
+		for name := range errs {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		return false, fmt.Sprintf("Could not refresh %d model catalogs (%s); showing cached models.", len(errs), strings.Join(names, ", "))
+	}
+	return true, ""
 }
 
 func setThinking(h Host, l engine.ThinkingLevel, persist bool) error {

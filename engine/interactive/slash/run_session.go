@@ -120,8 +120,14 @@ func showTree(ctx context.Context, h Host, selected string) error {
 		h.Notify(Info, "No entries in session")
 		return nil
 	}
+	// Half the terminal's height of entries (at least 5), as the
+	// reference's tree shows.
+	rows := 0
+	if ts, ok := h.(TerminalSizer); ok {
+		rows = max(5, ts.TerminalRows()/2)
+	}
 	h.ShowDialog(dialogs.NewTreeSelector(h.Style(), dialogs.TreeSelectorOptions{
-		Tree: tree, LeafID: store.LeafID(), Selected: selected, Filter: settingString(a, "treeFilterMode"),
+		Tree: tree, LeafID: store.LeafID(), Selected: selected, Filter: settingString(a, "treeFilterMode"), Rows: rows,
 		OnCancel: h.CloseDialog,
 		OnLabel:  a.SetLabel,
 		OnCopy: func(text string) {

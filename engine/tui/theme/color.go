@@ -189,3 +189,13 @@ func (c Color) sgr(m Mode, background bool) string {
 	r := func(v float64) string { return strconv.Itoa(int(math.Round(v))) }
 	return base + ";2;" + r(c.RGB.R) + ";" + r(c.RGB.G) + ";" + r(c.RGB.B)
 }
+
+// SGR is the escape sequence that sets c as the foreground (or the
+// background) in mode m, for colours that stay fixed across themes (the
+// pi logo's); "" when colour is off.
+func (c RGB) SGR(m Mode, background bool) string {
+	if m == ModeNone {
+		return ""
+	}
+	return "\x1b[" + Color{RGB: c}.sgr(m, background) + "m"
+}

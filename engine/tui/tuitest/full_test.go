@@ -240,3 +240,47 @@ func TestFullscreenScrollbarAuto(t *testing.T) {
 		r.Sync()
 	}
 }
+
+// markedBody is a windowed body whose messages start at marks.
+type markedBody struct {
+	windowed
+	marks []int
+}
+
+func (m *markedBody) MarkRows(int) []int { return m.marks }
+
+// The previous/next prompt keys put the previous or next message start
+// at the top of the window; past the last one nothing moves.
+func TestFullscreenPromptJumps(t *testing.T) {
+	t.Parallel()
+	km, errs := tui.NewKeymap(map[string][]string{
+		"tui.altScreen.previousPrompt": {"ctrl+shift+up"}, "tui.altScreen.nextPrompt": {"ctrl+shift+down"},
+	})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	body := &markedBody{windowed: windowed{rows: numbered("msg", 100)}, marks: []int{10, 40, 70, 95}}
+	term := tuitest.NewTerm(40, 10)
+	r := tuitest.Start(t, term, tui.ProgramOptions{Fullscreen: true, Keymap: km}, func(p *tui.Program) {
+		p.SetBody(body)
+		p.SetDock(&rowsBody{rows: []string{"dock"}})
+	}, nil)
+	up, down := "\x1b[1;6A", "\x1b[1;6B"
+	for _, step := range []struct{ keys, top string }{
+		{up, "msg 70"}, // following the end (row 91): the previous mark
+		{up, "msg 40"},
+		{down, "msg 70"},
+		{up, "msg 40"}, {up, "msg 10"}, {up, "msg 10"}, // none before the first
+		{down, "msg 40"},
+	} {
+		r.Feed(step.keys)
+		if s := term.Screen(); s[0] != step.top {
+			t.Fatalf("top row %q, want %q", s[0], step.top)
+		}
+	}
+	r.Feed(down)
+	r.Feed(down) // 95 is past the last full window: the end, following again
+	if s := term.Screen(); s[0] != "msg 91" || scrolled(r) {
+		t.Fatalf("at the end: %q scrolled %v", s[0], scrolled(r))
+	}
+}

@@ -283,3 +283,37 @@ func TestOverlayHandle(t *testing.T) {
 		t.Fatalf("keys overlay|main = %s, want %s", got, want)
 	}
 }
+
+// A progress indicator or light/dark reports still on at exit are
+// turned off with the other modes; ones turned off before are not.
+func TestProgressAndColorSchemeRestored(t *testing.T) {
+	t.Parallel()
+	for _, leave := range []bool{true, false} {
+		term := tuitest.NewTerm(20, 4)
+		r := tuitest.Start(t, term, tui.ProgramOptions{}, func(p *tui.Program) { p.SetBody(tui.Lines{"hi"}) }, nil)
+		r.Do(func() {
+			r.P.SetProgress(true)
+			r.P.SetColorSchemeNotifications(true)
+			if !leave {
+				r.P.SetProgress(false)
+				r.P.SetColorSchemeNotifications(false)
+			}
+		})
+		out := term.Output()
+		if !strings.Contains(out, tui.SeqProgressActive) || !strings.Contains(out, tui.SeqColorSchemeOn) {
+			t.Fatalf("not turned on: %q", out)
+		}
+		term.ResetOutput()
+		r.P.Quit()
+		if _, pan := r.Wait(); pan != nil {
+			t.Fatal(pan)
+		}
+		exit := term.Output()
+		if got := strings.Contains(exit, tui.SeqProgressClear) && strings.Contains(exit, tui.SeqColorSchemeOff); got != leave {
+			t.Fatalf("leave=%v: exit %q", leave, exit)
+		}
+	}
+	if s, ok := (tui.Reply{Raw: "\x1b[?997;2n"}).ColorScheme(); !ok || s != "light" {
+		t.Fatalf("scheme %q %v", s, ok)
+	}
+}
