@@ -33,6 +33,13 @@ func applyHTTPProxy(s *config.Settings) {
 func applyHTTPIdleTimeout(s *config.Settings) {
 	n, _ := s.HTTPIdleTimeoutMs()
 	llm.SetHTTPIdleTimeout(time.Duration(n) * time.Millisecond)
+	// retry.provider.timeoutMs is the SDKs' request timeout, which ends
+	// with the response headers: a stream may then go on for longer.
+	var request time.Duration
+	if t := s.ProviderRetry().TimeoutMs; t != nil && *t > 0 {
+		request = time.Duration(*t) * time.Millisecond
+	}
+	llm.SetProviderRequestTimeout(request)
 }
 
 // unbuiltSettingWarnings names the settings this build reads but does
@@ -40,7 +47,7 @@ func applyHTTPIdleTimeout(s *config.Settings) {
 // so that a configuration is never silently ignored.
 func unbuiltSettingWarnings(s *config.Settings) []string {
 	var out []string
-	for _, k := range []string{"retry.provider.timeoutMs", "retry.provider.maxRetries", "retry.provider.maxRetryDelayMs"} {
+	for _, k := range []string{"retry.provider.maxRetries", "retry.provider.maxRetryDelayMs"} {
 		if s.Raw(k) != nil {
 			out = append(out, "setting "+k+" is not applied in this build: provider requests are not retried at the HTTP level")
 		}

@@ -35,6 +35,7 @@ func TestUnbuiltSettingWarnings(t *testing.T) {
 		{`{"httpIdleTimeoutMs":300000,"transport":"auto"}`, nil},
 		{`{"httpIdleTimeoutMs":1000}`, nil},
 		{`{"retry":{"provider":{"maxRetries":2}}}`, []string{"retry.provider.maxRetries"}},
+		{`{"retry":{"provider":{"timeoutMs":1500}}}`, nil},
 		{`{"transport":"websocket"}`, []string{`transport "websocket"`}},
 	}
 	for _, tc := range tests {

@@ -188,7 +188,14 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 			}
 		}
 		if repl, err := a.hooks.Context(ctx, nonSystem); err == nil && repl != nil {
-			llmMsgs = append(system, repl...)
+			// A changed conversation gets the prompt and the tools in
+			// effect replayed into one leading system message, as in the
+			// reference; an unchanged one (nil) keeps its system messages
+			// in place.
+			llmMsgs = repl
+			if head := CurrentSystemMessage(system); head != nil {
+				llmMsgs = append([]*Message{head}, repl...)
+			}
 		}
 		if repl, err := a.hooks.ContextWithSystem(ctx, llmMsgs); err == nil && repl != nil {
 			systemPrompt = systemPromptAfterHooks(systemPrompt, llmMsgs, repl)

@@ -107,3 +107,83 @@ func toolsAfterHooks(infos []ToolInfo, decls []ToolDecl) []ToolInfo {
 	}
 	return out
 }
+
+// CurrentSystemMessage replays every system message of msgs into one, as
+// the reference's getCurrentSystemMessage: contents joined by blank
+// lines, sections patched by name, tools added and removed in order. It
+// returns nil when there is none.
+func CurrentSystemMessage(msgs []*Message) *Message {
+	var (
+		texts    []string
+		secs     Sections
+		tools    []ToolDecl
+		ts       int64
+		seenSys  bool
+		joinText string
+	)
+	for _, m := range msgs {
+		if m.Role != RoleSystem {
+			continue
+		}
+		if !seenSys {
+			ts = m.Timestamp
+			seenSys = true
+		}
+		if t := m.Content.Text(); t != "" {
+			texts = append(texts, t)
+		}
+		for _, sec := range m.Sections {
+			at := -1
+			for i, x := range secs {
+				if x.Name == sec.Name {
+					at = i
+				}
+			}
+			switch {
+			case sec.Value == nil && at >= 0:
+				secs = append(secs[:at:at], secs[at+1:]...)
+			case sec.Value != nil && at >= 0:
+				secs[at] = sec
+			case sec.Value != nil:
+				secs = append(secs, sec)
+			}
+		}
+		for _, r := range m.ToolsRemoved {
+			for i, t := range tools {
+				if t.Name == r.Name {
+					tools = append(tools[:i:i], tools[i+1:]...)
+					break
+				}
+			}
+		}
+		for _, a := range m.ToolsAdded {
+			replaced := false
+			for i, t := range tools {
+				if t.Name == a.Name {
+					tools[i] = a
+					replaced = true
+				}
+			}
+			if !replaced {
+				tools = append(tools, a)
+			}
+		}
+	}
+	if !seenSys && len(tools) == 0 {
+		return nil
+	}
+	for i, t := range texts {
+		if i > 0 {
+			joinText += "\n\n"
+		}
+		joinText += t
+	}
+	out := &Message{Role: RoleSystem, Content: StringContents(joinText), Timestamp: ts}
+	if len(secs) > 0 {
+		out.Sections = secs
+	}
+	if len(tools) > 0 {
+		out.ToolsAdded = tools
+	}
+	return out
+}

@@ -187,3 +187,41 @@ func TestAPIBoundaryEntriesPushedInPlace(t *testing.T) {
 	}
 	assert.True(t, pushed, "the pushed entry is committed")
 }
+
+// After a context handler, context_with_system sees what the reference
+// shows it: an unchanged conversation (the same messages handed back)
+// keeps its system messages in place; a changed one gets the prompt and
+// the tools in effect replayed into one leading system message.
+func TestAPIContextRestoresSystemMessages(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ mode, want string }{
+		{"same", "system(add=2,rm=0) user assistant system(add=0,rm=1) user"},
+		{"copy", "system(add=2,rm=0) user assistant system(add=0,rm=1) user"},
+		{"filter", "system(add=1,rm=0) assistant user"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.mode, func(t *testing.T) {
+			t.Parallel()
+			src := `export default function (pi) {
+  let turns = 0;
+  pi.on("turn_end", () => { if (++turns === 1) pi.setActiveTools(["read"]); });
+  pi.on("context", (e) => {
+    if ("` + tc.mode + `" === "same") return { messages: e.messages };
+    if ("` + tc.mode + `" === "copy") return { messages: [...e.messages] };
+    return { messages: e.messages.slice(1) };
+  });
+  pi.on("context_with_system", (e, ctx) => {
+    ctx.ui.notify(e.messages.map((m) => m.role === "system" ? "system(add=" + (m.toolsAdded ?? []).length + ",rm=" + (m.toolsRemoved ?? []).length + ")" : m.role).join(" "));
+  });
+}`
+			ui := &scriptedUI{}
+			h := newAPIHarness(t, src, ui, faux.Turn{Text: "one"}, faux.Turn{Text: "two"})
+			h.prompt(t, "first")
+			h.prompt(t, "second")
+			notes := ui.notes()
+			require.Len(t, notes, 2)
+			assert.Equal(t, tc.want, notes[1])
+			assert.Empty(t, h.extErrors())
+		})
+	}
+}

@@ -522,6 +522,9 @@ func (a *API) RunCommand(ctx context.Context, text string) bool {
 	out, err := a.callJS(ctx, func(vm *goja.Runtime, ok, fail goja.Value) error {
 		ok, fail = commandSettled(ctx, vm, ok), commandSettled(ctx, vm, fail)
 		_, err := a.runCommandFn(goja.Undefined(), vm.ToValue(name), vm.ToValue(args), ok, fail)
+		// The handler ran up to its first wait: the next prompt may start
+		// its own.
+		engine.ArrivalTurnOf(ctx).Release()
 		return err
 	})
 	return err == nil && out == "true"

@@ -41,12 +41,19 @@ var (
 // consumed by its handler), then the "input" handlers.
 func (h hooks) Input(ctx context.Context, text string, images []engine.Content, source, streamingBehavior string) (engine.InputResult, error) {
 	a := h.api()
+	// Prompts sent back to back start their commands in arrival order
+	// (engine.ArrivalTurn): this one waits for the one before, and lets
+	// the next go once its handler started or it invokes none.
+	turn := engine.ArrivalTurnOf(ctx)
+	turn.Wait(ctx)
 	if len(text) > 1 && text[0] == '/' && a.IsCommand(ctx, text) {
 		// The handler may prompt the session itself, so it runs without
 		// holding up this call's caller beyond the handler's own life.
 		a.RunCommand(ctx, text)
+		turn.Release()
 		return engine.InputResult{Action: engine.InputHandled}, nil
 	}
+	turn.Release()
 	if !a.HasHandlers("input") {
 		return engine.InputResult{Action: engine.InputContinue}, nil
 	}

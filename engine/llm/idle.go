@@ -44,6 +44,26 @@ func HTTPIdleTimeout() time.Duration {
 	}
 }
 
+// requestTimeout is retry.provider.timeoutMs in nanoseconds (0: unset):
+// the SDKs' request timeout, which bounds the wait for the headers only.
+var requestTimeout atomic.Int64
+
+// SetProviderRequestTimeout sets the longest wait for a provider's
+// response headers (retry.provider.timeoutMs); 0 leaves it to the idle
+// timeout.
+func SetProviderRequestTimeout(d time.Duration) { requestTimeout.Store(int64(max(d, 0))) }
+
+func providerRequestTimeout() time.Duration { return time.Duration(requestTimeout.Load()) }
+
+// headersTimeout is how long a request may wait for its headers: the
+// shorter of the idle timeout and the request timeout, 0 for none.
+func headersTimeout(idle, request time.Duration) time.Duration {
+	if request > 0 && (idle <= 0 || request < idle) {
+		return request
+	}
+	return idle
+}
+
 // ErrHeadersTimeout is a request whose response headers did not arrive
 // within the idle timeout. Adapters word it as their SDK does ("Request
 // timed out.").
@@ -58,6 +78,8 @@ var ErrBodyTimeout = errors.New("Body Timeout Error (UND_ERR_BODY_TIMEOUT)")
 type idleTransport struct {
 	next    http.RoundTripper
 	timeout func() time.Duration
+	// request is retry.provider.timeoutMs (nil: none).
+	request func() time.Duration
 }
 
 // IdleTransport wraps rt so that its requests honour the idle timeout.
@@ -65,7 +87,7 @@ func IdleTransport(rt http.RoundTripper) http.RoundTripper {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
-	return idleTransport{next: rt, timeout: HTTPIdleTimeout}
+	return idleTransport{next: rt, timeout: HTTPIdleTimeout, request: providerRequestTimeout}
 }
 
 // HTTPClient is the client for provider requests that bring none: Go's
@@ -79,11 +101,16 @@ var HTTPClient = sync.OnceValue(func() *http.Client {
 // with ErrBodyTimeout after a silence of that length.
 func (t idleTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	d := t.timeout()
-	if d <= 0 {
+	var request time.Duration
+	if t.request != nil {
+		request = t.request()
+	}
+	hd := headersTimeout(d, request)
+	if hd <= 0 {
 		return t.next.RoundTrip(req)
 	}
 	ctx, cancel := context.WithCancelCause(req.Context())
-	timer := time.AfterFunc(d, func() { cancel(ErrHeadersTimeout) })
+	timer := time.AfterFunc(hd, func() { cancel(ErrHeadersTimeout) })
 	resp, err := t.next.RoundTrip(req.WithContext(ctx))
 	stopped := timer.Stop()
 	if err != nil {
@@ -99,6 +126,11 @@ func (t idleTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		cancel(nil)
 		resp.Body.Close()
 		return nil, ErrHeadersTimeout
+	}
+	if d <= 0 {
+		// Only the headers were bounded.
+		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+		return resp, nil
 	}
 	resp.Body = &idleBody{rc: resp.Body, d: d, ctx: ctx, cancel: cancel}
 	return resp, nil
@@ -125,6 +157,18 @@ func (b *idleBody) Read(p []byte) (int, error) {
 
 func (b *idleBody) Close() error {
 	err := b.rc.Close()
+	b.cancel(nil)
+	return err
+}
+
+// cancelOnClose releases a request's context with its body.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelCauseFunc
+}
+
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
 	b.cancel(nil)
 	return err
 }

@@ -19,18 +19,19 @@ func TestIdleTransport(t *testing.T) {
 	cases := []struct {
 		name    string
 		timeout time.Duration
+		request time.Duration
 		handler func(w http.ResponseWriter, r *http.Request)
 		doErr   error
 		body    string
 		readErr error
 	}{
-		{"headers stall", idle, func(w http.ResponseWriter, r *http.Request) {
+		{"headers stall", idle, 0, func(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-r.Context().Done():
 			case <-time.After(5 * time.Second):
 			}
 		}, ErrHeadersTimeout, "", nil},
-		{"body stall", idle, func(w http.ResponseWriter, r *http.Request) {
+		{"body stall", idle, 0, func(w http.ResponseWriter, r *http.Request) {
 			_, _ = io.WriteString(w, "data: one\n\n")
 			w.(http.Flusher).Flush()
 			select {
@@ -38,14 +39,26 @@ func TestIdleTransport(t *testing.T) {
 			case <-time.After(5 * time.Second):
 			}
 		}, nil, "data: one\n\n", ErrBodyTimeout},
-		{"slow but steady", idle, func(w http.ResponseWriter, r *http.Request) {
+		{"slow but steady", idle, 0, func(w http.ResponseWriter, r *http.Request) {
 			for i := 0; i < 5; i++ {
 				_, _ = io.WriteString(w, "x")
 				w.(http.Flusher).Flush()
 				time.Sleep(idle / 3)
 			}
 		}, nil, "xxxxx", nil},
-		{"disabled", 0, func(w http.ResponseWriter, r *http.Request) {
+		{"request timeout bounds the headers", 0, idle, func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}, ErrHeadersTimeout, "", nil},
+		{"request timeout leaves the body alone", 0, idle, func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.WriteString(w, "a")
+			w.(http.Flusher).Flush()
+			time.Sleep(2 * idle)
+			_, _ = io.WriteString(w, "b")
+		}, nil, "ab", nil},
+		{"disabled", 0, 0, func(w http.ResponseWriter, r *http.Request) {
 			time.Sleep(2 * idle)
 			_, _ = io.WriteString(w, "late")
 		}, nil, "late", nil},
@@ -55,7 +68,8 @@ func TestIdleTransport(t *testing.T) {
 			t.Parallel()
 			srv := httptest.NewServer(http.HandlerFunc(tc.handler))
 			defer srv.Close()
-			c := &http.Client{Transport: idleTransport{next: http.DefaultTransport, timeout: func() time.Duration { return tc.timeout }}}
+			c := &http.Client{Transport: idleTransport{next: http.DefaultTransport, timeout: func() time.Duration { return tc.timeout },
+				request: func() time.Duration { return tc.request }}}
 			resp, err := c.Get(srv.URL)
 			if !errors.Is(err, tc.doErr) || (err == nil) != (tc.doErr == nil) {
 				t.Fatalf("Get: %v, want %v", err, tc.doErr)
@@ -72,6 +86,16 @@ func TestIdleTransport(t *testing.T) {
 				t.Errorf("read: %v, want %v", err, tc.readErr)
 			}
 		})
+	}
+}
+
+// TestHeadersTimeout: the shorter of the two bounds the headers.
+func TestHeadersTimeout(t *testing.T) {
+	t.Parallel()
+	for _, c := range [][3]time.Duration{{0, 0, 0}, {5, 0, 5}, {0, 3, 3}, {5, 3, 3}, {3, 5, 3}} {
+		if got := headersTimeout(c[0], c[1]); got != c[2] {
+			t.Errorf("headersTimeout(%v, %v) = %v, want %v", c[0], c[1], got, c[2])
+		}
 	}
 }
 

@@ -57,6 +57,10 @@ type Server struct {
 
 	wg  sync.WaitGroup
 	seq sequencer
+
+	// lastTurn is the latest prompt's place in arrival order (reader
+	// goroutine only).
+	lastTurn *engine.ArrivalTurn
 }
 
 // NewServer returns a server over opts.Controller's session.
@@ -202,6 +206,21 @@ func (s *Server) HandleLine(ctx context.Context, line []byte) {
 			defer s.wg.Done()
 			s.run(ctx, cmd, h.fn)
 		}, boundedCommands[cmd.Type])
+		return
+	}
+	if cmd.Type == "prompt" {
+		// Prompts start their extension commands in arrival order, as the
+		// reference's handlers begin in the order the lines came
+		// (engine.ArrivalTurn); released when the handler returns at the
+		// latest.
+		t := engine.NextArrivalTurn(s.lastTurn)
+		s.lastTurn = t
+		ctx = engine.WithArrivalTurn(ctx, t)
+		go func() {
+			defer s.wg.Done()
+			defer t.Release()
+			s.run(ctx, cmd, h.fn)
+		}()
 		return
 	}
 	go func() {

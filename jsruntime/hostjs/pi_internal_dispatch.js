@@ -86,8 +86,12 @@ module.exports = function (h) {
           const hadHead = messages.length > 0 && messages[0] && messages[0].role === "system";
           const visible = messages.slice();
           const r = await h({ type, messages: visible }, ctx);
-          const ret = (r && r.messages) || (visible.length !== messages.length || visible.some((m, i) => m !== messages[i]) ? visible : undefined);
-          if (!ret) continue;
+          const differs = (list) => list.length !== messages.length || list.some((m, i) => m !== messages[i]);
+          const ret = (r && r.messages) || (differs(visible) ? visible : undefined);
+          // A context handler that hands back the same messages changes
+          // nothing (the system messages stay in place), as in the
+          // reference; context_with_system's list is used as returned.
+          if (!ret || (type === "context" && !differs(ret))) continue;
           messages = ret;
           changed = true;
           // Providers take the prompt and the first tool declarations from
