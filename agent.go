@@ -62,6 +62,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		// /mcp answers, and the servers that need attention, reach the
 		// embedder's UI (the terminal UI) instead of stderr.
 		app.setMCPUI(opts.UI)
+		app.setLlamaUI(opts.UI)
 	}
 	return app, nil
 }

@@ -14,13 +14,11 @@ import (
 	"github.com/pi-go/pi/internal/sdktest"
 )
 
-// TestBuiltinExtensions checks that builtin:mcp lists /mcp (unless
-// settings turn it off), and that the reference's built-in extensions
-// this build does not have (all but builtin:mcp) are neither listed nor
-// fatal: get_commands has no /llama, a known builtin:<name> is a warning
-// that names it,
-// an unknown -e builtin:<name> fails as in the reference, and an extension
-// that registers /mcp is the only /mcp.
+// TestBuiltinExtensions checks that builtin:mcp lists /mcp and
+// builtin:llama.cpp /llama (unless settings turn them off), that naming
+// a built-in this build has is no warning, that an unknown -e
+// builtin:<name> fails as in the reference, and that an extension that
+// registers /mcp is the only /mcp.
 func TestBuiltinExtensions(t *testing.T) {
 	t.Parallel()
 	const mcpExt = `export default function (pi) { pi.registerCommand("mcp", { description: "mine", handler: async () => {} }); }`
@@ -34,20 +32,20 @@ func TestBuiltinExtensions(t *testing.T) {
 		wantMCP    bool // the extension's /mcp
 		noMCP      bool // builtin:mcp off: no /mcp at all
 		quiet      bool // nothing on stderr
+		wantLlama  bool // builtin:llama.cpp's /llama
 	}{
-		{name: "none"},
-		{name: "-e builtin:mcp", extensions: []string{"builtin:mcp"}},
-		{name: "-e builtin:codemode", extensions: []string{"builtin:codemode", "builtin:tool-search"}},
-		{name: "-e builtin:llama.cpp", extensions: []string{"builtin:llama.cpp"},
-			wantStderr: []string{"Warning: built-in extension builtin:llama.cpp is not available in this build"}},
+		{name: "none", wantLlama: true},
+		{name: "-e builtin:mcp", extensions: []string{"builtin:mcp"}, wantLlama: true},
+		{name: "-e builtin:codemode", extensions: []string{"builtin:codemode", "builtin:tool-search"}, wantLlama: true},
+		{name: "-e builtin:llama.cpp", extensions: []string{"builtin:llama.cpp"}, wantLlama: true},
 		{name: "-e unknown", extensions: []string{"builtin:nope"}, wantErr: true,
 			wantStderr: []string{`Error: Failed to load extension "builtin:nope": Unknown built-in extension: builtin:nope`}},
-		{name: "settings", settings: `{"extensions":["-builtin:mcp","+builtin:llama.cpp","+builtin:nope"]}`,
-			wantStderr: []string{"Warning: built-in extension builtin:llama.cpp is not available in this build"}, noMCP: true},
-		{name: "extension /mcp", ext: true, wantMCP: true, wantStderr: []string{
+		{name: "settings", settings: `{"extensions":["-builtin:mcp","+builtin:llama.cpp","+builtin:nope"]}`, noMCP: true, wantLlama: true},
+		{name: "settings -llama", settings: `{"extensions":["-builtin:llama.cpp"]}`},
+		{name: "extension /mcp", ext: true, wantMCP: true, wantLlama: true, wantStderr: []string{
 			"Warning: Extension package \"builtin:mcp\": Extension ",
 			"mcp.ts registers command `/mcp`, so built-in extension `mcp` was not loaded. To use `mcp`, run `pi config` and make sure it is enabled under Built-in extensions, then disable or remove the existing extension. We recommend only having one or the other loaded at a time.\n"}},
-		{name: "extension /mcp, builtin off", ext: true, wantMCP: true, settings: `{"extensions":["-builtin:mcp"]}`, quiet: true},
+		{name: "extension /mcp, builtin off", ext: true, wantMCP: true, wantLlama: true, settings: `{"extensions":["-builtin:mcp"]}`, quiet: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,17 +85,20 @@ func TestBuiltinExtensions(t *testing.T) {
 				t.Fatalf("New: %v (stderr %s)", err, stderr.String())
 			}
 			defer agent.Close()
-			if strings.Contains(stderr.String(), "builtin:mcp is not available") {
-				t.Errorf("builtin:mcp, which this build has, was reported missing: %s", stderr.String())
+			if strings.Contains(stderr.String(), "is not available") {
+				t.Errorf("a built-in this build has was reported missing: %s", stderr.String())
 			}
 			if strings.Contains(stderr.String(), "nope") {
 				t.Errorf("a settings entry with an unknown built-in name was reported: %s", stderr.String())
 			}
-			var mcp int
+			var mcp, llama int
 			for _, c := range agent.Commands() {
 				switch c.Name {
 				case "llama":
-					t.Errorf("get_commands lists /llama, which nothing implements")
+					llama++
+					if c.SourceInfo == nil || c.SourceInfo.Path != "builtin:llama.cpp" || c.SourceInfo.Source != "builtin" {
+						t.Errorf("get_commands lists /llama from %+v", c.SourceInfo)
+					}
 				case "mcp":
 					mcp++
 					// The extension's /mcp replaces the built-in one.
@@ -111,6 +112,9 @@ func TestBuiltinExtensions(t *testing.T) {
 			}
 			if tc.noMCP && mcp != 0 {
 				t.Errorf("/mcp listed with builtin:mcp off")
+			}
+			if want := map[bool]int{true: 1, false: 0}[tc.wantLlama]; llama != want {
+				t.Errorf("/llama listed %d times, want %d", llama, want)
 			}
 		})
 	}

@@ -91,6 +91,9 @@ func (app *Agent) startOver(store *session.File, prev *engine.Session) (*engine.
 	}
 	// The store's index answers without decoding the branch.
 	sc := store.BranchState()
+	// The selection (a virtual model's model_change) needs only the
+	// entry types and the messages' provider and model.
+	sc.Model = app.branchSelection(store.LightBranch())
 	if sc.Model != nil {
 		if m := app.registry.Find(sc.Model.Provider, sc.Model.ModelID); m != nil && app.HasAuth(m) {
 			model = m
@@ -294,11 +297,14 @@ func (app *Agent) ServeRPC(ctx context.Context, in io.Reader, out *rpc.Writer) e
 		srv.CancelDialogs = bridge.CancelAll
 		app.ext.ReleaseStart()
 		app.setMCPUI(bridge)
-	} else if app.mcpManager() != nil {
-		// /mcp answers with notifications, extension_ui_request records.
+		app.setLlamaUI(bridge)
+	} else if app.mcpManager() != nil || app.llamaOn() {
+		// /mcp and /llama answer with notifications, extension_ui_request
+		// records.
 		bridge := rpc.NewUIBridge(out)
 		srv.OnUIResponse = bridge.HandleResponse
 		app.setMCPUI(bridge)
+		app.setLlamaUI(bridge)
 	}
 	starttrace.Step("rpc server")
 	return srv.Serve(ctx, in)

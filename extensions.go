@@ -157,15 +157,15 @@ func (app *Agent) apiOptions() jsruntime.APIOptions {
 }
 
 // referenceBuiltins are the names of the reference's built-in extensions
-// (builtin:<name> paths). None is built here yet: naming one with -e or a
+// (builtin:<name> paths). Naming one this build lacks with -e or a
 // settings "+builtin:<name>" entry is a warning, and a start that asks
-// for one goes on without it. Their commands (/llama, /mcp) are not
-// listed, so an extension that registers /mcp is simply the /mcp.
+// for one goes on without it.
 var referenceBuiltins = map[string]bool{"llama.cpp": true, "codemode": true, "tool-search": true, "mcp": true}
 
 // availableBuiltins are the built-in extensions this build has, written
-// in Go: builtin:mcp (mcp_builtin.go).
-var availableBuiltins = map[string]bool{"mcp": true}
+// in Go: builtin:mcp (mcp_builtin.go), builtin:llama.cpp
+// (llama_builtin.go).
+var availableBuiltins = map[string]bool{"mcp": true, "llama.cpp": true}
 
 // builtinPrefix starts the path of a built-in extension.
 const builtinPrefix = "builtin:"
@@ -263,6 +263,10 @@ func (app *Agent) extensionCommands() []prompts.CommandInfo {
 				SourceInfo: &prompts.SourceInfo{Path: c.Path, Source: source, Scope: scope, Origin: origin, BaseDir: baseDir},
 				Location:   prompts.SeedLocation(scope), Path: c.Path})
 		}
+	}
+	// The built-in extensions' commands follow, in the reference's order.
+	if c := app.llamaCommandInfo(); c != nil {
+		out = append(out, *c)
 	}
 	if c := app.mcpCommandInfo(); c != nil {
 		out = append(out, *c)

@@ -226,6 +226,10 @@ func (app *Agent) AuthProviders() []authinfo.Provider {
 		}
 	}
 	extra := login.LoginProviders()
+	if app.llamaOn() {
+		// builtin:llama.cpp's login (llama_login.go).
+		extra = append(extra, llamaBuiltinName)
+	}
 	slices.Sort(extra)
 	// models.json's Radius providers sign in before they have models.
 	extra = append(extra, reg.RadiusProviders()...)
@@ -243,6 +247,7 @@ func (app *Agent) AuthProviders() []authinfo.Provider {
 		if _, radius := reg.RadiusGateway(id); radius {
 			hasFlow = true
 		}
+		hasKey = hasKey || (id == llamaBuiltinName && app.llamaOn())
 		out = append(out, authinfo.Provider{
 			ID: id, Name: reg.ProviderDisplayName(id), OAuth: hasFlow, APIKey: hasKey || custom,
 			Configured: reg.HasConfiguredAuth(id), Stored: stored[id],
@@ -258,6 +263,8 @@ func (app *Agent) Login(ctx context.Context, provider string, apiKey bool, ui lo
 	var cred json.RawMessage
 	var err error
 	switch {
+	case provider == llamaBuiltinName && app.llamaOn():
+		cred, err = app.llamaLogin(ctx, ui)
 	case !apiKey:
 		flow, ok := login.OAuthFlow(provider)
 		if gw, radius := reg.RadiusGateway(provider); radius && provider != "radius" {
@@ -288,7 +295,13 @@ func (app *Agent) Login(ctx context.Context, provider string, apiKey bool, ui lo
 	if err := reg.EnsureAuthFile(); err != nil {
 		return err
 	}
-	return reg.SaveCredential(ctx, provider, cred)
+	if err := reg.SaveCredential(ctx, provider, cred); err != nil {
+		return err
+	}
+	if provider == llamaBuiltinName && app.llamaOn() {
+		app.llamaLoggedIn(ctx)
+	}
+	return nil
 }
 
 // AfterLogin finishes a login as the reference's /login does: it refreshes

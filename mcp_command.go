@@ -32,15 +32,15 @@ func (app *Agent) mcpCommandInfo() *prompts.CommandInfo {
 		Location:   prompts.SeedLocation("temporary"), Path: "builtin:mcp"}
 }
 
-// sessionHooks are the extension hooks, with /mcp in front of the input
-// handlers when the built-in MCP support is on.
+// sessionHooks are the extension hooks, with /mcp and /llama in front of
+// the input handlers when builtin:mcp and builtin:llama.cpp are on.
 func (app *Agent) sessionHooks() engine.Hooks {
 	inner := app.ext.Hooks()
 	if app.mcpManager() == nil {
-		return inner
+		return app.withLlamaHooks(inner)
 	}
 	_, nop := inner.(engine.NopHooks)
-	return mcpHooks{Hooks: inner, app: app, nop: nop}
+	return app.withLlamaHooks(mcpHooks{Hooks: inner, app: app, nop: nop})
 }
 
 // mcpHooks runs /mcp; every other event goes to the extensions.

@@ -20,6 +20,10 @@ import (
 // registry's headers on every request: provider and model headers from models.json or an extension's
 // registerProvider, resolved per request as the reference does.
 func (app *Agent) providerFor(api string) (engine.Provider, error) {
+	if api == config.VirtualModelAPI {
+		// A virtual model's requests are routed first (virtual_models.go).
+		return app.virtualProvider(), nil
+	}
 	if app.ext.Active() {
 		// An extension's streamSimple serves the API it registered. The
 		// generation that serves it is the one current at each request:

@@ -45,6 +45,8 @@ type Agent struct {
 	pkgs pkgState
 	// mcp is the built-in MCP support (mcp_builtin.go).
 	mcp mcpBuiltin
+	// llama is builtin:llama.cpp (llama_builtin.go).
+	llama llamaBuiltin
 
 	skills    []skills.Skill
 	templates []prompts.Template
@@ -161,6 +163,7 @@ func wire(ctx context.Context, a *Options) (*Agent, error) {
 	// in for the shipped one (models.json's Radius providers have only it).
 	reg.ApplyStoredRadiusCatalogs()
 	app.registry = reg
+	app.setupLlama()
 	starttrace.Step("models")
 	if a.ListModelsOnly {
 		return app, nil
@@ -209,6 +212,9 @@ func (app *Agent) restoreSessionModel(f *session.File) {
 	}
 	// The store's index answers without decoding the branch.
 	sc := f.BranchState()
+	// The selection (a virtual model's model_change) needs only the
+	// entry types and the messages' provider and model.
+	sc.Model = app.branchSelection(f.LightBranch())
 	a := app.opts
 	if a.Model == "" && a.Provider == "" && sc.Model != nil && sc.MessageCount > 0 {
 		if m := app.registry.Find(sc.Model.Provider, sc.Model.ModelID); m != nil && app.registry.HasConfiguredAuth(m.Provider) {
@@ -262,6 +268,7 @@ func (app *Agent) startSession() (*engine.Session, error) {
 	sess, err := engine.NewSession(engine.SessionOptions{
 		Store: app.store, Cwd: app.cwd, Model: app.model, ThinkingLevel: app.thinking,
 		Tools: tools, ProviderFor: warmer.providerFor(app.providerFor), SwitchLevel: app.switchLevel,
+		Selection:   app.branchSelection,
 		BlockImages: app.settings.BlockImages,
 		APIKey: func(m *engine.Model) (string, error) {
 			key, _, err := app.registry.RequestAuth(m)

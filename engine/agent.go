@@ -467,6 +467,11 @@ type toolEvent struct {
 	index   int
 	partial *ToolResult
 	done    *toolOutcome
+	// emitted is closed once the update is on its way to subscribers, so
+	// a tool's onUpdate returns after its event, and what the tool does
+	// next (a nested call's start event, emitted from the tool's
+	// goroutine) comes after it, as in the reference.
+	emitted chan struct{}
 }
 
 // executeTools runs a batch: starts and preparation in source order,
@@ -535,7 +540,9 @@ func (a *agentLoop) runCollected(ctx context.Context, ps []prepared, idx []int, 
 		go func(k int, p prepared) {
 			o := a.execute(ctx, p, func(r ToolResult) {
 				r2 := r
-				ch <- toolEvent{index: k, partial: &r2}
+				emitted := make(chan struct{})
+				ch <- toolEvent{index: k, partial: &r2, emitted: emitted}
+				<-emitted
 			})
 			ch <- toolEvent{index: k, done: &o}
 		}(k, p)
@@ -545,6 +552,7 @@ func (a *agentLoop) runCollected(ctx context.Context, ps []prepared, idx []int, 
 		p := ps[ev.index]
 		if ev.partial != nil {
 			a.emit(ToolExecutionUpdate{ToolCallID: p.call.ID, ToolName: p.call.Name, Args: argsOf(p.call), PartialResult: *ev.partial})
+			close(ev.emitted)
 			continue
 		}
 		done := a.afterTool(ctx, p, *ev.done)

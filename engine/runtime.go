@@ -86,6 +86,11 @@ type SessionOptions struct {
 	// defaultThinkingLevel); ok false keeps the current level. nil: the
 	// current level always. SetModel clamps it to m.
 	SwitchLevel func(m *Model) (level ThinkingLevel, ok bool)
+	// Selection, when set, reads the model a branch selects in place of
+	// BuildContext's (the agent's reading knows virtual models, whose
+	// selection holds across the physical models' responses); the start
+	// records a model_change only when the session's model differs.
+	Selection func(branch []*Entry) *ContextModel
 	// BlockImages reports whether images.blockImages is on; it is asked
 	// before each request, so a change takes effect mid-session. nil: off.
 	BlockImages func() bool
@@ -237,6 +242,17 @@ func NewSession(opts SessionOptions) (*Session, error) {
 		want = ThinkingMedium
 	}
 	s.thinking = ClampThinkingLevel(s.model, want)
+	if opts.Selection != nil {
+		// A store with an index hands over its branch without the
+		// message bodies, which the selection does not read.
+		var branch []*Entry
+		if lb, ok := s.store.(LightBrancher); ok {
+			branch = lb.LightBranch()
+		} else {
+			branch = s.store.Branch()
+		}
+		sc.Model = opts.Selection(branch)
+	}
 	if s.model != nil && !s.model.Placeholder && (sc.Model == nil || sc.Model.Provider != s.model.Provider || sc.Model.ModelID != s.model.ID) {
 		if err := s.store.Append(&Entry{Type: EntryModelChange, Provider: s.model.Provider, ModelID: s.model.ID}); err != nil {
 			return nil, fmt.Errorf("record model: %w", err)

@@ -46,6 +46,13 @@ type BranchStater interface {
 	BranchState() BranchState
 }
 
+// LightBrancher is a store that can list its current branch with each
+// message reduced to its role, provider and model (engine/session's
+// index), for readers that need no more.
+type LightBrancher interface {
+	LightBranch() []*Entry
+}
+
 // StateOfBranch summarises st's current branch, cheaply when st is a
 // BranchStater.
 func StateOfBranch(st Store) BranchState {

@@ -48,6 +48,9 @@ func (a *API) call(name string, raw json.RawMessage) (any, error) {
 	if v, ok, err := a.mcpCall(name, av); ok {
 		return v, err
 	}
+	if v, ok, err := a.virtualCall(name, av); ok {
+		return v, err
+	}
 	switch name {
 	case "getFlag":
 		a.mu.Lock()
@@ -316,6 +319,9 @@ func (a *API) callAsync(ctx context.Context, name string, raw json.RawMessage) (
 	}
 	if v, ok, err := a.providerCallAsync(ctx, name, raw); ok {
 		return v, err
+	}
+	if name == "models.classify" {
+		return a.classify(ctx, args(raw))
 	}
 	return nil, fmt.Errorf("pi: unknown async host call %q", name)
 }

@@ -10,10 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestUnbuiltAPIsThrow checks that the extension API's virtual model
-// functions, which this build does not implement, and the MCP
-// registration of a host without MCP support (no ValidateMCPServer)
-// throw an error that says so instead of pretending to work.
+// TestUnbuiltAPIsThrow checks that the MCP registration of a host
+// without MCP support (no ValidateMCPServer) throws an error that says so
+// instead of pretending to work.
 func TestUnbuiltAPIsThrow(t *testing.T) {
 	t.Parallel()
 	src := `export default function (pi) {
@@ -21,7 +20,6 @@ func TestUnbuiltAPIsThrow(t *testing.T) {
     const out = {};
     for (const [name, call] of Object.entries({
       registerMcpServer: () => pi.registerMcpServer("s", { command: "x" }),
-      registerVirtualModel: () => pi.registerVirtualModel({ provider: "p", id: "m", route: () => ({}) }),
     })) {
       try { call(); out[name] = "returned"; } catch (e) { out[name] = String(e && e.message); }
     }
@@ -43,7 +41,7 @@ func TestUnbuiltAPIsThrow(t *testing.T) {
 	}))
 	var out map[string]string
 	require.NoError(t, json.Unmarshal([]byte(got), &out))
-	require.Len(t, out, 2)
+	require.Len(t, out, 1)
 	for name, msg := range out {
 		if !strings.Contains(msg, "pi."+name) || !strings.Contains(msg, "not available in this build") {
 			t.Errorf("pi.%s: %q, want an error that names it as not available in this build", name, msg)

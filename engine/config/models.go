@@ -142,6 +142,9 @@ type Registry struct {
 	ext map[string]*extProvider
 	// version counts changes to the model list (ModelsVersion).
 	version uint64
+	// typed are models of other kinds than chat (classifiers), by kind
+	// and provider (typed_models.go).
+	typed map[string]map[string][]json.RawMessage
 }
 
 // LoadModels builds the registry from the built-in catalog,

@@ -227,6 +227,17 @@ func (f *File) BranchState() engine.BranchState {
 
 var _ engine.BranchStater = (*File)(nil)
 
+// LightBranch returns the current branch's entries as far as the index
+// knows them (see lightEntries): every entry but the messages is whole,
+// and a message on disk has only its role, provider and model. It is for
+// callers that read no more, such as the selection of a virtual model at
+// resume, and decodes no message body.
+func (f *File) LightBranch() []*engine.Entry {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return lightEntries(f.pathRecsLocked(f.leaf))
+}
+
 // lightEntries returns the entries of recs as far as the index knows them
 // (see record.light), for engine.StateOfEntries and BuildContext, which
 // read nothing of a message but its role, provider and model. The entries

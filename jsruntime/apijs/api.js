@@ -141,6 +141,7 @@
   let modelsImpl;
   const models = () => modelsImpl || (modelsImpl = requireHost("pi:internal/models")({ G, call, enc, parse, errMsg, report }));
   G.customStream = (api, json, onEvent, onDone, onFail) => models().customStream(api, json, onEvent, onDone, onFail);
+  G.virtualRoute = (json, ok, fail) => models().virtualRoute(json, makeCtx, ok, fail);
   const notBuilt = (fn, what) => {
     throw new Error(`pi.${fn} is not available in this build: ${what} is not built yet`);
   };
@@ -388,14 +389,13 @@
       setThinkingLevel: action((level) => { call("setThinkingLevel", [level]); }),
       registerProvider(name, config) { registerProvider(path, name, config); },
       unregisterProvider(name) { unregisterProvider(name); },
-      // MCP registrations live on the Go side (api_mcp.go). Virtual
-      // models are not built yet: registering says so rather than
-      // pretending to work; unregistering stays harmless.
+      // MCP registrations live on the Go side (api_mcp.go); virtual
+      // models' routers in pi_internal_models.js (api_virtual.go).
       registerMcpServer(name, config) { call("registerMcpServer", [path, name, config]); },
       unregisterMcpServer(name) { call("unregisterMcpServer", [path, name]); },
       getMcpServers() { return call("getMcpServers") || []; },
-      registerVirtualModel() { notBuilt("registerVirtualModel", "virtual models"); },
-      unregisterVirtualModel() {},
+      registerVirtualModel(definition) { models().registerVirtualModel(definition); },
+      unregisterVirtualModel(provider, id) { models().unregisterVirtualModel(provider, id); },
       events: {
         on(channel, handler) {
           live();

@@ -48,6 +48,9 @@ module.exports = function (h) {
     modelCache = { version, list, byKey };
     return modelCache;
   }
+  // typedModels are the registry's models of another kind (classifiers),
+  // read from Go on each call: the lists are short.
+  const typedModels = (type, available) => call("models.ofType", [type, available]) || [];
   const unsupported = (what) => new Error(`modelRegistry.${what} is not supported by this build`);
   class ModelRegistry {
     // refresh runs the registered providers' refreshModels (and
@@ -77,7 +80,10 @@ module.exports = function (h) {
       const c = cachedModels();
       return c ? c.byKey.get(provider + "\u0000" + modelId) : model(call("models.find", [provider, modelId]));
     }
-    findOfType(type, provider, modelId) { return type === "chat" ? this.find(provider, modelId) : undefined; }
+    findOfType(type, provider, modelId) {
+      if (type === "chat") return this.find(provider, modelId);
+      return typedModels(type, false).find((m) => m.provider === provider && m.id === modelId);
+    }
     hasConfiguredAuth(model) { return !!call("models.hasConfiguredAuth", [model]); }
     // Credentials may need an OAuth refresh, which runs the extension's
     // own code: these go through the asynchronous bridge.
@@ -92,17 +98,19 @@ module.exports = function (h) {
     streamSimple(model, context, options) { return eventStream(model, context, options); }
     complete(model, context, options) { return requestModel(model, context, options); }
     getModelsOfType(type, provider) {
-      if (type !== "chat") return [];
-      const all = this.getAll();
+      const all = type === "chat" ? this.getAll() : typedModels(type, false);
       return provider === undefined ? all : all.filter((m) => m.provider === provider);
     }
     async getAvailableOfType(type, provider) {
-      if (type !== "chat") return [];
-      const all = this.getAvailable();
+      const all = type === "chat" ? this.getAvailable() : typedModels(type, true);
       return provider === undefined ? all : all.filter((m) => m.provider === provider);
     }
     getModelOfType(type, provider, modelId) { return this.findOfType(type, provider, modelId); }
-    classify() { return Promise.reject(unsupported("classify")); }
+    // The registry's classifier APIs run in Go (api_models_types.go).
+    async classify(model, context, options) {
+      const o = options || {};
+      return callAsync("models.classify", [model, context || {}, { temperature: o.temperature }]);
+    }
     generateImages() { return Promise.reject(unsupported("generateImages")); }
     getProviderDisplayName(provider) {
       const name = call("models.getProviderDisplayName", [provider]) ?? provider;
@@ -113,8 +121,8 @@ module.exports = function (h) {
     isUsingOAuth(model) { return !!(model && call("models.isUsingOAuth", [model.provider])); }
     registerProvider(name, config) { registerProvider("", name, config); }
     unregisterProvider(name) { unregisterProvider(name); }
-    registerVirtualModel() { throw unsupported("registerVirtualModel"); }
-    unregisterVirtualModel() {}
+    registerVirtualModel(definition) { registerVirtualModel(definition); }
+    unregisterVirtualModel(provider, id) { unregisterVirtualModel(provider, id); }
     getRegisteredProviderConfig(name) { return registeredConfigs.get(name); }
     getRegisteredNativeProvider() { return undefined; }
     getRegisteredProviderIds() { return call("models.getRegisteredProviderIds", []) || []; }
@@ -328,5 +336,42 @@ module.exports = function (h) {
     },
   };
 
-  return { modelRegistry, registerProvider, unregisterProvider, customStream, model, modelSelect, aiStreams };
+
+  // Virtual models: the catalog entry is Go's (api_virtual.go), the
+  // definition and its route function stay here; Go asks virtualRoute
+  // before each request made with the model.
+  const virtualDefs = new Map();
+  function registerVirtualModel(definition) {
+    const def = definition || {};
+    const { route, ...entry } = def;
+    call("models.registerVirtualModel", [entry]);
+    virtualDefs.set(def.provider + "\u0000" + def.id, def);
+  }
+  function unregisterVirtualModel(provider, id) {
+    virtualDefs.delete(provider + "\u0000" + id);
+    call("models.unregisterVirtualModel", [provider, id]);
+  }
+  function virtualRoute(json, makeCtx, ok, fail) {
+    (async () => {
+      const r = parse(json);
+      const def = virtualDefs.get(r.provider + "\u0000" + r.id);
+      if (!def || typeof def.route !== "function") throw new Error(`Virtual model ${r.provider}/${r.id} is not registered.`);
+      const ac = new AbortController();
+      const request = { reason: r.reason, thinkingLevel: r.thinkingLevel, signal: ac.signal, state: r.state, model: modelRegistry.find(r.provider, r.id) };
+      if (r.previous) {
+        const m = modelRegistry.find(r.previous.provider, r.previous.id);
+        if (m) request.previous = { model: m, thinkingLevel: r.previous.thinkingLevel };
+      }
+      request.messages = r.messages || [];
+      const route = await def.route(request, makeCtx(ac.signal));
+      const target = route.model;
+      return {
+        provider: target.provider, id: target.id, thinkingLevel: route.thinkingLevel,
+        state: route.state === undefined ? null : route.state,
+        keep: route.state === undefined || route.state === request.state,
+      };
+    })().then((v) => ok(JSON.stringify(v)), (e) => fail(errMsg(e)));
+  }
+
+  return { modelRegistry, registerProvider, unregisterProvider, customStream, model, modelSelect, aiStreams, registerVirtualModel, unregisterVirtualModel, virtualRoute };
 };

@@ -199,6 +199,26 @@ SCENARIOS = {
             prompt("labels", "e1", "/ord-e", {"response": "e1", "then_quiet_ms": 300}),
         ],
     },
+    "ext_virtual_model": {
+        "description": "pi.registerVirtualModel: router/auto is listed and selectable; each request is routed to the mock (reason user, then continuation after a tool result), the router's state is stored on the branch as pi.virtual-model-state entries, assistant messages name the physical model; registering over a physical model or without an id throws.",
+        "args": ["-e", "exts/virtual-model.ts"],
+        "files": {"exts/virtual-model.ts": src("virtual-model.ts")},
+        "mock": {"turns": [
+            {"tool_calls": [{"name": "bash", "arguments": {"command": "echo routed"}}]},
+            {"text": "Done."},
+            {"text": "Again."},
+        ], "fallback_text": "ok"},
+        "steps": [
+            {"name": "models", "send": {"id": "m1", "type": "get_available_models"}, "timeout_s": 60},
+            {"name": "select", "send": {"id": "m2", "type": "set_model", "provider": "router", "modelId": "auto"}},
+            {"name": "level", "send": {"id": "m3", "type": "set_thinking_level", "level": "high"}},
+            {"name": "state", "send": {"id": "m4", "type": "get_state"}},
+            prompt("errors", "e1", "/vm-errors", {"response": "e1", "then_quiet_ms": 400}),
+            prompt("routed with a tool call", "p1", "hello"),
+            prompt("routed again", "p2", "again"),
+            {"name": "messages", "send": {"id": "m5", "type": "get_messages"}},
+        ],
+    },
 }
 
 # A project-local extension loads only in a trusted project. The reference

@@ -11,6 +11,9 @@ from this repository), applied to both sides alike:
 2. codemode's "Wall time N seconds" line becomes "Wall time <SECONDS>
    seconds": it is a measurement, like the durations the harness already
    replaces.
+3. The <mcp_servers> section (builtin:mcp's) keeps its server lines
+   ("- mcp__name (...)") and turns the lines before them, pi's intro,
+   into <prose>, as the harness does for the <tools> section's prose.
 
     python3 e2e/scenarios/mcp/suite.py --pi ./pi                # ours against expected/
     python3 e2e/scenarios/mcp/suite.py --pi "$REF" --update-expected
@@ -41,6 +44,15 @@ def string(self, s: str) -> str:
 
 
 normalize.Normalizer.string = string
+
+
+def _mcp_servers_body(body: str) -> str:
+    lines = body.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.startswith("- ")), len(lines))
+    return "\n".join(([normalize.PROSE] if first else []) + lines[first:])
+
+
+normalize.SECTION_BODIES["mcp_servers"] = _mcp_servers_body
 
 import suite  # noqa: E402
 
