@@ -83,6 +83,13 @@ func (app *Agent) mcpNotify(message, kind string) {
 func (app *Agent) runMCPCommand(ctx context.Context, args []string) {
 	m := app.mcpManager()
 	if len(args) == 0 {
+		app.mcp.mu.Lock()
+		ui := app.mcp.ui
+		app.mcp.mu.Unlock()
+		if ui != nil && ui.HasUI() && ui.Mode() == "tui" {
+			app.mcpManage(ctx, ui, m)
+			return
+		}
 		app.mcpNotify(m.Status(ctx), "info")
 		return
 	}
