@@ -161,8 +161,13 @@ func (app *Agent) mcpServerMenu(ctx context.Context, ui engine.UI, m *mcp.Manage
 				}
 				return true
 			})
-			if s.UsesOAuth() {
+			// A signed-in server offers signing out, one that needs it
+			// signing in; in between (failed, starting) both.
+			st, _ := c.State()
+			if s.UsesOAuth() && st != mcp.StateConnected {
 				add("Sign in", "", func() bool { app.mcpLogin(ctx, m, name); return true })
+			}
+			if s.UsesOAuth() && st != mcp.StateNeedsAuth {
 				add("Sign out", "", func() bool {
 					msg, err := m.Logout(name)
 					if err != nil {
