@@ -145,9 +145,17 @@ func (app *Agent) mcpServerMenu(ctx context.Context, ui engine.UI, m *mcp.Manage
 			add("Tools", fmt.Sprintf("%d offered", len(tools)), func() bool {
 				names := make([]string, len(tools))
 				for i, t := range tools {
-					names[i] = mcpRow(t.Name, s.ToolExposureOf(t.Name))
+					about := strings.SplitN(strings.TrimSpace(t.Description), "\n", 2)[0]
+					if e := s.ToolExposureOf(t.Name); e != s.Exposure {
+						about = strings.TrimSpace("(" + e + ") " + about)
+					}
+					names[i] = mcpRow(t.Name, about)
 				}
-				ui.Select(ctx, "Tools of "+name, names, engine.DialogOptions{})
+				title := "Tools of " + name + "\nExposure " + s.Exposure
+				if about := mcpExposureAbout[s.Exposure]; about != "" {
+					title += ": " + about
+				}
+				ui.Select(ctx, title, names, engine.DialogOptions{})
 				return true
 			})
 		}
@@ -209,13 +217,17 @@ func (app *Agent) mcpServerMenu(ctx context.Context, ui engine.UI, m *mcp.Manage
 	}
 }
 
+// mcpExposureAbout says what each exposure mode does to a server's tools.
+var mcpExposureAbout = map[string]string{
+	"codemode": "codemode scripts look them up with searchTools() and call them",
+	"deferred": "hidden until tool_search loads them, then called directly",
+	"direct":   "the model sees them as ordinary tools",
+	"hidden":   "not offered to the model",
+}
+
 // mcpChooseExposure offers the exposure modes, the current one ticked.
 func (app *Agent) mcpChooseExposure(ctx context.Context, ui engine.UI, m *mcp.Manager, s *mcp.Server, saved string) {
-	about := map[string]string{
-		"codemode": "called from codemode scripts, which find them with searchTools()",
-		"deferred": "hidden until tool_search loads them, then called directly",
-		"direct":   "declared to the model like the built-in tools",
-	}
+	about := mcpExposureAbout
 	modes := []string{"codemode", "deferred", "direct"}
 	rows := make([]string, len(modes))
 	for i, e := range modes {
