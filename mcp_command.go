@@ -17,8 +17,8 @@ import (
 
 const mcpUsage = "Usage: /mcp, /mcp login [server], /mcp logout [server], /mcp reconnect [server]"
 
-// mcpCommandDescription is /mcp's get_commands description.
-const mcpCommandDescription = "Manage MCP servers: show their state, sign in, reconnect, sign out"
+// mcpCommandDescription is /mcp's get_commands description, the reference's.
+const mcpCommandDescription = "Manage MCP servers: sign in, reconnect, enable or disable, and change exposure"
 
 // mcpCommandInfo is /mcp in get_commands, as a command of the built-in
 // extension builtin:mcp; nil when MCP is off.
@@ -83,6 +83,13 @@ func (app *Agent) mcpNotify(message, kind string) {
 func (app *Agent) runMCPCommand(ctx context.Context, args []string) {
 	m := app.mcpManager()
 	if len(args) == 0 {
+		app.mcp.mu.Lock()
+		ui := app.mcp.ui
+		app.mcp.mu.Unlock()
+		if ui != nil && ui.HasUI() && ui.Mode() == "tui" {
+			app.mcpManage(ctx, ui, m)
+			return
+		}
 		app.mcpNotify(m.Status(ctx), "info")
 		return
 	}

@@ -311,7 +311,7 @@ func TestMCPCommand(t *testing.T) {
 			if !off {
 				r.stdout += run(`{"id":"3","type":"prompt","message":"/mcp reconnect echo"}`) + run(`{"id":"4","type":"prompt","message":"/mcp frob"}`)
 			}
-			listed := strings.Contains(r.stdout, `{"name":"mcp","description":"Manage MCP servers: show their state, sign in, reconnect, sign out","source":"extension","sourceInfo":{"path":"builtin:mcp","source":"builtin","scope":"temporary","origin":"top-level"}}`)
+			listed := strings.Contains(r.stdout, `{"name":"mcp","description":"Manage MCP servers: sign in, reconnect, enable or disable, and change exposure","source":"extension","sourceInfo":{"path":"builtin:mcp","source":"builtin","scope":"temporary","origin":"top-level"}}`)
 			if listed == off {
 				t.Errorf("get_commands lists /mcp: %v, want %v\n%s", listed, !off, r.stdout)
 			}
