@@ -314,6 +314,14 @@ func (a *app) programOptions() tui.ProgramOptions {
 		PrintBodyOnExit:    full && exitOut != "none",
 		JumpLabelStyle:     func(s string) string { return th.Fg("accent", s) },
 		ScrollbarStyle:     func(s string) string { return th.Fg("scrollbarThumb", s) },
+		// The search's matches on searchMatchBg, underlined; the selected
+		// one in bold reverse video, as the reference draws them.
+		SearchMatchStyle: func(s string) string {
+			return "\x1b[4m" + th.Bg("searchMatchBg", th.Fg("searchMatchText", s)) + "\x1b[24m"
+		},
+		SearchCurrentStyle: func(s string) string {
+			return "\x1b[1m\x1b[7m" + th.Bg("searchMatchBg", th.Fg("searchMatchText", s)) + "\x1b[27m\x1b[22m"
+		},
 	}
 }
 

@@ -129,9 +129,17 @@ func (p *Program) renderFull(b *bytes.Buffer) {
 	f.offset = max(f.offset, 0)
 	f.bodyH, f.winH, f.bodyW = d.bodyH, winH, bw
 	f.memo.next()
+	if p.search != nil {
+		p.refreshSearch()
+	}
 
 	screen := make([]string, h)
 	copy(screen, d.body(f.offset, f.offset+winH))
+	if p.search != nil {
+		for i := range winH {
+			screen[i] = p.highlightMatches(screen[i], f.offset+i, bw)
+		}
+	}
 	if f.sel.active && f.sel.dragged {
 		for i := range winH {
 			screen[i] = f.sel.highlight(screen[i], f.offset+i, bw)
@@ -371,6 +379,8 @@ func (p *Program) viewportKey(k Key) bool {
 		p.ScrollBy(-1)
 	case km.Matches(k, "tui.altScreen.lineDown"):
 		p.ScrollBy(1)
+	case km.Matches(k, "tui.altScreen.search"):
+		p.ToggleSearch()
 	case km.Matches(k, "tui.altScreen.previousPrompt"):
 		p.ScrollToMark(-1)
 	case km.Matches(k, "tui.altScreen.nextPrompt"):
