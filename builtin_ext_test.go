@@ -33,6 +33,7 @@ func TestBuiltinExtensions(t *testing.T) {
 		wantStderr []string
 		wantMCP    bool // the extension's /mcp
 		noMCP      bool // builtin:mcp off: no /mcp at all
+		quiet      bool // nothing on stderr
 	}{
 		{name: "none"},
 		{name: "-e builtin:mcp", extensions: []string{"builtin:mcp"}},
@@ -43,7 +44,10 @@ func TestBuiltinExtensions(t *testing.T) {
 			wantStderr: []string{`Error: Failed to load extension "builtin:nope": Unknown built-in extension: builtin:nope`}},
 		{name: "settings", settings: `{"extensions":["-builtin:mcp","+builtin:llama.cpp","+builtin:nope"]}`,
 			wantStderr: []string{"Warning: built-in extension builtin:llama.cpp is not available in this build"}, noMCP: true},
-		{name: "extension /mcp", ext: true, wantMCP: true},
+		{name: "extension /mcp", ext: true, wantMCP: true, wantStderr: []string{
+			"Warning: Extension package \"builtin:mcp\": Extension ",
+			"mcp.ts registers command `/mcp`, so built-in extension `mcp` was not loaded. To use `mcp`, run `pi config` and make sure it is enabled under Built-in extensions, then disable or remove the existing extension. We recommend only having one or the other loaded at a time.\n"}},
+		{name: "extension /mcp, builtin off", ext: true, wantMCP: true, settings: `{"extensions":["-builtin:mcp"]}`, quiet: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,6 +69,9 @@ func TestBuiltinExtensions(t *testing.T) {
 			var stderr bytes.Buffer
 			agent, err := pi.New(context.Background(), pi.Options{AgentDir: agentDir, Cwd: project, Model: sdktest.Model,
 				NoSession: true, Mode: pi.ModeRPC, Extensions: exts, Stderr: &stderr})
+			if tc.quiet && stderr.Len() > 0 {
+				t.Errorf("stderr %q, want nothing", stderr.String())
+			}
 			for _, w := range tc.wantStderr {
 				if !strings.Contains(stderr.String(), w) {
 					t.Errorf("stderr %q lacks %q", stderr.String(), w)

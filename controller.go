@@ -89,18 +89,15 @@ func (app *Agent) startOver(store *session.File, prev *engine.Session) (*engine.
 			model, thinking = m, level
 		}
 	}
-	branch := store.Branch()
-	sc := engine.BuildContext(branch)
+	// The store's index answers without decoding the branch.
+	sc := store.BranchState()
 	if sc.Model != nil {
 		if m := app.registry.Find(sc.Model.Provider, sc.Model.ModelID); m != nil && app.HasAuth(m) {
 			model = m
 		}
 	}
-	for _, e := range branch {
-		if e.Type == engine.EntryThinkingLevelChange {
-			thinking = ""
-			break
-		}
+	if sc.HasThinkingLevel {
+		thinking = ""
 	}
 	app.mu.Lock()
 	app.store, app.model, app.thinking = store, model, thinking
@@ -156,6 +153,14 @@ func (app *Agent) switchHooks() session.SwitchHooks {
 // AvailableModels are the models whose provider has credentials.
 func (app *Agent) AvailableModels() []*engine.Model { return app.registry.Available() }
 
+// FindModel is any model the registry knows, with or without
+// credentials (nil when none matches): what the cache-miss notices
+// (cachewarm.ModelLookup) price a past request with, as the reference's
+// transcript asks its model runtime.
+func (app *Agent) FindModel(provider, id string) *engine.Model {
+	return app.registry.Find(provider, id)
+}
+
 // ScopedModels is the --models scope (or the enabledModels setting); nil
 // without one.
 func (app *Agent) ScopedModels() []rpc.ScopedModel {
@@ -179,7 +184,15 @@ func (app *Agent) HasAuth(m *engine.Model) bool { return app.registry.HasConfigu
 
 // SetGlobalSetting persists one setting to the global settings.json.
 func (app *Agent) SetGlobalSetting(path string, value any) error {
-	return app.settings.SetGlobal(path, value)
+	if err := app.settings.SetGlobal(path, value); err != nil {
+		return err
+	}
+	if path == "httpIdleTimeoutMs" {
+		// The reference reconfigures its HTTP dispatcher when /settings
+		// changes the timeout: the next request uses the new value.
+		applyHTTPIdleTimeout(app.settings)
+	}
+	return nil
 }
 
 // Commands are the extension commands (the loaded extensions', then the

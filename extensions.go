@@ -27,7 +27,9 @@ var ErrExtensionLoad = errors.New("extension load failed")
 func (app *Agent) loadExtensions(ctx context.Context) error {
 	app.ext = jsruntime.NewRunner(jsruntime.RunnerOptions{
 		AgentDir: app.agentDir, Cwd: app.cwd, Argv: app.argv(), Stderr: app.stderr,
-		DeferStart: app.mode == ModeRPC,
+		// A sub-agent's extensions see session_start when the SDK's
+		// bindExtensions asks (subagent.go).
+		DeferStart: app.mode == ModeRPC || app.sub != nil,
 		// A reload and a session replacement look for the extensions
 		// again, as the reference's new resource loader does: the
 		// folders' files and the settings' "extensions" lists as they
@@ -83,7 +85,7 @@ func (app *Agent) extensionSources() []jsruntime.Source {
 		CLI: withoutPackageSources(withoutBuiltins(a.Extensions), app.cwd), NoDiscovery: a.NoExtensions,
 	})
 	cli, configured := app.packageExtensionSources()
-	return withPackageExtensions(found, cli, configured)
+	return app.sub.filterSources(withPackageExtensions(found, cli, configured))
 }
 
 // apiOptions are what each generation's extension API gets from the
@@ -150,6 +152,7 @@ func (app *Agent) apiOptions() jsruntime.APIOptions {
 		},
 	}
 	app.mcpAPIOptions(&o)
+	o.SubAgents = subAgentHost{app}
 	return o
 }
 

@@ -227,6 +227,8 @@ func (app *Agent) AuthProviders() []authinfo.Provider {
 	}
 	extra := login.LoginProviders()
 	slices.Sort(extra)
+	// models.json's Radius providers sign in before they have models.
+	extra = append(extra, reg.RadiusProviders()...)
 	for _, p := range extra {
 		if !seen[p] {
 			seen[p] = true
@@ -238,6 +240,9 @@ func (app *Agent) AuthProviders() []authinfo.Provider {
 		_, hasFlow := login.OAuthFlow(id)
 		_, hasKey := login.APIKeyName(id)
 		custom := config.CatalogProviderName(id) == "" && reg.HasProvider(id)
+		if _, radius := reg.RadiusGateway(id); radius {
+			hasFlow = true
+		}
 		out = append(out, authinfo.Provider{
 			ID: id, Name: reg.ProviderDisplayName(id), OAuth: hasFlow, APIKey: hasKey || custom,
 			Configured: reg.HasConfiguredAuth(id), Stored: stored[id],
@@ -255,12 +260,24 @@ func (app *Agent) Login(ctx context.Context, provider string, apiKey bool, ui lo
 	switch {
 	case !apiKey:
 		flow, ok := login.OAuthFlow(provider)
+		if gw, radius := reg.RadiusGateway(provider); radius && provider != "radius" {
+			flow, ok = login.RadiusFlow(reg.ProviderDisplayName(provider), gw), true
+		}
 		if !ok {
 			return fmt.Errorf("account sign-in for %s is not available in this build", reg.ProviderDisplayName(provider))
 		}
-		ep := &login.Endpoints{CopilotKnownModel: func(m string) bool { return reg.Find("github-copilot", m) != nil }}
+		ep := &login.Endpoints{
+			CopilotKnownModel: func(m string) bool { return reg.Find("github-copilot", m) != nil },
+			// The ChatGPT sign-in names this installation by its device id.
+			DeviceID: config.DeviceID(app.agentDir),
+		}
 		cred, err = flow.Run(ctx, ui, ep)
 	case config.CatalogProviderName(provider) == "" && reg.HasProvider(provider):
+		if _, radius := reg.RadiusGateway(provider); radius {
+			// A models.json Radius provider's key login is Radius's.
+			cred, err = login.APIKeyLogin(ctx, "radius", ui)
+			break
+		}
 		cred, err = login.NamedAPIKeyLogin(ctx, "API key", ui)
 	default:
 		cred, err = login.APIKeyLogin(ctx, provider, ui)
@@ -272,6 +289,56 @@ func (app *Agent) Login(ctx context.Context, provider string, apiKey bool, ui lo
 		return err
 	}
 	return reg.SaveCredential(ctx, provider, cred)
+}
+
+// AfterLogin finishes a login as the reference's /login does: it refreshes
+// the provider's account-specific model list (a Radius account's models;
+// 15 seconds at most), then, when no model is selected yet, selects the
+// provider's default model (for Radius, else its first). selected is the
+// model chosen, note why none could be, and refreshErr a failed or timed
+// out refresh (the login stands; the cached models stay).
+func (app *Agent) AfterLogin(ctx context.Context, provider string) (selected, note string, refreshErr error) {
+	reg := app.registry
+	rctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	_, refreshErr = reg.RefreshProviderCatalog(rctx, nil, provider)
+	if refreshErr != nil && rctx.Err() == context.DeadlineExceeded {
+		refreshErr = fmt.Errorf("%w: %w", context.DeadlineExceeded, refreshErr)
+	}
+	cancel()
+	if m := app.Model(); m != nil && !m.Placeholder && !(m.Provider == "unknown" && m.ID == "unknown") {
+		// A model chosen before (or while) the login stays.
+		return "", "", refreshErr
+	}
+	var models []*engine.Model
+	for _, m := range reg.Available() {
+		if m.Provider == provider {
+			models = append(models, m)
+		}
+	}
+	id, hasDefault := config.DefaultModelID(provider)
+	var pick *engine.Model
+	for _, m := range models {
+		if m.ID == id {
+			pick = m
+			break
+		}
+	}
+	if pick == nil && provider == "radius" && len(models) > 0 {
+		// Radius catalogs vary by account: the first stands in for its default.
+		pick = models[0]
+	}
+	switch {
+	case !hasDefault && pick == nil:
+		return "", fmt.Sprintf("no default model is configured for provider %q. Use /model to select a model.", provider), refreshErr
+	case len(models) == 0:
+		return "", "no models are available for that provider. Use /model to select a model.", refreshErr
+	case pick == nil:
+		return "", fmt.Sprintf("its default model %q is not available. Use /model to select a model.", id), refreshErr
+	}
+	if _, err := app.SetModel(ctx, pick.Provider, pick.ID); err != nil {
+		return "", fmt.Sprintf("selecting its default model failed: %s. Use /model to select a model.", err), refreshErr
+	}
+	return pick.ID, "", refreshErr
 }
 
 // Logout removes what auth.json holds for provider.
@@ -389,7 +456,7 @@ func (app *Agent) RefreshModelCatalogs(ctx context.Context) map[string]string {
 	}
 	if tok, err := app.RadiusToken(ctx); err == nil && tok != "" {
 		gateway := os.Getenv("PI_RADIUS_GATEWAY")
-		if err := app.registry.RefreshRadiusCatalog(ctx, http.DefaultClient, gateway); err != nil {
+		if err := app.registry.RefreshRadiusCatalog(ctx, http.DefaultClient, "radius", gateway, time.Now()); err != nil {
 			errs["radius"] = err.Error()
 		}
 	}

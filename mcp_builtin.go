@@ -47,12 +47,42 @@ func (app *Agent) mcpManager() *mcp.Manager {
 // trusted project's, which wins) turns it off; an extension that
 // registers /mcp replaces it.
 func (app *Agent) mcpBuiltinEnabled() bool {
-	if app.opts.NoMCP {
+	if app.opts.NoMCP || app.mcpShadowedBy() != "" {
 		return false
 	}
-	if app.ext != nil && app.ext.IsCommand("/mcp") {
-		return false
+	return app.mcpSettingOn()
+}
+
+// mcpShadowedBy is the extension that registers /mcp itself, "" when
+// none does.
+func (app *Agent) mcpShadowedBy() string {
+	if app.ext == nil || !app.ext.IsCommand("/mcp") {
+		return ""
 	}
+	api, _ := app.ext.Current()
+	for _, c := range api.Commands(context.Background()) {
+		if c.Name == "mcp" {
+			return c.Path
+		}
+	}
+	return ""
+}
+
+// mcpShadowWarning is the reference's start-up warning for a
+// builtin:mcp that would run but an extension's /mcp replaces; "" when
+// nothing is replaced.
+func (app *Agent) mcpShadowWarning() string {
+	path := app.mcpShadowedBy()
+	if path == "" || app.opts.NoMCP || !app.mcpSettingOn() {
+		return ""
+	}
+	return fmt.Sprintf("Extension package \"builtin:mcp\": Extension %s registers command `/mcp`, so built-in extension `mcp` was not loaded. "+
+		"To use `mcp`, run `pi config` and make sure it is enabled under Built-in extensions, then disable or remove the existing extension. "+
+		"We recommend only having one or the other loaded at a time.", path)
+}
+
+// mcpSettingOn is whether the flags and settings turn builtin:mcp on.
+func (app *Agent) mcpSettingOn() bool {
 	if slices.Contains(app.opts.Extensions, builtinPrefix+"mcp") {
 		return true
 	}
@@ -83,6 +113,9 @@ func (app *Agent) startMCP(ctx context.Context) {
 	if app.mcpManager() != nil {
 		return
 	}
+	if w := app.mcpShadowWarning(); w != "" {
+		fmt.Fprintln(app.stderr, "Warning:", w)
+	}
 	if !app.mcpBuiltinEnabled() {
 		app.reportUnconnectedMCP()
 		return
@@ -95,6 +128,12 @@ func (app *Agent) startMCP(ctx context.Context) {
 	app.mcp.m = m
 	app.mcp.mu.Unlock()
 	app.IndirectTools().AddSource(func() []codemode.Entry { return app.mcpIndirect(m) })
+	// Scripts and tool_search wait for the servers they need that are
+	// still connecting; the tools that arrive then join the registry.
+	app.IndirectTools().OnWait(func(ctx context.Context, code string) {
+		m.WaitForCode(ctx, code)
+		app.IndirectTools().Notify()
+	})
 	app.codemodeAutoActivate()
 	for _, w := range m.Unreachable() {
 		fmt.Fprintln(app.stderr, "Warning:", w)

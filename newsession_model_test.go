@@ -55,3 +55,28 @@ func TestNewSessionReturnsToDefaultModel(t *testing.T) {
 		t.Errorf("new session: model %v, level %q; want mock-model, off", got, s.ThinkingLevel())
 	}
 }
+
+// TestFindModelForCacheNotices checks that the agent prices past
+// requests with any registry model, as the cache-miss notices need (the
+// interactive mode reads them only when showCacheMissNotices is on; RPC
+// and JSON output carry no notices, as in the reference).
+func TestFindModelForCacheNotices(t *testing.T) {
+	t.Parallel()
+	agentDir, project, _ := sdktest.Home(t, mockllm.Script{})
+	var stderr bytes.Buffer
+	agent, err := pi.New(context.Background(), pi.Options{AgentDir: agentDir, Cwd: project, Model: sdktest.Model,
+		NoSession: true, Mode: pi.ModeRPC, Stderr: &stderr})
+	if err != nil {
+		t.Fatalf("New: %v (%s)", err, stderr.String())
+	}
+	defer agent.Close()
+	if m := agent.FindModel("mock", "mock-model"); m == nil || m.ContextWindow != 128000 {
+		t.Errorf("FindModel(mock, mock-model) = %v", m)
+	}
+	if m := agent.FindModel("anthropic", "claude-sonnet-4-5"); m == nil || m.Cost.Input == 0 {
+		t.Errorf("a built-in model without credentials is found with its prices: %v", m)
+	}
+	if m := agent.FindModel("mock", "nope"); m != nil {
+		t.Errorf("unknown model found: %v", m)
+	}
+}

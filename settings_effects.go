@@ -3,8 +3,10 @@ package pi
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/pi-go/pi/engine/config"
+	"github.com/pi-go/pi/engine/llm"
 )
 
 // applyHTTPProxy applies the global httpProxy setting as the reference
@@ -24,14 +26,20 @@ func applyHTTPProxy(s *config.Settings) {
 	}
 }
 
+// applyHTTPIdleTimeout gives every provider request the httpIdleTimeoutMs
+// setting as its headers and body idle timeout, as the reference
+// configures its HTTP dispatcher at start; 0 disables it. An invalid
+// value keeps the default (the settings loader has warned about it).
+func applyHTTPIdleTimeout(s *config.Settings) {
+	n, _ := s.HTTPIdleTimeoutMs()
+	llm.SetHTTPIdleTimeout(time.Duration(n) * time.Millisecond)
+}
+
 // unbuiltSettingWarnings names the settings this build reads but does
 // not apply yet, when one is set to something other than its default,
 // so that a configuration is never silently ignored.
 func unbuiltSettingWarnings(s *config.Settings) []string {
 	var out []string
-	if n, err := s.HTTPIdleTimeoutMs(); err == nil && n != config.DefaultHTTPIdleTimeoutMs {
-		out = append(out, fmt.Sprintf("setting httpIdleTimeoutMs (%d) is not applied in this build: HTTP requests have no idle timeout", n))
-	}
 	for _, k := range []string{"retry.provider.timeoutMs", "retry.provider.maxRetries", "retry.provider.maxRetryDelayMs"} {
 		if s.Raw(k) != nil {
 			out = append(out, "setting "+k+" is not applied in this build: provider requests are not retried at the HTTP level")

@@ -33,7 +33,7 @@ func TestUnbuiltSettingWarnings(t *testing.T) {
 	}{
 		{`{}`, nil},
 		{`{"httpIdleTimeoutMs":300000,"transport":"auto"}`, nil},
-		{`{"httpIdleTimeoutMs":1000}`, []string{"httpIdleTimeoutMs"}},
+		{`{"httpIdleTimeoutMs":1000}`, nil},
 		{`{"retry":{"provider":{"maxRetries":2}}}`, []string{"retry.provider.maxRetries"}},
 		{`{"transport":"websocket"}`, []string{`transport "websocket"`}},
 	}

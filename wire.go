@@ -39,6 +39,8 @@ type Agent struct {
 	// ext is the extension runner (extensions.go); never nil once the
 	// extensions are loaded.
 	ext *jsruntime.Runner
+	// sub is set on an extension's in-process sub-agent (subagent.go).
+	sub *subAgentConfig
 	// pkgs are the pi packages' resources (packages.go).
 	pkgs pkgState
 	// mcp is the built-in MCP support (mcp_builtin.go).
@@ -149,14 +151,15 @@ func wire(ctx context.Context, a *Options) (*Agent, error) {
 		fmt.Fprintln(stderr, "Warning:", w)
 	}
 	applyHTTPProxy(app.settings)
+	applyHTTPIdleTimeout(app.settings)
 	reg, errs := config.LoadModels(app.agentDir)
 	for _, e := range errs {
 		fmt.Fprintln(stderr, "Warning: errors loading models.json:", e)
 	}
 	enableBuiltinOAuth(reg)
 	// A Radius account's own model list, kept by its last refresh, stands
-	// in for the shipped one.
-	reg.ApplyStoredCatalog("radius")
+	// in for the shipped one (models.json's Radius providers have only it).
+	reg.ApplyStoredRadiusCatalogs()
 	app.registry = reg
 	starttrace.Step("models")
 	if a.ListModelsOnly {
@@ -201,13 +204,13 @@ func wire(ctx context.Context, a *Options) (*Agent, error) {
 // command line names them. A model that is no longer configured, or has
 // no credentials, leaves the resolved default in place.
 func (app *Agent) restoreSessionModel(f *session.File) {
-	branch := f.Branch()
-	if len(branch) == 0 {
+	if f.LeafID() == "" {
 		return
 	}
-	sc := engine.BuildContext(branch)
+	// The store's index answers without decoding the branch.
+	sc := f.BranchState()
 	a := app.opts
-	if a.Model == "" && a.Provider == "" && sc.Model != nil && len(sc.Messages) > 0 {
+	if a.Model == "" && a.Provider == "" && sc.Model != nil && sc.MessageCount > 0 {
 		if m := app.registry.Find(sc.Model.Provider, sc.Model.ModelID); m != nil && app.registry.HasConfiguredAuth(m.Provider) {
 			app.model = m
 		} else if app.model != nil {
@@ -217,11 +220,8 @@ func (app *Agent) restoreSessionModel(f *session.File) {
 	if a.Thinking != "" {
 		return
 	}
-	for _, e := range branch {
-		if e.Type == engine.EntryThinkingLevelChange {
-			app.thinking = engine.ClampThinkingLevel(app.model, sc.ThinkingLevel)
-			return
-		}
+	if sc.HasThinkingLevel {
+		app.thinking = engine.ClampThinkingLevel(app.model, sc.ThinkingLevel)
 	}
 }
 
@@ -331,6 +331,7 @@ func (app *Agent) systemPrompt() (func([]engine.ToolInfo) engine.Sections, error
 			appendParts = append(appendParts, prompts.ResolveTextOrFile(p))
 		}
 	}
+	custom, appendParts = app.sub.prompt(custom, appendParts)
 	var ctxFiles []prompts.ContextFile
 	if !app.opts.NoContextFiles {
 		ctxFiles, err = prompts.LoadContextFiles(app.agentDir, app.cwd, trusted)

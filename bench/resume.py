@@ -7,8 +7,8 @@ Each CMD is one shell-style command line ("./pi", "node /x/cli.js"). Each
 run copies FILE (a resumed session may be rewritten), spawns
 `CMD --mode rpc --session COPY` in a throwaway HOME whose models.json has
 one mock model, sends get_state, and takes the time from spawn to the
-get_state response; then it closes stdin and reads the child's peak RSS
-and CPU time (ru_maxrss, ru_utime + ru_stime from wait4: the process
+get_state response and the child's peak RSS (VmHWM); then it closes stdin
+and reads its CPU time (ru_utime + ru_stime from wait4: the process
 exits right after, so CPU time is the resume's cost even on a busy
 machine, where wall time is not). Runs of the commands alternate so load affects
 them alike. Prints medians per command and the ratios to the first.
@@ -47,12 +47,27 @@ def run_once(cmd: list[str], session: str, home: str, cwd: str) -> tuple[float, 
             if not rec.get("success"):
                 print("get_state failed:", line[:300], file=sys.stderr)
             break
+    hwm = peak_rss(p.pid)
     p.stdin.close()
     p.stdout.read()
     _, status, ru = os.wait4(p.pid, 0)
     if elapsed is None:
         raise SystemExit(f"{cmd}: no get_state response (status {status})")
-    return elapsed, ru.ru_maxrss * 1024, ru.ru_utime + ru.ru_stime
+    return elapsed, hwm if hwm is not None else ru.ru_maxrss * 1024, ru.ru_utime + ru.ru_stime
+
+
+def peak_rss(pid: int) -> int | None:
+    """The process's own peak RSS in bytes (VmHWM), None off Linux. wait4's
+    ru_maxrss folds in the peak of the process that spawned it (this
+    script's) at exec, which hid small figures."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
 
 
 def main() -> int:

@@ -20,8 +20,9 @@ import (
 func TestSecretsStaySecret(t *testing.T) {
 	t.Parallel()
 	const (
-		oauthToken = "sk-ant-oat01-SECRET-OAUTH-0123456789abcdef"
-		apiKey     = "sk-or-v1-SECRET-APIKEY-fedcba9876543210"
+		oauthToken  = "sk-ant-oat01-SECRET-OAUTH-0123456789abcdef"
+		apiKey      = "sk-or-v1-SECRET-APIKEY-fedcba9876543210"
+		radiusToken = "gw7Qk2ZxR4vN9pL3mT8sY1cB6dH0jF5a"
 	)
 	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
@@ -36,12 +37,27 @@ func TestSecretsStaySecret(t *testing.T) {
 		name, provider, model, secret string
 		auth                          map[string]any
 		models                        map[string]any
+		store                         map[string]any // models-store.json
 	}{
 		{
 			name: "oauth", provider: "anthropic", model: "claude-sonnet-4-5", secret: oauthToken,
 			auth: map[string]any{"anthropic": map[string]any{"type": "oauth", "access": oauthToken,
 				"refresh": "refresh-SECRET", "expires": time.Now().Add(time.Hour).UnixMilli()}},
 			models: map[string]any{"providers": map[string]any{"anthropic": map[string]any{"baseUrl": echo.URL}}},
+		},
+		{
+			// A models.json Radius provider: its access token has no
+			// recognisable shape, so only knowing it can mask it.
+			name: "radius-oauth", provider: "myradius", model: "team-fast", secret: radiusToken,
+			auth: map[string]any{"myradius": map[string]any{"type": "oauth", "access": radiusToken,
+				"refresh": "radius-refresh-SECRET", "expires": time.Now().Add(time.Hour).UnixMilli()}},
+			models: map[string]any{"providers": map[string]any{"myradius": map[string]any{
+				"baseUrl": echo.URL + "/v1", "oauth": "radius"}}},
+			store: map[string]any{"myradius": map[string]any{"checkedAt": 1, "models": []any{map[string]any{
+				"id": "team-fast", "name": "Team Fast", "reasoning": false, "input": []any{"text"},
+				"cost":          map[string]any{"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
+				"contextWindow": 100000, "maxTokens": 8000, "api": "pi-messages", "provider": "myradius",
+				"baseUrl": echo.URL + "/v1"}}}},
 		},
 		{
 			name: "api-key", provider: "leaky", model: "m1", secret: apiKey,
@@ -57,6 +73,9 @@ func TestSecretsStaySecret(t *testing.T) {
 			e := newEnv(t, "openai-completions", `[]`, map[string]any{"retry": map[string]any{"enabled": false}})
 			e.writeJSON(filepath.Join(e.agentDir, "auth.json"), c.auth)
 			e.writeJSON(filepath.Join(e.agentDir, "models.json"), c.models)
+			if c.store != nil {
+				e.writeJSON(filepath.Join(e.agentDir, "models-store.json"), c.store)
+			}
 			var outputs []string
 			for _, mode := range [][]string{{"-p"}, {"--mode", "json"}} {
 				args := append(append([]string{}, mode...), "--verbose", "--provider", c.provider, "--model", c.model, "hello")

@@ -174,6 +174,9 @@ func snapshot(m *Message) *Message {
 func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Message {
 	llmMsgs := msgs
 	systemPrompt := a.systemPrompt
+	// The tools a context_with_system handler left declared in the
+	// transcript (both nil when no handler replaced it).
+	var declaredBefore, declaredAfter []ToolDecl
 	if a.hooks != nil {
 		var nonSystem []*Message
 		var system []*Message
@@ -189,6 +192,7 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 		}
 		if repl, err := a.hooks.ContextWithSystem(ctx, llmMsgs); err == nil && repl != nil {
 			systemPrompt = systemPromptAfterHooks(systemPrompt, llmMsgs, repl)
+			declaredBefore, declaredAfter = currentToolDecls(llmMsgs), currentToolDecls(repl)
 			llmMsgs = repl
 		}
 	}
@@ -199,6 +203,9 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 	infos := make([]ToolInfo, 0, len(a.tools))
 	for _, t := range a.tools {
 		infos = append(infos, t.Info())
+	}
+	if !sameToolDecls(declaredBefore, declaredAfter) {
+		infos = toolsAfterHooks(infos, declaredAfter)
 	}
 	maxTokens := 0
 	if a.model != nil {
@@ -225,6 +232,12 @@ func (a *agentLoop) streamAssistant(ctx context.Context, msgs []*Message) *Messa
 	}
 	if final.ErrorMessage != "" {
 		final.ErrorMessage = RedactSecrets(final.ErrorMessage, requestSecrets(req)...)
+	}
+	if len(final.Diagnostics) > 0 {
+		// A provider's diagnostics quote the failed response (its error
+		// message and body) too. Masking inserts no JSON syntax, so the
+		// raw JSON stays valid.
+		final.Diagnostics = json.RawMessage(RedactSecrets(string(final.Diagnostics), requestSecrets(req)...))
 	}
 	if final.Role == "" {
 		final.Role = RoleAssistant
@@ -300,6 +313,8 @@ type toolOutcome struct {
 	call     Content
 	result   ToolResult
 	duration *int64
+	// nested records the calls the tool made of other tools.
+	nested *nestedRecorder
 }
 
 func (a *agentLoop) findTool(name string) Tool {
@@ -330,6 +345,7 @@ func (a *agentLoop) resultMessage(o toolOutcome) *Message {
 	m := &Message{
 		Role: RoleToolResult, ToolCallID: o.call.ID, ToolName: o.call.Name, Content: Blocks(content...),
 		Details: o.result.Details, IsError: o.result.IsError, DurationMs: o.duration, Timestamp: a.now().UnixMilli(),
+		NestedCalls: o.nested.snapshot(),
 	}
 	a.emit(MessageStart{Message: m})
 	a.emit(MessageEnd{Message: m})
@@ -409,12 +425,13 @@ func (a *agentLoop) execute(ctx context.Context, p prepared, update func(ToolRes
 	}
 	call := ToolCall{ID: p.call.ID, Name: p.call.Name, Args: p.args}
 	begin := time.Now()
-	res, err := safeExecute(a.withNested(ctx, p.call.ID), p.tool, call, update)
+	nctx, rec := a.withNested(ctx, p.call.ID)
+	res, err := safeExecute(nctx, p.tool, call, update)
 	d := time.Since(begin).Milliseconds()
 	if err != nil {
 		res = ErrorResult(err.Error())
 	}
-	return toolOutcome{call: p.call, result: res, duration: &d}
+	return toolOutcome{call: p.call, result: res, duration: &d, nested: rec}
 }
 
 // afterTool runs the tool_result hooks on an executed call's outcome. It

@@ -13,7 +13,7 @@ import "fmt"
 // announces a custom message it appends outside a run.
 func (s *Session) appendCustomMessage(m *Message) {
 	s.mu.Lock()
-	s.messages = append(s.messages, m)
+	s.messages = append(s.historyLocked(), m)
 	s.mu.Unlock()
 	_ = s.store.Append(messageEntry(m))
 	s.notify(MessageStart{Message: m})

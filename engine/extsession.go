@@ -490,6 +490,22 @@ func (s *Session) RecordBoundaryMessage(customType string, content Contents, dis
 	return nil
 }
 
+// AppendBoundaryEntry commits an entry a boundary handler drafted
+// (context_edit, compaction) as the reference commits boundary drafts:
+// appended, announced only with entry_appended, and the transcript
+// rebuilt; a running loop takes the new context into its next request.
+func (s *Session) AppendBoundaryEntry(e *Entry) error {
+	if err := s.store.Append(e); err != nil {
+		return fmt.Errorf("append %s entry: %w", e.Type, err)
+	}
+	s.Reload()
+	s.publish(EntryAppended{Entry: e})
+	s.mu.Lock()
+	s.bnd.rebuild = s.streaming
+	s.mu.Unlock()
+	return nil
+}
+
 // ContinueAfterTurn makes the running loop send one more request after
 // the turn whose turn_end is being handled.
 func (s *Session) ContinueAfterTurn() {

@@ -408,8 +408,11 @@ func (m Message) AppendJSON(dst []byte) ([]byte, error) {
 		}
 	case RoleToolResult:
 		o.Set("toolCallId", m.ToolCallID).Set("toolName", m.ToolName).Set("content", m.Content).
-			Opt("details", m.Details).Opt("usage", m.ToolUsage).Opt("nestedCalls", m.NestedCalls).
-			Set("isError", m.IsError).Opt("durationMs", m.DurationMs).Set("timestamp", m.Timestamp)
+			Opt("details", m.Details).Opt("usage", m.ToolUsage).
+			Set("isError", m.IsError).Opt("durationMs", m.DurationMs).Set("timestamp", m.Timestamp).
+			// The reference sets nestedCalls on the finished message, so
+			// it comes last.
+			Opt("nestedCalls", m.NestedCalls)
 	case RoleBashExecution:
 		o.Set("command", m.Command).Set("output", m.Output).Opt("exitCode", m.ExitCode).
 			Set("cancelled", m.Cancelled).Set("truncated", m.Truncated).Opt("fullOutputPath", m.FullOutputPath).

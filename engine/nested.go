@@ -13,11 +13,26 @@ type nestedKey struct{}
 type nestedRunner struct {
 	a      *agentLoop
 	parent string
+	// rec is shared by every depth below one model-issued call.
+	rec *nestedRecorder
 }
 
-// withNested gives a tool's context what ExecuteNested needs.
-func (a *agentLoop) withNested(ctx context.Context, parentID string) context.Context {
-	return context.WithValue(ctx, nestedKey{}, &nestedRunner{a: a, parent: parentID})
+// withNested gives a tool's context what ExecuteNested needs, and the
+// record its nested calls leave on its result message.
+func (a *agentLoop) withNested(ctx context.Context, parentID string) (context.Context, *nestedRecorder) {
+	rec := &nestedRecorder{}
+	return context.WithValue(ctx, nestedKey{}, &nestedRunner{a: a, parent: parentID, rec: rec}), rec
+}
+
+// nestedStartedKey carries the function WithNestedStarted sets.
+type nestedStartedKey struct{}
+
+// WithNestedStarted returns a context whose next ExecuteNested call runs
+// f once its tool_execution_start is out, so a caller can report the
+// call as running after the event that starts it (codemode's progress
+// update follows the nested start, as in the reference).
+func WithNestedStarted(ctx context.Context, f func()) context.Context {
+	return context.WithValue(ctx, nestedStartedKey{}, f)
 }
 
 // ExecuteNested runs a call that one tool makes of another (codemode's
@@ -38,7 +53,21 @@ func ExecuteNested(ctx context.Context, t Tool, call ToolCall) ToolResult {
 		emit, parent, hooks = n.a.emit, n.parent, n.a.hooks
 	}
 	emit(ToolExecutionStart{ToolCallID: call.ID, ToolName: info.Name, Args: call.Args, ParentToolCallID: parent})
+	var rec *nestedCall
+	if n != nil {
+		rec = n.rec.start(call.ID, info.Name, call.Args)
+		// A call that a nested tool makes has this call as its parent
+		// and joins the same record.
+		ctx = context.WithValue(ctx, nestedKey{}, &nestedRunner{a: n.a, parent: call.ID, rec: n.rec})
+	}
+	if f, ok := ctx.Value(nestedStartedKey{}).(func()); ok && f != nil {
+		ctx = context.WithValue(ctx, nestedStartedKey{}, nil)
+		f()
+	}
 	end := func(res ToolResult, d *int64) ToolResult {
+		if n != nil {
+			n.rec.finish(rec, res)
+		}
 		emit(ToolExecutionEnd{ToolCallID: call.ID, ToolName: info.Name, Result: res, IsError: res.IsError, DurationMs: d, ParentToolCallID: parent})
 		return res
 	}

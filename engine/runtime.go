@@ -159,6 +159,13 @@ type Session struct {
 	aborted   bool
 	retryStop chan struct{}
 
+	// messagesOnDisk means messages has not been read yet: a store that
+	// describes its branch (BranchStater) leaves a resumed transcript in
+	// the file until a model call or a reader needs it (historyLocked);
+	// diskCount is its length meanwhile.
+	messagesOnDisk bool
+	diskCount      int
+
 	retryAttempt int
 	cmp          compactionState
 
@@ -213,11 +220,17 @@ func NewSession(opts SessionOptions) (*Session, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	sc := BuildContext(s.store.Branch())
-	s.messages = sc.Messages
-	branch := s.store.Branch()
+	var sc BranchState
+	if _, lazy := s.store.(BranchStater); lazy {
+		sc = StateOfBranch(s.store)
+		s.messagesOnDisk, s.diskCount = true, sc.MessageCount
+	} else {
+		branch := s.store.Branch()
+		sc = StateOfEntries(branch)
+		s.messages = BuildContext(branch).Messages
+	}
 	want := opts.ThinkingLevel
-	if want == "" && hasThinkingEntry(branch) {
+	if want == "" && sc.HasThinkingLevel {
 		want = sc.ThinkingLevel
 	}
 	if want == "" {
@@ -229,21 +242,12 @@ func NewSession(opts SessionOptions) (*Session, error) {
 			return nil, fmt.Errorf("record model: %w", err)
 		}
 	}
-	if !hasThinkingEntry(branch) || sc.ThinkingLevel != s.thinking {
+	if !sc.HasThinkingLevel || sc.ThinkingLevel != s.thinking {
 		if err := s.store.Append(&Entry{Type: EntryThinkingLevelChange, ThinkingLevel: string(s.thinking)}); err != nil {
 			return nil, fmt.Errorf("record thinking level: %w", err)
 		}
 	}
 	return s, nil
-}
-
-func hasThinkingEntry(branch []*Entry) bool {
-	for _, e := range branch {
-		if e.Type == EntryThinkingLevelChange {
-			return true
-		}
-	}
-	return false
 }
 
 // Sleep waits for d, or until ctx is done (then its error). Retry waits
@@ -335,7 +339,7 @@ func (s *Session) loopEmit(e Event) {
 		m := ev.Message
 		s.resetOverflow(m)
 		s.mu.Lock()
-		s.messages = append(s.messages, m)
+		s.messages = append(s.historyLocked(), m)
 		s.mu.Unlock()
 		// The reference persists a message after its extensions and
 		// listeners have seen message_end, so entries a handler appends
@@ -558,7 +562,7 @@ func (s *Session) runPrompt(ctx context.Context, provider Provider, apiKey, text
 func (s *Session) beginRun(ctx context.Context, provider Provider, apiKey string, first *Message, beforeStart func(sysText string) *BeforeAgentStartResult) {
 	s.mu.Lock()
 	tools := append([]Tool(nil), s.tools...)
-	history := append([]*Message(nil), s.messages...)
+	history := append([]*Message(nil), s.historyLocked()...)
 	s.mu.Unlock()
 	infos := toolInfos(tools)
 	sysMsg, sysText := s.systemMessage(history, infos)
@@ -586,7 +590,7 @@ func (s *Session) beginRun(ctx context.Context, provider Provider, apiKey string
 func (s *Session) runWithRetry(ctx context.Context, provider Provider, apiKey string, tools []Tool, sysText string, prompts []*Message) {
 	for {
 		s.mu.Lock()
-		history := append([]*Message(nil), s.messages...)
+		history := append([]*Message(nil), s.historyLocked()...)
 		model, thinking := s.model, s.thinking
 		s.mu.Unlock()
 		loop := &agentLoop{
@@ -673,6 +677,7 @@ func (s *Session) runWithRetry(ctx context.Context, provider Provider, apiKey st
 // with a context_edit entry; it stays in the raw history.
 func (s *Session) omitFailed(m *Message) {
 	s.mu.Lock()
+	s.historyLocked()
 	for i := len(s.messages) - 1; i >= 0; i-- {
 		if s.messages[i] == m {
 			s.messages = append(s.messages[:i:i], s.messages[i+1:]...)
@@ -832,14 +837,33 @@ func (s *Session) IsStreaming() bool {
 func (s *Session) Messages() []*Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]*Message(nil), s.messages...)
+	return append([]*Message(nil), s.historyLocked()...)
+}
+
+// historyLocked returns the transcript, reading it from the store the
+// first time when NewSession left it there. Call with s.mu held.
+func (s *Session) historyLocked() []*Message {
+	if s.messagesOnDisk {
+		s.messages = ContextOf(s.store).Messages
+		s.messagesOnDisk = false
+	}
+	return s.messages
+}
+
+// messageCountLocked is len(historyLocked()) without reading the
+// transcript from the store. Call with s.mu held.
+func (s *Session) messageCountLocked() int {
+	if s.messagesOnDisk {
+		return s.diskCount
+	}
+	return len(s.messages)
 }
 
 // Reload re-reads the transcript from the store's current branch, after
 // the leaf moved or entries were rewritten (compaction, tree navigation).
 func (s *Session) Reload() {
-	sc := BuildContext(s.store.Branch())
+	sc := ContextOf(s.store)
 	s.mu.Lock()
-	s.messages = sc.Messages
+	s.messages, s.messagesOnDisk = sc.Messages, false
 	s.mu.Unlock()
 }

@@ -23,7 +23,7 @@ func (s *Session) AppendMessage(m *Message) <-chan struct{} {
 	record := func() {
 		defer close(recorded)
 		s.mu.Lock()
-		s.messages = append(s.messages, m)
+		s.messages = append(s.historyLocked(), m)
 		s.mu.Unlock()
 		_ = s.store.Append(&Entry{Type: EntryMessage, Message: m})
 	}

@@ -11,17 +11,13 @@ func (s *Session) State() SessionState {
 	st := SessionState{
 		Model: s.model, ThinkingLevel: s.thinking, IsStreaming: s.streaming, IsCompacting: s.cmp.running,
 		SessionFile: s.store.Path(), SessionID: s.store.Header().ID,
-		AutoCompactionEnabled: s.settings.AutoCompaction, MessageCount: len(s.messages),
+		AutoCompactionEnabled: s.settings.AutoCompaction, MessageCount: s.messageCountLocked(),
 	}
 	s.mu.Unlock()
 	st.SteeringMode = s.steering.getMode()
 	st.FollowUpMode = s.followUp.getMode()
 	st.PendingMessageCount = s.PendingMessageCount()
-	for _, e := range s.store.Branch() {
-		if e.Type == EntrySessionInfo && e.Name != nil {
-			st.SessionName = *e.Name
-		}
-	}
+	st.SessionName = StateOfBranch(s.store).SessionName
 	return st
 }
 

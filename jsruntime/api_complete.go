@@ -51,8 +51,13 @@ func (c *completions) done(id int, abort bool) {
 // completeRequest is what api.js sends: the model, the pi-ai context and
 // the options the Go providers understand.
 type completeRequest struct {
-	Model   engine.Model `json:"model"`
-	Context struct {
+	Model engine.Model `json:"model"`
+	// BuiltinAPI asks for that wire API's built-in implementation, never
+	// an extension's streamSimple (pi-ai's openAICompletionsApi() and
+	// its siblings): a registered streamSimple that wraps it must not
+	// reach itself.
+	BuiltinAPI string `json:"builtinApi"`
+	Context    struct {
 		SystemPrompt string            `json:"systemPrompt"`
 		Messages     []json.RawMessage `json:"messages"`
 		Tools        []struct {
@@ -142,7 +147,11 @@ func (a *API) complete(raw string, onEvent goja.Value, ok, fail goja.Callable) i
 		return id
 	}
 	c, isCompleter := a.opts.Models.(Completer)
-	if sp, ok := a.StreamProvider(req.Model.API); ok {
+	if p.BuiltinAPI != "" {
+		m := *req.Model
+		m.API = p.BuiltinAPI
+		req.Model = &m
+	} else if sp, ok := a.StreamProvider(req.Model.API); ok {
 		// A model an extension streams itself goes to its streamSimple.
 		c, isCompleter = streamCompleter{a, sp}, true
 	}

@@ -84,6 +84,9 @@ type APIOptions struct {
 	// RenderPrompt rebuilds the prompt from systemPromptOptions that
 	// handlers changed; nil keeps the built prompt.
 	RenderPrompt func(options json.RawMessage) (engine.Sections, error)
+	// SubAgents builds the agents of the coding-agent package's
+	// createAgentSession (api_subagent.go); nil leaves it unavailable.
+	SubAgents SubAgentHost
 }
 
 // CommandInfo is one extension command as get_commands lists it.
@@ -271,7 +274,13 @@ func (a *API) setup(r *Runtime) error {
 		// The newest generation's registry answers `new ModelRegistry()`.
 		_ = r.host.Set("hostModelRegistry", func() (goja.Value, error) { return fn(goja.Undefined()) })
 	}
+	if fn, ok := goja.AssertFunction(obj.Get("aiStreams")); ok {
+		// pi-ai's stream and complete functions run on the newest
+		// generation's registry, as ctx.modelRegistry's do.
+		_ = r.host.Set("aiStreams", func() (goja.Value, error) { return fn(goja.Undefined()) })
+	}
 	a.installHostBuiltins(r)
+	a.installSubAgents(r)
 	return nil
 }
 
@@ -368,6 +377,7 @@ func (a *API) bridge(vm *goja.Runtime) *goja.Object {
 		}
 	})
 	set("exec", a.exec)
+	set("boundaryPreview", a.previewJSON)
 	set("renderPrompt", func(options string) (string, error) {
 		if a.opts.RenderPrompt == nil {
 			return "", errors.New("system prompt options are not supported here")

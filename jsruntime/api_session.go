@@ -342,11 +342,6 @@ func sessionWriteCall(st engine.Store, name string, av []json.RawMessage) (any, 
 	return e.ID, true, nil
 }
 
-// textNoContinuation is the reference's error for a continuation request
-// with nothing for the model to answer.
-// (prefixed with the event's name).
-const textNoContinuation = " requested continuation without runnable model context"
-
 // turnEndBoundary dispatches turn_end as the reference's boundary event
 // and applies what the handlers returned: "custom" drafts are appended at
 // once; "custom_message" drafts join the context, as steering messages
@@ -384,95 +379,14 @@ func (a *API) turnEndBoundary(ctx context.Context, ev engine.TurnEnd, turn int) 
 			outcome = "error"
 		}
 	}
-	queued := s != nil && s.PendingCount() > 0
-	canContinue := len(results) > 0 || queued
 	fields := []Field{{"turnIndex", turn}, {"message", ev.Message}, {"toolResults", results}}
 	if msgID != "" {
 		fields = append(fields, Field{"messageEntryId", msgID})
 	}
 	fields = append(fields, Field{"toolResultEntryIds", resultIDs}, Field{"outcome", outcome},
 		Field{"entries", []any{}}, Field{"continue", false},
-		Field{"context", boundaryContext(s, canContinue)})
-	a.boundary(ctx, "turn_end", fields, canContinue, outcome == "completed")
-}
-
-// boundary dispatches a boundary event (turn_end, agent_before_settle),
-// records the drafts its handlers returned and reports whether the agent
-// should make one more request: "custom" drafts are appended at once;
-// "custom_message" drafts join the context, as steering messages when the
-// handlers asked to continue (the loop drains them into its next request)
-// and for the next prompt otherwise.
-func (a *API) boundary(ctx context.Context, typ string, fields []Field, canContinue, completed bool) bool {
-	s := a.session()
-	out, err := a.dispatch(ctx, typ, orderedEvent(typ, fields))
-	if err != nil {
-		if !errors.Is(err, context.Canceled) {
-			a.reportError("", typ, err.Error())
-		}
-		return false
-	}
-	if out == "" || s == nil {
-		return false
-	}
-	var r struct {
-		Entries []struct {
-			Type       string          `json:"type"`
-			CustomType string          `json:"customType"`
-			Data       json.RawMessage `json:"data"`
-			Content    json.RawMessage `json:"content"`
-			Display    *bool           `json:"display"`
-			Details    json.RawMessage `json:"details"`
-		} `json:"entries"`
-		Continue bool `json:"continue"`
-	}
-	if json.Unmarshal([]byte(out), &r) != nil {
-		return false
-	}
-	var msgs []*engine.Message
-	for _, d := range r.Entries {
-		switch d.Type {
-		case engine.EntryCustom:
-			e := &engine.Entry{Type: engine.EntryCustom, CustomType: d.CustomType}
-			if len(d.Data) > 0 && string(d.Data) != "null" {
-				e.Data = d.Data
-			}
-			if err := s.AppendEntry(e); err != nil {
-				a.reportError("<boundary>", typ, err.Error())
-			}
-		case engine.EntryCustomMessage:
-			m := &engine.Message{Role: engine.RoleCustom, CustomType: d.CustomType, Display: d.Display == nil || *d.Display, Details: d.Details}
-			var c engine.Contents
-			if json.Unmarshal(d.Content, &c) != nil {
-				a.reportError("<boundary>", typ, "invalid custom_message content")
-				continue
-			}
-			m.Content = c
-			msgs = append(msgs, m)
-			// Drafts are committed in order. Between runs (before settle)
-			// the next run starts from the rebuilt context; mid-run the
-			// entry joins the loop's next request.
-			record := s.RecordBoundaryMessage
-			if typ == "agent_before_settle" {
-				record = s.AppendCustomMessageEntry
-			}
-			if err := record(m.CustomType, m.Content, m.Display, m.Details); err != nil {
-				a.reportError("<boundary>", typ, err.Error())
-			}
-		default:
-			a.reportError("<boundary>", typ, fmt.Sprintf("unsupported boundary entry type %q", d.Type))
-		}
-	}
-	cont := r.Continue && completed
-	if cont && !canContinue && len(msgs) == 0 {
-		a.reportError("<boundary>", typ, typ+textNoContinuation)
-		cont = false
-	}
-	if cont && typ == "turn_end" {
-		// The loop makes one more request even when the turn would end
-		// the run.
-		s.ContinueAfterTurn()
-	}
-	return cont
+		Field{"context", boundaryContext(s, "turn_end")})
+	a.boundary(ctx, "turn_end", fields, outcome == "completed")
 }
 
 // BeforeSettle runs agent_before_settle as a boundary.
@@ -481,11 +395,9 @@ func (h hooks) BeforeSettle(ctx context.Context, outcome string) bool {
 	if !a.HasHandlers("agent_before_settle") {
 		return false
 	}
-	s := a.session()
-	canContinue := s != nil && s.PendingCount() > 0
 	fields := []Field{{"outcome", outcome}, {"entries", []any{}}, {"continue", false},
-		{"context", boundaryContext(s, canContinue)}}
-	return a.boundary(ctx, "agent_before_settle", fields, canContinue, true)
+		{"context", boundaryContext(a.session(), "agent_before_settle")}}
+	return a.boundary(ctx, "agent_before_settle", fields, true)
 }
 
 // ProjectTrust runs the project_trust handlers for cwd. decided is false
@@ -507,20 +419,6 @@ func (a *API) ProjectTrust(ctx context.Context, cwd string) (decided, trusted, r
 		return false, false, false
 	}
 	return true, r.Trusted == "yes", r.Remember
-}
-
-// boundaryContext is a boundary event's context: the branch, the
-// transcript and what the model would be sent (the transcript here).
-func boundaryContext(s *engine.Session, canContinue bool) ordered {
-	entries, msgs := []*engine.Entry{}, []*engine.Message{}
-	if s != nil {
-		entries = nonNilEntries(s.Store().Branch())
-		if m := s.Messages(); m != nil {
-			msgs = m
-		}
-	}
-	return ordered{{"contextEntries", entries}, {"contextMessages", msgs}, {"llmMessages", msgs},
-		{"pendingMessages", []any{}}, {"canContinue", canContinue}}
 }
 
 // StaleMessage is what a retired generation's pi and ctx throw, the

@@ -21,7 +21,7 @@ import (
 
 // compilerVersion is part of every cache key: bump it whenever the esbuild
 // options, the plugins or the wrapper change the produced code.
-const compilerVersion = "jsruntime-bundle-8"
+const compilerVersion = "jsruntime-bundle-9"
 
 // LoadFailureHint is printed on stderr after fatal extension load errors,
 // as the reference does.
@@ -132,12 +132,18 @@ var importMetaPlugin = api.Plugin{
 	},
 }
 
-var importMetaRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`import\.meta\.(url|filename|dirname|dir)\b`) })
+var importMetaRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`import\.meta\.(url|filename|dirname|dir|resolve)\b`)
+})
 
 func rewriteImportMeta(src, file string) string {
 	lit := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	return importMetaRef().ReplaceAllStringFunc(src, func(m string) string {
 		switch strings.TrimPrefix(m, "import.meta.") {
+		case "resolve":
+			// Resolved relative to this file by the runtime's
+			// createRequire (hostjs/pi_internal_require.js).
+			return `require("node:module").createRequire(` + lit(file) + `)[Symbol.for("pi.importMetaResolve")]`
 		case "url":
 			return lit(fileURL(file))
 		case "filename":
@@ -286,7 +292,7 @@ func buildOptions(wd string) api.BuildOptions {
 		Platform:       api.PlatformNode,
 		Target:         api.ESNext,
 		Supported:      supported,
-		Plugins:        []api.Plugin{hostPlugin, importMetaPlugin},
+		Plugins:        []api.Plugin{hostPlugin, importMetaPlugin, nativeAddonPlugin},
 		Sourcemap:      api.SourceMapInline,
 		SourcesContent: api.SourcesContentExclude, // goja maps positions without the sources
 		KeepNames:      true,
@@ -318,6 +324,19 @@ func (c *Compiler) Compile(ctx context.Context, entry string) (*Bundle, error) {
 		// so the start cost of every other extension stays as it was.
 		res = api.Build(tlaOptions(opts))
 	}
+	var missing []string
+	if len(res.Errors) > 0 {
+		// Modules that are not installed become stand-ins that fail on
+		// first use (compile_lazy.go), so the extension loads as it does
+		// under the reference's loader.
+		if missing = unresolvedSpecs(res.Errors); missing != nil {
+			retry := withMissingModules(opts, missing)
+			if tla {
+				retry = withMissingModules(tlaOptions(opts), missing)
+			}
+			res = api.Build(retry)
+		}
+	}
 	if len(res.Errors) > 0 {
 		return nil, compileError(entry, res.Errors[0])
 	}
@@ -336,7 +355,11 @@ func (c *Compiler) Compile(ctx context.Context, entry string) (*Bundle, error) {
 	inputs := metafileInputs(res.Metafile, filepath.Dir(entry))
 	code = markStrict(rewriteBundle(code), inputs, inputFormats(res.Metafile, filepath.Dir(entry)))
 	b := &Bundle{Entry: entry, Code: code, Inputs: inputs}
-	c.store(b)
+	if missing == nil {
+		// A bundle with stand-ins is not cached: installing the missing
+		// module later changes none of its inputs.
+		c.store(b)
+	}
 	return b, nil
 }
 

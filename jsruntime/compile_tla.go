@@ -69,7 +69,7 @@ func tlaOptions(opts api.BuildOptions) api.BuildOptions {
 	sup["top-level-await"] = true
 	opts.Supported = sup
 	opts.Format = api.FormatESModule
-	opts.Plugins = []api.Plugin{requireStubPlugin, importMetaPlugin}
+	opts.Plugins = []api.Plugin{requireStubPlugin, importMetaPlugin, nativeAddonPlugin}
 	return opts
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/pi-go/pi/engine/compaction"
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/prompts"
+	"github.com/pi-go/pi/skills"
 )
 
 // installSDKFunctionsHost gives the coding-agent package's session and
@@ -96,5 +97,43 @@ func (r *Runtime) installSDKFunctionsHost() {
 			refs[i] = prompts.SkillRef{Name: s.Name, Description: s.Description, Location: s.FilePath, DisableModelInvocation: s.DisableModelInvocation}
 		}
 		return prompts.FormatSkills(refs, tool)
+	})
+	// sdkEntryMessages are the context messages of each entry
+	// (sessionEntryToContextMessages, findTurnStartIndex).
+	_ = r.host.Set("sdkEntryMessages", func(entriesJSON string) string {
+		es := decode("sessionEntryToContextMessages", entriesJSON)
+		out := make([][]*engine.Message, len(es))
+		for i, e := range es {
+			out[i] = nonNilMessages(engine.EntryMessages(e))
+		}
+		return encode(out)
+	})
+	// sdkLoadSkills is loadSkills and loadSkillsFromDir: the host's skill
+	// discovery (the same rules as its own start). Like the reference's
+	// function it looks in the project's folders without asking about
+	// trust: its caller decides whether to call it.
+	_ = r.host.Set("sdkLoadSkills", func(cwd, agentDir, pathsJSON string, defaults bool, source string) string {
+		var paths []string
+		_ = json.Unmarshal([]byte(pathsJSON), &paths)
+		if agentDir == "" {
+			agentDir = r.opts.AgentDir
+		}
+		found, diags := skills.Discover(skills.Options{
+			AgentDir: absDir(agentDir), Cwd: absDir(cwd), ProjectTrusted: defaults,
+			CLIPaths: paths, NoSkills: !defaults,
+		})
+		list := make([]ordered, len(found))
+		for i, sk := range found {
+			info := sk.SourceInfo
+			if source != "" {
+				info.Source = source
+			}
+			list[i] = ordered{{"name", sk.Name}, {"description", sk.Description}, {"filePath", sk.FilePath}, {"baseDir", sk.BaseDir},
+				{"sourceInfo", info}, {"disableModelInvocation", sk.DisableModelInvocation}}
+		}
+		if diags == nil {
+			diags = []skills.Diagnostic{}
+		}
+		return encode(ordered{{"skills", list}, {"diagnostics", diags}})
 	})
 }

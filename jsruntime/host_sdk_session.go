@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dop251/goja"
+
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/engine/session"
 )
@@ -54,6 +56,16 @@ func (r *Runtime) installSDKSessionHost() {
 	next := 0
 	agentDir := func() string { return r.opts.AgentDir }
 	throw := func(err error) { panic(vm.NewGoError(err)) }
+	// sdkSessionStore hands a manager's store to createAgentSession
+	// (api_subagent.go), so the sub-agent writes where the manager reads.
+	_ = r.host.Set("sdkSessionStore", func(h int) goja.Value {
+		mu.Lock()
+		defer mu.Unlock()
+		if s, ok := handles[h]; ok {
+			return vm.ToValue(s.st)
+		}
+		return goja.Undefined()
+	})
 	_ = r.host.Set("sdkSessionOpen", func(kind, argsJSON string) int {
 		var av []string
 		_ = json.Unmarshal([]byte(argsJSON), &av)

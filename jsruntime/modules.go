@@ -121,7 +121,7 @@ func buildModuleMap(virtual map[string]string, lazy bool) map[string]moduleDef {
 	m["pi:internal/stubs"] = moduleDef{load: hostJSModule("pi:internal/stubs")}
 	m["pi:internal/http-server"] = moduleDef{load: hostJSModule("pi:internal/http-server")}
 	// Parts of api.js compiled on first use (see the comments there).
-	for _, name := range []string{"pi:internal/models", "pi:internal/commandctx", "pi:internal/dispatch", "pi:internal/tools", "pi:internal/shapes", "pi:internal/views", "pi:internal/sdk_settings", "pi:internal/sdk_session", "pi:internal/sdk_functions"} {
+	for _, name := range []string{"pi:internal/models", "pi:internal/commandctx", "pi:internal/dispatch", "pi:internal/tools", "pi:internal/shapes", "pi:internal/views", "pi:internal/sdk_settings", "pi:internal/sdk_session", "pi:internal/sdk_functions", "pi:internal/sdk_agent"} {
 		m[name] = moduleDef{load: hostJSModule(name)}
 	}
 	for _, sub := range []string{"", "/value", "/compile"} {

@@ -1,33 +1,19 @@
 package mcp
 
 import (
-	"context"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/pi-go/pi/engine/config"
 )
 
-var envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`) })
-
-// expandValue resolves an env or header value: "!command" runs the
-// command in a shell and uses its trimmed output (the command must be the
-// whole value), otherwise ${NAME} references read the environment
-// (an unset variable is empty).
-func expandValue(ctx context.Context, v string, env func(string) string) (string, error) {
-	if cmd, ok := strings.CutPrefix(v, "!"); ok {
-		out, err := exec.CommandContext(ctx, "sh", "-c", cmd).Output()
-		if err != nil {
-			return "", fmt.Errorf("command %q failed: %w", cmd, err)
-		}
-		return strings.TrimRight(string(out), "\r\n"), nil
-	}
-	return envRef().ReplaceAllStringFunc(v, func(m string) string {
-		return env(m[2 : len(m)-1])
-	}), nil
+// expandValue resolves an env or header value of a server as the
+// reference does: "!command" (the whole value) runs in a shell and gives
+// its trimmed output, ${NAME} and $NAME read the environment, and an
+// unset or empty variable or a failed command is an error naming what.
+func expandValue(v, what string) (string, error) {
+	return config.ResolveValueErr(v, what)
 }
 
 // expandHome replaces a leading ~/ with the home directory, as the

@@ -77,6 +77,9 @@ func (t *resourceTool) Execute(ctx context.Context, call engine.ToolCall, _ func
 	if err != nil {
 		return engine.ErrorResult(err.Error()), nil
 	}
+	// The resource tools see every server, so they wait for those still
+	// connecting at startup, as the reference does.
+	t.m.WaitStarted(ctx)
 	switch t.info.Name {
 	case ReadResourceTool:
 		uri, err := str("uri")

@@ -28,7 +28,7 @@ type stdioTransport struct {
 func newStdioTransport(ctx context.Context, s *Server, cwd string) (*stdioTransport, error) {
 	env := os.Environ()
 	for _, kv := range s.Env {
-		v, err := expandValue(ctx, kv[1], os.Getenv)
+		v, err := expandValue(kv[1], `MCP server "`+s.Name+`" env "`+kv[0]+`"`)
 		if err != nil {
 			return nil, err
 		}
@@ -107,7 +107,7 @@ func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func newHTTPTransport(ctx context.Context, s *Server) (*sdk.StreamableClientTransport, *headerTransport, error) {
 	var headers [][2]string
 	for _, kv := range s.Headers {
-		v, err := expandValue(ctx, kv[1], os.Getenv)
+		v, err := expandValue(kv[1], `MCP server "`+s.Name+`" header "`+kv[0]+`"`)
 		if err != nil {
 			return nil, nil, err
 		}

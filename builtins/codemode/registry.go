@@ -1,6 +1,7 @@
 package codemode
 
 import (
+	"context"
 	"slices"
 	"sync"
 
@@ -61,6 +62,30 @@ type Registry struct {
 	sources  []func() []Entry
 	version  uint64
 	onChange []func()
+	waiters  []func(ctx context.Context, code string)
+}
+
+// OnWait registers a function that a call waits on before it reads the
+// registry: the MCP client waits there for the servers that are still
+// connecting. code is the script a codemode call runs, or "" for a call
+// that needs every tool (tool_search).
+func (r *Registry) OnWait(f func(ctx context.Context, code string)) {
+	r.mu.Lock()
+	r.waiters = append(r.waiters, f)
+	r.mu.Unlock()
+}
+
+// Wait runs the OnWait functions for a call about to read the registry.
+func (r *Registry) Wait(ctx context.Context, code string) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	fns := slices.Clone(r.waiters)
+	r.mu.Unlock()
+	for _, f := range fns {
+		f(ctx, code)
+	}
 }
 
 // AddSource registers a function whose entries join the registry's at

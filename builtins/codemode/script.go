@@ -264,13 +264,21 @@ func (r *run) toolFunc(c callable) func(goja.Value) goja.Value {
 		}
 		idx := len(r.calls)
 		id := fmt.Sprintf("%s/%d", r.parentID, idx+1)
-		r.calls = append(r.calls, callRecord{ID: id, Name: c.tool.Info().Name, Args: argsJSON, Status: "running", started: time.Now()})
-		r.update()
+		// Until the call ends its record says "<parent>/?", as the
+		// reference's does, and the update that reports it running goes
+		// out after the call's tool_execution_start.
+		r.calls = append(r.calls, callRecord{ID: r.parentID + "/?", Name: c.tool.Info().Name, Args: argsJSON, Status: "running", started: time.Now()})
+		snapshot := append([]callRecord(nil), r.calls...)
+		ctx := engine.WithNestedStarted(r.ctx, func() {
+			if r.onUpdate != nil {
+				r.onUpdate(snapshot)
+			}
+		})
 		r.pending++
 		p, resolve, reject := vm.NewPromise()
 		r.settle = append(r.settle, settler{resolve, reject, c})
 		go func() {
-			res, err := execute(r.ctx, c.tool, id, json.RawMessage(argsJSON))
+			res, err := execute(ctx, c.tool, id, json.RawMessage(argsJSON))
 			select {
 			case r.results <- callDone{idx: idx, res: res, err: err}:
 			case <-r.done:
@@ -305,6 +313,7 @@ func (r *run) finish(d callDone) error {
 	r.pending--
 	s := r.settle[d.idx]
 	rec := &r.calls[d.idx]
+	rec.ID = fmt.Sprintf("%s/%d", r.parentID, d.idx+1)
 	rec.DurationMs = float64(time.Since(rec.started).Microseconds()) / 1000
 	if d.err != nil {
 		d.res = engine.ErrorResult(d.err.Error())

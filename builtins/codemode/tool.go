@@ -64,10 +64,18 @@ const parameters = `{"type":"object","required":["code"],"properties":{"code":{"
 func (t *Tool) Info() engine.ToolInfo {
 	return engine.ToolInfo{
 		Name: Name, Label: Name, Description: t.description(), Parameters: json.RawMessage(parameters),
+		// The model writes raw JavaScript, so the declaration brings a
+		// grammar (an optional "// @options:" line, then the source) for
+		// providers that sample under one, as the reference's does.
+		OwnSampling: true, ConstrainedSampling: json.RawMessage(sourceGrammar),
 		PromptSnippet:    "Run JavaScript that calls other tools",
 		PromptGuidelines: []string{"Use codemode to run independent tool calls together (Promise.allSettled), to chain calls, or to filter large output, rather than making many separate calls."},
 	}
 }
+
+// sourceGrammar is the codemode input's Lark grammar: the wire value the
+// reference declares, since a provider samples the model's output under it.
+const sourceGrammar = `{"type":"grammar","variants":{"openai_lark":"\nstart: options_source | plain_source\noptions_source: OPTIONS_LINE NEWLINE SOURCE\nplain_source: SOURCE\n\nOPTIONS_LINE: /[ \\t]*\\/\\/ @options:[^\\r\\n]*/\nNEWLINE: /\\r?\\n/\nSOURCE: /[\\s\\S]+/\n"}}`
 
 func (t *Tool) description() string {
 	return "Run a JavaScript script that calls other tools. Send raw JavaScript (no JSON, no markdown fence); it runs as the body of an async function in a sandbox, so top-level `await` and `return` work. There is no Node API, file system, network or timer.\n" +
@@ -168,6 +176,10 @@ func (t *Tool) Execute(ctx context.Context, call engine.ToolCall, onUpdate func(
 	if opts.TimeoutMs > 0 {
 		deadline = start.Add(time.Duration(opts.TimeoutMs) * time.Millisecond)
 	}
+	// Tools still being connected (MCP servers the script names, or all
+	// of them for a script that searches) are waited for first, so the
+	// script sees them.
+	t.cfg.Registry.Wait(ctx, args.Code)
 	r := &run{ctx: ctx, parentID: call.ID, cfg: &t.cfg, tools: t.callable(), timeoutMs: opts.TimeoutMs}
 	if onUpdate != nil {
 		onUpdate(engine.ToolResult{Content: []engine.Content{}, Details: callsDetails(nil, "")})

@@ -42,7 +42,8 @@ const searchParameters = `{"type":"object","required":["query"],"properties":{"q
 // Info declares the tool.
 func (s *Search) Info() engine.ToolInfo {
 	return engine.ToolInfo{
-		Name: SearchName, Label: SearchName, Parameters: json.RawMessage(searchParameters),
+		// Declared without a sampling constraint, as the reference does.
+		Name: SearchName, Label: SearchName, Parameters: json.RawMessage(searchParameters), OwnSampling: true,
 		Description: "# Tool discovery\n\nRanks the tools that are not declared yet (deferred tools) against a query with BM25 and declares the matches for your next call.\n\n" +
 			"Some tools, MCP servers' tools among them, are not given to you upfront: search for them with this tool (`tool_search`). Always use `tool_search` to find MCP tools.",
 		PromptSnippet: "Search for tools that are not declared yet and load the matches",
@@ -56,6 +57,8 @@ func (s *Search) Execute(ctx context.Context, call engine.ToolCall, _ func(engin
 		Limit float64 `json:"limit"`
 	}
 	_ = json.Unmarshal(call.Args, &args)
+	// A search ranks every tool, so it waits for all that are connecting.
+	s.cfg.Registry.Wait(ctx, "")
 	declared := map[string]bool{}
 	if s.cfg.Declared != nil {
 		for _, t := range s.cfg.Declared() {
@@ -100,7 +103,8 @@ func (s *Search) Execute(ctx context.Context, call engine.ToolCall, _ func(engin
 	if len(names) == 1 {
 		noun = "tool"
 	}
-	text := fmt.Sprintf("Loaded %d %s for your next call:\n%s", len(names), noun, b.String())
+	// The result line is the reference's, which clients and tests match.
+	text := fmt.Sprintf("Loaded %d %s. They are available from your next call:\n%s", len(names), noun, b.String())
 	return engine.ToolResult{Content: []engine.Content{engine.TextContent(text)}, Details: json.RawMessage(`{"loaded":` + string(loaded) + `}`)}, nil
 }
 

@@ -87,6 +87,14 @@ func run(argv []string) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	starttrace.Step("args")
+	picked := false
+	if a.Resume && (mode == ModePrint || mode == ModeJSON) && a.ListModels == nil {
+		path, done, code := pickResumeSession(ctx, a, stdout, stderr)
+		if done {
+			return code
+		}
+		a.Resume, a.Session, picked = false, path, true
+	}
 	opts := optionsFromArgs(a, mode)
 	opts.Stderr = stderr
 	app, err := pi.New(ctx, opts)
@@ -125,7 +133,9 @@ func run(argv []string) int {
 	}
 
 	stdin := ""
-	if !isTerminal(os.Stdin) {
+	// The picker read its keys from a piped stdin: nothing is left of it
+	// for the prompt.
+	if !isTerminal(os.Stdin) && !picked {
 		s, err := pi.ReadPipedStdin(os.Stdin)
 		if err != nil {
 			fmt.Fprintln(stderr, "Error:", err)

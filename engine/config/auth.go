@@ -96,6 +96,12 @@ func (r *Registry) apiKey(provider string) (string, bool) {
 		}
 		return "", false
 	}
+	if r.customRadius(provider) {
+		// A models.json Radius provider takes the Radius key variable.
+		if v := r.getenv("RADIUS_API_KEY"); v != "" {
+			return v, true
+		}
+	}
 	if pa != nil && pa.builtin {
 		for _, name := range builtinEnvVars[provider] {
 			if name == anthropicBearerEnv {
@@ -153,6 +159,9 @@ func (r *Registry) hasConfiguredAuth(provider string) bool {
 		}
 		_, ok := expandTemplate(*pa.apiKey, r.getenv)
 		return ok
+	}
+	if r.customRadius(provider) && r.getenv("RADIUS_API_KEY") != "" {
+		return true
 	}
 	if pa.builtin {
 		// A stored credential without a key (an AWS profile or Vertex

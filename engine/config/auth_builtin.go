@@ -92,6 +92,11 @@ func (r *Registry) builtinOAuthHandler(provider string) OAuthHandler {
 	if on, _ := builtinOAuth.Load(r); on != true {
 		return nil
 	}
+	if gw := r.radiusGateways[provider]; gw != "" {
+		// models.json's "oauth": "radius" providers (and a radius
+		// provider moved to another gateway) refresh at their gateway.
+		return &RadiusOAuth{Gateway: gw}
+	}
 	return BuiltinOAuthHandler(provider)
 }
 

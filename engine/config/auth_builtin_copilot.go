@@ -27,6 +27,10 @@ type CopilotOAuth struct {
 	TokenURL      string
 	ModelsBaseURL string
 	Client        *http.Client
+	// ModelsListing, when set, receives the models listing the refresh
+	// read: the sign-in takes the models' policies from it rather than
+	// listing them a second time, as the reference lists them once.
+	ModelsListing func(raw json.RawMessage)
 }
 
 type copilotCredential struct {
@@ -101,6 +105,9 @@ func (c *CopilotOAuth) availableModels(ctx context.Context, token, base string) 
 	raw, err := fetchJSON(clientOr(c.Client), req)
 	if err != nil {
 		return nil, err
+	}
+	if c.ModelsListing != nil {
+		c.ModelsListing(raw)
 	}
 	return parseCopilotModels(raw, base == copilotDefaultBaseURL)
 }

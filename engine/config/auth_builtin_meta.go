@@ -26,6 +26,8 @@ type MetaOAuth struct {
 	// MintURL replaces the key endpoint (tests).
 	MintURL string
 	Client  *http.Client
+	// Now is the clock the key's expiry is counted from (nil: time.Now).
+	Now func() time.Time
 }
 
 // RefreshToken mints a new API key with the identity token.
@@ -62,7 +64,11 @@ func (mo *MetaOAuth) RefreshToken(ctx context.Context, credential json.RawMessag
 		}
 		return nil, errors.New(msg)
 	}
-	return engine.MarshalJSON(anthropicCredential{"oauth", stored.Refresh, key, float64(time.Now().Add(metaKeyLifetime).UnixMilli())})
+	now := time.Now
+	if mo.Now != nil {
+		now = mo.Now
+	}
+	return engine.MarshalJSON(anthropicCredential{"oauth", stored.Refresh, key, float64(now().Add(metaKeyLifetime).UnixMilli())})
 }
 
 // APIKey is the minted key.

@@ -104,3 +104,8 @@ func (r *Registry) SetProviderModels(provider string, raws []json.RawMessage) er
 	r.replaceProviderModels(provider, models)
 	return nil
 }
+
+// EnsureModelsStoreFile creates models-store.json ("{}", mode 0600) when
+// it is missing, as the reference's file-backed models store does when
+// it opens.
+func (r *Registry) EnsureModelsStoreFile() error { return ensureAuthFile(r.ModelsStorePath()) }

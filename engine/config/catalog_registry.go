@@ -149,7 +149,8 @@ func (r *Registry) HasProvider(provider string) bool {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	g := r.group(provider)
-	return g != nil && len(g.list()) > 0
+	// A models.json Radius provider exists before its first model list.
+	return g != nil && len(g.list()) > 0 || r.radiusGateways[provider] != ""
 }
 
 // Available returns the models whose provider has credentials, the list

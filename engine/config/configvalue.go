@@ -2,8 +2,10 @@ package config
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -131,4 +133,41 @@ func expandTemplate(v string, getenv func(string) string) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// ResolveValueErr resolves v as ResolveValue does but runs a "!command"
+// every time (the reference caches only apiKey commands), and when v
+// cannot be resolved says why in the reference's words, what naming the
+// value: `Failed to resolve <what> from environment variable: NAME`
+// (or "variables: A, B"), `... from shell command: CMD`. MCP server env
+// and header values are resolved so.
+func ResolveValueErr(v, what string) (string, error) {
+	if cmd, ok := strings.CutPrefix(v, "!"); ok {
+		commandCache.Delete(v)
+		if out, ok := runValueCommand(v); ok {
+			return out, nil
+		}
+		commandCache.Delete(v)
+		return "", fmt.Errorf("Failed to resolve %s from shell command: %s", what, cmd)
+	}
+	if out, ok := expandTemplate(v, os.Getenv); ok {
+		return out, nil
+	}
+	var missing []string
+	expandTemplate(v, func(name string) string {
+		if val := os.Getenv(name); val != "" {
+			return val
+		}
+		if !slices.Contains(missing, name) {
+			missing = append(missing, name)
+		}
+		return "-"
+	})
+	switch len(missing) {
+	case 0:
+		return "", fmt.Errorf("Failed to resolve %s", what)
+	case 1:
+		return "", fmt.Errorf("Failed to resolve %s from environment variable: %s", what, missing[0])
+	}
+	return "", fmt.Errorf("Failed to resolve %s from environment variables: %s", what, strings.Join(missing, ", "))
 }

@@ -114,6 +114,10 @@ type providerAuth struct {
 	headerKeys   []string
 	modelHdrKeys map[string][]string
 	authHeader   bool
+	// radiusGateway is the gateway of a provider with "oauth": "radius"
+	// (its baseUrl without a trailing /v1): it signs in, refreshes and
+	// lists its models there (radius.go).
+	radiusGateway string
 }
 
 // Registry holds every known model (built-in catalog patched by
@@ -125,12 +129,15 @@ type Registry struct {
 	// groups are the models, one group per provider in order: built-in
 	// providers first (catalog_registry.go keeps untouched ones as
 	// pointers into the static catalog), then models.json's own.
-	groups     []*modelGroup
-	auth       map[string]*providerAuth
-	authFile   map[string]authCredential
-	overrides  map[string]string
-	getenv     func(string) string
-	modelsPath string
+	groups []*modelGroup
+	auth   map[string]*providerAuth
+	// radiusGateways are the gateways of models.json's "oauth": "radius"
+	// providers; set at load and never changed, so it is read without mu.
+	radiusGateways map[string]string
+	authFile       map[string]authCredential
+	overrides      map[string]string
+	getenv         func(string) string
+	modelsPath     string
 	// ext holds extension provider registrations (registered.go).
 	ext map[string]*extProvider
 	// version counts changes to the model list (ModelsVersion).
@@ -200,6 +207,14 @@ func loadModels(agentDir string, getenv func(string) string) (*Registry, []error
 			g.models = ms
 		} else {
 			r.groups = append(r.groups, &modelGroup{provider: id, cat: -1, models: ms})
+		}
+	}
+	for id, pa := range r.auth {
+		if pa.radiusGateway != "" {
+			if r.radiusGateways == nil {
+				r.radiusGateways = map[string]string{}
+			}
+			r.radiusGateways[id] = pa.radiusGateway
 		}
 	}
 	af, err := readAuthFile(filepath.Join(agentDir, "auth.json"))
@@ -330,6 +345,9 @@ func applyProviderConfig(id string, base []*engine.Model, pc providerConfig, pa 
 	pa.headerKeys = pc.HeaderKeys
 	pa.modelHdrKeys = modelHdrKeys
 	pa.authHeader = pc.AuthHeader != nil && *pc.AuthHeader
+	if pc.OAuth == "radius" {
+		pa.radiusGateway = radiusGatewayOf(pc.BaseURL)
+	}
 	return models, nil
 }
 

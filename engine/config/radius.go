@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 	"time"
 
@@ -146,4 +147,48 @@ func (h *RadiusOAuth) APIKey(_ context.Context, credential json.RawMessage) (str
 		return "", err
 	}
 	return stored.Access, nil
+}
+
+// radiusGatewayOf is the gateway of a models.json provider with "oauth":
+// "radius": its baseUrl without a trailing /v1, as the reference takes it.
+func radiusGatewayOf(baseURL string) string {
+	v := strings.TrimSuffix(baseURL, "/")
+	if v != baseURL && !strings.HasSuffix(v, "/v1") {
+		// Only one slash after /v1 is part of the suffix.
+		v = baseURL
+	}
+	return NormalizeRadiusGateway(strings.TrimSuffix(v, "/v1"))
+}
+
+// RadiusGateway is the Radius gateway a provider signs in to and lists
+// its models from: a models.json provider's with "oauth": "radius", the
+// public one for the built-in "radius", and false for any other provider.
+func (r *Registry) RadiusGateway(provider string) (string, bool) {
+	if gw := r.radiusGateways[provider]; gw != "" {
+		return gw, true
+	}
+	if provider == "radius" {
+		return RadiusDefaultGateway, true
+	}
+	return "", false
+}
+
+// RadiusProviders lists the providers that sign in to a Radius gateway:
+// "radius", then models.json's "oauth": "radius" providers by id.
+func (r *Registry) RadiusProviders() []string {
+	out := []string{"radius"}
+	custom := make([]string, 0, len(r.radiusGateways))
+	for id := range r.radiusGateways {
+		if id != "radius" {
+			custom = append(custom, id)
+		}
+	}
+	sort.Strings(custom)
+	return append(out, custom...)
+}
+
+// customRadius reports whether the provider is a models.json Radius
+// provider (not the built-in one).
+func (r *Registry) customRadius(provider string) bool {
+	return provider != "radius" && r.radiusGateways[provider] != ""
 }

@@ -73,15 +73,10 @@ func LoadRadiusCatalog(ctx context.Context, client *http.Client, gateway, provid
 		if json.Unmarshal(raw, &m) != nil || !m.valid() {
 			continue
 		}
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(raw, &obj) != nil {
-			continue
-		}
-		obj["api"], _ = json.Marshal("pi-messages")
-		obj["provider"], _ = json.Marshal(provider)
-		obj["baseUrl"], _ = json.Marshal(cfg.BaseURL)
-		m2, err := json.Marshal(obj)
-		if err != nil {
+		// The reference spreads the gateway's object and adds three keys:
+		// its keys keep their order (and a repeated key its place).
+		m2 := setRawKeys(raw, [][2]any{{"api", "pi-messages"}, {"provider", provider}, {"baseUrl", cfg.BaseURL}})
+		if m2 == nil {
 			continue
 		}
 		out = append(out, m2)
@@ -111,13 +106,25 @@ func (r *Registry) ApplyStoredCatalog(provider string) bool {
 	return r.SetProviderModels(provider, sc.Models) == nil
 }
 
-// RefreshRadiusCatalog loads the account's model list from the Radius
-// gateway with the stored credential, keeps it in models-store.json and
+// ApplyStoredRadiusCatalogs applies the stored catalog of every Radius
+// provider (the built-in one and models.json's "oauth": "radius" ones).
+func (r *Registry) ApplyStoredRadiusCatalogs() {
+	for _, id := range r.RadiusProviders() {
+		r.ApplyStoredCatalog(id)
+	}
+}
+
+// RefreshRadiusCatalog loads the account's model list from the provider's
+// Radius gateway (gateway, when set, replaces it: a test server) with the
+// stored credential, keeps it in models-store.json (checked at now) and
 // puts it in place of the provider's models.
-func (r *Registry) RefreshRadiusCatalog(ctx context.Context, client *http.Client, gateway string) error {
-	const provider = "radius"
+func (r *Registry) RefreshRadiusCatalog(ctx context.Context, client *http.Client, provider, gateway string, now time.Time) error {
 	if gateway == "" {
-		gateway = RadiusDefaultGateway
+		gw, ok := r.RadiusGateway(provider)
+		if !ok {
+			return fmt.Errorf("Provider %s does not sign in to a Radius gateway", provider)
+		}
+		gateway = gw
 	}
 	key, ok, err := r.ResolveOAuthKey(ctx, provider)
 	if err != nil {
@@ -130,7 +137,7 @@ func (r *Registry) RefreshRadiusCatalog(ctx context.Context, client *http.Client
 	if err != nil {
 		return err
 	}
-	entry, err := json.Marshal(storedCatalog{Models: models, CheckedAt: time.Now().UnixMilli()})
+	entry, err := json.Marshal(storedCatalog{Models: models, CheckedAt: now.UnixMilli()})
 	if err != nil {
 		return err
 	}

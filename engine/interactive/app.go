@@ -252,8 +252,12 @@ func (a *app) commandList() []editor.Command {
 	for _, t := range templates {
 		out = append(out, editor.Command{Name: t.Name, Description: t.Description, ArgumentHint: t.ArgumentHint})
 	}
-	for _, s := range skills {
-		out = append(out, editor.Command{Name: "skill:" + s.Name, Description: s.Description})
+	// enableSkillCommands (default true) decides whether skills are
+	// offered here, as in the reference; typed, they expand either way.
+	if on, set := a.c.Setting("enableSkillCommands").(bool); on || !set {
+		for _, s := range skills {
+			out = append(out, editor.Command{Name: "skill:" + s.Name, Description: s.Description})
+		}
 	}
 	return out
 }

@@ -14,46 +14,6 @@ import (
 	"github.com/pi-go/pi/engine"
 )
 
-// record is one entry with the exact line it was read from or written as,
-// so that copies (--fork) and wire dumps keep fields our types do not know.
-// A record loaded from the file does not hold its line: raw is nil and the
-// line is the n bytes at off in the file (see rawLocked), which keeps a
-// resumed session's memory to its decoded entries.
-type record struct {
-	e   *engine.Entry
-	raw []byte
-	off int64
-	n   int
-}
-
-// rawLocked returns the record's line, reading it from the file when only
-// its place is known. Should the file no longer hold it (changed behind
-// our back), the entry is encoded afresh.
-func (f *File) rawLocked(r *record) []byte {
-	if r.raw != nil || r.n == 0 {
-		return r.raw
-	}
-	buf := make([]byte, r.n)
-	var err error
-	if f.fd != nil {
-		_, err = f.fd.ReadAt(buf, r.off)
-	} else {
-		var fd *os.File
-		if fd, err = os.Open(f.path); err == nil {
-			_, err = fd.ReadAt(buf, r.off)
-			fd.Close()
-		}
-	}
-	if err != nil || !json.Valid(buf) {
-		b, merr := engine.MarshalJSON(r.e)
-		if merr != nil {
-			return nil
-		}
-		return b
-	}
-	return buf
-}
-
 type labelInfo struct {
 	label     string
 	timestamp string
@@ -76,6 +36,12 @@ type File struct {
 	flushed   bool     // the file exists and holds every record
 	fd        *os.File // locked append handle while flushed
 	closed    bool
+
+	// state is BranchState's answer for the leaf stateLeaf and the
+	// first stateLen records: get_state asks for it on every call.
+	state     *engine.BranchState
+	stateLeaf string
+	stateLen  int
 }
 
 var _ engine.Store = (*File)(nil)
@@ -158,7 +124,11 @@ func newFile(cwd string, opts CreateOptions) (*File, error) {
 // and puts the leaf on the last entry in file order. An empty file becomes
 // a new session with the process cwd. A non-empty file that is not a
 // session fails with ErrNotSession and is left untouched.
-func Open(path string) (*File, error) {
+func Open(path string) (*File, error) { return openFile(path, false) }
+
+// openFile is Open; eager decodes every entry up front, as resume did
+// before message bodies stayed on disk (the tests compare the two).
+func openFile(path string, eager bool) (*File, error) {
 	path = absPath(path)
 	fd, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
@@ -168,7 +138,7 @@ func Open(path string) (*File, error) {
 		fd.Close()
 		return nil, err
 	}
-	f, err := openLocked(path, fd)
+	f, err := openLocked(path, fd, eager)
 	if err != nil {
 		unlockFile(fd)
 		fd.Close()
@@ -177,8 +147,8 @@ func Open(path string) (*File, error) {
 	return f, nil
 }
 
-func openLocked(path string, fd *os.File) (*File, error) {
-	p, err := readSession(fd)
+func openLocked(path string, fd *os.File, eager bool) (*File, error) {
+	p, err := readSession(fd, eager)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -232,9 +202,9 @@ func openLocked(path string, fd *os.File) (*File, error) {
 // index adds a loaded record to the lookup tables and moves the leaf.
 func (f *File) index(r *record) {
 	f.recs = append(f.recs, r)
-	f.byID[r.e.ID] = r
-	f.leaf = r.e.ID
-	if r.e.Type == engine.EntryLabel {
+	f.byID[r.id] = r
+	f.leaf = r.id
+	if r.e != nil && r.e.Type == engine.EntryLabel {
 		if r.e.Label != nil && *r.e.Label != "" {
 			f.labels[r.e.TargetID] = labelInfo{*r.e.Label, r.e.Timestamp}
 		} else {
@@ -351,8 +321,7 @@ func (f *File) taken(id string) bool { _, ok := f.byID[id]; return ok }
 // the reference's trigger for the first write.
 func (f *File) hasConversation() bool {
 	for _, r := range f.recs {
-		if r.e.Type == engine.EntryMessage && r.e.Message != nil &&
-			(r.e.Message.Role == engine.RoleUser || r.e.Message.Role == engine.RoleAssistant) {
+		if role := r.role(); role == engine.RoleUser || role == engine.RoleAssistant {
 			return true
 		}
 	}
@@ -378,6 +347,11 @@ func (f *File) appendLocked(e *engine.Entry, parent *string) error {
 	}
 	e.ID = newEntryID(f.taken)
 	e.ParentID = parent
+	if e.Type == engine.EntryCompaction && e.FirstKeptEntryID == "" {
+		// A compaction that keeps nothing names itself as its first kept
+		// entry, as the reference records a retain-none compaction.
+		e.FirstKeptEntryID = e.ID
+	}
 	if e.Timestamp == "" {
 		e.Timestamp = engine.ISOTime(time.Now())
 	}
@@ -385,7 +359,7 @@ func (f *File) appendLocked(e *engine.Entry, parent *string) error {
 	if err != nil {
 		return fmt.Errorf("encode session entry: %w", err)
 	}
-	r := &record{e: e, raw: raw}
+	r := entryRecord(e, raw)
 	prevLeaf := f.leaf
 	prevLabel, hadLabel := f.labels[e.TargetID]
 	f.index(r)

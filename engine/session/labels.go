@@ -31,10 +31,10 @@ func (f *File) LabelOrder() []string {
 	defer f.mu.Unlock()
 	var order []string
 	for _, r := range f.recs {
-		e := r.e
-		if e.Type != engine.EntryLabel {
+		if r.typ != engine.EntryLabel || r.e == nil {
 			continue
 		}
+		e := r.e
 		i := slices.Index(order, e.TargetID)
 		set := e.Label != nil && *e.Label != ""
 		switch {

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -51,13 +52,15 @@ func ListAll(agentDir, dir string) ([]Info, error) {
 	return infos(f.all())
 }
 
-// infos reads each candidate's entries for its name and messages. A file
-// that cannot be read is left out and reported in the joined error.
+// infos reads each candidate's index for its name and messages, and
+// decodes only the user messages up to the first with text: a picker
+// lists sessions of any size. A file that cannot be read is left out and
+// reported in the joined error.
 func infos(cands []candidate) ([]Info, error) {
 	out := make([]Info, 0, len(cands))
 	var errs []error
 	for _, c := range cands {
-		_, entries, err := Load(c.path)
+		p, err := readIndex(c.path)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -67,22 +70,43 @@ func infos(cands []candidate) ([]Info, error) {
 		if t, err := time.Parse(time.RFC3339Nano, c.header.Timestamp); err == nil {
 			in.Created = t
 		}
-		for _, e := range entries {
-			switch e.Type {
+		f := &File{path: c.path}
+		for _, r := range p.recs {
+			switch r.typ {
 			case engine.EntrySessionInfo:
-				if e.Name != nil {
-					in.Name = *e.Name
+				if r.e.Name != nil {
+					in.Name = *r.e.Name
 				}
 			case engine.EntryMessage:
 				in.MessageCount++
-				if in.FirstMessage == "" && e.Message != nil && e.Message.Role == engine.RoleUser {
-					in.FirstMessage = e.Message.Content.Text()
+				if in.FirstMessage == "" && r.role() == engine.RoleUser {
+					if e := f.entryLocked(r); e.Message != nil {
+						in.FirstMessage = e.Message.Content.Text()
+					}
 				}
 			}
 		}
 		out = append(out, in)
 	}
 	return out, errors.Join(errs...)
+}
+
+// readIndex reads a session file without locking or repairing it and
+// leaves its message bodies on disk (records read them from the path).
+func readIndex(path string) (*parsed, error) {
+	fd, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read session: %w", err)
+	}
+	defer fd.Close()
+	p, err := readSession(fd, false)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if p.headerRaw == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNotSession, path)
+	}
+	return p, nil
 }
 
 // InMemoryWith is an in-memory session seeded with entries, a tree whose
@@ -107,7 +131,7 @@ func InMemoryWith(cwd, id string, entries []*engine.Entry) (*File, error) {
 		if err != nil {
 			return nil, fmt.Errorf("seed entry %d: %w", i, err)
 		}
-		f.index(&record{e: e, raw: raw})
+		f.index(entryRecord(e, raw))
 	}
 	return f, nil
 }

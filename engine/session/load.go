@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -103,7 +102,7 @@ func parseFile(data []byte) (*parsed, error) {
 			// malformed line.
 			continue
 		}
-		p.recs = append(p.recs, &record{e: e, raw: lines[i]})
+		p.recs = append(p.recs, entryRecord(e, lines[i]))
 	}
 	return p, nil
 }
@@ -182,7 +181,7 @@ func Load(path string) (engine.Header, []*engine.Entry, error) {
 		return engine.Header{}, nil, fmt.Errorf("read session: %w", err)
 	}
 	defer fd.Close()
-	p, err := readSession(fd)
+	p, err := readSession(fd, true)
 	if err != nil {
 		return engine.Header{}, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -249,9 +248,10 @@ func headerCandidate(line []byte) (h engine.Header, done, ok bool) {
 
 // readSession parses the session file open in fd: streamed record by
 // record for current files, whole through parseFile for the old versions
-// that migration rewrites.
-func readSession(fd *os.File) (*parsed, error) {
-	p, err := parseStream(io.NewSectionReader(fd, 0, 1<<62))
+// that migration rewrites. Unless eager, plain message lines are only
+// indexed (their records are lazy, read again from fd when needed).
+func readSession(fd *os.File, eager bool) (*parsed, error) {
+	p, err := parseStream(io.NewSectionReader(fd, 0, 1<<62), eager)
 	if err != nil || !p.legacy {
 		return p, err
 	}
@@ -267,103 +267,106 @@ func readSession(fd *os.File) (*parsed, error) {
 }
 
 // parseStream reads a current session file line by line through a bounded
-// buffer, decoding each line once, and keeps no line in memory: records
-// remember where their line is in the file (off, n), and the file is read
-// again on the rare occasions the exact line is needed. A 200 MB session
-// used to be read whole, split, decoded twice and held as raw lines next
-// to the decoded entries. Lines are decoded in batches of a few MB on
-// every processor, then taken in file order. It gives up with legacy set
-// at a header of an older version. Blank and malformed lines are skipped
-// as parseFile does.
-func parseStream(r io.Reader) (*parsed, error) {
-	p := &parsed{tornAt: -1}
-	br := bufio.NewReaderSize(r, 256*1024)
-	var pos int64
-	st := &streamState{p: p}
-	var batch lineBatch
-	for {
-		line, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			long := bytes.Clone(line)
-			for err == bufio.ErrBufferFull {
-				line, err = br.ReadSlice('\n')
-				long = append(long, line...)
-			}
-			line = long
-		}
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("read session: %w", err)
-		}
-		start := pos
-		pos += int64(len(line))
-		last := err == io.EOF
-		if !last {
-			line = line[:len(line)-1]
-		}
-		if len(bytes.TrimSpace(line)) > 0 {
-			batch.add(line, start, last)
-		}
-		if last || batch.size >= batchBytes {
-			done, err := st.take(&batch)
-			if err != nil || done {
-				if p.size == 0 {
-					p.size = pos
-				}
-				return p, err
-			}
-			batch.reset()
-		}
-		if last {
-			break
-		}
-	}
-	p.size = pos
-	return p, nil
+// buffer and keeps no line in memory: records remember where their line
+// is in the file (off, n), and the file is read again when the exact line
+// is needed. Unless eager, a plain message line is not decoded either,
+// only scanned for its index (see record); other lines are decoded once.
+// A 200 MB session used to be read whole, split, decoded twice and held
+// as raw lines next to the decoded entries. Lines are handled in batches
+// of a few MB on every processor, then taken in file order. It gives up
+// with legacy set at a header of an older version. Blank and malformed
+// lines are skipped as parseFile does.
+func parseStream(r io.Reader, eager bool) (*parsed, error) {
+	return parseStreamBuf(r, eager, batchBytes)
 }
 
-// batchBytes is how many bytes of lines are decoded together.
+// parseStreamBuf is parseStream reading size bytes at a time.
+func parseStreamBuf(r io.Reader, eager bool, size int) (*parsed, error) {
+	p := &parsed{tornAt: -1}
+	st := &streamState{p: p, eager: eager}
+	// Lines are handled where they were read, a buffer's worth at a
+	// time; the partial line at its end moves to the front for the next
+	// read, and a line longer than the buffer grows it.
+	buf := make([]byte, size)
+	var batch lineBatch
+	var base int64 // file offset of buf[0]
+	have := 0
+	for {
+		n, err := io.ReadFull(r, buf[have:])
+		have += n
+		eof := err == io.EOF || err == io.ErrUnexpectedEOF
+		if err != nil && !eof {
+			return nil, fmt.Errorf("read session: %w", err)
+		}
+		data := buf[:have]
+		end := len(data)
+		if !eof {
+			end = bytes.LastIndexByte(data, '\n') + 1
+			if end == 0 {
+				buf = append(buf, make([]byte, len(buf))...)
+				continue
+			}
+		}
+		batch.reset()
+		for i := 0; i < end; {
+			line, next, last := data[i:end], end, true
+			if j := bytes.IndexByte(line, '\n'); j >= 0 {
+				line, next, last = line[:j], i+j+1, false
+			}
+			if len(bytes.TrimSpace(line)) > 0 {
+				batch.add(line, base+int64(i), last)
+			}
+			i = next
+		}
+		done, terr := st.take(&batch)
+		if terr != nil || done || eof {
+			p.size = base + int64(have)
+			return p, terr
+		}
+		have = copy(buf, data[end:])
+		base += int64(end)
+	}
+}
+
+// batchBytes is how many bytes of lines are read and handled together.
 const batchBytes = 4 << 20
 
-// lineBatch holds copies of lines waiting to be decoded.
+// lineBatch holds the lines of one read, waiting to be handled.
 type lineBatch struct {
-	data   []byte
-	ends   []int
+	lines  [][]byte
 	starts []int64
 	last   []bool
-	size   int
 }
 
 func (b *lineBatch) add(line []byte, start int64, last bool) {
-	b.data = append(b.data, line...)
-	b.ends = append(b.ends, len(b.data))
+	b.lines = append(b.lines, line)
 	b.starts = append(b.starts, start)
 	b.last = append(b.last, last)
-	b.size += len(line)
 }
 
-func (b *lineBatch) line(i int) []byte {
-	from := 0
-	if i > 0 {
-		from = b.ends[i-1]
-	}
-	return b.data[from:b.ends[i]]
-}
+func (b *lineBatch) line(i int) []byte { return b.lines[i] }
 
 func (b *lineBatch) reset() {
-	b.data, b.ends, b.starts, b.last, b.size = b.data[:0], b.ends[:0], b.starts[:0], b.last[:0], 0
+	b.lines, b.starts, b.last = b.lines[:0], b.starts[:0], b.last[:0]
 }
 
 // streamState is parseStream's progress across batches.
 type streamState struct {
 	p          *parsed
 	haveHeader bool
+	// eager decodes every line, for readers that want every entry.
+	eager bool
 }
 
 // take decodes a batch in parallel and applies its lines in order; done
-// means the file is not a current session and reading stops.
+// means the file is not a current session and reading stops. A plain
+// message line is only scanned for its index (scanMessageLine) and left
+// in the file; every other line is decoded.
 func (st *streamState) take(b *lineBatch) (done bool, err error) {
-	n := len(b.ends)
+	n := len(b.lines)
 	entries := make([]*engine.Entry, n)
+	metas := make([]msgMeta, n)
+	scanned := make([]bool, n)
 	errs := make([]error, n)
 	workers := min(runtime.GOMAXPROCS(0), max(1, n/8))
 	var wg sync.WaitGroup
@@ -372,6 +375,11 @@ func (st *streamState) take(b *lineBatch) (done bool, err error) {
 		go func(w int) {
 			defer wg.Done()
 			for i := w; i < n; i += workers {
+				if !st.eager {
+					if metas[i], scanned[i] = scanMessageLine(b.line(i)); scanned[i] {
+						continue
+					}
+				}
 				entries[i], errs[i] = decodeEntry(b.line(i))
 			}
 		}(w)
@@ -409,6 +417,13 @@ func (st *streamState) take(b *lineBatch) (done bool, err error) {
 			}
 			continue
 		}
+		if scanned[i] {
+			if last {
+				p.needLF = true
+			}
+			p.recs = append(p.recs, lazyRecord(metas[i], start, len(trimmed)))
+			continue
+		}
 		if errs[i] != nil {
 			// A line that is a JSON object the types cannot represent is
 			// skipped like a malformed one; only an unparsable last line
@@ -426,7 +441,9 @@ func (st *streamState) take(b *lineBatch) (done bool, err error) {
 			p.needLF = true
 		}
 		if entries[i].Type != "session" {
-			p.recs = append(p.recs, &record{e: entries[i], off: start, n: len(trimmed)})
+			r := entryRecord(entries[i], nil)
+			r.off, r.n = start, len(trimmed)
+			p.recs = append(p.recs, r)
 		}
 	}
 	return false, nil

@@ -222,16 +222,19 @@ func openOrCreate(path, cwd, custom string) (*File, error) {
 
 // ForkFrom copies every entry of the session at src (verbatim, same ids)
 // into a new session in dir for cwd, with parentSession = src, and opens
-// it. id "" draws a new session id.
+// it. id "" draws a new session id. The lines are copied one by one from
+// src, whose message bodies stay on disk as on resume.
 func ForkFrom(src, cwd, dir, id string) (*File, error) {
 	src = absPath(src)
-	data, err := os.ReadFile(src)
-	var p *parsed
-	if err == nil {
-		p, err = parseFile(data)
+	invalid := fmt.Errorf("Cannot fork: source session file is empty or invalid: %s", src)
+	fd, err := os.Open(src)
+	if err != nil {
+		return nil, invalid
 	}
+	defer fd.Close()
+	p, err := readSession(fd, false)
 	if err != nil || p.headerRaw == nil {
-		return nil, fmt.Errorf("Cannot fork: source session file is empty or invalid: %s", src)
+		return nil, invalid
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create session dir: %w", err)
@@ -243,7 +246,8 @@ func ForkFrom(src, cwd, dir, id string) (*File, error) {
 	for _, r := range p.recs {
 		nf.index(r)
 	}
-	if err := nf.flushLocked(); err != nil {
+	from := &File{path: src, fd: fd}
+	if err := nf.writeNewLocked(func(_ int, r *record) []byte { return from.rawLocked(r) }); err != nil {
 		return nil, err
 	}
 	return nf, nil

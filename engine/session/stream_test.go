@@ -2,6 +2,8 @@ package session
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,31 +40,49 @@ func TestParseStreamMatchesParseFile(t *testing.T) {
 		"long line":         h + "\n" + `{"type":"message","id":"l","parentId":null,"timestamp":"t","message":{"role":"user","content":"` + string(bytes.Repeat([]byte("x"), 600000)) + `","timestamp":1}}` + "\n" + e2 + "\n",
 	}
 	for name, content := range cases {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			want, werr := parseFile([]byte(content))
-			path := filepath.Join(t.TempDir(), "s.jsonl")
-			require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
-			fd, err := os.Open(path)
-			require.NoError(t, err)
-			defer fd.Close()
-			got, gerr := readSession(fd)
-			require.Equal(t, werr, gerr)
-			if werr != nil {
-				return
+		for _, eager := range []bool{true, false} {
+			for _, size := range []int{batchBytes, 1, 100} {
+				t.Run(fmt.Sprintf("%s/eager=%v/buf=%d", name, eager, size), func(t *testing.T) {
+					t.Parallel()
+					checkStream(t, content, eager, size)
+				})
 			}
-			require.Equal(t, want.headerRaw, got.headerRaw)
-			require.Equal(t, want.header, got.header)
-			require.Equal(t, want.tornAt, got.tornAt)
-			require.Equal(t, want.needLF, got.needLF)
-			require.Equal(t, len(content) > 0, got.size > 0) // size decides empty vs not a session
-			require.Len(t, got.recs, len(want.recs))
-			f := &File{path: path}
-			for i := range want.recs {
-				require.Equal(t, want.recs[i].e, got.recs[i].e)
-				require.Equal(t, string(want.recs[i].raw), string(f.rawLocked(got.recs[i])))
-			}
-		})
+		}
+	}
+}
+
+// checkStream compares readSession (eager, or leaving message bodies on
+// disk, reading size bytes at a time) with parseFile on one file content.
+func checkStream(t *testing.T, content string, eager bool, size int) {
+	want, werr := parseFile([]byte(content))
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+	fd, err := os.Open(path)
+	require.NoError(t, err)
+	defer fd.Close()
+	got, gerr := readSession(fd, eager)
+	if size != batchBytes {
+		if alt, aerr := parseStreamBuf(io.NewSectionReader(fd, 0, 1<<62), eager, size); aerr != nil || !alt.legacy {
+			got, gerr = alt, aerr
+		}
+	}
+	require.Equal(t, werr, gerr)
+	if werr != nil {
+		return
+	}
+	require.Equal(t, want.headerRaw, got.headerRaw)
+	require.Equal(t, want.header, got.header)
+	require.Equal(t, want.tornAt, got.tornAt)
+	require.Equal(t, want.needLF, got.needLF)
+	require.Equal(t, len(content) > 0, got.size > 0) // size decides empty vs not a session
+	require.Len(t, got.recs, len(want.recs))
+	f := &File{path: path}
+	for i := range want.recs {
+		if eager {
+			require.NotNil(t, got.recs[i].e)
+		}
+		require.Equal(t, want.recs[i].e, f.entryLocked(got.recs[i]))
+		require.Equal(t, string(want.recs[i].raw), string(f.rawLocked(got.recs[i])))
 	}
 }
 

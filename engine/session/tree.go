@@ -1,9 +1,11 @@
 package session
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -22,11 +24,7 @@ var (
 func (f *File) Entries() []*engine.Entry {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	out := make([]*engine.Entry, len(f.recs))
-	for i, r := range f.recs {
-		out[i] = r.e
-	}
-	return out
+	return f.entriesLocked(f.recs)
 }
 
 // EntryJSON returns the stored line of the entry with that id (nil when
@@ -43,13 +41,14 @@ func (f *File) EntryJSON(id string) json.RawMessage {
 // EntriesSince returns the entries strictly after id in file order; id ""
 // returns all. An unknown id fails with "Entry not found: <id>".
 func (f *File) EntriesSince(id string) ([]*engine.Entry, error) {
-	all := f.Entries()
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if id == "" {
-		return all, nil
+		return f.entriesLocked(f.recs), nil
 	}
-	for i, e := range all {
-		if e.ID == id {
-			return all[i+1:], nil
+	for i, r := range f.recs {
+		if r.id == id {
+			return f.entriesLocked(f.recs[i+1:]), nil
 		}
 	}
 	return nil, fmt.Errorf("Entry not found: %s", id)
@@ -70,15 +69,20 @@ func (f *File) BranchFrom(id string) []*engine.Entry {
 }
 
 func (f *File) pathLocked(id string) []*engine.Entry {
-	var path []*engine.Entry
-	seen := map[string]bool{}
-	for r, ok := f.byID[id]; ok && !seen[r.e.ID]; {
-		seen[r.e.ID] = true
-		path = append(path, r.e)
-		if r.e.ParentID == nil {
+	return f.entriesLocked(f.pathRecsLocked(id))
+}
+
+// pathRecsLocked returns the records from the root to id.
+func (f *File) pathRecsLocked(id string) []*record {
+	var path []*record
+	seen := map[*record]bool{}
+	for r, ok := f.byID[id]; ok && !seen[r]; {
+		seen[r] = true
+		path = append(path, r)
+		if r.parent == nil {
 			break
 		}
-		r, ok = f.byID[*r.e.ParentID]
+		r, ok = f.byID[*r.parent]
 	}
 	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
 		path[i], path[j] = path[j], path[i]
@@ -113,12 +117,7 @@ func (f *File) Get(id string) (*engine.Entry, bool) {
 	if !ok {
 		return nil, false
 	}
-	return r.e, true
-}
-
-// Context builds the LLM context of the current branch.
-func (f *File) Context() engine.SessionContext {
-	return engine.BuildContext(f.Branch())
+	return f.entryLocked(r), true
 }
 
 // BranchWithSummary moves the leaf to fromID ("" = before the root) and
@@ -184,7 +183,7 @@ func (f *File) SessionName() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i := len(f.recs) - 1; i >= 0; i-- {
-		if e := f.recs[i].e; e.Type == engine.EntrySessionInfo {
+		if e := f.recs[i].e; e != nil && e.Type == engine.EntrySessionInfo {
 			if e.Name == nil {
 				return ""
 			}
@@ -203,8 +202,17 @@ type ForkMessage struct {
 // ForkMessages lists every user message entry (all branches, file order)
 // with non-empty text.
 func (f *File) ForkMessages() []ForkMessage {
+	f.mu.Lock()
+	var users []*record
+	for _, r := range f.recs {
+		if r.role() == engine.RoleUser {
+			users = append(users, r)
+		}
+	}
+	entries := f.entriesLocked(users)
+	f.mu.Unlock()
 	out := []ForkMessage{}
-	for _, e := range f.Entries() {
+	for _, e := range entries {
 		if e.Type != engine.EntryMessage || e.Message == nil || e.Message.Role != engine.RoleUser {
 			continue
 		}
@@ -236,11 +244,17 @@ type TreeNode struct {
 	Label          string          `json:"label,omitempty"`
 	LabelTimestamp string          `json:"labelTimestamp,omitempty"`
 
-	entry *engine.Entry
+	f   *File
+	rec *record
 }
 
-// EntryValue returns the decoded entry of the node.
-func (n *TreeNode) EntryValue() *engine.Entry { return n.entry }
+// EntryValue returns the decoded entry of the node, reading it from the
+// session file when its body is on disk.
+func (n *TreeNode) EntryValue() *engine.Entry {
+	n.f.mu.Lock()
+	defer n.f.mu.Unlock()
+	return n.f.entryLocked(n.rec)
+}
 
 // Tree returns the session as a forest: roots are entries without a
 // parent (or parented to themselves) and orphans; children are ordered by
@@ -250,18 +264,18 @@ func (f *File) Tree() []*TreeNode {
 	defer f.mu.Unlock()
 	nodes := make(map[string]*TreeNode, len(f.recs))
 	for _, r := range f.recs {
-		n := &TreeNode{Entry: f.rawLocked(r), Children: []*TreeNode{}, entry: r.e}
-		if l, ok := f.labels[r.e.ID]; ok {
+		n := &TreeNode{Entry: f.rawLocked(r), Children: []*TreeNode{}, f: f, rec: r}
+		if l, ok := f.labels[r.id]; ok {
 			n.Label, n.LabelTimestamp = l.label, l.timestamp
 		}
-		nodes[r.e.ID] = n
+		nodes[r.id] = n
 	}
 	roots := []*TreeNode{}
 	for _, r := range f.recs {
-		n := nodes[r.e.ID]
-		if r.e.ParentID == nil || *r.e.ParentID == r.e.ID {
+		n := nodes[r.id]
+		if r.parent == nil || *r.parent == r.id {
 			roots = append(roots, n)
-		} else if p, ok := nodes[*r.e.ParentID]; ok {
+		} else if p, ok := nodes[*r.parent]; ok {
 			p.Children = append(p.Children, n)
 		} else {
 			roots = append(roots, n)
@@ -272,7 +286,7 @@ func (f *File) Tree() []*TreeNode {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		sort.SliceStable(n.Children, func(i, j int) bool {
-			return isoMillis(n.Children[i].entry.Timestamp) < isoMillis(n.Children[j].entry.Timestamp)
+			return isoMillis(n.Children[i].rec.ts) < isoMillis(n.Children[j].rec.ts)
 		})
 		stack = append(stack, n.Children...)
 	}
@@ -326,23 +340,17 @@ func (f *File) Clone() (*File, error) {
 // = this file) holding the path from the root to leafID. Label entries
 // are dropped from the path (their children re-chained) and the labels
 // that apply to kept entries are re-created at the end. The new file is
-// written now if the path holds a conversation.
+// written now if the path holds a conversation: line by line from this
+// file, so that a copy of a large session leaves its message bodies on
+// disk as a resume does, and only the entries whose links change are
+// decoded and encoded again.
 func (f *File) BranchedSession(leafID string) (*File, error) {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	if f.persist && !f.flushed {
-		f.mu.Unlock()
 		return nil, ErrNotSaved
 	}
-	path := f.pathLocked(leafID)
-	labels := make(map[string]labelInfo, len(f.labels))
-	for k, v := range f.labels {
-		labels[k] = v
-	}
-	raws := make(map[string][]byte, len(path))
-	for _, e := range path {
-		raws[e.ID] = f.rawLocked(f.byID[e.ID])
-	}
-	f.mu.Unlock()
+	path := f.pathRecsLocked(leafID)
 	if len(path) == 0 {
 		return nil, fmt.Errorf("Entry %s not found", leafID)
 	}
@@ -355,35 +363,52 @@ func (f *File) BranchedSession(leafID string) (*File, error) {
 	} else {
 		nf = InMemory(f.cwd, "")
 	}
+	// srcs[i] is the record of f whose line nf.recs[i] copies, nil for
+	// an entry encoded here.
+	var srcs []*record
 	replacement := map[string]string{}
 	var pending []string
 	var parent *string
-	for _, e := range path {
-		if e.Type == engine.EntryLabel {
-			pending = append(pending, e.ID)
+	for _, r := range path {
+		if r.typ == engine.EntryLabel {
+			pending = append(pending, r.id)
 			continue
 		}
 		for _, id := range pending {
-			replacement[id] = e.ID
+			replacement[id] = r.id
 		}
 		pending = pending[:0]
-		c := *e
-		c.ParentID = parent
-		raw := raws[e.ID]
-		if c.Type == engine.EntryCompaction && c.FirstKeptEntryID != c.ID {
-			if r, ok := replacement[c.FirstKeptEntryID]; ok {
-				c.FirstKeptEntryID = r
-			}
+		kept := r.e == nil || r.e.Type != engine.EntryCompaction || r.e.FirstKeptEntryID == r.e.ID
+		if !kept {
+			_, moved := replacement[r.e.FirstKeptEntryID]
+			kept = !moved
 		}
-		if !sameParent(e.ParentID, parent) || c.FirstKeptEntryID != e.FirstKeptEntryID {
-			var err error
-			if raw, err = engine.MarshalJSON(&c); err != nil {
+		if kept && sameParent(r.parent, parent) {
+			c := *r
+			if c.lazy != nil {
+				lb := *c.lazy
+				c.lazy = &lb
+			}
+			c.raw = nil
+			nf.index(&c)
+			srcs = append(srcs, r)
+		} else {
+			c := *f.entryLocked(r)
+			c.ParentID = parent
+			if c.Type == engine.EntryCompaction && c.FirstKeptEntryID != c.ID {
+				if id, ok := replacement[c.FirstKeptEntryID]; ok {
+					c.FirstKeptEntryID = id
+				}
+			}
+			raw, err := engine.MarshalJSON(&c)
+			if err != nil {
 				return nil, fmt.Errorf("encode session entry: %w", err)
 			}
+			nf.index(entryRecord(&c, raw))
+			srcs = append(srcs, nil)
 		}
-		id := c.ID
+		id := r.id
 		parent = &id
-		nf.index(&record{e: &c, raw: raw})
 	}
 	// Labels are re-created in the order they were set.
 	type lab struct {
@@ -391,7 +416,7 @@ func (f *File) BranchedSession(leafID string) (*File, error) {
 		labelInfo
 	}
 	var labs []lab
-	for target, l := range labels {
+	for target, l := range f.labels {
 		if _, ok := nf.byID[target]; ok {
 			labs = append(labs, lab{target, l})
 		}
@@ -407,14 +432,76 @@ func (f *File) BranchedSession(leafID string) (*File, error) {
 		}
 		id := le.ID
 		parent = &id
-		nf.index(&record{e: le, raw: raw})
+		nf.index(entryRecord(le, raw))
+		srcs = append(srcs, nil)
+	}
+	line := func(i int, r *record) []byte {
+		if src := srcs[i]; src != nil {
+			return f.rawLocked(src)
+		}
+		return r.raw
 	}
 	if nf.persist && nf.hasConversation() {
-		if err := nf.flushLocked(); err != nil {
+		if err := nf.writeNewLocked(line); err != nil {
 			return nil, err
+		}
+		return nf, nil
+	}
+	// Nothing is written yet: the copies hold their entries and lines.
+	for i, r := range nf.recs {
+		if src := srcs[i]; src != nil {
+			r.raw = line(i, r)
+			if r.lazy != nil {
+				r.e, r.lazy = f.entryLocked(src), nil
+			}
 		}
 	}
 	return nf, nil
+}
+
+// writeNewLocked creates the session file exclusively, locks it and writes
+// the header and every record, the line of record i being line(i, r),
+// through a buffer: records then find their lines in the new file, and
+// none is held in memory. A failed write removes the file.
+func (nf *File) writeNewLocked(line func(i int, r *record) []byte) error {
+	if err := os.MkdirAll(nf.dir, 0o755); err != nil {
+		return fmt.Errorf("create session dir: %w", err)
+	}
+	fd, err := os.OpenFile(nf.path, os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("create session file: %w", err)
+	}
+	if err := lockFile(fd); err != nil {
+		fd.Close()
+		return err
+	}
+	fail := func(err error) error {
+		unlockFile(fd)
+		fd.Close()
+		os.Remove(nf.path)
+		return fmt.Errorf("write session file: %w", err)
+	}
+	bw := bufio.NewWriterSize(fd, 1<<20)
+	bw.Write(nf.headerRaw)
+	bw.WriteByte('\n')
+	off := int64(len(nf.headerRaw) + 1)
+	for i, r := range nf.recs {
+		b := line(i, r)
+		if b == nil {
+			return fail(fmt.Errorf("entry %s has no line", r.id))
+		}
+		bw.Write(b)
+		if err := bw.WriteByte('\n'); err != nil {
+			return fail(err)
+		}
+		r.raw, r.off, r.n = nil, off, len(b)
+		off += int64(len(b) + 1)
+	}
+	if err := bw.Flush(); err != nil {
+		return fail(err)
+	}
+	nf.fd, nf.flushed = fd, true
+	return nil
 }
 
 func sameParent(a, b *string) bool {

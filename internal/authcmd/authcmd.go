@@ -50,7 +50,20 @@ func run(args []string, e *env) int {
 // loadRegistry reads models.json and auth.json as a request would, with
 // the built-in OAuth refreshes on.
 func loadRegistry(e *env) (*config.Registry, []error) {
-	return loadRegistryMode(e, true)
+	reg, errs := loadRegistryMode(e, true)
+	if reg != nil {
+		// A Radius provider's models are those its last login or refresh
+		// kept. check reads no stored catalog (the reference's check
+		// keeps its models store in memory), so this is not in
+		// loadRegistryMode.
+		reg.ApplyStoredRadiusCatalogs()
+		// The reference's commands other than check open the file-backed
+		// models store, which creates models-store.json.
+		if err := reg.EnsureModelsStoreFile(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return reg, errs
 }
 
 // loadRegistryMode is loadRegistry; writable creates auth.json when it is

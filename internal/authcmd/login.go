@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/engine/config/login"
@@ -62,8 +63,11 @@ func runLogin(args []string, e *env) int {
 		// A login provider whose models this build's catalog lacks.
 		id = req.ref
 	}
-	// A provider of models.json (not in the catalog) logs in with a key.
+	// A provider of models.json (not in the catalog) logs in with a key,
+	// or at its Radius gateway when it has "oauth": "radius".
 	custom := id != "" && config.CatalogProviderName(id) == ""
+	radiusGateway, radius := reg.RadiusGateway(id)
+	customRadius := custom && radius
 	if _, known := login.APIKeyName(id); id == "" || !(known || custom || login.HasOAuth(id)) {
 		ids := login.LoginProviders()
 		slices.Sort(ids)
@@ -80,10 +84,10 @@ func runLogin(args []string, e *env) int {
 	hasKeyLogin = hasKeyLogin || custom
 	useOAuth := false
 	switch {
-	case !req.apiKey && login.HasOAuth(id):
+	case !req.apiKey && (login.HasOAuth(id) || customRadius):
 		useOAuth = true
 	case hasKeyLogin:
-	case req.apiKey && login.HasOAuth(id):
+	case req.apiKey && (login.HasOAuth(id) || customRadius):
 		errorf(e, "%s has no API key login. Omit --api-key to sign in.", name)
 		return 1
 	}
@@ -99,11 +103,17 @@ func runLogin(args []string, e *env) int {
 		}
 		e.endpoints.CopilotKnownModel = func(m string) bool { return reg.Find("github-copilot", m) != nil }
 		flow, ok := login.OAuthFlow(id)
+		if customRadius {
+			flow, ok = login.RadiusFlow(name, radiusGateway), true
+		}
 		if !ok {
 			errorf(e, "Failed to log in to %s: account sign-in for %s is not available in this build yet; use --api-key to store an API key", name, name)
 			return 1
 		}
 		cred, err = flow.Run(ctx, ui, e.endpoints)
+	} else if customRadius {
+		// Its key login is the Radius one ("Enter Radius API key").
+		cred, err = login.APIKeyLogin(ctx, "radius", ui)
 	} else if custom {
 		cred, err = login.NamedAPIKeyLogin(ctx, "API key", ui)
 	} else {
@@ -125,14 +135,41 @@ func runLogin(args []string, e *env) int {
 		what = "Logged in to " + name
 	}
 	fmt.Fprintf(e.stdout, "%s. Credentials saved to %s\n", what, reg.AuthPath())
-	if id == "radius" {
-		// The account's own model list replaces the shipped one, and is
-		// kept in models-store.json for offline starts.
-		if err := reg.RefreshRadiusCatalog(ctx, e.endpoints.Client, e.endpoints.RadiusGateway); err != nil {
-			fmt.Fprintf(e.stderr, "Warning: could not load the Radius model list: %s\n", err)
-		}
-	}
+	refreshCatalog(ctx, e, reg, id, name, radius)
 	return 0
+}
+
+// refreshCatalog loads the account's own model list (Radius's, or what a
+// registered refresher serves), which replaces the shipped one and is
+// kept in models-store.json for offline starts. The login is saved by
+// now, so a failure (or Ctrl+C, or 15 seconds without an answer) only
+// leaves the list to the next start, as the reference's messages say.
+func refreshCatalog(ctx context.Context, e *env, reg *config.Registry, id, name string, radius bool) {
+	rctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	var err error
+	if radius {
+		gateway := ""
+		if id == "radius" {
+			gateway = e.endpoints.RadiusGateway
+		}
+		now := time.Now
+		if e.endpoints.Now != nil {
+			now = e.endpoints.Now
+		}
+		err = reg.RefreshRadiusCatalog(rctx, e.endpoints.Client, id, gateway, now())
+	} else {
+		_, err = reg.RefreshProviderCatalog(rctx, e.endpoints.Client, id)
+	}
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		fmt.Fprintf(e.stdout, "Skipped the %s model catalog refresh; pi refreshes it on next start.\n", name)
+	case rctx.Err() != nil:
+		fmt.Fprintf(e.stdout, "The %s model catalog refresh timed out; pi refreshes it on next start.\n", name)
+	default:
+		fmt.Fprintf(e.stdout, "The %s model catalog could not be refreshed; pi retries on next start.\n", name)
+	}
 }
 
 // terminalUI answers a flow's prompts on the terminal. choice is how a

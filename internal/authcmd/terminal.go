@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -88,18 +86,4 @@ func (t *processTerminal) secret(ctx context.Context, prompt string) (string, er
 
 // openURL starts the platform's browser opener and does not wait for it;
 // the URL is printed as well, so a missing opener only costs a click.
-func (t *processTerminal) openURL(url string) {
-	var cmd *exec.Cmd
-	switch runtime.GOOS {
-	case "darwin":
-		cmd = exec.Command("open", url)
-	case "windows":
-		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
-	default:
-		cmd = exec.Command("xdg-open", url)
-	}
-	cmd.Dir = "/"
-	if cmd.Start() == nil {
-		go func() { _ = cmd.Wait() }()
-	}
-}
+func (t *processTerminal) openURL(url string) { login.OpenBrowser(url) }

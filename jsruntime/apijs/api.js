@@ -442,5 +442,7 @@
     // The registry behind ctx.modelRegistry, for the coding-agent
     // package's ModelRegistry export (host_sdk.go).
     modelRegistry: () => models().modelRegistry,
+    // pi-ai's stream, complete and per-API functions (hostjs/pi_internal_models.js).
+    aiStreams: () => models().aiStreams,
   };
 });

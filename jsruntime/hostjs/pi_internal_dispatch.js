@@ -74,6 +74,7 @@ module.exports = function (h) {
   };
   // context and context_with_system chain the request's messages: each
   // handler sees the list so far and may return or edit a new one.
+  const LOST_HEAD = "Handler removed the leading system message; the request has no prompt or initial tool declarations. Keep it at index 0 or replace a dropped prefix with getCurrentSystemMessage().";
   async function chainMessages(type, ev) {
     const ctx = makeCtx(G.signal());
     let messages = ev.messages;
@@ -82,12 +83,19 @@ module.exports = function (h) {
       for (const h of handlers) {
         try {
           G.enter(ext.path, type);
+          const hadHead = messages.length > 0 && messages[0] && messages[0].role === "system";
           const visible = messages.slice();
           const r = await h({ type, messages: visible }, ctx);
           const ret = (r && r.messages) || (visible.length !== messages.length || visible.some((m, i) => m !== messages[i]) ? visible : undefined);
           if (!ret) continue;
           messages = ret;
           changed = true;
+          // Providers take the prompt and the first tool declarations from
+          // the leading system message: the reference sends what the
+          // handler returned but reports the loss.
+          if (type === "context_with_system" && hadHead && !(messages[0] && messages[0].role === "system")) {
+            report(ext.path, type, LOST_HEAD);
+          }
         } catch (e) {
           report(ext.path, type, e);
         }
@@ -215,22 +223,46 @@ module.exports = function (h) {
     const ctx = makeCtx(type === "turn_end" ? G.signal() : undefined);
     let entries = [];
     let cont = false;
+    let context = ev.context;
+    let valid = true;
+    // What the context was last built from: a handler that proposes
+    // nothing new leaves it as it is (an invalid proposal is checked, and
+    // reported, again).
+    let built = "[]";
     for (const { ext, handlers } of snapshot(type)) {
       for (const h of handlers) {
         try {
           G.enter(ext.path, type);
-          const r = await h({ ...ev, entries: entries.slice(), continue: cont }, ctx);
+          // The proposal itself, as in the reference: a handler may also
+          // push onto event.entries.
+          const r = await h({ ...ev, entries, continue: cont, context }, ctx);
           if (r && typeof r === "object") {
-            if (Array.isArray(r.entries)) entries = r.entries;
+            if (r.entries !== undefined) entries = r.entries;
             if (r.continue !== undefined) cont = !!r.continue;
           }
         } catch (e) {
           report(ext.path, type, e);
         }
+        // The next handler sees the context rebuilt from the entries
+        // proposed so far; entries the session would refuse are reported
+        // against the handler that proposed them.
+        try {
+          if (!Array.isArray(entries)) throw new Error("entries must be an array");
+          const json = JSON.stringify(entries);
+          if (valid && json === built) continue;
+          built = json;
+          context = JSON.parse(G.boundaryPreview(type, json));
+          valid = true;
+        } catch (e) {
+          valid = false;
+          report(ext.path, type, "Invalid boundary entries: " + errText(e));
+        }
       }
     }
+    if (!valid) return undefined;
     return entries.length > 0 || cont ? { entries, continue: cont } : undefined;
   };
+  const errText = (e) => (e instanceof Error ? e.message : String(e));
   // cache_warming_decision: every handler sees pi's decision; the last
   // one returning an action overrides it.
   dispatchers.cache_warming_decision = async function (ev) {

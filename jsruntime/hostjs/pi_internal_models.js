@@ -180,10 +180,10 @@ module.exports = function (h) {
   // requestModel runs one request through the Go providers with the
   // registry's credentials and resolves with the final assistant message
   // (a failure is a message with stopReason "error", as in pi-ai).
-  function requestModel(model, context, options, onEvent) {
+  function requestModel(model, context, options, onEvent, builtinApi) {
     const o = options || {};
     const req = {
-      model, context: context || {},
+      model, context: context || {}, builtinApi,
       options: {
         maxTokens: o.maxTokens, temperature: o.temperature, reasoning: o.reasoning, reasoningEffort: o.reasoningEffort,
         apiKey: o.apiKey, headers: o.headers, sessionId: o.sessionId,
@@ -201,7 +201,7 @@ module.exports = function (h) {
   // eventStream is an AssistantMessageEventStream: an async iterable of
   // the request's events ending with done or error (carrying the final
   // message), and result() for the message itself.
-  function eventStream(model, context, options) {
+  function eventStream(model, context, options, builtinApi) {
     const queue = [];
     const waiters = [];
     let ended = false;
@@ -214,7 +214,7 @@ module.exports = function (h) {
       const ev = parse(s);
       if (ev && ev.type !== "done" && ev.type !== "error") push(ev);
     };
-    const final = requestModel(model, context, options, onEvent).then((message) => {
+    const final = requestModel(model, context, options, onEvent, builtinApi).then((message) => {
       const failed = message.stopReason === "error" || message.stopReason === "aborted";
       push(failed ? { type: "error", reason: message.stopReason, error: message } : { type: "done", reason: message.stopReason, message });
       ended = true;
@@ -311,5 +311,22 @@ module.exports = function (h) {
     call("unregisterProvider", [name]);
   }
 
-  return { modelRegistry, registerProvider, unregisterProvider, customStream, model, modelSelect };
+  // aiStreams are pi-ai's own stream functions: stream and complete go
+  // to whatever serves the model's api (an extension's streamSimple
+  // included), as pi-ai's registry does; api(name) is one wire API's
+  // built-in implementation (openAICompletionsApi() and its siblings),
+  // which an extension's streamSimple for that api wraps.
+  const aiStreams = {
+    stream: (m, c, o) => eventStream(m, c, o),
+    complete: (m, c, o) => requestModel(m, c, o),
+    api(name) {
+      return {
+        stream: (m, c, o) => eventStream(m, c, o, name),
+        streamSimple: (m, c, o) => eventStream(m, c, o, name),
+        complete: (m, c, o) => requestModel(m, c, o, undefined, name),
+      };
+    },
+  };
+
+  return { modelRegistry, registerProvider, unregisterProvider, customStream, model, modelSelect, aiStreams };
 };

@@ -83,7 +83,62 @@ function createRequire(from) {
   };
   req.cache = {};
   req.main = undefined;
+  // import.meta.resolve of the file (compile.go rewrites it to this).
+  Object.defineProperty(req, Symbol.for("pi.importMetaResolve"), { value: (spec) => importMetaResolve(String(spec), file) });
   return req;
+}
+
+// packageEntry is the file a bare import of a package resolves to: its
+// "exports" entry for "." (the import, then default condition), else its
+// main, else index.js.
+function packageEntry(dir, sub) {
+  let pkg = {};
+  try { pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")); } catch { /* no manifest */ }
+  const key = sub ? "./" + sub : ".";
+  let exp = pkg.exports;
+  if (exp !== undefined && (typeof exp === "string" || Array.isArray(exp) || !Object.keys(exp).some((k) => k.startsWith(".")))) exp = { ".": exp };
+  const pick = (e) => {
+    if (typeof e === "string") return e;
+    if (Array.isArray(e)) return pick(e[0]);
+    if (e && typeof e === "object") return pick(e.import !== undefined ? e.import : e.node !== undefined ? e.node : e.default);
+    return undefined;
+  };
+  if (exp && exp[key] !== undefined) {
+    const target = pick(exp[key]);
+    if (target) return path.resolve(dir, target);
+  }
+  if (sub) return path.resolve(dir, sub);
+  return path.resolve(dir, pkg.main || "index.js");
+}
+
+// importMetaResolve is Node's import.meta.resolve: a URL for a relative
+// or absolute specifier, node:<name> for a built-in, the entry file of an
+// installed package (looked up in node_modules from the importing file
+// up), and the name itself for the packages the host provides (pi's
+// packages and typebox have no files here).
+function importMetaResolve(spec, from) {
+  const { pathToFileURL } = require("url");
+  if (spec.startsWith("file:") || /^[a-z][a-z0-9+.-]*:/i.test(spec) && !spec.startsWith("node:")) return new URL(spec).href;
+  if (isRelative(spec)) return pathToFileURL(path.resolve(path.dirname(from), spec)).href;
+  const builtins = require("module").builtinModules || [];
+  const bare = spec.startsWith("node:") ? spec.slice(5) : spec;
+  if (spec.startsWith("node:") || builtins.includes(bare)) return "node:" + bare;
+  const parts = spec.split("/");
+  const name = spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+  const sub = parts.slice(spec.startsWith("@") ? 2 : 1).join("/");
+  for (let dir = path.dirname(from); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "node_modules", name);
+    if (isFile(path.join(candidate, "package.json"))) return pathToFileURL(packageEntry(candidate, sub)).href;
+    if (path.dirname(dir) === dir) break;
+  }
+  try {
+    hostRequire(spec);
+    return spec;
+  } catch {
+    const e = new Error(`Cannot find package '${name}' imported from ${from}`);
+    e.code = "ERR_MODULE_NOT_FOUND";
+    throw e;
+  }
 }
 
 module.exports = { createRequire };

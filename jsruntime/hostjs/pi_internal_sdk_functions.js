@@ -74,7 +74,37 @@ function formatSkillsForPrompt(skills, fileReadTool) {
   return host.sdkFormatSkills(JSON.stringify(skills || []), fileReadTool === undefined ? "read" : String(fileReadTool));
 }
 
+function sessionEntryToContextMessages(entry) {
+  return JSON.parse(host.sdkEntryMessages(JSON.stringify([entry])))[0];
+}
+
+const TURN_START_ROLES = new Set(["user", "bashExecution", "custom", "branchSummary", "compactionSummary"]);
+
+// findTurnStartIndex is the entry, from entryIndex back to startIndex,
+// whose context messages open a turn; -1 when none does.
+function findTurnStartIndex(entries, entryIndex, startIndex) {
+  if (entryIndex < startIndex) return -1;
+  const span = entries.slice(Math.max(0, startIndex), entryIndex + 1);
+  const msgs = JSON.parse(host.sdkEntryMessages(JSON.stringify(span)));
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    if (span[i] && span[i].type !== "compaction" && msgs[i].some((m) => TURN_START_ROLES.has(m.role))) return i + Math.max(0, startIndex);
+  }
+  return -1;
+}
+
+function loadSkills(options) {
+  const o = options || {};
+  return JSON.parse(host.sdkLoadSkills(String(o.cwd === undefined ? process.cwd() : o.cwd), o.agentDir === undefined ? "" : String(o.agentDir),
+    JSON.stringify((o.skillPaths || []).map(String)), o.includeDefaults === undefined ? true : !!o.includeDefaults, ""));
+}
+
+function loadSkillsFromDir(options) {
+  const o = options || {};
+  return JSON.parse(host.sdkLoadSkills(process.cwd(), "", JSON.stringify([String(o.dir)]), false, o.source === undefined ? "" : String(o.source)));
+}
+
 module.exports = {
+  sessionEntryToContextMessages, findTurnStartIndex, loadSkills, loadSkillsFromDir,
   formatSkillsForPrompt, loadProjectContextFiles, hasTrustRequiringProjectResources,
   parseSessionEntries, getLatestCompactionEntry, calculateContextTokens, getLastAssistantUsage, shouldCompact,
   buildSessionContext, buildSessionProjection, buildContextEntries, findCutPoint,

@@ -7,6 +7,7 @@
 "use strict";
 const host = __host;
 const made = new WeakSet();
+const handles = new WeakMap();
 
 function managerFor(handle) {
   const call = (name, args) => {
@@ -15,6 +16,7 @@ function managerFor(handle) {
   };
   const sm = require("pi:internal/views")({ call }).sessionManager;
   made.add(sm);
+  handles.set(sm, handle);
   return sm;
 }
 
@@ -58,4 +60,10 @@ class SessionManager {
   static forkFrom() { throw new Error("SessionManager.forkFrom is not supported in pi-go; use ctx.fork()"); }
 }
 
-module.exports = { SessionManager };
+// storeOf is the host store behind a manager this module made
+// (createAgentSession writes the sub-agent's session to it).
+function storeOf(sm) {
+  return handles.has(sm) ? host.sdkSessionStore(handles.get(sm)) : undefined;
+}
+
+module.exports = { SessionManager, storeOf };

@@ -86,11 +86,24 @@ func TestBehaviour(t *testing.T) {
 			want:  `[["start","text_delta","done"],{"role":"assistant"}]`,
 		},
 		{
-			name:  "pi-ai LLM calls delegate to __host",
-			host:  map[string]any{"complete": func(model, ctx, opts any) string { return "from host" }},
-			src:   `var ai = require("@earendil-works/pi-ai"); var out = [ai.complete({}, {}, {})]; try { ai.stream({}, {}); } catch (e) { out.push(e.message); } globalThis.r = out;`,
+			name: "pi-ai LLM calls delegate to __host",
+			host: map[string]any{"aiStreams": func() map[string]any {
+				return map[string]any{
+					"complete": func(model, ctx, opts any) string { return "from host" },
+					"api": func(name string) map[string]any {
+						return map[string]any{"stream": func(model, ctx, opts any) string { return "built-in " + name }}
+					},
+				}
+			}},
+			src:   `var ai = require("@earendil-works/pi-ai"); globalThis.r = [ai.complete({}, {}, {}), ai.openAICompletionsApi().stream({}, {}), ai.streamAnthropic({}, {})];`,
 			check: `return r;`,
-			want:  `["from host","@earendil-works/pi-ai: stream is not available in this runtime"]`,
+			want:  `["from host","built-in openai-completions","built-in anthropic-messages"]`,
+		},
+		{
+			name:  "pi-ai LLM calls fail clearly without a host",
+			src:   `var ai = require("@earendil-works/pi-ai"); var out = []; try { ai.stream({}, {}); } catch (e) { out.push(e.message); } globalThis.r = out;`,
+			check: `return r;`,
+			want:  `["@earendil-works/pi-ai: stream is not available in this runtime"]`,
 		},
 		{
 			name:  "typebox/compile exposes TypeCompiler for 0.x code",

@@ -65,12 +65,14 @@ func loginCopilot(ctx context.Context, ui Interaction, ep *Endpoints) (json.RawM
 	// Copilot token exchange that every refresh makes turns it into the
 	// credential (Copilot token, expiry, enterprise host, models).
 	seed, _ := json.Marshal(map[string]any{"type": "oauth", "refresh": ghToken, "access": "", "expires": 0, "enterpriseUrl": enterprise})
-	h := &config.CopilotOAuth{TokenURL: ep.CopilotTokenURL, ModelsBaseURL: ep.CopilotModelsBase, Client: ep.Client}
+	var listing json.RawMessage
+	h := &config.CopilotOAuth{TokenURL: ep.CopilotTokenURL, ModelsBaseURL: ep.CopilotModelsBase, Client: ep.Client,
+		ModelsListing: func(raw json.RawMessage) { listing = raw }}
 	cred, err := h.RefreshToken(ctx, seed)
 	if err != nil {
 		return nil, errors.New(Redact(err.Error(), ghToken))
 	}
-	return enableCopilotModels(ctx, ui, ep, cred, enterprise)
+	return enableCopilotModels(ctx, ui, ep, cred, enterprise, listing)
 }
 
 type deviceCode struct {

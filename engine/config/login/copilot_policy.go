@@ -20,7 +20,7 @@ const copilotIndividualBase = "https://api.individual.githubcopilot.com"
 // catalog's Copilot models whose policy the account has not configured
 // yet, and adds those that took to the credential's availableModelIds.
 // Failures only leave models off: the sign-in itself succeeded.
-func enableCopilotModels(ctx context.Context, ui Interaction, ep *Endpoints, cred json.RawMessage, enterprise string) (json.RawMessage, error) {
+func enableCopilotModels(ctx context.Context, ui Interaction, ep *Endpoints, cred json.RawMessage, enterprise string, listing json.RawMessage) (json.RawMessage, error) {
 	if ep.CopilotKnownModel == nil {
 		return cred, nil
 	}
@@ -36,7 +36,7 @@ func enableCopilotModels(ctx context.Context, ui Interaction, ep *Endpoints, cre
 	if ep.CopilotModelsBase != "" {
 		base = ep.CopilotModelsBase
 	}
-	candidates := copilotPolicyCandidates(ctx, ep, base, token, individual)
+	candidates := copilotPolicyCandidates(listing, individual)
 	var wanted []string
 	for _, id := range candidates {
 		if ep.CopilotKnownModel(id) {
@@ -83,24 +83,11 @@ func enableCopilotModels(ctx context.Context, ui Interaction, ep *Endpoints, cre
 	return json.RawMessage(b.String()), nil
 }
 
-// copilotPolicyCandidates lists the models whose policy is
-// "unconfigured" and that are in the picker (or, for an individual
-// account whose picker is empty, any such model).
-func copilotPolicyCandidates(ctx context.Context, ep *Endpoints, base, token string, individual bool) []string {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/models", nil)
-	if err != nil {
-		return nil
-	}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	for _, kv := range config.CopilotHeaders {
-		req.Header.Set(kv[0], kv[1])
-	}
-	req.Header.Set("X-GitHub-Api-Version", "2026-06-01")
-	status, text, err := fetch(ep, req, []string{token})
-	if err != nil || status < 200 || status > 299 {
-		return nil
-	}
+// copilotPolicyCandidates lists, from the models listing the token
+// exchange read, the models whose policy is "unconfigured" and that are
+// in the picker (or, for an individual account whose picker is empty, any
+// such model).
+func copilotPolicyCandidates(listing json.RawMessage, individual bool) []string {
 	var list struct {
 		Data []struct {
 			ID     any  `json:"id"`
@@ -115,7 +102,7 @@ func copilotPolicyCandidates(ctx context.Context, ep *Endpoints, base, token str
 			} `json:"capabilities"`
 		} `json:"data"`
 	}
-	if json.Unmarshal([]byte(text), &list) != nil {
+	if json.Unmarshal(listing, &list) != nil {
 		return nil
 	}
 	type model struct {

@@ -103,7 +103,7 @@ func metaFlow(ctx context.Context, ui Interaction, ep *Endpoints) (json.RawMessa
 	// Minting the Model API key is what every refresh does with the
 	// identity token, which the credential keeps as its "refresh".
 	seed, _ := json.Marshal(map[string]any{"type": "oauth", "refresh": identity, "access": "", "expires": 0})
-	h := &config.MetaOAuth{MintURL: ep.MetaMintURL, Client: ep.Client}
+	h := &config.MetaOAuth{MintURL: ep.MetaMintURL, Client: ep.Client, Now: ep.now}
 	cred, err := h.RefreshToken(ctx, seed)
 	if err != nil {
 		return nil, errors.New(Redact(err.Error(), identity))

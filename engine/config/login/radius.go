@@ -34,21 +34,33 @@ func (e *Endpoints) radiusGateway() string {
 }
 
 func loginRadius(ctx context.Context, ui Interaction, ep *Endpoints) (json.RawMessage, error) {
-	method, err := ui.Ask(ctx, Prompt{Kind: "select", Message: "Sign in to Radius:", Options: []Option{
-		{ID: radiusBrowser, Label: "Sign in with the browser (recommended)"},
-		{ID: radiusDeviceCode, Label: "Sign in with a device code (from another device)"},
+	return loginRadiusAt(ctx, ui, ep, "Radius", ep.radiusGateway())
+}
+
+// RadiusFlow is the sign-in of a models.json provider with "oauth":
+// "radius": the Radius sign-in under the provider's name, at its own
+// gateway.
+func RadiusFlow(name, gateway string) Flow {
+	return Flow{Name: name, Run: func(ctx context.Context, ui Interaction, ep *Endpoints) (json.RawMessage, error) {
+		return loginRadiusAt(ctx, ui, ep, name, config.NormalizeRadiusGateway(gateway))
+	}}
+}
+
+func loginRadiusAt(ctx context.Context, ui Interaction, ep *Endpoints, name, gateway string) (json.RawMessage, error) {
+	method, err := ui.Ask(ctx, Prompt{Kind: "select", Message: "Sign in to " + name + ":", Options: []Option{
+		{ID: radiusBrowser, Label: "Sign in with browser (recommended)"},
+		{ID: radiusDeviceCode, Label: "Sign in with device code (when signing in from another device)"},
 	}})
 	if err != nil {
 		return nil, err
 	}
-	gateway := ep.radiusGateway()
 	switch method {
 	case radiusDeviceCode:
 		return radiusDevice(ctx, ui, ep, gateway)
 	case radiusBrowser:
 		return radiusBrowserLogin(ctx, ui, ep, gateway)
 	}
-	return nil, fmt.Errorf("Unknown Radius sign-in method: %s", method)
+	return nil, fmt.Errorf("Unknown %s sign-in method: %s", name, method)
 }
 
 // radiusBrowserLogin signs in through the browser with PKCE; the gateway
@@ -156,8 +168,9 @@ func radiusDevice(ctx context.Context, ui Interaction, ep *Endpoints, gateway st
 		return nil, errors.New("Untrusted verification_uri in Radius OAuth device authorization response")
 	}
 	ui.Notify(Event{Kind: "device_code", URL: d.VerificationURI, UserCode: d.UserCode})
+	// The first poll goes out at once, as the reference's does.
 	poll := orderedQuery("grant_type", deviceGrantType, "client_id", config.RadiusClientID, "device_code", d.DeviceCode)
-	return pollDevice(ctx, ep, d.Interval, time.Duration(d.ExpiresIn*float64(time.Second)), true, func() (pollOutcome[json.RawMessage], error) {
+	return pollDevice(ctx, ep, d.Interval, time.Duration(d.ExpiresIn*float64(time.Second)), false, func() (pollOutcome[json.RawMessage], error) {
 		var out pollOutcome[json.RawMessage]
 		cred, oauthErr, err := config.RadiusTokenRequest(ctx, ep.client(), gateway, poll, ep.now(), []string{d.DeviceCode})
 		switch oauthErr {

@@ -97,6 +97,9 @@ func TestRadiusBrowserFlow(t *testing.T) {
 	}
 }
 
+// TestRadiusDeviceFlow polls as the reference does: the first poll at
+// once (no wait before it), then every interval, five seconds more after
+// slow_down.
 func TestRadiusDeviceFlow(t *testing.T) {
 	t.Parallel()
 	device := `{"device_code":"rdev","user_code":"RU-1","verification_uri":"https://radius.example/device","expires_in":600,"interval":3}`
@@ -106,7 +109,7 @@ func TestRadiusDeviceFlow(t *testing.T) {
 		want  string // credential prefix, or the error
 		waits string
 	}{
-		{"success", []string{`!{"error":"authorization_pending"}`, `!{"error":"slow_down"}`, radiusToken}, `{"type":"oauth","access":"ra"`, "[3s 3s 8s]"},
+		{"success", []string{`!{"error":"authorization_pending"}`, `!{"error":"slow_down"}`, radiusToken}, `{"type":"oauth","access":"ra"`, "[3s 8s]"},
 		{"expired", []string{`!{"error":"expired_token"}`}, "Device authorization expired.", ""},
 		{"denied", []string{`!{"error":"access_denied"}`}, "Device authorization was denied.", ""},
 		{"other", []string{`!{"error":"server_error","error_description":"down"}`}, "Radius OAuth token request failed: server_error: down", ""},

@@ -51,7 +51,7 @@ var piSettings = []settingSpec{
 	{"followUpMode", "Follow-up mode", "Follow-up messages (Alt+Enter): 'one-at-a-time' or 'all' at once when the agent finishes", kindEnum, []string{"one-at-a-time", "all"}, "one-at-a-time"},
 	{"transport", "Transport", "Preferred wire transport for providers that offer several (this build streams over SSE whatever is chosen)", kindEnum, []string{"sse", "websocket", "websocket-cached", "auto"}, "auto"},
 	{"sessionShareDestination", "Session share destination", "Where /share uploads sessions: auto tries Radius first, then a GitHub gist", kindEnum, []string{"auto", "gist", "radius"}, "auto"},
-	{"httpIdleTimeoutMs", "HTTP idle timeout", "Longest silence allowed while waiting for a provider's response (saved, but this build applies no idle timeout yet)", kindTimeout, []string{"30 sec", "1 min", "2 min", "5 min", "disabled"}, "5 min"},
+	{"httpIdleTimeoutMs", "HTTP idle timeout", "Longest silence allowed while waiting for a provider's response", kindTimeout, []string{"30 sec", "1 min", "2 min", "5 min", "disabled"}, "5 min"},
 	{"cacheWarming", "Cache warming", "Keep provider prompt caches warm: off, while streaming, or also while idle", kindEnum, []string{"off", "streaming", "idle"}, "idle"},
 	{"hideThinkingBlock", "Hide thinking", "Collapse the model's thinking in replies", kindBool, nil, "false"},
 	{"markdown.mermaid", "Mermaid diagrams", "Draw Mermaid code blocks as text diagrams", kindEnum, []string{"off", "final", "streaming"}, "streaming"},

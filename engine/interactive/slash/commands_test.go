@@ -516,7 +516,7 @@ func TestLoginLogout(t *testing.T) {
 	h.async = true
 	run(t, h, "/login")
 	h.press("down", "enter") // API key
-	if s := h.screen(); !strings.Contains(s, "OpenAI • configured") || !strings.Contains(s, "Anthropic • not configured") || strings.Contains(s, "Mock") {
+	if s := h.screen(); !strings.Contains(s, "OpenAI ✓ configured") || !strings.Contains(s, "Anthropic • not configured") || strings.Contains(s, "Mock") {
 		t.Fatalf("providers:\n%s", s)
 	}
 	h.press("down", "enter") // OpenAI

@@ -157,8 +157,10 @@ type fakeAgent struct {
 	navResult engine.NavigateResult
 	providers []AuthProvider
 	loginFn   func(ctx context.Context, ui login.Interaction) error
-	radius    string // RadiusToken's answer
-	refresh   map[string]string
+	// afterLogin answers AfterLogin (nil: nothing selected, no error).
+	afterLogin func(provider string) (string, string, error)
+	radius     string // RadiusToken's answer
+	refresh    map[string]string
 }
 
 func (a *fakeAgent) RefreshModelCatalogs(context.Context) map[string]string {
@@ -297,6 +299,14 @@ func (a *fakeAgent) Login(ctx context.Context, provider string, apiKey bool, ui 
 		return a.loginFn(ctx, ui)
 	}
 	return a.took()
+}
+
+func (a *fakeAgent) AfterLogin(_ context.Context, provider string) (string, string, error) {
+	a.call("AfterLogin %s", provider)
+	if a.afterLogin != nil {
+		return a.afterLogin(provider)
+	}
+	return "", "", nil
 }
 
 func (a *fakeAgent) lastCall() string {

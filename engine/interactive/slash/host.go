@@ -129,6 +129,10 @@ type Agent interface {
 
 	AuthProviders() []AuthProvider
 	Login(ctx context.Context, provider string, apiKey bool, ui login.Interaction) error
+	// AfterLogin refreshes the provider's account-specific model list
+	// and selects its default model when none is selected: the model
+	// chosen, why none could be, and a failed refresh (a warning).
+	AfterLogin(ctx context.Context, provider string) (selected, note string, refreshErr error)
 	Logout(ctx context.Context, provider string) error
 	AuthPath() string
 }

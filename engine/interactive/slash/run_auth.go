@@ -3,6 +3,7 @@ package slash
 import (
 	"context"
 	"errors"
+	"net/url"
 	"strings"
 
 	"github.com/pi-go/pi/engine/config/login"
@@ -32,13 +33,41 @@ func runLogin(ctx context.Context, h Host, args string) error {
 		}
 		return fail(h, "Unknown provider %q. Providers: %s", args, strings.Join(ids, ", "))
 	}
-	st := h.Style()
-	h.ShowDialog(dialogs.NewSelect(st, dialogs.SelectOptions{
-		Title: "Select authentication method:", Options: []string{methodAccount, methodAPIKey},
-		OnCancel: h.CloseDialog,
-		OnSelect: func(i int, _ string) { pickProvider(ctx, h, i == 1) },
-	}))
+	showMethods(ctx, h)
 	return nil
+}
+
+// showMethods is /login's first question: an account, an API key, or
+// Radius directly (its last option, as the reference offers it).
+func showMethods(ctx context.Context, h Host) {
+	options := []string{methodAccount, methodAPIKey}
+	var radius *AuthProvider
+	for _, p := range h.Agent().AuthProviders() {
+		if p.ID == "radius" && p.OAuth {
+			radius = &p
+			options = append(options, "Sign in with "+p.Name+providerState(p))
+			break
+		}
+	}
+	h.ShowDialog(dialogs.NewSelect(h.Style(), dialogs.SelectOptions{
+		Title: "Select authentication method:", Options: options,
+		OnCancel: h.CloseDialog,
+		OnSelect: func(i int, _ string) {
+			if i == 2 && radius != nil {
+				startLogin(ctx, h, *radius, false, func() { showMethods(ctx, h) })
+				return
+			}
+			pickProvider(ctx, h, i == 1)
+		},
+	}))
+}
+
+// providerState is the suffix telling whether a provider has credentials.
+func providerState(p AuthProvider) string {
+	if p.Configured {
+		return " ✓ configured"
+	}
+	return " • not configured"
 }
 
 // pickProvider lists the providers that can sign in the chosen way.
@@ -47,17 +76,15 @@ func pickProvider(ctx context.Context, h Host, apiKey bool) {
 	var labels []string
 	for _, p := range h.Agent().AuthProviders() {
 		if (apiKey && p.APIKey) || (!apiKey && p.OAuth) {
-			state := " • not configured"
-			if p.Configured {
-				state = " • configured"
-			}
 			list = append(list, p)
-			labels = append(labels, p.Name+state)
+			labels = append(labels, p.Name+providerState(p))
 		}
 	}
 	h.ShowDialog(dialogs.NewSelect(h.Style(), dialogs.SelectOptions{
 		Title: "Select provider to configure:", Options: labels, OnCancel: h.CloseDialog, Search: true,
-		OnSelect: func(i int, _ string) { startLogin(ctx, h, list[i], apiKey) },
+		OnSelect: func(i int, _ string) {
+			startLogin(ctx, h, list[i], apiKey, func() { pickProvider(ctx, h, apiKey) })
+		},
 	}))
 }
 
@@ -66,19 +93,20 @@ func chooseMethod(ctx context.Context, h Host, p AuthProvider) {
 	switch {
 	case p.OAuth && p.APIKey:
 		h.ShowDialog(dialogs.NewSelect(h.Style(), dialogs.SelectOptions{
-			Title: "Select authentication method:", Message: p.Name, Options: []string{methodAccount, methodAPIKey},
+			Title: "Select authentication method for " + p.Name + ":", Options: []string{methodAccount, methodAPIKey},
 			OnCancel: h.CloseDialog,
-			OnSelect: func(i int, _ string) { startLogin(ctx, h, p, i == 1) },
+			OnSelect: func(i int, _ string) { startLogin(ctx, h, p, i == 1, func() { chooseMethod(ctx, h, p) }) },
 		}))
 	default:
-		startLogin(ctx, h, p, !p.OAuth)
+		startLogin(ctx, h, p, !p.OAuth, nil)
 	}
 }
 
 // startLogin runs the sign-in off the UI goroutine; its questions come
 // back as dialogs, and a "waiting" dialog (Escape cancels) shows the
-// sign-in URL or code meanwhile.
-func startLogin(ctx context.Context, h Host, p AuthProvider, apiKey bool) {
+// sign-in URL or code meanwhile. back reopens the selector the login was
+// started from when the user cancels it (nil: none).
+func startLogin(ctx context.Context, h Host, p AuthProvider, apiKey bool, back func()) {
 	a := h.Agent()
 	ctx, cancel := context.WithCancel(ctx)
 	ui := &loginUI{h: h, cancel: cancel, title: "Signing in to " + p.Name}
@@ -87,18 +115,63 @@ func startLogin(ctx context.Context, h Host, p AuthProvider, apiKey bool) {
 	}
 	ui.showWaiting()
 	background(h, func() error { return a.Login(ctx, p.ID, apiKey, ui) }, func(err error) {
-		cancel()
+		switch {
+		case err == nil:
+			ui.notes = []string{"Refreshing model catalog…"}
+			ui.device = nil
+			ui.showWaiting()
+			action := "Logged in to " + p.Name
+			if apiKey {
+				action = "Saved API key for " + p.Name
+			}
+			finishLogin(ctx, h, ui, p, action)
+			return
+		case errors.Is(err, login.ErrCancelled) || errors.Is(err, context.Canceled):
+			cancel()
+			ui.finished = true
+			h.CloseDialog()
+			h.Notify(Info, "Login cancelled.")
+			if back != nil {
+				back()
+			}
+		default:
+			cancel()
+			ui.finished = true
+			h.CloseDialog()
+			_ = fail(h, "Failed to login to %s: %w", p.Name, err)
+		}
+	})
+}
+
+// finishLogin refreshes the provider's model list (Radius's account list)
+// and selects its default model when none is selected, then says what
+// happened, as the reference's /login does; the login itself stands
+// whatever the refresh does.
+func finishLogin(ctx context.Context, h Host, ui *loginUI, p AuthProvider, action string) {
+	a := h.Agent()
+	var selected, note string
+	var refreshErr error
+	background(h, func() error {
+		selected, note, refreshErr = a.AfterLogin(ctx, p.ID)
+		return nil
+	}, func(error) {
+		ui.cancel()
 		ui.finished = true
 		h.CloseDialog()
+		if selected != "" {
+			h.Notify(Info, action+". Selected "+selected+". Credentials saved to "+a.AuthPath())
+		} else {
+			h.Notify(Info, action+". Credentials saved to "+a.AuthPath())
+		}
+		if note != "" {
+			h.Notify(Error, action+", but "+note)
+		}
 		switch {
-		case err == nil && apiKey:
-			h.Notify(Info, "Saved API key for "+p.Name+". Credentials saved to "+a.AuthPath())
-		case err == nil:
-			h.Notify(Info, "Logged in to "+p.Name+". Credentials saved to "+a.AuthPath())
-		case errors.Is(err, login.ErrCancelled) || errors.Is(err, context.Canceled):
-			h.Notify(Info, "Login cancelled.")
+		case refreshErr == nil:
+		case errors.Is(refreshErr, context.DeadlineExceeded):
+			h.Notify(Warning, action+", but its model catalog refresh timed out; using cached models.")
 		default:
-			_ = fail(h, "Failed to log in to %s: %w", p.Name, err)
+			h.Notify(Warning, action+", but its model catalog could not be refreshed; using cached models.")
 		}
 	})
 }
@@ -111,6 +184,18 @@ type loginUI struct {
 	title    string
 	notes    []string // what the flow said so far (URL, code)
 	finished bool     // UI goroutine only
+	// device is the device-code notice shown, whose URL the waiting
+	// dialog offers to open (UI goroutine only).
+	device *login.Event
+}
+
+// openBrowser opens a sign-in URL; tests replace it.
+var openBrowser = login.OpenBrowser
+
+// webURL reports whether s is an http(s) URL a browser may be given.
+func webURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // showWaiting shows the flow's notices under the title with a Cancel
@@ -123,9 +208,30 @@ func (u *loginUI) showWaiting() {
 	if len(u.notes) > 0 {
 		msg = strings.Join(u.notes, "\n")
 	}
+	options := []string{"Cancel sign-in"}
+	if u.device != nil {
+		// Enter opens the verification page and copies the code, as
+		// the reference's device-code dialog does.
+		options = []string{"Open the browser and copy the code", "Cancel sign-in"}
+	}
 	u.h.ShowDialog(dialogs.NewSelect(u.h.Style(), dialogs.SelectOptions{
-		Title: u.title, Message: msg, Options: []string{"Cancel sign-in"},
-		OnSelect: func(int, string) { u.cancel() },
+		Title: u.title, Message: msg, Options: options,
+		OnSelect: func(i int, _ string) {
+			if i == len(options)-1 {
+				u.cancel()
+				return
+			}
+			d := *u.device
+			note := "Code copied to clipboard"
+			if err := u.h.Copy(d.UserCode); err != nil {
+				note = "Copy code manually"
+			}
+			if webURL(d.URL) {
+				openBrowser(d.URL)
+			}
+			u.notes = append(u.notes, note)
+			u.showWaiting()
+		},
 		OnCancel: u.cancel,
 	}))
 }
@@ -189,8 +295,15 @@ func (u *loginUI) Notify(e login.Event) {
 		if e.Instructions != "" {
 			line += "\n" + e.Instructions
 		}
+		// The reference opens the browser at once; the URL stays shown
+		// for a machine without one.
+		if webURL(e.URL) {
+			openBrowser(e.URL)
+		}
 	case "device_code":
-		line = "Open " + e.URL + " and enter the code " + e.UserCode
+		line = "Open " + e.URL + " and enter the code " + e.UserCode + "\nWaiting for authentication..."
+		d := e
+		u.h.Post(func() { u.device = &d })
 	default:
 		line = e.Message
 		for _, l := range e.Links {

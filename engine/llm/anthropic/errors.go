@@ -85,12 +85,20 @@ func itoa(n int) string {
 // "Connection error." followed by the cause, with Node's wording for a
 // refused connection so retry patterns match.
 func connectionError(err error) error {
+	if errors.Is(err, llm.ErrHeadersTimeout) {
+		// The SDK's request timeout, which the reference sets to the
+		// idle timeout.
+		return errors.New("Request timed out.")
+	}
 	return errors.New(errConnection + ": " + llm.NetCause(err))
 }
 
 // streamError words a failure while reading the body. A connection cut
 // mid-stream gets Node's text, which the retry logic recognises.
 func streamError(err error) error {
+	if errors.Is(err, llm.ErrBodyTimeout) {
+		return errors.New("terminated: " + llm.ErrBodyTimeout.Error())
+	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
 		strings.Contains(err.Error(), "connection reset") {
 		return errors.New(errStreamCut)

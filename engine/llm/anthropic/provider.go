@@ -112,7 +112,7 @@ func (p *Provider) run(ctx context.Context, req *engine.LLMRequest, s *streamSta
 	setHeaders(httpReq, req, o, betas)
 	client := p.Client
 	if client == nil {
-		client = http.DefaultClient
+		client = llm.HTTPClient()
 	}
 	s.abortText = errAbortedRequest
 	resp, err := client.Do(httpReq)

@@ -161,7 +161,7 @@ func (p *Provider) send(ctx context.Context, req *engine.LLMRequest, tgt target,
 	}
 	client := p.Client
 	if client == nil {
-		client = http.DefaultClient
+		client = llm.HTTPClient()
 	}
 	id := ""
 	if p.InvocationID != nil {
@@ -233,7 +233,7 @@ func (p *Provider) newRequest(ctx context.Context, req *engine.LLMRequest, tgt t
 	}
 	client := p.Client
 	if client == nil {
-		client = http.DefaultClient
+		client = llm.HTTPClient()
 	}
 	creds, err := credentials(ctx, e, files, client)
 	if err != nil {

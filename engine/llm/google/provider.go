@@ -99,7 +99,7 @@ func (p *Provider) Stream(ctx context.Context, req *engine.LLMRequest, emit func
 func (p *Provider) run(ctx context.Context, req *engine.LLMRequest, s *streamState) error {
 	client := p.Client
 	if client == nil {
-		client = http.DefaultClient
+		client = llm.HTTPClient()
 	}
 	target, key, token, err := p.endpoint(ctx, client, req)
 	if err != nil {

@@ -120,7 +120,7 @@ func (p *Provider) post(ctx context.Context, req *engine.LLMRequest, body []byte
 	setHeaders(hr, req)
 	client := p.Client
 	if client == nil {
-		client = http.DefaultClient
+		client = llm.HTTPClient()
 	}
 	res, err := client.Do(hr)
 	stopped := timer.Stop()

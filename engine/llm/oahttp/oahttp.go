@@ -11,6 +11,8 @@ import (
 
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/webhooks"
+
+	"github.com/pi-go/pi/engine/llm"
 )
 
 // responseHeaderTimeout bounds the wait for response headers, as openai-go's
@@ -23,9 +25,9 @@ var client = sync.OnceValue(func() *http.Client {
 	if t, ok := http.DefaultTransport.(*http.Transport); ok {
 		t = t.Clone()
 		t.ResponseHeaderTimeout = responseHeaderTimeout
-		return &http.Client{Transport: t}
+		return &http.Client{Transport: llm.IdleTransport(t)}
 	}
-	return &http.Client{Transport: http.DefaultTransport}
+	return &http.Client{Transport: llm.IdleTransport(http.DefaultTransport)}
 })
 
 // envOptions returns the options openai-go's NewClient reads from the

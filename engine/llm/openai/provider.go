@@ -143,6 +143,11 @@ func requestHeaders(req *engine.LLMRequest, c compat) [][2]string {
 // connectionError words a transport failure like the OpenAI SDK does:
 // "Connection error." plus the underlying reason in Node's words.
 func connectionError(err error) string {
+	if errors.Is(err, llm.ErrHeadersTimeout) {
+		// The SDK's own request timeout, which the reference sets to the
+		// idle timeout, words the abort this way.
+		return "Request timed out.: This operation was aborted (20)"
+	}
 	return "Connection error.: " + llm.NetCause(err)
 }
 
@@ -369,6 +374,9 @@ func stringify(r json.RawMessage) string {
 // observed against the mock's disconnect_after_chunks; the retry logic
 // matches "terminated".
 func streamError(err error) string {
+	if errors.Is(err, llm.ErrBodyTimeout) {
+		return "terminated: " + llm.ErrBodyTimeout.Error()
+	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "unexpected EOF") ||
 		strings.Contains(err.Error(), "connection reset") {
 		return ErrStreamCut

@@ -17,7 +17,7 @@ import (
 
 // codexClient carries Codex requests. The reference uses plain fetch for
 // this backend rather than the OpenAI SDK, so no SDK headers are added.
-var codexClient = &http.Client{Transport: codexTransport()}
+var codexClient = &http.Client{Transport: llm.IdleTransport(codexTransport())}
 
 func codexTransport() http.RoundTripper {
 	t, ok := http.DefaultTransport.(*http.Transport)

@@ -107,7 +107,7 @@ func (p *Provider) post(ctx context.Context, req *engine.LLMRequest, u string, b
 	headers(req).Apply(hr, req)
 	client := p.Client
 	if client == nil {
-		client = http.DefaultClient
+		client = llm.HTTPClient()
 	}
 	res, err := client.Do(hr)
 	if err != nil {

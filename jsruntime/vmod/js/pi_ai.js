@@ -16,14 +16,60 @@ function notSupported(name) {
   return fn;
 }
 
-function hostCall(name) {
-  return function (...args) {
-    if (typeof host[name] !== "function") {
-      throw new Error("@earendil-works/pi-ai: " + name + " is not available in this runtime");
-    }
-    return host[name](...args);
-  };
+
+// aiStreams are the host's request functions (hostjs/pi_internal_models.js):
+// the Go providers with the registry's credentials, or the streamSimple an
+// extension registered for the model's api.
+function aiStreams(name) {
+  if (typeof host.aiStreams !== "function") {
+    throw new Error("@earendil-works/pi-ai: " + name + " is not available in this runtime");
+  }
+  return host.aiStreams();
 }
+
+// streamFn is one of pi-ai's top-level request functions.
+function streamFn(name, method) {
+  const fn = function (model, context, options) { return aiStreams(name)[method](model, context, options); };
+  Object.defineProperty(fn, "name", { value: name });
+  return fn;
+}
+
+// apiFactory is one wire API's built-in implementation, as pi-ai's
+// <api>Api() lazy factories return it ({stream, streamSimple}): requests
+// go to the Go provider of that API even when an extension registered a
+// streamSimple for it, so that streamSimple can wrap the built-in one.
+function apiFactory(name, api) {
+  const fn = function () {
+    return {
+      stream: (model, context, options) => aiStreams(name).api(api).stream(model, context, options),
+      streamSimple: (model, context, options) => aiStreams(name).api(api).streamSimple(model, context, options),
+    };
+  };
+  Object.defineProperty(fn, "name", { value: name });
+  return fn;
+}
+
+// apiStream is a legacy per-API alias (streamOpenAICompletions, ...).
+function apiStream(name, api) {
+  const fn = function (model, context, options) { return aiStreams(name).api(api).stream(model, context, options); };
+  Object.defineProperty(fn, "name", { value: name });
+  return fn;
+}
+
+// The wire APIs pi-ai implements, with the names of their factories and
+// legacy stream aliases.
+const wireApis = [
+  ["anthropic-messages", "anthropicMessagesApi", "Anthropic"],
+  ["azure-openai-responses", "azureOpenAIResponsesApi", "AzureOpenAIResponses"],
+  ["bedrock-converse-stream", "bedrockConverseStreamApi", undefined],
+  ["google-generative-ai", "googleGenerativeAIApi", "Google"],
+  ["google-vertex", "googleVertexApi", "GoogleVertex"],
+  ["mistral-conversations", "mistralConversationsApi", "Mistral"],
+  ["openai-codex-responses", "openAICodexResponsesApi", "OpenAICodexResponses"],
+  ["openai-completions", "openAICompletionsApi", "OpenAICompletions"],
+  ["openai-responses", "openAIResponsesApi", "OpenAIResponses"],
+  ["pi-messages", "piMessagesApi", undefined],
+];
 
 function contentText(content, separator) {
   if (separator === undefined) separator = "\n";
@@ -496,10 +542,10 @@ const values = {
   parseStreamingJson: parseStreamingJson,
   parseJsonWithRepair: parseJsonWithRepair,
   parseToolCallArguments: parseToolCallArguments,
-  complete: hostCall("complete"),
-  completeSimple: hostCall("completeSimple"),
-  stream: hostCall("stream"),
-  streamSimple: hostCall("streamSimple"),
+  complete: streamFn("complete", "complete"),
+  completeSimple: streamFn("completeSimple", "complete"),
+  stream: streamFn("stream", "stream"),
+  streamSimple: streamFn("streamSimple", "stream"),
   getEnvApiKey: (provider) => (typeof host.getEnvApiKey === "function" ? host.getEnvApiKey(provider) : undefined),
   PI_AI_VERSION: "1.6.0",
   DEFAULT_MAX_AGENT_RETRY_DELAY_MS: 60000,
@@ -547,5 +593,12 @@ const unsupportedNames = ["InMemoryCredentialStore", "InMemoryModelsStore", "Mod
 
 Object.defineProperty(exports, "__esModule", { value: true });
 for (const name of unsupportedNames) exports[name] = typeof host[name] === "function" ? host[name] : notSupported(name);
+for (const [api, factory, alias] of wireApis) {
+  exports[factory] = apiFactory(factory, api);
+  if (alias) {
+    exports["stream" + alias] = apiStream("stream" + alias, api);
+    exports["streamSimple" + alias] = apiStream("streamSimple" + alias, api);
+  }
+}
 for (const name of Object.keys(constants)) exports[name] = constants[name];
 for (const name of Object.keys(values)) exports[name] = values[name];

@@ -513,8 +513,8 @@ const components = ["ArminComponent", "AssistantMessageComponent", "BashExecutio
   "UserMessageComponent", "UserMessageSelectorComponent"];
 
 // SDK classes that only exist inside the Node reference.
-const classes = ["AgentSession", "AgentSessionRuntime", "CredentialSynchronizationError", "DefaultPackageManager",
-  "DefaultResourceLoader", "ExtensionRunner", "InteractiveMode", "ModelRuntime",
+const classes = ["AgentSessionRuntime", "CredentialSynchronizationError", "DefaultPackageManager",
+  "ExtensionRunner", "InteractiveMode", "ModelRuntime",
   "ProjectTrustStore", "RpcClient"];
 
 // SDK classes pi-go provides, each built on first read.
@@ -522,6 +522,8 @@ const sdkClasses = {
   SettingsManager: () => require("pi:internal/sdk_settings").SettingsManager,
   SessionManager: () => require("pi:internal/sdk_session").SessionManager,
   ModelRegistry: makeModelRegistryClass,
+  DefaultResourceLoader: () => require("pi:internal/sdk_agent").DefaultResourceLoader,
+  AgentSession: () => require("pi:internal/sdk_agent").AgentSession,
 };
 
 // ModelRegistry is the host's registry (models.json, auth.json, the
@@ -548,16 +550,15 @@ function makeModelRegistryClass() {
 }
 
 // SDK functions pi-go does not provide to extensions.
-const functions = ["collectEntriesForBranchSummary", "compact", "convertToPng", "copyToClipboard", "createAgentSession",
+const functions = ["collectEntriesForBranchSummary", "compact", "convertToPng", "copyToClipboard",
   "createAgentSessionFromServices", "createAgentSessionRuntime", "createAgentSessionServices",
   "createCodemodeExtension", "createExtensionRuntime", "createLocalPowerShellOperations", "createMcpExtension",
   "createToolSearchExtension", "discoverAndLoadExtensions",
-  "findTurnStartIndex", "generateBranchSummary", "generateDiffString", "generateSummary",
+  "generateBranchSummary", "generateDiffString", "generateSummary",
   "generateSummaryWithUsage", "generateUnifiedPatch",
-  "getPowerShellConfig", "loadSkills",
-  "loadSkillsFromDir", "main", "migrateSessionEntries", "parseArgs", "prepareBranchEntries",
+  "getPowerShellConfig", "main", "migrateSessionEntries", "parseArgs", "prepareBranchEntries",
   "readStoredCredential", "renderDiff", "resizeImage", "resolveCliModel", "resolveModelScopeWithDiagnostics",
-  "runPrintMode", "runRpcMode", "sessionEntryToContextMessages", "wrapRegisteredTool",
+  "runPrintMode", "runRpcMode", "wrapRegisteredTool",
   "wrapRegisteredTools"];
 
 Object.defineProperty(exports, "__esModule", { value: true });
@@ -577,9 +578,12 @@ for (const name of Object.keys(sdkClasses)) lazyExport(name, hostOr(sdkClasses[n
 // SDK functions pi-go provides (hostjs/pi_internal_sdk_functions.js).
 for (const name of ["buildContextEntries", "buildSessionContext", "buildSessionProjection", "calculateContextTokens",
   "findCutPoint", "getLastAssistantUsage", "getLatestCompactionEntry", "parseSessionEntries", "shouldCompact",
-  "loadProjectContextFiles", "hasTrustRequiringProjectResources", "formatSkillsForPrompt"]) {
+  "loadProjectContextFiles", "hasTrustRequiringProjectResources", "formatSkillsForPrompt",
+  "findTurnStartIndex", "loadSkills", "loadSkillsFromDir", "sessionEntryToContextMessages"]) {
   lazyExport(name, hostOr(() => require("pi:internal/sdk_functions")[name], () => notSupported(name)));
 }
+// Sub-agents in process (hostjs/pi_internal_sdk_agent.js).
+lazyExport("createAgentSession", hostOr(() => require("pi:internal/sdk_agent").createAgentSession, () => notSupported("createAgentSession")));
 for (const name of classes) exports[name] = typeof host[name] === "function" ? host[name] : unsupportedClass(name);
 for (const name of functions) exports[name] = typeof host[name] === "function" ? host[name] : notSupported(name);
 // Copied as descriptors, so the accessors of the tui components stay lazy.
