@@ -189,7 +189,22 @@ func (p *Program) renderFull(b *bytes.Buffer) {
 	}
 	for i := 0; i < imgH; i++ {
 		if n := KittyRows(screen[i]); n > 0 && i+n > imgH {
-			screen[i] = cropKittyLine(screen[i], imgH-i)
+			screen[i] = cropKittyLine(screen[i], 0, imgH-i)
+		}
+	}
+	// An image whose top row is above the window shows its lower part
+	// from the window's first row, as the reference crops it.
+	if f.offset > 0 && imgH > 0 && kittyDrawn.Load() {
+		from := max(0, f.offset-kittyLookback)
+		above := d.body(from, f.offset)
+		for j := len(above) - 1; j >= 0; j-- {
+			n := KittyRows(above[j])
+			if hidden := f.offset - (from + j); n > hidden {
+				if !IsImageLine(screen[0]) {
+					screen[0] = cropKittyLine(above[j], hidden, imgH) + screen[0]
+				}
+				break
+			}
 		}
 	}
 
