@@ -107,6 +107,7 @@ type app struct {
 	termColors       *theme.TerminalColors // what the terminal reported, nil before
 	scheme           string                // the terminal's last light/dark report, "" before
 	themeFromSetting bool
+	bugHinted        bool            // the /bug hint was shown
 	clipboard        clipboardReader // the system clipboard (tests give a fake)                  // the theme is the setting's (not Options.Theme), so it follows the terminal
 	working          string          // the top rule's label while working
 	lastCtrlC        time.Time

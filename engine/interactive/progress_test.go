@@ -3,6 +3,7 @@ package interactive
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-go/pi/internal/mockllm"
 )
@@ -37,5 +38,25 @@ func TestTerminalProgress(t *testing.T) {
 				t.Fatalf("want %q then %q in the output, got indexes %d, %d", progressActive, progressClear, on, off)
 			}
 		})
+	}
+}
+
+// A reply that fails with a lasting error (not a transient one, which is
+// retried) points at /bug, once.
+func TestBugHintAfterAnError(t *testing.T) {
+	t.Parallel()
+	bad := mockllm.Turn{Status: 400, Body: []byte(`{"error":{"message":"invalid request shape"}}`)}
+	ta := startApp(t, mockllm.Script{Turns: []mockllm.Turn{bad, bad}}, Options{Initial: "first"})
+	ta.waitFor("/bug sends a report")
+	ta.waitGone("Working")
+	ta.r.Feed("second\r")
+	for i := 0; strings.Count(ta.screen(), "invalid request shape") < 2; i++ {
+		if i > 2000 {
+			t.Fatalf("the second error never showed:\n%s", ta.screen())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := strings.Count(ta.screen(), "/bug sends a report"); n != 1 {
+		t.Fatalf("hint shown %d times:\n%s", n, ta.screen())
 	}
 }
