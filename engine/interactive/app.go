@@ -69,6 +69,7 @@ type uiProgram interface {
 	WriteRaw(s string)
 	SetProgress(active bool)
 	SetColorSchemeNotifications(on bool)
+	SetProgramStatus(s tui.ProgramStatus)
 }
 
 // app is the interactive mode's state; every field is owned by the UI
@@ -108,6 +109,7 @@ type app struct {
 	scheme           string                // the terminal's last light/dark report, "" before
 	themeFromSetting bool
 	bugHinted        bool            // the /bug hint was shown
+	pstatus          *programStatus  // the OSC 7501 program status
 	clipboard        clipboardReader // the system clipboard (tests give a fake)                  // the theme is the setting's (not Options.Theme), so it follows the terminal
 	working          string          // the top rule's label while working
 	lastCtrlC        time.Time
@@ -143,7 +145,8 @@ func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 	home, _ := os.UserHomeDir()
 	v := &view{th: o.Theme, expandKey: firstKey(km, "app.tools.expand"), cwd: c.Cwd(), home: home,
 		thinkingLabel: "Thinking...", hideThinking: settingBool(c, "hideThinkingBlock")}
-	a := &app{ctx: ctx, c: c, o: o, km: km, v: v, term: o.Terminal, messages: o.Messages, themeFromSetting: fromSetting}
+	a := &app{ctx: ctx, c: c, o: o, km: km, v: v, term: o.Terminal, messages: o.Messages, themeFromSetting: fromSetting,
+		pstatus: newProgramStatus()}
 	a.loadImageSettings()
 	a.tr = newTranscript(v)
 	a.tr.costs = &costNotices{
@@ -309,7 +312,7 @@ func (a *app) programOptions() tui.ProgramOptions {
 	bar, _ := a.c.Setting("fullscreenScrollbar").(string)
 	th := a.v.th
 	return tui.ProgramOptions{
-		Fullscreen: full, Keymap: a.km,
+		Fullscreen: full, Keymap: a.km, ProgramStatus: os.Getenv("PI_PROGRAM_STATUS"),
 		ShowHardwareCursor: boolSetting("showHardwareCursor", os.Getenv("PI_HARDWARE_CURSOR") == "1"),
 		ClearOnShrink:      boolSetting("terminal.clearOnShrink", os.Getenv("PI_CLEAR_ON_SHRINK") == "1"),
 		Scrollbar:          bar == "always",
@@ -363,7 +366,7 @@ func (a *app) setup() {
 	a.refreshFooter()
 	a.editorChanged()
 	a.setTitle("π - " + filepath.Base(a.c.Cwd()))
-	a.p.Post(func() { a.queryTerminalColors(); a.syncColorScheme() })
+	a.p.Post(func() { a.queryTerminalColors(); a.syncColorScheme(); a.reportStatus() })
 	if a.v.images != tui.ImagesNone {
 		// Images are sized by the cell's pixels: ask for them.
 		a.p.Post(func() { a.p.WriteRaw(tui.CellSizeQuery) })

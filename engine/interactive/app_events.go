@@ -23,6 +23,9 @@ func (a *app) handleEvent(e engine.Event) {
 		a.refreshFooter()
 	}
 	changed := a.tr.Handle(e)
+	if a.pstatus.handle(e) {
+		a.reportStatus()
+	}
 	switch ev := e.(type) {
 	case engine.AgentStart:
 		a.streaming = true

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pi-go/pi/engine/tui"
 	"github.com/pi-go/pi/internal/mockllm"
 )
 
@@ -58,5 +59,22 @@ func TestBugHintAfterAnError(t *testing.T) {
 	}
 	if n := strings.Count(ta.screen(), "/bug sends a report"); n != 1 {
 		t.Fatalf("hint shown %d times:\n%s", n, ta.screen())
+	}
+}
+
+// Once the terminal answers the OSC 7501 query, pi reports working (with
+// the session name) during a run and done after it.
+func TestProgramStatusReport(t *testing.T) {
+	t.Parallel()
+	ta := startApp(t, mockllm.Script{Turns: []mockllm.Turn{{Text: "Status reply.", DelayMs: 20}}}, Options{})
+	ta.waitFor("v0.0.0-test")
+	ta.r.Do(func() { ta.r.P.Dispatch(tui.Reply{Raw: "\x1b]7501;?\x1b\\"}) })
+	ta.r.Feed("go\r")
+	ta.waitFor("Status reply.")
+	ta.waitGone("Working")
+	out := ta.term.Output()
+	idle, working, done := strings.Index(out, "\x1b]7501;state=idle:app=pi\x1b\\"), strings.Index(out, "\x1b]7501;state=working:app=pi"), strings.LastIndex(out, "\x1b]7501;state=done:app=pi")
+	if idle < 0 || working < idle || done < working {
+		t.Fatalf("status reports idle %d, working %d, done %d", idle, working, done)
 	}
 }

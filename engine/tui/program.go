@@ -67,6 +67,9 @@ type ProgramOptions struct {
 	// SearchMatchStyle and SearchCurrentStyle draw the transcript
 	// search's matches and its selected one (nil: underline; bold
 	// reverse video).
+	// ProgramStatus is PI_PROGRAM_STATUS: "1" the terminal takes OSC 7501
+	// program status, "0" it does not, anything else asks it.
+	ProgramStatus      string
 	SearchMatchStyle   func(string) string
 	SearchCurrentStyle func(string) string
 
@@ -134,6 +137,7 @@ type Program struct {
 	reg        regularRenderer
 	full       fullRenderer
 	search     *search // the transcript search, while its box is open
+	status     *ProgramStatus
 	reprint    bool
 	inputSeen  bool
 	lastFrame  time.Time
