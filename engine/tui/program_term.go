@@ -87,6 +87,11 @@ func (p *Program) finalFrame() {
 		return
 	}
 	if !p.o.Fullscreen {
+		// What the last handler changed (a submitted /quit clears the
+		// editor) is drawn before leaving, as the reference's last frame.
+		if p.dirty.Load() && !p.waitStart {
+			p.Render()
+		}
 		var b bytes.Buffer
 		p.reg.leave(&b)
 		p.write(b.String())
