@@ -164,6 +164,13 @@ func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 			return nil
 		},
 		models: func(provider, id string) *engine.Model {
+			// Past requests are priced by any model the registry knows,
+			// signed in or not, as the reference's model runtime does.
+			if f, ok := c.(interface {
+				FindModel(provider, id string) *engine.Model
+			}); ok {
+				return f.FindModel(provider, id)
+			}
 			for _, m := range c.AvailableModels() {
 				if m.Provider == provider && m.ID == id {
 					return m
