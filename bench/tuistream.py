@@ -90,7 +90,8 @@ def start_mock(root: str, turn: dict) -> tuple[subprocess.Popen, int]:
     raise RuntimeError("mockllm did not start")
 
 
-def run_once(cmd: list[str], env: dict, cwd: str, agent_dir: str, mode: str, turn: dict, root: str) -> dict | None:
+def run_once(cmd: list[str], env: dict, cwd: str, agent_dir: str, mode: str, turn: dict, root: str,
+             last_message: str) -> dict | None:
     mock, port = start_mock(root, turn)
     with open(os.path.join(agent_dir, "models.json"), "w") as f:
         json.dump({"providers": {"mock": {"baseUrl": f"http://127.0.0.1:{port}/v1", "api": "openai-completions",
@@ -101,6 +102,14 @@ def run_once(cmd: list[str], env: dict, cwd: str, agent_dir: str, mode: str, tur
         os.execvpe(cmd[0], cmd + ["--tui-mode", mode], env)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
     try:
+        # Ready: the session's last message is on screen and the output
+        # has been quiet for 1.5 s (the reference draws its header first
+        # and the replayed session later).
+        seen_last, buf, t_start = False, bytearray(), time.perf_counter()
+        while not seen_last and time.perf_counter() - t_start < 180:
+            chunk, _ = tuikey.read_until_quiet(fd, 0.3, 5)
+            buf += chunk
+            seen_last = last_message.encode() in buf
         tuikey.read_until_quiet(fd, 1.5, 120)
         c0 = cpu_ms(pid)
         os.write(fd, b"Stream a long reply please\r")
@@ -126,6 +135,9 @@ def run_once(cmd: list[str], env: dict, cwd: str, agent_dir: str, mode: str, tur
                 seen = True
         wall = time.perf_counter() - start
         c1 = cpu_ms(pid)
+        if os.environ.get("TUISTREAM_DUMP"):
+            with open(os.environ["TUISTREAM_DUMP"] + f".{os.path.basename(cmd[0])}.{mode}", "wb") as f:
+                f.write(out)
         if not seen:
             return None
         return {"bytes": len(out), "frames": out.count(b"\x1b[?2026h"), "cpu": c1 - c0, "wall": wall}
@@ -174,7 +186,7 @@ def main() -> int:
         for mode in modes:
             for _ in range(a.runs):
                 for name, cmd in sides:
-                    r = run_once(cmd, env, proj, agent_dir, mode, turn, root)
+                    r = run_once(cmd, env, proj, agent_dir, mode, turn, root, f"Answer {a.messages - 1}" if a.messages % 2 == 0 else f"Question {a.messages - 1}")
                     if r:
                         results.setdefault((name, mode), []).append(r)
         print(f"streaming frame cost, {a.messages} messages, {deltas} deltas of {a.chunk} chars {a.delay} ms apart, "
