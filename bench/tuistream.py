@@ -90,7 +90,8 @@ def start_mock(root: str, turn: dict) -> tuple[subprocess.Popen, int]:
     raise RuntimeError("mockllm did not start")
 
 
-def run_once(cmd: list[str], env: dict, cwd: str, agent_dir: str, mode: str, turn: dict, root: str) -> dict | None:
+def run_once(cmd: list[str], env: dict, cwd: str, agent_dir: str, mode: str, turn: dict, root: str,
+             last_message: str) -> dict | None:
     mock, port = start_mock(root, turn)
     with open(os.path.join(agent_dir, "models.json"), "w") as f:
         json.dump({"providers": {"mock": {"baseUrl": f"http://127.0.0.1:{port}/v1", "api": "openai-completions",
@@ -101,7 +102,11 @@ def run_once(cmd: list[str], env: dict, cwd: str, agent_dir: str, mode: str, tur
         os.execvpe(cmd[0], cmd + ["--tui-mode", mode], env)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
     try:
-        tuikey.read_until_quiet(fd, 1.5, 120)
+        # Ready: five quiet seconds after the first output (the reference
+        # draws its header first and the replayed session seconds later;
+        # the last message's heading may be above the window, so its
+        # text is no sign).
+        tuikey.read_until_quiet(fd, 5.0, 180)
         c0 = cpu_ms(pid)
         os.write(fd, b"Stream a long reply please\r")
         out = bytearray()
@@ -126,6 +131,9 @@ def run_once(cmd: list[str], env: dict, cwd: str, agent_dir: str, mode: str, tur
                 seen = True
         wall = time.perf_counter() - start
         c1 = cpu_ms(pid)
+        if os.environ.get("TUISTREAM_DUMP"):
+            with open(os.environ["TUISTREAM_DUMP"] + f".{os.path.basename(cmd[0])}.{mode}", "wb") as f:
+                f.write(out)
         if not seen:
             return None
         return {"bytes": len(out), "frames": out.count(b"\x1b[?2026h"), "cpu": c1 - c0, "wall": wall}
@@ -174,7 +182,7 @@ def main() -> int:
         for mode in modes:
             for _ in range(a.runs):
                 for name, cmd in sides:
-                    r = run_once(cmd, env, proj, agent_dir, mode, turn, root)
+                    r = run_once(cmd, env, proj, agent_dir, mode, turn, root, f"Answer {a.messages - 1}" if a.messages % 2 == 0 else f"Question {a.messages - 1}")
                     if r:
                         results.setdefault((name, mode), []).append(r)
         print(f"streaming frame cost, {a.messages} messages, {deltas} deltas of {a.chunk} chars {a.delay} ms apart, "

@@ -62,10 +62,16 @@ type term struct {
 // agent directory agentDir.
 func startPi(t *testing.T, agentDir, project string, w, h int, args ...string) *term {
 	t.Helper()
+	return startPiEnv(t, nil, agentDir, project, w, h, args...)
+}
+
+// startPiEnv is startPi with extra environment variables.
+func startPiEnv(t *testing.T, env []string, agentDir, project string, w, h int, args ...string) *term {
+	t.Helper()
 	cmd := exec.Command(piBin, args...)
 	cmd.Dir = project
-	cmd.Env = append(os.Environ(), "PI_CODING_AGENT_DIR="+agentDir, "HOME="+filepath.Dir(agentDir),
-		"TERM=xterm-256color", "NO_COLOR=1", "PI_OFFLINE=1")
+	cmd.Env = append(append(os.Environ(), "PI_CODING_AGENT_DIR="+agentDir, "HOME="+filepath.Dir(agentDir),
+		"TERM=xterm-256color", "NO_COLOR=1", "PI_OFFLINE=1"), env...)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(w), Rows: uint16(h)})
 	if err != nil {
 		t.Fatal(err)

@@ -69,6 +69,7 @@ type uiProgram interface {
 	WriteRaw(s string)
 	SetProgress(active bool)
 	SetColorSchemeNotifications(on bool)
+	SetProgramStatus(s tui.ProgramStatus)
 }
 
 // app is the interactive mode's state; every field is owned by the UI
@@ -107,6 +108,8 @@ type app struct {
 	termColors       *theme.TerminalColors // what the terminal reported, nil before
 	scheme           string                // the terminal's last light/dark report, "" before
 	themeFromSetting bool
+	bugHinted        bool            // the /bug hint was shown
+	pstatus          *programStatus  // the OSC 7501 program status
 	clipboard        clipboardReader // the system clipboard (tests give a fake)                  // the theme is the setting's (not Options.Theme), so it follows the terminal
 	working          string          // the top rule's label while working
 	lastCtrlC        time.Time
@@ -142,7 +145,8 @@ func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 	home, _ := os.UserHomeDir()
 	v := &view{th: o.Theme, expandKey: firstKey(km, "app.tools.expand"), cwd: c.Cwd(), home: home,
 		thinkingLabel: "Thinking...", hideThinking: settingBool(c, "hideThinkingBlock")}
-	a := &app{ctx: ctx, c: c, o: o, km: km, v: v, term: o.Terminal, messages: o.Messages, themeFromSetting: fromSetting}
+	a := &app{ctx: ctx, c: c, o: o, km: km, v: v, term: o.Terminal, messages: o.Messages, themeFromSetting: fromSetting,
+		pstatus: newProgramStatus()}
 	a.loadImageSettings()
 	a.tr = newTranscript(v)
 	a.tr.costs = &costNotices{
@@ -160,6 +164,13 @@ func newApp(ctx context.Context, c Controller, o Options) (*app, error) {
 			return nil
 		},
 		models: func(provider, id string) *engine.Model {
+			// Past requests are priced by any model the registry knows,
+			// signed in or not, as the reference's model runtime does.
+			if f, ok := c.(interface {
+				FindModel(provider, id string) *engine.Model
+			}); ok {
+				return f.FindModel(provider, id)
+			}
 			for _, m := range c.AvailableModels() {
 				if m.Provider == provider && m.ID == id {
 					return m
@@ -308,7 +319,7 @@ func (a *app) programOptions() tui.ProgramOptions {
 	bar, _ := a.c.Setting("fullscreenScrollbar").(string)
 	th := a.v.th
 	return tui.ProgramOptions{
-		Fullscreen: full, Keymap: a.km,
+		Fullscreen: full, Keymap: a.km, ProgramStatus: os.Getenv("PI_PROGRAM_STATUS"),
 		ShowHardwareCursor: boolSetting("showHardwareCursor", os.Getenv("PI_HARDWARE_CURSOR") == "1"),
 		ClearOnShrink:      boolSetting("terminal.clearOnShrink", os.Getenv("PI_CLEAR_ON_SHRINK") == "1"),
 		Scrollbar:          bar == "always",
@@ -318,6 +329,14 @@ func (a *app) programOptions() tui.ProgramOptions {
 		PrintBodyOnExit:    full && exitOut != "none",
 		JumpLabelStyle:     func(s string) string { return th.Fg("accent", s) },
 		ScrollbarStyle:     func(s string) string { return th.Fg("scrollbarThumb", s) },
+		// The search's matches on searchMatchBg, underlined; the selected
+		// one in bold reverse video, as the reference draws them.
+		SearchMatchStyle: func(s string) string {
+			return "\x1b[4m" + th.Bg("searchMatchBg", th.Fg("searchMatchText", s)) + "\x1b[24m"
+		},
+		SearchCurrentStyle: func(s string) string {
+			return "\x1b[1m\x1b[7m" + th.Bg("searchMatchBg", th.Fg("searchMatchText", s)) + "\x1b[27m\x1b[22m"
+		},
 	}
 }
 
@@ -354,7 +373,7 @@ func (a *app) setup() {
 	a.refreshFooter()
 	a.editorChanged()
 	a.setTitle("π - " + filepath.Base(a.c.Cwd()))
-	a.p.Post(func() { a.queryTerminalColors(); a.syncColorScheme() })
+	a.p.Post(func() { a.queryTerminalColors(); a.syncColorScheme(); a.reportStatus() })
 	if a.v.images != tui.ImagesNone {
 		// Images are sized by the cell's pixels: ask for them.
 		a.p.Post(func() { a.p.WriteRaw(tui.CellSizeQuery) })

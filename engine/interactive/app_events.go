@@ -2,6 +2,7 @@ package interactive
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/pi-go/pi/engine"
@@ -22,6 +23,9 @@ func (a *app) handleEvent(e engine.Event) {
 		a.refreshFooter()
 	}
 	changed := a.tr.Handle(e)
+	if a.pstatus.handle(e) {
+		a.reportStatus()
+	}
 	switch ev := e.(type) {
 	case engine.AgentStart:
 		a.streaming = true
@@ -44,6 +48,7 @@ func (a *app) handleEvent(e engine.Event) {
 	case engine.MessageEnd:
 		if ev.Message != nil && ev.Message.Role == engine.RoleAssistant {
 			a.refreshFooter()
+			a.maybeSuggestBug(ev.Message)
 		}
 	case engine.QueueUpdate:
 		a.queue.set(ev.Steering, ev.FollowUp)
@@ -126,4 +131,21 @@ func (a *app) drawSpinner() {
 	frame := a.v.fg("accent", spinnerFrames[a.spinner])
 	a.editor.SetTopLabels(frame+" "+a.v.fg("muted", a.working), frame)
 	a.p.RequestRender()
+}
+
+// maybeSuggestBug points at /bug once per run of the mode, after a reply
+// failed with an error that is neither transient (retried) nor the user's
+// own abort, as the reference does.
+func (a *app) maybeSuggestBug(m *engine.Message) {
+	if a.bugHinted || m.StopReason != engine.StopError || engine.IsRetryableError(m) {
+		return
+	}
+	low := strings.ToLower(m.ErrorMessage)
+	for _, w := range []string{"abort", "cancel"} {
+		if strings.Contains(low, w) {
+			return
+		}
+	}
+	a.bugHinted = true
+	a.tr.notice("muted", "Looks like a bug in pi? /bug sends a report to its developers.")
 }

@@ -159,6 +159,9 @@ func (h *header) Render(width int) []string {
 	for _, r := range body {
 		out = append(out, " "+tui.Truncate(r, width-1, ""))
 	}
+	// A blank row below, as the reference's header has: the first
+	// message after it needs no separator of its own.
+	out = append(out, "")
 	return h.c.put(width, 0, h.v.gen, out)
 }
 

@@ -23,7 +23,7 @@ func TestHeaderLogo(t *testing.T) {
 		if !logo && (first != " Pi v9.9.9" || !strings.HasPrefix(second, " ctrl+o interrupt")) {
 			t.Fatalf("wordmark rows %q %q", first, second)
 		}
-		if last := tui.Strip(rows[len(rows)-1]); last != " "+onboarding {
+		if last := tui.Strip(rows[len(rows)-2]); last != " "+onboarding || rows[len(rows)-1] != "" {
 			t.Fatalf("last row %q", last)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"io"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -144,6 +145,12 @@ func (h host) TerminalRows() int {
 		}
 	}
 	return 24
+}
+
+// TerminalAppearance is the terminal's light or dark appearance, from
+// what it reported.
+func (h host) TerminalAppearance() string {
+	return theme.TerminalAppearance(h.a.termColors, h.a.scheme, os.Getenv)
 }
 
 // DrawsImages reports whether the terminal draws inline images.

@@ -91,14 +91,22 @@ func (t *Transcript) layout(width int) {
 	}
 	for i := t.dirty; i < len(t.items); i++ {
 		n := len(t.items[i].Render(width))
-		if n > 0 && row > 0 {
-			n++ // the blank separator row above it
+		if _, afterHeader := t.prevItem(i).(*header); n > 0 && row > 0 && !afterHeader {
+			n++ // the blank separator row above it (the header ends with its own)
 		}
 		t.starts = append(t.starts, row)
 		t.rows = append(t.rows, n)
 		row += n
 	}
 	t.dirty, t.total = len(t.items), row
+}
+
+// prevItem is the item before i, nil for the first.
+func (t *Transcript) prevItem(i int) tui.Component {
+	if i == 0 {
+		return nil
+	}
+	return t.items[i-1]
 }
 
 // Height is the number of rows at width.

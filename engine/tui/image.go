@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // ImageProtocol is how the terminal draws inline images: "kitty" (the
@@ -420,6 +421,7 @@ func (im *Image) render(width int) []string {
 		}
 		out := make([]string, rows)
 		out[0] = EncodeKitty(data, cols, rows, im.id)
+		kittyDrawn.Store(true)
 		return out
 	case ImagesITerm2:
 		cols, rows := ImageCells(w, h, maxW, maxH, cell, false)
@@ -441,17 +443,19 @@ func (im *Image) render(width int) []string {
 // Invalidate drops the cached rows (the cell size changed).
 func (im *Image) Invalidate() { im.cache.valid = false }
 
-// cropKittyLine shows only the top visible rows of the Kitty image
-// placed on line (the rest would cover the rows below the transcript's
-// window): the placement gets r=visible and a source rectangle of the
-// image's top part, in proportion. Lines without one, or whose image is
-// not a readable PNG, are returned as they are.
-func cropKittyLine(line string, visible int) string {
+// cropKittyLine shows visible rows of the Kitty image placed on line,
+// hidden rows down from its top (the rows above the window, or past the
+// transcript's end that would cover the dock): the placement gets
+// r=visible and the matching source rectangle of the image, in
+// proportion. Lines without one, or whose image is not a readable PNG,
+// are returned as they are.
+func cropKittyLine(line string, hidden, visible int) string {
 	i := strings.Index(line, kittyPrefix)
 	rows := KittyRows(line)
-	if i < 0 || visible <= 0 || visible >= rows {
+	if i < 0 || visible <= 0 || hidden < 0 || hidden >= rows || (hidden == 0 && visible >= rows) {
 		return line
 	}
+	visible = min(visible, rows-hidden)
 	start := i + len(kittyPrefix)
 	semi := strings.IndexByte(line[start:], ';')
 	if semi < 0 {
@@ -466,16 +470,27 @@ func cropKittyLine(line string, visible int) string {
 		return line
 	}
 	hpx := int(binary.BigEndian.Uint32(head[20:]))
-	srcH := max(1, min(hpx, int(math.Ceil(float64(hpx*visible)/float64(rows)))))
+	y := hpx * hidden / rows
+	end := int(math.Ceil(float64(hpx*(hidden+visible)) / float64(rows)))
+	srcH := max(1, min(hpx, end)-y)
 	var controls []string
 	for _, c := range strings.Split(line[start:start+semi], ",") {
 		if !strings.HasPrefix(c, "r=") && !strings.HasPrefix(c, "h=") && !strings.HasPrefix(c, "y=") {
 			controls = append(controls, c)
 		}
 	}
-	controls = append(controls, "y=0", "h="+strconv.Itoa(srcH), "r="+strconv.Itoa(visible))
+	controls = append(controls, "y="+strconv.Itoa(y), "h="+strconv.Itoa(srcH), "r="+strconv.Itoa(visible))
 	return line[:start] + strings.Join(controls, ",") + line[start+semi:]
 }
+
+// kittyLookback is how far above the window the fullscreen renderer
+// looks for a Kitty image reaching into it: the tallest image an
+// imageWidthCells of 120 gives.
+const kittyLookback = 120
+
+// kittyDrawn is set once any Kitty image was rendered: only then does the
+// fullscreen renderer look above its window for one reaching into it.
+var kittyDrawn atomic.Bool
 
 // imageRows marks the rows of screen that place an image, and the rows
 // a Kitty image covers below its line (within the first limit rows).

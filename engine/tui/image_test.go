@@ -171,11 +171,15 @@ func TestImageFallbackAndCrop(t *testing.T) {
 	if KittyRows(line) != 10 {
 		t.Fatalf("rows %d", KittyRows(line))
 	}
-	cut := cropKittyLine(line, 4)
+	cut := cropKittyLine(line, 0, 4)
 	if KittyRows(cut) != 4 || !strings.Contains(cut, ",y=0,h=72,r=4;") {
 		t.Fatalf("crop: %q", cut[:60])
 	}
-	if cropKittyLine(line, 10) != line || cropKittyLine("plain", 2) != "plain" {
+	// The lower part: 6 rows hidden above the window, 4 shown.
+	if low := cropKittyLine(line, 6, 10); KittyRows(low) != 4 || !strings.Contains(low, ",y=108,h=72,r=4;") {
+		t.Fatalf("lower crop: %q", low[:60])
+	}
+	if cropKittyLine(line, 0, 10) != line || cropKittyLine("plain", 0, 2) != "plain" {
 		t.Fatal("crop changed a line that fits")
 	}
 	if c, ok := (Reply{Raw: "\x1b[6;20;10t"}).CellSizeReply(); !ok || c != (CellSize{Width: 10, Height: 20}) {

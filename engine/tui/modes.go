@@ -62,10 +62,14 @@ type modes struct {
 	colorScheme bool
 	// progress: an OSC 9;4 progress indicator is showing.
 	progress bool
+	// programStatus: the terminal answered the OSC 7501 query;
+	// statusShown: a status was written, so exit clears it.
+	programStatus, statusShown bool
+	statusQueried              bool // the query is out and unanswered
 }
 
 // enterSequence is what a Program writes when it takes the terminal.
-func enterSequence(fullscreen bool) string {
+func enterSequence(fullscreen, statusQuery bool) string {
 	var b strings.Builder
 	if fullscreen {
 		b.WriteString(SeqAltScreenOn)
@@ -78,6 +82,9 @@ func enterSequence(fullscreen bool) string {
 	b.WriteString(SeqPasteOn)
 	b.WriteString(SeqKittyPush)
 	b.WriteString(SeqKittyQuery)
+	if statusQuery {
+		b.WriteString(ProgramStatusQuery)
+	}
 	if !fullscreen {
 		b.WriteString(SeqCursorQuery)
 	}
@@ -94,6 +101,9 @@ func (m *modes) exitSequence() string {
 		b.WriteString(SeqModifyOtherOff)
 	}
 	b.WriteString(SeqPasteOff)
+	if m.programStatus && m.statusShown {
+		b.WriteString(FormatProgramStatus(ProgramStatus{State: "clear"}))
+	}
 	if m.colorScheme {
 		b.WriteString(SeqColorSchemeOff)
 	}

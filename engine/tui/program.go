@@ -64,6 +64,14 @@ type ProgramOptions struct {
 	// reverse video.
 	JumpLabelStyle func(string) string
 	ScrollbarStyle func(string) string
+	// SearchMatchStyle and SearchCurrentStyle draw the transcript
+	// search's matches and its selected one (nil: underline; bold
+	// reverse video).
+	// ProgramStatus is PI_PROGRAM_STATUS: "1" the terminal takes OSC 7501
+	// program status, "0" it does not, anything else asks it.
+	ProgramStatus      string
+	SearchMatchStyle   func(string) string
+	SearchCurrentStyle func(string) string
 
 	// FrameInterval is the shortest time between two frames that were not
 	// caused by input; 0 means 16 ms (about 60 frames a second).
@@ -128,6 +136,8 @@ type Program struct {
 	modes      modes
 	reg        regularRenderer
 	full       fullRenderer
+	search     *search // the transcript search, while its box is open
+	status     *ProgramStatus
 	reprint    bool
 	inputSeen  bool
 	lastFrame  time.Time

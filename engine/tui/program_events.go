@@ -25,6 +25,17 @@ func (p *Program) dispatch(ev Event) {
 	}
 	switch e := ev.(type) {
 	case Reply:
+		if isProgramStatusReply(e.Raw) {
+			if p.modes.statusQueried {
+				p.modes.statusQueried = false
+				p.modes.programStatus = true
+				if p.status != nil {
+					p.write(FormatProgramStatus(*p.status))
+					p.modes.statusShown = true
+				}
+			}
+			return
+		}
 		if s := p.modes.probeReply(e.Raw); s != "" {
 			p.write(s)
 		}

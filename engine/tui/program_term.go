@@ -34,7 +34,15 @@ func (p *Program) acquire() error {
 	p.modes.fullscreen = p.o.Fullscreen
 	p.modes.setup = true
 	p.modes.probed, p.modes.kitty, p.modes.modifyKeys = false, false, false
-	p.write(enterSequence(p.o.Fullscreen))
+	// PI_PROGRAM_STATUS=1 says the terminal takes OSC 7501 without asking,
+	// 0 that it does not; otherwise it is asked.
+	p.modes.programStatus, p.modes.statusShown = p.o.ProgramStatus == "1", false
+	p.modes.statusQueried = p.o.ProgramStatus != "1" && p.o.ProgramStatus != "0"
+	p.write(enterSequence(p.o.Fullscreen, p.modes.statusQueried))
+	if p.modes.programStatus && p.status != nil {
+		p.write(FormatProgramStatus(*p.status))
+		p.modes.statusShown = true
+	}
 	if rn, ok := p.term.(ResizeNotifier); ok {
 		p.stopResize = rn.NotifyResize(func() { p.Post(p.onResize) })
 	}
@@ -79,6 +87,11 @@ func (p *Program) finalFrame() {
 		return
 	}
 	if !p.o.Fullscreen {
+		// What the last handler changed (a submitted /quit clears the
+		// editor) is drawn before leaving, as the reference's last frame.
+		if p.dirty.Load() && !p.waitStart {
+			p.Render()
+		}
 		var b bytes.Buffer
 		p.reg.leave(&b)
 		p.write(b.String())

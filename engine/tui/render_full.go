@@ -129,9 +129,17 @@ func (p *Program) renderFull(b *bytes.Buffer) {
 	f.offset = max(f.offset, 0)
 	f.bodyH, f.winH, f.bodyW = d.bodyH, winH, bw
 	f.memo.next()
+	if p.search != nil {
+		p.refreshSearch()
+	}
 
 	screen := make([]string, h)
 	copy(screen, d.body(f.offset, f.offset+winH))
+	if p.search != nil {
+		for i := range winH {
+			screen[i] = p.highlightMatches(screen[i], f.offset+i, bw)
+		}
+	}
 	if f.sel.active && f.sel.dragged {
 		for i := range winH {
 			screen[i] = f.sel.highlight(screen[i], f.offset+i, bw)
@@ -181,7 +189,22 @@ func (p *Program) renderFull(b *bytes.Buffer) {
 	}
 	for i := 0; i < imgH; i++ {
 		if n := KittyRows(screen[i]); n > 0 && i+n > imgH {
-			screen[i] = cropKittyLine(screen[i], imgH-i)
+			screen[i] = cropKittyLine(screen[i], 0, imgH-i)
+		}
+	}
+	// An image whose top row is above the window shows its lower part
+	// from the window's first row, as the reference crops it.
+	if f.offset > 0 && imgH > 0 && kittyDrawn.Load() {
+		from := max(0, f.offset-kittyLookback)
+		above := d.body(from, f.offset)
+		for j := len(above) - 1; j >= 0; j-- {
+			n := KittyRows(above[j])
+			if hidden := f.offset - (from + j); n > hidden {
+				if !IsImageLine(screen[0]) {
+					screen[0] = cropKittyLine(above[j], hidden, imgH) + screen[0]
+				}
+				break
+			}
 		}
 	}
 
@@ -371,6 +394,8 @@ func (p *Program) viewportKey(k Key) bool {
 		p.ScrollBy(-1)
 	case km.Matches(k, "tui.altScreen.lineDown"):
 		p.ScrollBy(1)
+	case km.Matches(k, "tui.altScreen.search"):
+		p.ToggleSearch()
 	case km.Matches(k, "tui.altScreen.previousPrompt"):
 		p.ScrollToMark(-1)
 	case km.Matches(k, "tui.altScreen.nextPrompt"):

@@ -35,6 +35,9 @@ type regularRenderer struct {
 	// images is set once an inline image was written, so a reprint
 	// takes Kitty's images down with the text.
 	images bool
+	// docLen is the document's height at the last frame: rows below it
+	// were written once (a closed dialog) and are blank now.
+	docLen int
 }
 
 // placeImages writes the Kitty image rows of a frame after its other
@@ -154,6 +157,7 @@ func (p *Program) renderRegular(b *bytes.Buffer) {
 		b.WriteString("\x1b[J")
 	}
 	r.top = max(0, r.written-h)
+	r.docLen = nEff
 	r.prev = r.prev[:0]
 	for i := r.top; i < r.written; i++ {
 		if i < nEff {
@@ -238,6 +242,7 @@ func (p *Program) reprintRegular(b *bytes.Buffer, d *document) {
 	*r = regularRenderer{started: true, width: w, height: h, written: nEff, top: top,
 		prev: append([]string(nil), window...), cur: max(nEff-1, 0), curCol: -1, cursorShown: r.cursorShown,
 		memo: r.memo, shell: shell}
+	r.docLen = nEff
 	r.placeImages(b, images, func(i int) string { return all[i] })
 	r.placeCursor(b, p.o.ShowHardwareCursor, cur, top, nEff)
 	b.WriteString(SeqSyncEnd)
@@ -300,6 +305,13 @@ func (r *regularRenderer) leave(b *bytes.Buffer) {
 	if !r.started || r.written == 0 {
 		return
 	}
-	r.moveTo(b, r.written-1)
-	b.WriteString("\r\n")
+	end := r.written
+	if r.docLen > 0 && r.docLen < end {
+		end = r.docLen
+	}
+	r.moveTo(b, end-1)
+	// One row down when there is one (CSI B stops at the screen's
+	// bottom), then a new line: a blank row between the document and
+	// what follows, as the reference leaves it.
+	b.WriteString("\x1b[B\r\n")
 }

@@ -94,6 +94,9 @@ type PiSettingsEnv struct {
 	// Preview, when set, shows a theme while the theme list's selection
 	// moves over it; cancelling the list previews the setting again.
 	Preview func(theme string)
+	// Appearance is the terminal's ("light" or "dark"): which theme of a
+	// light/dark pair shows.
+	Appearance string
 	// Images adds the inline-image rows (Show images, Image width), as
 	// the reference does only where the terminal draws images.
 	Images bool
@@ -208,22 +211,13 @@ func PiSettings(st Style, env PiSettingsEnv, onClose func()) *Settings {
 		case kindTheme:
 			themes := env.Themes
 			original := r.Value
-			preview := func(name string) {
-				if env.Preview != nil {
-					env.Preview(name)
-				}
-			}
 			r.Open = func(done func(string, bool)) tui.Component {
-				sel := NewSelect(st, SelectOptions{Title: "Theme", Options: themes,
-					OnSelect:    func(_ int, o string) { done(o, true) },
-					OnCancel:    func() { preview(original); done("", false) },
-					OnHighlight: func(_ int, o string) { preview(o) }})
-				for i, t := range themes {
-					if t == r.Value {
-						sel.l.selectIndex(i)
+				return NewThemeMenu(st, themes, original, env.Appearance, env.Preview, func(v string, ok bool) {
+					if ok {
+						original = v
 					}
-				}
-				return sel
+					done(v, ok)
+				})
 			}
 		case kindWarnings:
 			r.Value = ""

@@ -137,3 +137,39 @@ func TestPiSettingsThemePreviewAndImageRows(t *testing.T) {
 		t.Fatalf("image width %v", f.vals["terminal.imageWidthCells"])
 	}
 }
+
+// Automatic mode picks a light and a dark theme and saves the pair;
+// Change mode goes back to one theme; a saved pair opens in automatic
+// mode.
+func TestPiSettingsAutomaticTheme(t *testing.T) {
+	t.Parallel()
+	f := &fakeSettings{vals: map[string]any{"theme": "dark"}}
+	env := f.env()
+	var previews []string
+	env.Preview = func(name string) { previews = append(previews, name) }
+	env.Appearance = "dark"
+	s := PiSettings(Style{}, env, nil)
+	typeText(s, "theme")
+	press(s, "enter", "up", "enter") // automatic
+	if text := rowsText(s, 100); !strings.Contains(text, "Automatic Theme") || !strings.Contains(text, "Light theme") {
+		t.Fatalf("no automatic menu:\n%s", text)
+	}
+	press(s, "enter", "down", "enter") // Light theme: dark → light
+	press(s, "down", "down", "enter")  // Apply
+	if f.vals["theme"] != "light/dark" {
+		t.Fatalf("theme %v (previews %v)", f.vals["theme"], previews)
+	}
+	if got := strings.Join(previews, ","); got != "dark/dark,dark/dark,light,light/dark" {
+		t.Fatalf("previews %q", got)
+	}
+	// Reopened on the pair: automatic mode; Change mode shows the dark
+	// side (the terminal is dark) as the single theme.
+	press(s, "enter")
+	if text := rowsText(s, 100); !strings.Contains(text, "Automatic Theme") {
+		t.Fatalf("a pair did not open in automatic mode:\n%s", text)
+	}
+	press(s, "down", "down", "down", "enter")
+	if text := rowsText(s, 100); !strings.Contains(text, "Select a theme, or choose automatic") || !strings.Contains(text, "→ ✓ dark") {
+		t.Fatalf("single mode:\n%s", text)
+	}
+}

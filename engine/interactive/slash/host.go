@@ -74,6 +74,9 @@ type Host interface {
 // the /settings theme list's live preview.
 type ThemePreviewer interface {
 	PreviewTheme(name string)
+	// TerminalAppearance is "light" or "dark": which side of a
+	// light/dark theme pair shows.
+	TerminalAppearance() string
 }
 
 // TerminalSizer is a Host that knows the terminal's height (the tree

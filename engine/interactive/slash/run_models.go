@@ -33,6 +33,7 @@ func runSettings(_ context.Context, h Host, _ string) error {
 	}
 	if p, ok := h.(ThemePreviewer); ok {
 		env.Preview = p.PreviewTheme
+		env.Appearance = p.TerminalAppearance()
 	}
 	if im, ok := h.(ImageDrawer); ok {
 		env.Images = im.DrawsImages()

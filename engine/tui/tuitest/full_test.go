@@ -284,3 +284,56 @@ func TestFullscreenPromptJumps(t *testing.T) {
 		t.Fatalf("at the end: %q scrolled %v", s[0], scrolled(r))
 	}
 }
+
+// The search box finds the query in the body, selects the first match
+// after where the window was (wrapping), scrolls to it, moves with
+// Enter and Shift+Enter, highlights the selected match, and closes on
+// Escape.
+func TestFullscreenSearch(t *testing.T) {
+	t.Parallel()
+	km, errs := tui.NewKeymap(map[string][]string{
+		"tui.altScreen.search": {"ctrl+shift+f"}, "tui.altScreen.searchNext": {"enter", "ctrl+g"},
+		"tui.altScreen.searchPrevious": {"shift+enter", "ctrl+shift+g"}, "tui.altScreen.searchClose": {"escape"},
+		"tui.editor.deleteCharBackward": {"backspace"},
+	})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	body := &windowed{rows: numbered("msg", 100)}
+	term := tuitest.NewTerm(60, 12)
+	r := tuitest.Start(t, term, tui.ProgramOptions{Fullscreen: true, Keymap: km}, func(p *tui.Program) {
+		p.SetBody(body)
+		p.SetDock(&rowsBody{rows: []string{"dock"}})
+	}, nil)
+	r.Feed("\x1b[70;6u") // Ctrl+Shift+F (Kitty keyboard protocol)
+	if s := term.ScreenText(); !strings.Contains(s, "Find in transcript") || !strings.Contains(s, "↑ Shift+Enter · ↓ Enter") {
+		t.Fatalf("no search box:\n%s", s)
+	}
+	r.Feed("msg 5")
+	s := term.ScreenText()
+	shown := false
+	for _, row := range term.Screen() {
+		shown = shown || row == "msg 5" || strings.HasPrefix(row, "msg 5 ")
+	}
+	if !strings.Contains(s, "1/11") || !shown {
+		t.Fatalf("after typing:\n%s", s)
+	}
+	term.ResetOutput()
+	r.Feed("\r")
+	if s := term.ScreenText(); !strings.Contains(s, "2/11") || !strings.Contains(term.Output(), "\x1b[1;7mmsg 5\x1b[22;27m") {
+		t.Fatalf("after Enter:\n%s\n%q", s, term.Output())
+	}
+	r.Feed("\x1b[13;2u") // Shift+Enter
+	if s := term.ScreenText(); !strings.Contains(s, "1/11") {
+		t.Fatalf("after Shift+Enter:\n%s", s)
+	}
+	r.Feed("zzz")
+	if s := term.ScreenText(); !strings.Contains(s, "No matches") {
+		t.Fatalf("no matches:\n%s", s)
+	}
+	r.Feed("\x1b")
+	r.Feed("\x1b[27u") // Escape, unambiguous
+	if s := term.ScreenText(); strings.Contains(s, "Find in transcript") || strings.Contains(s, "No matches") {
+		t.Fatalf("box still open:\n%s", s)
+	}
+}

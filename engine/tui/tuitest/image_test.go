@@ -98,3 +98,20 @@ func TestFullscreenKittyImage(t *testing.T) {
 		t.Fatalf("the image reaching the dock was not cut: %q", out)
 	}
 }
+
+// A Kitty image whose top is scrolled above the window shows its lower
+// part from the window's first row.
+func TestFullscreenKittyImageTopCut(t *testing.T) {
+	t.Parallel()
+	img := tui.NewImage(testPNG(t, 90, 90), "image/png", tui.ImageOptions{Protocol: tui.ImagesKitty, MaxWidthCells: 8})
+	body := &imageBody{before: numbered("row", 3), after: numbered("after", 30), img: img}
+	term, r := startFull(t, 40, 10, tui.ProgramOptions{}, body, &rowsBody{rows: []string{"dock"}})
+	// The image is 4 rows at rows 3-6; with the window from row 5, its
+	// last 2 rows show.
+	r.Do(func() { r.P.ScrollToTop(); r.P.ScrollBy(5) })
+	term.ResetOutput()
+	r.Do(func() { r.P.Reprint() })
+	if out := term.Output(); !strings.Contains(out, ",r=2;") || !strings.Contains(out, ",y=") {
+		t.Fatalf("no lower part of the image: %q", out)
+	}
+}

@@ -116,7 +116,7 @@ func TestKeyboardProtocolProbe(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := term.Output()
-			if !strings.HasPrefix(out, tui.SeqHideCursor+tui.SeqPasteOn+tui.SeqKittyPush+tui.SeqKittyQuery+tui.SeqCursorQuery+tui.SeqDA1) {
+			if !strings.HasPrefix(out, tui.SeqHideCursor+tui.SeqPasteOn+tui.SeqKittyPush+tui.SeqKittyQuery+tui.ProgramStatusQuery+tui.SeqCursorQuery+tui.SeqDA1) {
 				t.Fatalf("setup: %q", out[:min(len(out), 80)])
 			}
 			fallback := strings.Contains(out, tui.SeqModifyOtherOn)
@@ -315,5 +315,48 @@ func TestProgressAndColorSchemeRestored(t *testing.T) {
 	}
 	if s, ok := (tui.Reply{Raw: "\x1b[?997;2n"}).ColorScheme(); !ok || s != "light" {
 		t.Fatalf("scheme %q %v", s, ok)
+	}
+}
+
+// Program status goes out only once the terminal answered the OSC 7501
+// query (or PI_PROGRAM_STATUS=1 says it takes it), and is cleared on exit.
+func TestProgramStatus(t *testing.T) {
+	t.Parallel()
+	working := tui.ProgramStatus{State: "working", App: "pi", Message: "demo\x07name"}
+	want := "\x1b]7501;state=working:app=pi:msg=" + "ZGVtbyBuYW1l" + "\x1b\\"
+	if got := tui.FormatProgramStatus(working); got != want {
+		t.Fatalf("format %q, want %q", got, want)
+	}
+	for _, tc := range []struct {
+		name, opt string
+		answer    bool
+		want      bool
+	}{
+		{"asked and answered", "", true, true},
+		{"asked, no answer", "", false, false},
+		{"forced on", "1", false, true},
+		{"forced off", "0", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			term := tuitest.NewTerm(20, 4)
+			r := tuitest.Start(t, term, tui.ProgramOptions{ProgramStatus: tc.opt}, nil, nil)
+			if asked := strings.Contains(term.Output(), tui.ProgramStatusQuery); asked != (tc.opt == "") {
+				t.Fatalf("query written: %v", asked)
+			}
+			r.Do(func() { r.P.SetProgramStatus(working) })
+			if tc.answer {
+				r.Do(func() { r.P.Dispatch(tui.Reply{Raw: "\x1b]7501;?state=idle\x1b\\"}) })
+			}
+			if err := r.Stop(); err != nil {
+				t.Fatal(err)
+			}
+			out := term.Output()
+			shown := strings.Contains(out, want)
+			cleared := strings.Contains(out, "\x1b]7501;state=clear\x1b\\")
+			if shown != tc.want || cleared != tc.want {
+				t.Fatalf("shown %v cleared %v, want %v: %q", shown, cleared, tc.want, out)
+			}
+		})
 	}
 }

@@ -218,3 +218,26 @@ func TestRegularSkipsUnchangedRowsBelow(t *testing.T) {
 		t.Errorf("screen bottom: %q", screen[6:])
 	}
 }
+
+// Leaving after the document shrank (a dialog closed) puts the cursor
+// one blank row below the document's end, not below the rows the dialog
+// once took.
+func TestRegularLeaveAfterShrink(t *testing.T) {
+	t.Parallel()
+	term := tuitest.NewTerm(30, 20)
+	body := &rowsBody{rows: numbered("row", 3)}
+	dock := &rowsBody{rows: numbered("dialog", 10)}
+	r := tuitest.Start(t, term, tui.ProgramOptions{}, func(p *tui.Program) {
+		p.SetBody(body)
+		p.SetDock(dock)
+	}, nil)
+	r.Do(func() { dock.rows = []string{"footer"}; r.P.RequestRender() })
+	if err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = term.Write([]byte("NEXT"))
+	s := term.Screen()
+	if s[5] != "NEXT" {
+		t.Fatalf("the cursor is not one blank row below the document:\n%s", term.ScreenText())
+	}
+}
