@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""extparity.py (../shared/conformance) with five harness fixes, for local
+"""extparity.py (../shared/conformance) with four harness fixes, for local
 runs until they are made there (shared/ is read-only from this repository):
 
     python3 e2e/extparity/run.py --pi ./pi --ref "$REF" --examples \
@@ -7,13 +7,10 @@ runs until they are made there (shared/ is read-only from this repository):
 
 Every argument is extparity.py's. What changes:
 
-1. The reference's built-in extensions (builtin:mcp, builtin:llama.cpp,
-   builtin:codemode, builtin:tool-search) are turned off on both sides with
-   the settings "extensions" list ("-builtin:<name>"). This build has
-   builtin:mcp, builtin:codemode and builtin:tool-search but not yet
-   builtin:llama.cpp, whose /llama it does not list (a listing that does
-   nothing would be a lie), so without this every example differs by the
-   /llama entry of get_commands and nothing else is compared.
+1. (Retired.) The reference's built-in extensions used to be turned off on
+   both sides, while this build lacked builtin:llama.cpp's /llama. Every
+   built-in is built now, so both sides run with their defaults and
+   get_commands (/llama, /mcp) is compared too.
 2. Tool updates are merged after the fire-and-forget UI requests are taken
    out of a step's events, not before. A spinner's setTitle (an 80 ms
    timer) that happens to land between a tool's two
@@ -49,16 +46,12 @@ CONF = os.environ.get("PI_CONFORMANCE_DIR", os.path.join(HERE, "..", "..", "..",
 sys.path.insert(0, CONF)
 import extparity  # noqa: E402  (path set just above)
 
-BUILTINS_OFF = ["-builtin:mcp", "-builtin:llama.cpp", "-builtin:codemode", "-builtin:tool-search"]
 
 _build_scenario = extparity.build_scenario
 
 
 def build_scenario(*args, **kwargs) -> dict:
     sc = _build_scenario(*args, **kwargs)
-    settings = dict(sc.get("settings") or {})
-    settings["extensions"] = list(settings.get("extensions") or []) + BUILTINS_OFF
-    sc["settings"] = settings
     for step in sc.get("steps", []):
         wait = step.get("wait")
         if isinstance(wait, dict) and "settle_ms" in wait:
