@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pi-go/pi/engine/config/login"
+
 	"github.com/pi-go/pi/engine"
 	"github.com/pi-go/pi/mcp"
 	"github.com/pi-go/pi/prompts"
@@ -207,7 +209,7 @@ func (app *Agent) mcpLogin(ctx context.Context, m *mcp.Manager, name string) {
 			if open := app.mcp.openURL; open != nil {
 				open(u)
 			} else {
-				mcp.OpenBrowser(u)
+				login.OpenBrowser(u)
 			}
 		},
 		PromptForRedirectURL: func(ctx context.Context) (string, error) {

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pi-go/pi/engine/config/login"
+
 	"github.com/pi-go/pi/engine/config"
 	"github.com/pi-go/pi/internal/jsonx"
 )
@@ -230,7 +232,7 @@ func cliLogin(ctx context.Context, s *Server, creds *CredentialStore, timeout ti
 	open := o.OpenURL
 	interactive := open == nil && o.Stdin != nil && isTerminal(o.Stdin)
 	if open == nil {
-		open = OpenBrowser
+		open = login.OpenBrowser
 	}
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pi-go/pi/engine/config"
+
 	"github.com/pi-go/pi/internal/jsonx"
 )
 
@@ -272,25 +274,7 @@ func lockDirectory(ctx context.Context, lock string, stale time.Duration, retrie
 		case <-time.After(step):
 		}
 	}
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(stale / 2)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case now := <-t.C:
-				_ = os.Chtimes(lock, now, now)
-			}
-		}
-	}()
-	return func() {
-		close(stop)
-		<-done
-		_ = os.Remove(lock)
-	}, nil
+	return config.HoldLockDir(lock, stale), nil
 }
 
 func asObject(v any) jsonx.Object {

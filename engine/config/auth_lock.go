@@ -38,7 +38,7 @@ func lockAuthFile(ctx context.Context, path string) (func(), error) {
 	for retry := 0; ; retry++ {
 		err := os.Mkdir(lock, 0o777)
 		if err == nil {
-			return holdLock(lock), nil
+			return HoldLockDir(lock, authLockStale), nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, err
@@ -62,14 +62,17 @@ func lockAuthFile(ctx context.Context, path string) (func(), error) {
 	}
 }
 
-// holdLock keeps the lock's mtime fresh until it is released, so other
-// processes do not take it for abandoned during a slow refresh.
-func holdLock(lock string) func() {
+// HoldLockDir keeps a taken proper-lockfile lock (the directory lock)
+// fresh, renewing its mtime every stale/2 so other processes do not take
+// it for abandoned during a slow refresh, and returns its release, which
+// stops the renewal and removes the lock. auth.json's lock and the MCP
+// sign-ins' refresh locks share it.
+func HoldLockDir(lock string, stale time.Duration) func() {
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTicker(authLockStale / 2)
+		t := time.NewTicker(stale / 2)
 		defer t.Stop()
 		for {
 			select {
