@@ -93,7 +93,9 @@ func (app *Agent) startOver(store *session.File, prev *engine.Session) (*engine.
 	sc := store.BranchState()
 	// The selection (a virtual model's model_change) needs only the
 	// entry types and the messages' provider and model.
-	sc.Model = app.branchSelection(store.LightBranch())
+	if app.registry.HasVirtualModels() {
+		sc.Model = app.branchSelection(store.LightBranch())
+	}
 	if sc.Model != nil {
 		if m := app.registry.Find(sc.Model.Provider, sc.Model.ModelID); m != nil && app.HasAuth(m) {
 			model = m

@@ -176,6 +176,17 @@ var _ jsruntime.TypedModelRegistry = registryModels{}
 // to); otherwise the latest physical response wins. A virtual model no
 // longer registered does not hold, so the model that answered last is
 // restored.
+// selection is the engine session's Selection: branchSelection while a
+// virtual model is registered, else nil. Without one the branch's own
+// model (its last model_change or answer) is the selection, which the
+// session's index gives, so a resume builds no entry list for it.
+func (app *Agent) selection() func([]*engine.Entry) *engine.ContextModel {
+	if !app.registry.HasVirtualModels() {
+		return nil
+	}
+	return app.branchSelection
+}
+
 func (app *Agent) branchSelection(branch []*engine.Entry) *engine.ContextModel {
 	lastChange := func(before int) *engine.ContextModel {
 		for i := before - 1; i >= 0; i-- {

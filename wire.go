@@ -214,7 +214,9 @@ func (app *Agent) restoreSessionModel(f *session.File) {
 	sc := f.BranchState()
 	// The selection (a virtual model's model_change) needs only the
 	// entry types and the messages' provider and model.
-	sc.Model = app.branchSelection(f.LightBranch())
+	if app.registry.HasVirtualModels() {
+		sc.Model = app.branchSelection(f.LightBranch())
+	}
 	a := app.opts
 	if a.Model == "" && a.Provider == "" && sc.Model != nil && sc.MessageCount > 0 {
 		if m := app.registry.Find(sc.Model.Provider, sc.Model.ModelID); m != nil && app.registry.HasConfiguredAuth(m.Provider) {
@@ -268,7 +270,7 @@ func (app *Agent) startSession() (*engine.Session, error) {
 	sess, err := engine.NewSession(engine.SessionOptions{
 		Store: app.store, Cwd: app.cwd, Model: app.model, ThinkingLevel: app.thinking,
 		Tools: tools, ProviderFor: warmer.providerFor(app.providerFor), SwitchLevel: app.switchLevel,
-		Selection: app.branchSelection, LimitsModel: app.limitsModel,
+		Selection: app.selection(), LimitsModel: app.limitsModel,
 		BlockImages: app.settings.BlockImages,
 		APIKey: func(m *engine.Model) (string, error) {
 			key, _, err := app.registry.RequestAuth(m)
