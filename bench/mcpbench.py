@@ -30,47 +30,21 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import rpcbench  # noqa: E402
-from rpcbench import Child, make_home, mockllm  # noqa: E402
+from rpcbench import Child, make_home  # noqa: E402
 
 FIRST_REQUEST: list[float] = []
 
 
 def mcp_server() -> ThreadingHTTPServer:
-    """A mock model that calls mcp__echo__ping, then answers "done" to the
-    tool result; it notes when each request arrives."""
-    call = b"".join(mockllm.openai_events(
-        {"tool_calls": [{"name": "mcp__echo__ping", "arguments": {"text": "x"}}]}, 0, "mock-model", True))
-    done = b"".join(mockllm.openai_events({"text": "done"}, 1, "mock-model", True))
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def do_POST(self):  # noqa: N802
-            FIRST_REQUEST.append(time.perf_counter())
-            n = int(self.headers.get("Content-Length") or 0)
-            req = json.loads(self.rfile.read(n) or b"{}")
-            last = (req.get("messages") or [{}])[-1]
-            body = done if last.get("role") == "tool" else call
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    srv.daemon_threads = True
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return srv
+    """A mock model that calls mcp__echo__ping, then answers the tool
+    result; it notes when each request arrives."""
+    return rpcbench.tool_server("mcp__echo__ping", {"text": "x"}, lambda: FIRST_REQUEST.append(time.perf_counter()))
 
 
 def one_run(argv: list[str], env: dict, cwd: str, calls: int = 5) -> dict:

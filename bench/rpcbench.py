@@ -85,11 +85,14 @@ def burst_server(body: bytes) -> ThreadingHTTPServer:
     return srv
 
 
-def tool_server() -> ThreadingHTTPServer:
+def tool_server(name: str = "bash", arguments: dict | None = None, on_request=None) -> ThreadingHTTPServer:
     """An OpenAI-compatible endpoint for the tool-turn gap: a request that
-    carries no tool result gets one bash tool call, one that does gets a
-    short text reply, both written at once."""
-    call = b"".join(mockllm.openai_events({"tool_calls": [{"name": "bash", "arguments": {"command": "true"}}]},
+    carries no tool result gets one tool call (bash by default), one that
+    does gets a short text reply, both written at once. on_request, when
+    given, is called as each request arrives (bench/mcpbench.py notes the
+    time)."""
+    args = {"command": "true"} if arguments is None else arguments
+    call = b"".join(mockllm.openai_events({"tool_calls": [{"name": name, "arguments": args}]},
                                           0, "mock-model", True))
     done = b"".join(mockllm.openai_events({"text": "done"}, 1, "mock-model", True))
 
@@ -97,6 +100,8 @@ def tool_server() -> ThreadingHTTPServer:
         protocol_version = "HTTP/1.1"
 
         def do_POST(self):  # noqa: N802
+            if on_request is not None:
+                on_request()
             n = int(self.headers.get("Content-Length") or 0)
             req = json.loads(self.rfile.read(n) or b"{}")
             last = (req.get("messages") or [{}])[-1]
